@@ -1,0 +1,193 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::oracle::Strategy;
+
+/// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
+#[derive(Debug, Parser)]
+#[command(name = "paradl", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Project one run: times per epoch, memory per GPU, limits, bottlenecks.
+    Project(ProjectArgs),
+    /// Project strategies over GPU counts 1, 2, 4, ... (scaling curves).
+    Sweep(SweepArgs),
+    /// Rank every strategy that applies at a GPU count.
+    Rank(RankArgs),
+    /// The largest batch that fits in a GPU's memory, per strategy.
+    Capacity(CapacityArgs),
+    /// List the built-in models and clusters.
+    Presets,
+    /// Print a model or cluster in the JSON or ParaDL format.
+    Export(ExportArgs),
+}
+
+/// The scenario and batch every projection needs.
+#[derive(Debug, Args)]
+pub struct Common {
+    /// A model preset (see `paradl presets`) or a `.net` or `.json` file.
+    #[arg(long)]
+    pub model: String,
+    /// A cluster preset or a `.plat` or `.json` file.
+    #[arg(long)]
+    pub cluster: String,
+    /// Samples per GPU `b` (the mini-batch is `b × GPUs`); may be fractional.
+    #[arg(long, conflicts_with = "batch", required_unless_present = "batch")]
+    pub samples_per_gpu: Option<f64>,
+    /// Global mini-batch `B`.
+    #[arg(long)]
+    pub batch: Option<u64>,
+    /// Hybrid group size `p2` (default: GPUs per node).
+    #[arg(long)]
+    pub group: Option<u64>,
+    /// A ParaDL `.lc` split-set file for model-parallel strategies.
+    #[arg(long)]
+    pub split: Option<PathBuf>,
+    /// Bytes per item `δ`.
+    #[arg(long, default_value_t = 4.0)]
+    pub bytes_per_item: f64,
+    /// Weight-update (optimizer) seconds per iteration.
+    #[arg(long, default_value_t = 0.0)]
+    pub update_s: f64,
+}
+
+/// Output of `project`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OneFormat {
+    /// Human-readable.
+    Table,
+    /// One JSON object.
+    Json,
+}
+
+/// Output of `sweep`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// Human-readable.
+    Table,
+    /// A JSON list.
+    Json,
+    /// Comma-separated values with a header.
+    Csv,
+}
+
+impl From<OneFormat> for ListFormat {
+    fn from(format: OneFormat) -> Self {
+        match format {
+            OneFormat::Table => Self::Table,
+            OneFormat::Json => Self::Json,
+        }
+    }
+}
+
+/// `paradl project`.
+#[derive(Debug, Args)]
+pub struct ProjectArgs {
+    /// Scenario and batch.
+    #[command(flatten)]
+    pub common: Common,
+    /// serial, data, spatial, pipeline, filter, channel, data+filter,
+    /// data+spatial (or d s p f c df ds).
+    #[arg(long, value_parser = parse_strategy)]
+    pub strategy: Strategy,
+    /// GPU count `p`.
+    #[arg(long)]
+    pub gpus: u64,
+    /// Pipeline segments `S` (default: GPUs).
+    #[arg(long)]
+    pub segments: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OneFormat::Table)]
+    pub format: OneFormat,
+}
+
+/// `paradl sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Scenario and batch.
+    #[command(flatten)]
+    pub common: Common,
+    /// Comma-separated strategies (default: all).
+    #[arg(long)]
+    pub strategies: Option<String>,
+    /// Largest GPU count (default: the cluster's largest allocation).
+    #[arg(long)]
+    pub max_gpus: Option<u64>,
+    /// Pipeline segments `S` (default: GPUs).
+    #[arg(long)]
+    pub segments: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+}
+
+/// `paradl rank`.
+#[derive(Debug, Args)]
+pub struct RankArgs {
+    /// Scenario and batch.
+    #[command(flatten)]
+    pub common: Common,
+    /// GPU count (the budget).
+    #[arg(long)]
+    pub gpus: u64,
+    /// Rank by GPU-hours, each strategy at its cheapest feasible GPU count
+    /// up to the budget, instead of by time at exactly the budget.
+    #[arg(long)]
+    pub by_cost: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OneFormat::Table)]
+    pub format: OneFormat,
+}
+
+/// `paradl capacity`.
+#[derive(Debug, Args)]
+pub struct CapacityArgs {
+    /// Scenario (the batch given is ignored; any value will do).
+    #[command(flatten)]
+    pub common: Common,
+    /// GPU count.
+    #[arg(long)]
+    pub gpus: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OneFormat::Table)]
+    pub format: OneFormat,
+}
+
+/// What `paradl export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The JSON form.
+    Json,
+    /// A ParaDL `.net` file (models).
+    Net,
+    /// A ParaDL `.plat` file (flat clusters).
+    Plat,
+}
+
+/// `paradl export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// A model preset or file.
+    #[arg(long, conflicts_with = "cluster", required_unless_present = "cluster")]
+    pub model: Option<String>,
+    /// A cluster preset or file.
+    #[arg(long)]
+    pub cluster: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
+    pub format: ExportFormat,
+}
+
+fn parse_strategy(text: &str) -> Result<Strategy, String> {
+    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
+}

@@ -1,0 +1,139 @@
+//! Loading models, clusters and split sets named on the command line.
+
+use std::path::Path;
+
+use super::args::{Common, ExportArgs, ExportFormat};
+use super::{CliError, json};
+use crate::oracle::formats::{self, lc, net, plat};
+use crate::oracle::{Batch, Cluster, InputError, Network, OracleError, RunSpec, Scenario, Strategy, presets};
+
+/// A scenario and the run settings shared by every projection of a command.
+pub struct Loaded {
+    /// The model on the cluster.
+    pub scenario: Scenario,
+    /// Batch, group, split, bytes per item, update time (strategy and GPUs
+    /// are set by the command).
+    pub template: RunSpec,
+}
+
+/// Loads `--model`, `--cluster` and `--split` and builds the run template.
+///
+/// # Errors
+/// A [`CliError`] naming the input that failed.
+pub fn load(common: &Common) -> Result<Loaded, CliError> {
+    let network = model(&common.model)?;
+    let cluster = cluster(&common.cluster)?;
+    let split = match &common.split {
+        Some(path) => {
+            let text = read(path)?;
+            Some(lc::parse(&text, &network).map_err(|e| oracle(path.display().to_string(), e.into()))?)
+        }
+        None => None,
+    };
+    let batch = match (common.samples_per_gpu, common.batch) {
+        (Some(b), _) => Batch::SamplesPerGpu(b),
+        (None, Some(b)) => Batch::MiniBatch(b),
+        (None, None) => Batch::SamplesPerGpu(1.0),
+    };
+    Ok(Loaded {
+        scenario: Scenario::new(network, cluster),
+        template: RunSpec {
+            bytes_per_item: common.bytes_per_item,
+            group_size: common.group,
+            split,
+            update_s: common.update_s,
+            ..RunSpec::new(Strategy::Data, 1, batch)
+        },
+    })
+}
+
+/// An error of the run's own settings.
+pub fn run_error(source: OracleError) -> CliError {
+    oracle("run".into(), source)
+}
+
+fn oracle(context: String, source: OracleError) -> CliError {
+    CliError::Oracle {
+        context,
+        source: Box::new(source),
+    }
+}
+
+fn read(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|source| CliError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+fn is_json(path: &Path, text: &str) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) || text.trim_start().starts_with('{')
+}
+
+/// A model preset or a `.net`/`.json` file.
+fn model(name: &str) -> Result<Network, CliError> {
+    let path = Path::new(name);
+    if !path.is_file() {
+        return presets::network(name).map_err(|e| oracle(format!("--model {name}"), e));
+    }
+    let text = read(path)?;
+    let parsed = if is_json(path, &text) {
+        formats::json::network(&text)
+    } else {
+        net::read(&text)
+    };
+    parsed.map_err(|e| oracle(name.into(), e))
+}
+
+/// A cluster preset or a `.plat`/`.json` file.
+fn cluster(name: &str) -> Result<Cluster, CliError> {
+    let path = Path::new(name);
+    if !path.is_file() {
+        return presets::cluster(name).map_err(|e| oracle(format!("--cluster {name}"), e));
+    }
+    let text = read(path)?;
+    let parsed = if is_json(path, &text) {
+        formats::json::cluster(&text)
+    } else {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
+        plat::parse(&text, stem).map_err(OracleError::from)
+    };
+    parsed.map_err(|e| oracle(name.into(), e))
+}
+
+/// `paradl export`.
+///
+/// # Errors
+/// A [`CliError`] when the input cannot be loaded or the format cannot
+/// express it.
+pub fn export(args: &ExportArgs) -> Result<String, CliError> {
+    let not_for = |what: &str| -> CliError {
+        oracle(
+            "--format".into(),
+            InputError::new(
+                "format",
+                crate::oracle::Rule::NotRepresentable(format!("this format is not for {what}")),
+            )
+            .into(),
+        )
+    };
+    match (&args.model, &args.cluster) {
+        (Some(name), _) => {
+            let network = model(name)?;
+            match args.format {
+                ExportFormat::Json => json(network.spec()),
+                ExportFormat::Net => net::write(&network).map_err(|e| oracle(name.clone(), e.into())),
+                ExportFormat::Plat => Err(not_for("models: use json or net")),
+            }
+        }
+        (None, Some(name)) => {
+            let cluster = cluster(name)?;
+            match args.format {
+                ExportFormat::Json => json(cluster.spec()),
+                ExportFormat::Plat => plat::write(&cluster).map_err(|e| oracle(name.clone(), e.into())),
+                ExportFormat::Net => Err(not_for("clusters: use json or plat")),
+            }
+        }
+        (None, None) => Err(not_for("nothing: give --model or --cluster")),
+    }
+}

@@ -1,0 +1,143 @@
+//! `paradl`, the engine's command line: project one run, sweep GPU counts,
+//! rank strategies, find the largest batch that fits, list and export
+//! presets.
+
+mod args;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use thiserror::Error;
+
+use crate::oracle::{OracleError, RankBy, RunSpec, Strategy, formats};
+pub use args::{Cli, Command};
+
+/// An error of the command line: the engine's, or a file that cannot be read.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// The engine rejected an input.
+    #[error("{context}: {source}")]
+    Oracle {
+        /// Which input (a preset name or a path).
+        context: String,
+        /// The engine's error.
+        source: Box<OracleError>,
+    },
+    /// A file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Runs the command line and returns the process exit code: 0 on success,
+/// 1 for bad input (reported on stderr), 2 for bad usage.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(&cli.command) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs one command and returns what it prints on stdout.
+///
+/// # Errors
+/// A [`CliError`] naming the input that is wrong.
+pub fn run(command: &Command) -> Result<String, CliError> {
+    match command {
+        Command::Project(a) => {
+            let loaded = input::load(&a.common)?;
+            let spec = RunSpec {
+                strategy: a.strategy,
+                gpus: a.gpus,
+                segments: a.segments,
+                ..loaded.template.clone()
+            };
+            let projection = loaded.scenario.project(&spec).map_err(|e| input::run_error(e.into()))?;
+            Ok(output::projection(&projection, a.format))
+        }
+        Command::Sweep(a) => {
+            let loaded = input::load(&a.common)?;
+            let strategies = match &a.strategies {
+                Some(list) => Strategy::parse_list(list).map_err(|e| input::run_error(e.into()))?,
+                None => Strategy::ALL.to_vec(),
+            };
+            let max_gpus = a.max_gpus.unwrap_or(loaded.scenario.cluster().max_gpus());
+            let template = RunSpec {
+                segments: a.segments,
+                ..loaded.template.clone()
+            };
+            let sweep = loaded.scenario.sweep(&template, &strategies, max_gpus);
+            for skipped in &sweep.skipped {
+                eprintln!(
+                    "note: {} at {} GPUs skipped: {}",
+                    skipped.strategy, skipped.gpus, skipped.error
+                );
+            }
+            Ok(output::projections(&sweep.points, a.format))
+        }
+        Command::Rank(a) => {
+            let loaded = input::load(&a.common)?;
+            let template = RunSpec {
+                gpus: a.gpus,
+                ..loaded.template.clone()
+            };
+            let by = if a.by_cost { RankBy::Cost } else { RankBy::Time };
+            let ranking = loaded.scenario.rank(&template, by);
+            for skipped in &ranking.skipped {
+                eprintln!("note: {} skipped: {}", skipped.strategy, skipped.error);
+            }
+            Ok(output::projections(&ranking.points, a.format.into()))
+        }
+        Command::Capacity(a) => {
+            let loaded = input::load(&a.common)?;
+            let mut rows = Vec::new();
+            for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(a.gpus)) {
+                let template = RunSpec {
+                    strategy,
+                    gpus: a.gpus,
+                    ..loaded.template.clone()
+                };
+                match loaded.scenario.capacity(&template) {
+                    Ok(capacity) => rows.push(capacity),
+                    Err(e) => eprintln!("note: {strategy} skipped: {e}"),
+                }
+            }
+            Ok(output::capacities(&rows, a.format))
+        }
+        Command::Presets => Ok(output::presets()),
+        Command::Export(a) => input::export(a),
+    }
+}
+
+/// Formats a JSON document of the engine's plain forms.
+fn json<T: serde::Serialize>(value: &T) -> Result<String, CliError> {
+    formats::json::write(value)
+        .map(|mut text| {
+            text.push('\n');
+            text
+        })
+        .map_err(|e| CliError::Oracle {
+            context: "json".into(),
+            source: Box::new(e.into()),
+        })
+}

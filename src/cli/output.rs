@@ -1,0 +1,137 @@
+//! What the command line prints: JSON, CSV or aligned tables.
+
+use std::fmt::Write;
+
+use super::args::{ListFormat, OneFormat};
+use super::json;
+use crate::oracle::{Capacity, CommKind, Projection, presets, units};
+
+/// One projection.
+pub fn projection(p: &Projection, format: OneFormat) -> String {
+    match format {
+        OneFormat::Json => json(p).unwrap_or_default(),
+        OneFormat::Table => {
+            let mut text = table(std::slice::from_ref(p));
+            text.push('\n');
+            for kind in CommKind::ALL {
+                let seconds = p.communication.get(kind);
+                if seconds > 0.0 {
+                    let _ = writeln!(text, "  {:<24} {}", kind.label(), units::seconds(seconds));
+                }
+            }
+            for finding in &p.bottlenecks {
+                let _ = writeln!(text, "  [{:?}] {}", finding.severity, finding.message);
+            }
+            text
+        }
+    }
+}
+
+/// A list of projections (sweep or ranking).
+pub fn projections(points: &[Projection], format: ListFormat) -> String {
+    match format {
+        ListFormat::Json => json(&points).unwrap_or_default(),
+        ListFormat::Csv => csv(points),
+        ListFormat::Table => table(points),
+    }
+}
+
+/// The CSV header of [`csv`].
+pub const CSV_HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s";
+
+fn csv(points: &[Projection]) -> String {
+    let mut text = String::from(CSV_HEADER);
+    text.push('\n');
+    for p in points {
+        let violations: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+        let _ = write!(
+            text,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            p.strategy,
+            p.gpus,
+            p.mini_batch,
+            p.samples_per_gpu,
+            p.iterations,
+            p.compute_s,
+            p.communication_s,
+            p.total_s,
+            p.gpu_hours,
+            p.memory_bytes,
+            p.feasible,
+            violations.join(";")
+        );
+        for kind in CommKind::ALL {
+            let _ = write!(text, ",{}", p.communication.get(kind));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn table(points: &[Projection]) -> String {
+    let mut text = format!(
+        "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}  {}\n",
+        "strategy", "gpus", "batch", "compute", "comm", "total", "GPU-hours", "memory", "limits"
+    );
+    for p in points {
+        let violations: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+        let limits = if p.feasible {
+            "feasible".to_string()
+        } else {
+            violations.join(",")
+        };
+        let _ = writeln!(
+            text,
+            "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}  {}",
+            p.strategy.name(),
+            p.gpus,
+            p.mini_batch,
+            units::seconds(p.compute_s),
+            units::seconds(p.communication_s),
+            units::seconds(p.total_s),
+            units::significant(p.gpu_hours, 4),
+            units::bytes(p.memory_bytes),
+            limits
+        );
+    }
+    text
+}
+
+/// Capacities per strategy.
+pub fn capacities(rows: &[Capacity], format: OneFormat) -> String {
+    match format {
+        OneFormat::Json => json(&rows).unwrap_or_default(),
+        OneFormat::Table => {
+            let mut text = format!(
+                "{:<13} {:>6} {:>14} {:>16}\n",
+                "strategy", "gpus", "max batch", "max per GPU"
+            );
+            for c in rows {
+                let batch = c.max_mini_batch.map_or("none fits".into(), |b| b.to_string());
+                let per_gpu = c.max_samples_per_gpu.map_or("-".into(), |b| units::significant(b, 4));
+                let _ = writeln!(
+                    text,
+                    "{:<13} {:>6} {:>14} {:>16}",
+                    c.strategy.name(),
+                    c.gpus,
+                    batch,
+                    per_gpu
+                );
+            }
+            text
+        }
+    }
+}
+
+/// The built-in presets.
+pub fn presets() -> String {
+    let mut text = String::from("models:\n");
+    for p in presets::NETWORKS {
+        let _ = writeln!(text, "  {:<14} {:<22} {}", p.key, p.title, p.origin);
+    }
+    text.push_str("clusters:\n");
+    for p in presets::CLUSTERS {
+        let _ = writeln!(text, "  {:<14} {}", p.key, p.title);
+    }
+    text
+}

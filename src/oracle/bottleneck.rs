@@ -1,0 +1,389 @@
+//! Bottlenecks and limits of a projection, as the paper's table of
+//! limitations: each finding is data (kind, severity, numbers) plus one
+//! plain sentence.
+
+use serde::Serialize;
+
+use super::projection::{CommKind, Communication, Violation};
+use super::strategies::{Redundancy, ScalingBound, StageBalance};
+use super::units;
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Limits efficiency.
+    Warning,
+    /// Rules the configuration out, or dominates it.
+    Critical,
+}
+
+/// The numbers behind a finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FindingDetail {
+    /// Communication takes a large share of the epoch.
+    CommunicationBound {
+        /// The kind with the most seconds.
+        dominant: CommKind,
+        /// Its class in the paper's table.
+        class: &'static str,
+        /// Communication share of the epoch.
+        share: f64,
+        /// The dominant kind's share of communication.
+        dominant_share: f64,
+    },
+    /// Memory close to the capacity.
+    MemoryPressure {
+        /// Bytes per GPU.
+        used_bytes: f64,
+        /// `M`.
+        capacity_bytes: f64,
+        /// `used / M`.
+        share: f64,
+    },
+    /// Memory above the capacity.
+    MemoryOverflow {
+        /// Bytes per GPU.
+        used_bytes: f64,
+        /// `M`.
+        capacity_bytes: f64,
+        /// `used / M`.
+        share: f64,
+    },
+    /// A count at, near or past the strategy's bound.
+    ScalingLimit {
+        /// The limit.
+        limit: Violation,
+        /// What is counted.
+        counted: &'static str,
+        /// Its value.
+        value: u64,
+        /// The bound.
+        bound: u64,
+    },
+    /// Pipeline stages of uneven time.
+    PipelineImbalance {
+        /// `max_i T_i` per sample.
+        largest_stage_s: f64,
+        /// Mean stage time per sample.
+        mean_stage_s: f64,
+        /// largest / mean.
+        ratio: f64,
+    },
+    /// Layers left whole by the split, computed by every part.
+    RedundantCompute {
+        /// Share of each part's compute in whole layers.
+        share: f64,
+        /// Parts of the split.
+        parts: u64,
+        /// Layers left whole (with compute).
+        whole_layers: usize,
+    },
+}
+
+/// One bottleneck or limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// How much it matters.
+    pub severity: Severity,
+    /// The numbers.
+    #[serde(flatten)]
+    pub detail: FindingDetail,
+    /// One sentence for people.
+    pub message: String,
+}
+
+/// Thresholds of the findings: (share at or above which it is info,
+/// warning, critical).
+pub const COMMUNICATION_SHARE: [f64; 3] = [0.25, 0.5, 0.8];
+/// Memory share of capacity: info, warning (critical is overflow).
+pub const MEMORY_SHARE: [f64; 2] = [0.75, 0.9];
+/// Largest over mean pipeline stage: info, warning.
+pub const IMBALANCE_RATIO: [f64; 2] = [1.1, 1.5];
+/// Share of a part's compute in whole layers: info, warning.
+pub const REDUNDANT_SHARE: [f64; 2] = [0.1, 0.5];
+
+/// Everything the findings look at.
+#[derive(Debug, Clone)]
+pub struct Evidence<'a> {
+    /// Compute seconds per epoch.
+    pub compute_s: f64,
+    /// Communication per epoch.
+    pub communication: &'a Communication,
+    /// Bytes per GPU.
+    pub memory_bytes: f64,
+    /// `M`.
+    pub capacity_bytes: f64,
+    /// Scaling bounds, the GPU count against `P_max` among them.
+    pub bounds: &'a [ScalingBound],
+    /// Redundant compute of a split.
+    pub redundancy: Option<Redundancy>,
+    /// Pipeline balance.
+    pub stages: Option<StageBalance>,
+}
+
+/// Every finding, most severe first.
+pub fn findings(evidence: &Evidence<'_>) -> Vec<Finding> {
+    let mut found = Vec::new();
+    found.extend(memory(evidence));
+    found.extend(communication(evidence));
+    found.extend(evidence.bounds.iter().filter_map(scaling));
+    found.extend(evidence.stages.and_then(imbalance));
+    found.extend(evidence.redundancy.and_then(redundant));
+    found.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    found
+}
+
+fn level(value: f64, thresholds: &[f64]) -> Option<Severity> {
+    const LEVELS: [Severity; 3] = [Severity::Info, Severity::Warning, Severity::Critical];
+    thresholds
+        .iter()
+        .zip(LEVELS)
+        .filter(|(t, _)| value >= **t)
+        .map(|(_, s)| s)
+        .next_back()
+}
+
+fn memory(e: &Evidence<'_>) -> Option<Finding> {
+    let share = e.memory_bytes / e.capacity_bytes;
+    let used = units::bytes(e.memory_bytes);
+    let capacity = units::bytes(e.capacity_bytes);
+    if share > 1.0 {
+        return Some(Finding {
+            severity: Severity::Critical,
+            detail: FindingDetail::MemoryOverflow {
+                used_bytes: e.memory_bytes,
+                capacity_bytes: e.capacity_bytes,
+                share,
+            },
+            message: format!(
+                "Needs {used} per GPU but a GPU holds {capacity} ({}): it does not fit; use fewer samples per GPU or split the model.",
+                units::percent(share)
+            ),
+        });
+    }
+    let severity = level(share, &MEMORY_SHARE)?;
+    Some(Finding {
+        severity,
+        detail: FindingDetail::MemoryPressure {
+            used_bytes: e.memory_bytes,
+            capacity_bytes: e.capacity_bytes,
+            share,
+        },
+        message: format!(
+            "Uses {used} of {capacity} per GPU ({}): little room left for a larger batch.",
+            units::percent(share)
+        ),
+    })
+}
+
+fn communication(e: &Evidence<'_>) -> Option<Finding> {
+    let comm_s = e.communication.total_s();
+    let total_s = comm_s + e.compute_s;
+    if total_s <= 0.0 || comm_s <= 0.0 {
+        return None;
+    }
+    let share = comm_s / total_s;
+    let severity = level(share, &COMMUNICATION_SHARE)?;
+    let dominant = e.communication.dominant()?;
+    let dominant_share = e.communication.get(dominant) / comm_s;
+    let verdict = if severity >= Severity::Warning {
+        "the run is communication-bound"
+    } else {
+        "a notable overhead"
+    };
+    Some(Finding {
+        severity,
+        detail: FindingDetail::CommunicationBound {
+            dominant,
+            class: dominant.class(),
+            share,
+            dominant_share,
+        },
+        message: format!(
+            "Communication takes {} of the epoch, {} of it {} ({}): {verdict}.",
+            units::percent(share),
+            units::percent(dominant_share),
+            dominant.label(),
+            dominant.class()
+        ),
+    })
+}
+
+fn scaling(bound: &ScalingBound) -> Option<Finding> {
+    let (severity, verdict) = if bound.value > bound.bound {
+        (Severity::Critical, "exceeds")
+    } else if bound.value == bound.bound {
+        (Severity::Warning, "has reached")
+    } else if bound.value > 1 && bound.value.saturating_mul(2) > bound.bound {
+        (Severity::Info, "is within a factor of two of")
+    } else {
+        return None;
+    };
+    let consequence = match severity {
+        Severity::Critical => "this configuration is ruled out",
+        Severity::Warning => "this strategy cannot scale further",
+        Severity::Info => "little headroom is left",
+    };
+    Some(Finding {
+        severity,
+        detail: FindingDetail::ScalingLimit {
+            limit: bound.limit,
+            counted: bound.counted,
+            value: bound.value,
+            bound: bound.bound,
+        },
+        message: format!(
+            "{} {} {verdict} {} ({}): {consequence}.",
+            bound.value, bound.counted, bound.bounded_by, bound.bound
+        ),
+    })
+}
+
+fn imbalance(stages: StageBalance) -> Option<Finding> {
+    if stages.mean_s <= 0.0 {
+        return None;
+    }
+    let ratio = stages.largest_s / stages.mean_s;
+    let severity = level(ratio, &IMBALANCE_RATIO)?;
+    Some(Finding {
+        severity,
+        detail: FindingDetail::PipelineImbalance {
+            largest_stage_s: stages.largest_s,
+            mean_stage_s: stages.mean_s,
+            ratio,
+        },
+        message: format!(
+            "The slowest pipeline stage takes {}× the mean stage time: the other GPUs wait for it.",
+            units::significant(ratio, 3)
+        ),
+    })
+}
+
+fn redundant(r: Redundancy) -> Option<Finding> {
+    let severity = level(r.whole_share, &REDUNDANT_SHARE)?;
+    Some(Finding {
+        severity,
+        detail: FindingDetail::RedundantCompute {
+            share: r.whole_share,
+            parts: r.parts,
+            whole_layers: r.whole_layers,
+        },
+        message: format!(
+            "{} of each GPU's compute is in {} layers the split leaves whole, computed again by all {} parts.",
+            units::percent(r.whole_share),
+            r.whole_layers,
+            r.parts
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence<'a>(comm: &'a Communication, bounds: &'a [ScalingBound]) -> Evidence<'a> {
+        Evidence {
+            compute_s: 10.0,
+            communication: comm,
+            memory_bytes: 1e9,
+            capacity_bytes: 16e9,
+            bounds,
+            redundancy: None,
+            stages: None,
+        }
+    }
+
+    #[test]
+    fn communication_bound_names_the_dominant_kind() {
+        let comm = Communication {
+            gradient_allreduce: 20.0,
+            halo: 5.0,
+            ..Communication::default()
+        };
+        let found = findings(&evidence(&comm, &[]));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].severity, Severity::Warning);
+        match &found[0].detail {
+            FindingDetail::CommunicationBound {
+                dominant,
+                share,
+                dominant_share,
+                class,
+            } => {
+                assert_eq!(*dominant, CommKind::GradientAllreduce);
+                assert_eq!(*class, "gradient exchange");
+                assert!((share - 25.0 / 35.0).abs() < 1e-12);
+                assert!((dominant_share - 0.8).abs() < 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(found[0].message.contains("gradient allreduce"));
+    }
+
+    #[test]
+    fn memory_levels() {
+        let comm = Communication::default();
+        let mut e = evidence(&comm, &[]);
+        assert!(findings(&e).is_empty());
+        e.memory_bytes = 15e9;
+        let f = findings(&e);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(matches!(f[0].detail, FindingDetail::MemoryPressure { .. }));
+        e.memory_bytes = 17e9;
+        let f = findings(&e);
+        assert_eq!(f[0].severity, Severity::Critical);
+        assert!(matches!(f[0].detail, FindingDetail::MemoryOverflow { .. }));
+        assert!(f[0].message.contains("17 GB"));
+    }
+
+    #[test]
+    fn scaling_limits_and_order() {
+        let comm = Communication {
+            layer_collectives: 3.0,
+            ..Communication::default()
+        };
+        let bound = |value, bound| ScalingBound {
+            limit: Violation::Split,
+            counted: "GPUs",
+            value,
+            bounded_by: "the fewest filters of a split layer",
+            bound,
+        };
+        // 3 s of 13 s is under the 25% communication threshold; 8 of 64 is far from the bound
+        let bounds = [bound(8, 64), bound(64, 64), bound(128, 64), bound(40, 64)];
+        let f = findings(&evidence(&comm, &bounds));
+        let severities: Vec<Severity> = f.iter().map(|f| f.severity).collect();
+        assert_eq!(severities, [Severity::Critical, Severity::Warning, Severity::Info]);
+        assert_eq!(
+            f[0].message,
+            "128 GPUs exceeds the fewest filters of a split layer (64): this configuration is ruled out."
+        );
+    }
+
+    #[test]
+    fn imbalance_and_redundancy() {
+        let comm = Communication::default();
+        let mut e = evidence(&comm, &[]);
+        e.stages = Some(StageBalance {
+            largest_s: 2.0,
+            mean_s: 1.0,
+        });
+        e.redundancy = Some(Redundancy {
+            parts: 4,
+            whole_share: 0.2,
+            whole_layers: 3,
+        });
+        let f = findings(&e);
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(matches!(f[0].detail, FindingDetail::PipelineImbalance { ratio, .. } if ratio == 2.0));
+        assert!(matches!(f[1].detail, FindingDetail::RedundantCompute { parts: 4, .. }));
+        let json = serde_json::to_value(&f[1]).unwrap();
+        assert_eq!(json["kind"], "redundant_compute");
+        assert_eq!(json["severity"], "info");
+    }
+}

@@ -1,0 +1,103 @@
+//! How many samples fit in a GPU's memory.
+
+use serde::Serialize;
+
+use super::check::MAX_COUNT;
+use super::error::InputError;
+use super::run::{Batch, Run, RunSpec};
+use super::scenario::Scenario;
+use super::strategy::Strategy;
+
+/// The largest batch that fits in memory for one strategy at one GPU count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Capacity {
+    /// Strategy.
+    pub strategy: Strategy,
+    /// GPU count.
+    pub gpus: u64,
+    /// Largest `B` with memory `≤ M`; `None` when not even one sample fits.
+    pub max_mini_batch: Option<u64>,
+    /// `max_mini_batch / p`.
+    pub max_samples_per_gpu: Option<f64>,
+}
+
+impl Scenario {
+    /// The largest mini-batch that fits in a GPU's memory for `template`'s
+    /// strategy and GPU count (other limits ignored).
+    ///
+    /// # Formula
+    /// Memory grows with `B` for every strategy, so the answer is found by
+    /// bisection on `B` in `1..=2^53`.
+    ///
+    /// # Errors
+    /// An [`InputError`] when the template is invalid at `B = 1`.
+    pub fn capacity(&self, template: &RunSpec) -> Result<Capacity, InputError> {
+        let memory = |batch: u64| -> Result<f64, InputError> {
+            let spec = RunSpec {
+                batch: Batch::MiniBatch(batch),
+                ..template.clone()
+            };
+            let run = Run::new(&spec, self.network(), self.cluster())?;
+            Ok(self.project_run(&run).memory_bytes)
+        };
+        let fits = |batch: u64| memory(batch).map(|m| m <= self.cluster().gpu_memory_bytes());
+        let max_mini_batch = if !fits(1)? {
+            None
+        } else {
+            let (mut low, mut high) = (1, MAX_COUNT);
+            if fits(high)? {
+                low = high;
+            }
+            while high - low > 1 {
+                let mid = low + (high - low) / 2;
+                if fits(mid)? {
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+            Some(low)
+        };
+        Ok(Capacity {
+            strategy: template.strategy,
+            gpus: template.gpus,
+            max_mini_batch,
+            max_samples_per_gpu: max_mini_batch.map(|b| b as f64 / template.gpus as f64),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+
+    #[test]
+    fn data_parallel_capacity_is_the_largest_fitting_batch() {
+        let s = presets::scenario("resnet50", "abci").unwrap();
+        let template = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(1.0));
+        let cap = s.capacity(&template).unwrap();
+        let best = cap.max_mini_batch.unwrap();
+        let at = |b| {
+            s.project(&RunSpec {
+                batch: Batch::MiniBatch(b),
+                ..template.clone()
+            })
+            .unwrap()
+            .memory_bytes
+        };
+        assert!(at(best) <= 16e9);
+        assert!(at(best + 1) > 16e9);
+        // 2δ((B/p)·A + W) ≤ M  ⇒  B ≤ p·(M/(2δ) − W)/A; 66 samples per GPU for ResNet-50
+        assert_eq!(cap.max_samples_per_gpu.unwrap().floor(), 66.0);
+    }
+
+    #[test]
+    fn nothing_fits_gives_none() {
+        let s = presets::scenario("cosmoflow", "abci").unwrap();
+        let cap = s
+            .capacity(&RunSpec::new(Strategy::Data, 1, Batch::MiniBatch(1)))
+            .unwrap();
+        assert_eq!(cap.max_mini_batch, None);
+    }
+}

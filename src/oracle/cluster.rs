@@ -1,0 +1,279 @@
+//! GPU clusters: devices, nodes, links and the switch hierarchy.
+
+use serde::{Deserialize, Serialize};
+
+use super::check::{self, MAX_GPUS};
+use super::error::{InputError, Rule};
+
+/// A link: bandwidth one way and latency.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LinkSpec {
+    /// Bandwidth in bytes per second.
+    pub bandwidth_bytes_per_s: f64,
+    /// Latency in seconds.
+    pub latency_s: f64,
+}
+
+/// One level of the switch hierarchy, innermost first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwitchLevelSpec {
+    /// Name, e.g. `leaf`.
+    pub name: String,
+    /// Nodes under one switch of this level; `None` for the last level,
+    /// which spans everything.
+    pub span_nodes: Option<u64>,
+    /// Latency of one switch of this level, in seconds.
+    pub latency_s: f64,
+}
+
+/// A cluster as entered: plain data, not yet checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClusterSpec {
+    /// Name.
+    pub name: String,
+    /// Where the numbers come from.
+    #[serde(default)]
+    pub source: String,
+    /// `R`: sustained FLOP/s of one GPU.
+    pub gpu_flops_per_s: f64,
+    /// `M`: memory of one GPU in bytes.
+    pub gpu_memory_bytes: f64,
+    /// `n`: GPUs per node.
+    pub gpus_per_node: u64,
+    /// `P_max`: largest allocation in GPUs.
+    pub max_gpus: u64,
+    /// Intra-node link between two GPUs (`bw_in`, `a_in`).
+    pub intra_node: LinkSpec,
+    /// One NIC (`bw_nic`) and the one-sided endpoint latency `a_nic`.
+    pub nic: LinkSpec,
+    /// `k_nic`: NICs per node.
+    pub nics_per_node: u64,
+    /// Switch levels, innermost first; the last spans everything.
+    pub switch_levels: Vec<SwitchLevelSpec>,
+}
+
+/// A checked cluster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ClusterSpec", into = "ClusterSpec")]
+pub struct Cluster(ClusterSpec);
+
+/// Bounds that keep every projection finite.
+const MIN_RATE: f64 = 1.0;
+const MAX_RATE: f64 = 1e30;
+const MAX_LATENCY_S: f64 = 1e3;
+
+impl Cluster {
+    /// Checks a cluster.
+    ///
+    /// Rules: a non-blank name; FLOP/s, memory and bandwidths between 1 and
+    /// 1e30; latencies finite, not negative, at most 1000 s; 1 to 2^40 GPUs
+    /// per node and in the largest allocation; at least one NIC per node; at
+    /// least one switch level, spans strictly increasing and given for every
+    /// level but the last, which has none (it spans everything).
+    ///
+    /// # Errors
+    /// An [`InputError`] naming the field, e.g. `switch_levels[1].span_nodes`.
+    pub fn new(spec: ClusterSpec) -> Result<Self, InputError> {
+        check::name("name", &spec.name)?;
+        check::within("gpu_flops_per_s", spec.gpu_flops_per_s, MIN_RATE, MAX_RATE)?;
+        check::within("gpu_memory_bytes", spec.gpu_memory_bytes, MIN_RATE, MAX_RATE)?;
+        check::count("gpus_per_node", spec.gpus_per_node, 1, MAX_GPUS)?;
+        check::count("max_gpus", spec.max_gpus, 1, MAX_GPUS)?;
+        check::count("nics_per_node", spec.nics_per_node, 1, MAX_GPUS)?;
+        for (field, link) in [("intra_node", &spec.intra_node), ("nic", &spec.nic)] {
+            check::within(
+                &format!("{field}.bandwidth_bytes_per_s"),
+                link.bandwidth_bytes_per_s,
+                MIN_RATE,
+                MAX_RATE,
+            )?;
+            check::within(&format!("{field}.latency_s"), link.latency_s, 0.0, MAX_LATENCY_S)?;
+        }
+        check_switch_levels(&spec.switch_levels)?;
+        Ok(Self(spec))
+    }
+
+    /// The cluster's data.
+    pub fn spec(&self) -> &ClusterSpec {
+        &self.0
+    }
+
+    /// Name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// `R`: sustained FLOP/s of one GPU.
+    pub fn gpu_flops_per_s(&self) -> f64 {
+        self.0.gpu_flops_per_s
+    }
+
+    /// `M`: bytes of memory per GPU.
+    pub fn gpu_memory_bytes(&self) -> f64 {
+        self.0.gpu_memory_bytes
+    }
+
+    /// `n`: GPUs per node.
+    pub fn gpus_per_node(&self) -> u64 {
+        self.0.gpus_per_node
+    }
+
+    /// `P_max`: largest allocation in GPUs.
+    pub fn max_gpus(&self) -> u64 {
+        self.0.max_gpus
+    }
+
+    /// A flat cluster, as the original tool's `.plat` files describe one:
+    /// every ring and pair sees `latency_s` and `bandwidth_bytes_per_s`.
+    ///
+    /// # Formula
+    /// `bw_in = bw_nic = bandwidth`, one NIC per GPU (`k_nic = n`),
+    /// `a_in = latency`, `a_nic = latency/2`, one switch level of latency 0,
+    /// so that `α = max(a_in, 2·a_nic + 0) = latency` and
+    /// `β = 1/bandwidth` for every ring of up to `n` rings per node.
+    ///
+    /// # Errors
+    /// As [`Cluster::new`].
+    pub fn flat(
+        name: &str,
+        gpu_flops_per_s: f64,
+        gpu_memory_bytes: f64,
+        gpus_per_node: u64,
+        max_gpus: u64,
+        link: LinkSpec,
+    ) -> Result<Self, InputError> {
+        Self::new(ClusterSpec {
+            name: name.into(),
+            source: "a flat ParaDL platform: one bandwidth and one latency for every link".into(),
+            gpu_flops_per_s,
+            gpu_memory_bytes,
+            gpus_per_node,
+            max_gpus,
+            intra_node: link,
+            nic: LinkSpec {
+                bandwidth_bytes_per_s: link.bandwidth_bytes_per_s,
+                latency_s: link.latency_s / 2.0,
+            },
+            nics_per_node: gpus_per_node,
+            switch_levels: vec![SwitchLevelSpec {
+                name: "network".into(),
+                span_nodes: None,
+                latency_s: 0.0,
+            }],
+        })
+    }
+
+    /// The link of a flat cluster (see [`Cluster::flat`]), `None` otherwise.
+    pub fn flat_link(&self) -> Option<LinkSpec> {
+        let s = &self.0;
+        let flat = s.nic.bandwidth_bytes_per_s == s.intra_node.bandwidth_bytes_per_s
+            && s.nic.latency_s == s.intra_node.latency_s / 2.0
+            && s.nics_per_node == s.gpus_per_node
+            && s.switch_levels.len() == 1
+            && s.switch_levels[0].latency_s == 0.0;
+        flat.then_some(s.intra_node)
+    }
+}
+
+impl TryFrom<ClusterSpec> for Cluster {
+    type Error = InputError;
+
+    fn try_from(spec: ClusterSpec) -> Result<Self, Self::Error> {
+        Self::new(spec)
+    }
+}
+
+impl From<Cluster> for ClusterSpec {
+    fn from(cluster: Cluster) -> Self {
+        cluster.0
+    }
+}
+
+fn check_switch_levels(levels: &[SwitchLevelSpec]) -> Result<(), InputError> {
+    if levels.is_empty() {
+        return Err(InputError::new("switch_levels", Rule::Empty));
+    }
+    let mut previous_span = 0;
+    for (i, level) in levels.iter().enumerate() {
+        let field = format!("switch_levels[{i}]");
+        check::name(&format!("{field}.name"), &level.name)?;
+        check::within(&format!("{field}.latency_s"), level.latency_s, 0.0, MAX_LATENCY_S)?;
+        let last = i + 1 == levels.len();
+        match (level.span_nodes, last) {
+            (None, true) => {}
+            (Some(_), true) => {
+                return Err(InputError::new(
+                    format!("{field}.span_nodes"),
+                    Rule::SwitchOrder("must be empty: the last level spans every node".into()),
+                ));
+            }
+            (None, false) => {
+                return Err(InputError::new(
+                    format!("{field}.span_nodes"),
+                    Rule::SwitchOrder("is required for every level but the last".into()),
+                ));
+            }
+            (Some(span), false) => {
+                if span <= previous_span {
+                    return Err(InputError::new(
+                        format!("{field}.span_nodes"),
+                        Rule::SwitchOrder(format!(
+                            "must be more than the inner level's span ({previous_span}), found {span}"
+                        )),
+                    ));
+                }
+                previous_span = span;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+
+    #[test]
+    fn presets_are_valid_and_abci_is_the_contracts() {
+        let abci = presets::cluster("abci").unwrap();
+        assert_eq!(abci.gpu_flops_per_s(), 7.8e12);
+        assert_eq!(abci.gpu_memory_bytes(), 16e9);
+        assert_eq!(abci.gpus_per_node(), 4);
+        assert_eq!(abci.max_gpus(), 4096);
+    }
+
+    #[test]
+    fn invalid_values_name_their_field() {
+        let good = presets::cluster("abci").unwrap().spec().clone();
+        let mut s = good.clone();
+        s.intra_node.latency_s = -1.0;
+        assert_eq!(Cluster::new(s).unwrap_err().field, "intra_node.latency_s");
+        let mut s = good.clone();
+        s.gpu_flops_per_s = f64::NAN;
+        assert_eq!(Cluster::new(s).unwrap_err().field, "gpu_flops_per_s");
+        let mut s = good.clone();
+        s.gpus_per_node = 0;
+        assert_eq!(Cluster::new(s).unwrap_err().field, "gpus_per_node");
+        let mut s = good.clone();
+        s.switch_levels[1].span_nodes = Some(10);
+        assert_eq!(Cluster::new(s).unwrap_err().field, "switch_levels[1].span_nodes");
+        let mut s = good.clone();
+        s.switch_levels[2].span_nodes = Some(1000);
+        assert!(Cluster::new(s).is_err());
+        let mut s = good;
+        s.switch_levels.clear();
+        assert_eq!(Cluster::new(s).unwrap_err().rule, Rule::Empty);
+    }
+
+    #[test]
+    fn flat_clusters_are_recognised() {
+        let link = LinkSpec {
+            bandwidth_bytes_per_s: 12.5e9,
+            latency_s: 500e-9,
+        };
+        let flat = Cluster::flat("x", 7.8e12, 16e9, 4, 4096, link).unwrap();
+        assert_eq!(flat.flat_link(), Some(link));
+        assert_eq!(presets::cluster("abci").unwrap().flat_link(), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! The network model: α-β parameters of rings and pairs, and the ring
+//! collectives built on them.
+
+use super::cluster::Cluster;
+
+/// Latency `α` (s) and inverse bandwidth `β` (s per byte) of a ring or pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AlphaBeta {
+    /// Per-step latency in seconds.
+    pub alpha_s: f64,
+    /// Seconds per byte.
+    pub beta_s_per_byte: f64,
+}
+
+impl Cluster {
+    /// α and β of a ring over `span_gpus` consecutive GPUs (GPUs fill nodes
+    /// in order) when `rings_per_node` rings leave each node at once.
+    ///
+    /// # Formula
+    /// `p ≤ n`: `α = a_in`, `β = 1/bw_in`. Otherwise, with `N = ceil(p/n)`
+    /// nodes and `L` the latency of the innermost switch level whose span
+    /// covers `N` nodes plus twice each inner level's latency:
+    /// `α = max(a_in, 2·a_nic + L)`, `β = 1/min(bw_in, share)`,
+    /// `share = min(bw_nic, k_nic·bw_nic/f)`.
+    pub fn ring(&self, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
+        let s = self.spec();
+        if span_gpus <= s.gpus_per_node {
+            return AlphaBeta {
+                alpha_s: s.intra_node.latency_s,
+                beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s,
+            };
+        }
+        let nodes = span_gpus.div_ceil(s.gpus_per_node);
+        let mut inner_s = 0.0;
+        let mut path_s = 0.0;
+        for level in &s.switch_levels {
+            path_s = level.latency_s + 2.0 * inner_s;
+            if level.span_nodes.is_none_or(|span| span >= nodes) {
+                break;
+            }
+            inner_s += level.latency_s;
+        }
+        let nic_bw = s.nic.bandwidth_bytes_per_s;
+        let rings = rings_per_node.max(1) as f64;
+        let share = nic_bw.min(s.nics_per_node as f64 * nic_bw / rings);
+        AlphaBeta {
+            alpha_s: s.intra_node.latency_s.max(2.0 * s.nic.latency_s + path_s),
+            beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s.min(share),
+        }
+    }
+
+    /// α and β of a point-to-point pair.
+    ///
+    /// # Formula
+    /// Inside a node the intra-node values; across nodes those of a ring
+    /// over `n + 1` GPUs.
+    pub fn pair(&self, same_node: bool) -> AlphaBeta {
+        let n = self.gpus_per_node();
+        self.ring(if same_node { n } else { n + 1 }, 1)
+    }
+}
+
+/// Ring Allreduce of `bytes` among `members`.
+///
+/// # Formula
+/// `AR(p, m) = 2(p−1)(α + m·β/p)`; 0 when `p ≤ 1`.
+pub fn allreduce(members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
+    2.0 * allgather(members, bytes, ab)
+}
+
+/// Ring Allgather of a buffer of total size `bytes` among `members`.
+///
+/// # Formula
+/// `AG(p, m) = (p−1)(α + m·β/p)`; 0 when `p ≤ 1`.
+pub fn allgather(members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
+    if members <= 1 {
+        return 0.0;
+    }
+    let p = members as f64;
+    (p - 1.0) * (ab.alpha_s + bytes * ab.beta_s_per_byte / p)
+}
+
+/// Point-to-point transfer of `bytes`.
+///
+/// # Formula
+/// `P2P(m) = α + m·β`.
+pub fn p2p(bytes: f64, ab: AlphaBeta) -> f64 {
+    ab.alpha_s + bytes * ab.beta_s_per_byte
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1e-30)
+    }
+
+    #[test]
+    fn abci_rings_by_hand() {
+        let abci = presets::cluster("abci").unwrap();
+        // inside a node: NVLink
+        let r = abci.ring(4, 1);
+        assert_eq!(r.alpha_s, 9e-6);
+        assert!(close(r.beta_s_per_byte, 1.0 / 50e9));
+        // 2 nodes under one leaf: 2·20.11 µs + 90 ns
+        let r = abci.ring(8, 1);
+        assert!(close(r.alpha_s, 40.31e-6));
+        assert!(close(r.beta_s_per_byte, 1.0 / 12.5e9));
+        // 30 nodes: rack level, 90 ns + 2·90 ns
+        let r = abci.ring(120, 1);
+        assert!(close(r.alpha_s, 40.22e-6 + 270e-9));
+        // 256 nodes: spine, 400 ns + 2·(90 + 90) ns
+        let r = abci.ring(1024, 1);
+        assert!(close(r.alpha_s, 40.22e-6 + 760e-9));
+        // four rings leave each node through two NICs: half a NIC each
+        let r = abci.ring(1024, 4);
+        assert!(close(r.beta_s_per_byte, 1.0 / 6.25e9));
+        assert_eq!(abci.pair(true), abci.ring(4, 1));
+        assert_eq!(abci.pair(false), abci.ring(5, 1));
+    }
+
+    #[test]
+    fn collectives_by_hand() {
+        let ab = AlphaBeta {
+            alpha_s: 1e-6,
+            beta_s_per_byte: 1e-9,
+        };
+        // AR(4, 1e6) = 2·3·(1e-6 + 1e6·1e-9/4) = 6·(2.51e-4)
+        assert!(close(allreduce(4, 1e6, ab), 6.0 * 2.51e-4));
+        assert!(close(allgather(4, 1e6, ab), 3.0 * 2.51e-4));
+        assert!(close(p2p(1e6, ab), 1e-6 + 1e-3));
+        assert_eq!(allreduce(1, 1e6, ab), 0.0);
+        assert_eq!(allgather(0, 1e6, ab), 0.0);
+    }
+}

@@ -1,0 +1,162 @@
+//! Typed errors of the engine: every invalid input names the field it is in
+//! and the rule it breaks; every import error names its line and column.
+
+use thiserror::Error;
+
+/// The rule that an input value breaks.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum Rule {
+    /// NaN or an infinity.
+    #[error("must be a finite number, found {found}")]
+    NotFinite { found: f64 },
+    /// Zero or negative where only a positive value makes sense.
+    #[error("must be greater than zero, found {found}")]
+    NotPositive { found: f64 },
+    /// Negative where zero is allowed.
+    #[error("must not be negative, found {found}")]
+    Negative { found: f64 },
+    /// Below an inclusive lower bound.
+    #[error("must be at least {min}, found {found}")]
+    TooSmall { min: f64, found: f64 },
+    /// Above an inclusive upper bound.
+    #[error("must be at most {max}, found {found}")]
+    TooLarge { max: f64, found: f64 },
+    /// An empty name, list or shape.
+    #[error("must not be empty")]
+    Empty,
+    /// A shape with the wrong number of dimensions.
+    #[error("must have {expected} dimensions, found {found}")]
+    Rank { expected: String, found: usize },
+    /// Two values that must agree do not.
+    #[error("must equal {what} ({expected}), found {found}")]
+    Mismatch { what: String, expected: u64, found: u64 },
+    /// A value that must be a whole number is not.
+    #[error("must give a whole number of samples, found {found}")]
+    NotWhole { found: f64 },
+    /// A hybrid group size that does not divide the GPU count.
+    #[error("must divide the GPU count {gpus}, found {group}")]
+    NotDivisor { gpus: u64, group: u64 },
+    /// A weightless kind of layer carries weights.
+    #[error("must be empty or hold zero items: a {kind} layer has no weights, found {items} items")]
+    UnexpectedWeights { kind: String, items: u64 },
+    /// Switch levels must widen outwards and the last must span everything.
+    #[error("{0}")]
+    SwitchOrder(String),
+    /// Profiled times given for some layers only.
+    #[error(
+        "is missing while other layers carry profiled times: give a time for every layer, or only for the first (a whole-model time)"
+    )]
+    PartialProfile,
+    /// A whole-model profiled time on a network that has no FLOPs to share it by.
+    #[error("cannot be shared among layers: the network has no FLOPs")]
+    NoFlops,
+    /// A strategy that only exists at one GPU.
+    #[error("serial runs on exactly 1 GPU, found {gpus}")]
+    SerialNeedsOneGpu { gpus: u64 },
+    /// A split set whose length differs from the network's layer count.
+    #[error("must list one entry per layer ({expected}), found {found}")]
+    SplitLength { expected: usize, found: usize },
+    /// A value that a file format cannot express.
+    #[error("cannot be written in this format: {0}")]
+    NotRepresentable(String),
+    /// A name that is not one of the accepted ones.
+    #[error("unknown {what} '{found}'; expected one of: {expected}")]
+    Unknown {
+        what: String,
+        found: String,
+        expected: String,
+    },
+}
+
+/// An input value that breaks a rule, with the path of the field it sits in
+/// (for example `layers[3] CONV2.w[0]` or `cluster.intra_node.latency_s`).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("{field}: {rule}")]
+pub struct InputError {
+    /// Path of the offending field.
+    pub field: String,
+    /// The rule it breaks.
+    pub rule: Rule,
+}
+
+impl InputError {
+    /// An error on `field`.
+    pub fn new(field: impl Into<String>, rule: Rule) -> Self {
+        Self {
+            field: field.into(),
+            rule,
+        }
+    }
+
+    /// The same error seen from an enclosing value: `prefix.field`.
+    #[must_use]
+    pub fn within(self, prefix: &str) -> Self {
+        let field = if self.field.is_empty() {
+            prefix.to_string()
+        } else if self.field.starts_with('[') {
+            format!("{prefix}{}", self.field)
+        } else {
+            format!("{prefix}.{}", self.field)
+        };
+        Self { field, ..self }
+    }
+}
+
+/// What went wrong at a position of an imported file.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ParseProblem {
+    /// A line lacks a required `|`-separated field.
+    #[error("missing field '{0}'")]
+    MissingField(String),
+    /// A field that should be a number is not.
+    #[error("'{text}' is not a valid {expected}")]
+    BadNumber { text: String, expected: String },
+    /// A shape such as `3x224x224` is malformed.
+    #[error("'{0}' is not a shape such as 3x224x224")]
+    BadShape(String),
+    /// A key or line that the format does not know.
+    #[error("unexpected '{found}'; expected {expected}")]
+    Unexpected { found: String, expected: String },
+    /// A required header or key never appeared.
+    #[error("missing '{0}'")]
+    Missing(String),
+    /// A key that appears twice.
+    #[error("'{0}' appears twice")]
+    Duplicate(String),
+    /// A value that parsed but breaks a rule of the model.
+    #[error("{0}")]
+    Invalid(InputError),
+    /// A JSON document that does not match the schema.
+    #[error("{0}")]
+    Json(String),
+}
+
+/// An error in an imported file, with its 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("line {line}, column {column}: {problem}")]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What is wrong there.
+    pub problem: ParseProblem,
+}
+
+impl ParseError {
+    /// An error at `line`, `column`.
+    pub fn at(line: usize, column: usize, problem: ParseProblem) -> Self {
+        Self { line, column, problem }
+    }
+}
+
+/// Any error of the engine.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum OracleError {
+    /// An invalid input value.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// An import that failed at a position.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+}

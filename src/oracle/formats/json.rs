@@ -1,0 +1,103 @@
+//! The JSON form of networks, clusters and runs: their `*Spec` types as
+//! serde writes them. Syntax and schema errors carry line and column;
+//! values that parse but break a rule come back as the checked
+//! constructor's [`InputError`].
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::oracle::cluster::{Cluster, ClusterSpec};
+use crate::oracle::error::{InputError, OracleError, ParseError, ParseProblem};
+use crate::oracle::network::{Network, NetworkSpec};
+use crate::oracle::run::RunSpec;
+
+/// Parses the plain (unchecked) form of a value.
+///
+/// # Errors
+/// A [`ParseError`] at serde_json's line and column.
+pub fn parse_spec<T: DeserializeOwned>(text: &str) -> Result<T, ParseError> {
+    serde_json::from_str(text)
+        .map_err(|e| ParseError::at(e.line().max(1), e.column().max(1), ParseProblem::Json(e.to_string())))
+}
+
+/// Reads a network.
+///
+/// # Errors
+/// [`OracleError::Parse`] for malformed JSON, [`OracleError::Input`] for an
+/// invalid network.
+pub fn network(text: &str) -> Result<Network, OracleError> {
+    Ok(Network::new(parse_spec::<NetworkSpec>(text)?)?)
+}
+
+/// Reads a cluster.
+///
+/// # Errors
+/// As [`network`].
+pub fn cluster(text: &str) -> Result<Cluster, OracleError> {
+    Ok(Cluster::new(parse_spec::<ClusterSpec>(text)?)?)
+}
+
+/// Reads a run (checked only against a network and cluster, by
+/// [`crate::oracle::Run::new`]).
+///
+/// # Errors
+/// [`ParseError`] for malformed JSON.
+pub fn run(text: &str) -> Result<RunSpec, ParseError> {
+    parse_spec(text)
+}
+
+/// Writes any of the forms, indented.
+///
+/// # Errors
+/// Never for the engine's types (kept for serde's signature).
+pub fn write<T: Serialize>(value: &T) -> Result<String, InputError> {
+    serde_json::to_string_pretty(value)
+        .map_err(|e| InputError::new("json", crate::oracle::error::Rule::NotRepresentable(e.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+    use crate::oracle::run::Batch;
+    use crate::oracle::strategy::Strategy;
+
+    #[test]
+    fn presets_round_trip_exactly() {
+        for preset in presets::NETWORKS {
+            let net = presets::network(preset.key).unwrap();
+            let text = write(&net).unwrap();
+            assert_eq!(network(&text).unwrap(), net, "{}", preset.key);
+        }
+        for preset in presets::CLUSTERS {
+            let c = presets::cluster(preset.key).unwrap();
+            assert_eq!(cluster(&write(&c).unwrap()).unwrap(), c, "{}", preset.key);
+        }
+        let spec = RunSpec::new(Strategy::DataSpatial, 64, Batch::SamplesPerGpu(0.25));
+        assert_eq!(run(&write(&spec).unwrap()).unwrap(), spec);
+    }
+
+    #[test]
+    fn syntax_errors_have_positions_and_rule_errors_have_fields() {
+        let err = network("{\n  \"name\": 3\n}").unwrap_err();
+        match err {
+            OracleError::Parse(e) => assert_eq!(e.line, 2),
+            other => panic!("{other:?}"),
+        }
+        let mut spec = presets::network("alexnet").unwrap().spec().clone();
+        spec.layers[3].w = [95, 256, 5, 5].into();
+        let text = serde_json::to_string(&spec).unwrap();
+        match network(&text).unwrap_err() {
+            OracleError::Input(e) => assert_eq!(e.field, "layers[3] CONV2.w[0]"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn checked_types_reject_invalid_json_too() {
+        let mut spec = presets::cluster("abci").unwrap().spec().clone();
+        spec.gpus_per_node = 0;
+        let text = serde_json::to_string(&spec).unwrap();
+        assert!(serde_json::from_str::<Cluster>(&text).is_err());
+    }
+}

@@ -1,0 +1,12 @@
+//! File formats: the original ParaDL tool's `.net`, `.plat` and `.lc`
+//! files, and a JSON form of networks, clusters and runs. Every reader is a
+//! pure function from text to checked values whose errors carry a line and
+//! column; every writer is its inverse.
+
+pub mod json;
+pub mod lc;
+mod lines;
+pub mod net;
+pub mod plat;
+
+pub use lines::parse_shape;

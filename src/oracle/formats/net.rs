@@ -1,0 +1,315 @@
+//! The original tool's network files (`.net`, `.net_sc`):
+//!
+//! ```text
+//! Dataset|ImageNet
+//! Input|1280000x3x226x226
+//! Model|AlexNet
+//! CONV1|3x226x226|3x96x11x11|96x54x54|0.000610938
+//! RELU|96x54x54|96x96x0x0|96x54x54|0
+//! ```
+//!
+//! `Input` is the dataset size then the sample shape. Each layer line is
+//! `NAME|x|w|y[|time]`; the kind comes from the name (`CONV*` conv, `FC*`
+//! fc, `MPOOL` maxpool, `APOOL` avgpool, `RELU`, `BNORM` bn, `ADD`,
+//! `DROPOUT`, anything else other). Lines starting with `#` are comments.
+
+use std::fmt::Write;
+
+use super::lines::{Field, Line, end_line, lines, parse_number, parse_shape};
+use crate::oracle::error::{InputError, OracleError, ParseError, ParseProblem, Rule};
+use crate::oracle::layer::{Layer, LayerKind, LayerSpec};
+use crate::oracle::network::{DatasetSpec, Network, NetworkSpec, layer_field, parse_layer_field};
+
+/// The kind a ParaDL layer name stands for.
+pub fn kind_from_name(name: &str) -> LayerKind {
+    let upper = name.trim().to_ascii_uppercase();
+    const PREFIXES: [(&str, LayerKind); 8] = [
+        ("CONV", LayerKind::Conv),
+        ("FC", LayerKind::Fc),
+        ("MPOOL", LayerKind::Maxpool),
+        ("APOOL", LayerKind::Avgpool),
+        ("RELU", LayerKind::Relu),
+        ("BNORM", LayerKind::Bn),
+        ("ADD", LayerKind::Add),
+        ("DROPOUT", LayerKind::Dropout),
+    ];
+    PREFIXES
+        .iter()
+        .find(|(prefix, _)| upper.starts_with(prefix))
+        .map_or(LayerKind::Other, |(_, kind)| *kind)
+}
+
+/// Reads a `.net` file.
+///
+/// # Errors
+/// A [`ParseError`] with the line and column of the first problem: a
+/// missing header, a malformed shape or number, an unknown header key, a
+/// layer that breaks a rule of [`Layer::new`] or [`Network::new`].
+pub fn parse(text: &str) -> Result<Network, ParseError> {
+    let mut dataset_name = None;
+    let mut input = None;
+    let mut model = None;
+    let mut layers = Vec::new();
+    let mut positions = Vec::new();
+    for line in lines(text) {
+        let key = line.field(0, "name")?;
+        let header = match key.text.to_ascii_lowercase().as_str() {
+            "dataset" => Some(&mut dataset_name),
+            "model" => Some(&mut model),
+            "input" => Some(&mut input),
+            _ => None,
+        };
+        if let Some(slot) = header {
+            if !layers.is_empty() {
+                return Err(line.error(
+                    key,
+                    ParseProblem::Unexpected {
+                        found: key.text.into(),
+                        expected: "a layer line: headers come first".into(),
+                    },
+                ));
+            }
+            if slot.is_some() {
+                return Err(line.error(key, ParseProblem::Duplicate(key.text.into())));
+            }
+            *slot = Some((line.clone(), line.field(1, key.text)?));
+            continue;
+        }
+        layers.push(parse_layer(&line)?);
+        positions.push(line);
+    }
+    let missing = |name: &str| ParseError::at(end_line(text), 1, ParseProblem::Missing(name.into()));
+    let (_, dataset_field) = dataset_name.ok_or_else(|| missing("Dataset|<name>"))?;
+    let (_, model_field) = model.ok_or_else(|| missing("Model|<name>"))?;
+    let (input_line, input_field) = input.ok_or_else(|| missing("Input|<samples>x<sample shape>"))?;
+    let dims = parse_shape(input_field.text).map_err(|p| input_line.error(input_field, p))?;
+    let (samples, sample_shape) = match dims.dims().split_first() {
+        Some((&samples, rest)) => (samples, rest.to_vec().into()),
+        None => return Err(input_line.error(input_field, ParseProblem::BadShape(input_field.text.into()))),
+    };
+    let spec = NetworkSpec {
+        name: model_field.text.into(),
+        dataset: DatasetSpec {
+            name: dataset_field.text.into(),
+            samples,
+            sample_shape,
+        },
+        layers,
+    };
+    Network::new(spec).map_err(|err| locate(err, &positions, &input_line, input_field))
+}
+
+/// Reads a `.net` file, keeping the error's own type.
+///
+/// # Errors
+/// As [`parse`].
+pub fn read(text: &str) -> Result<Network, OracleError> {
+    parse(text).map_err(OracleError::from)
+}
+
+fn parse_layer(line: &Line<'_>) -> Result<LayerSpec, ParseError> {
+    if line.fields.len() > 5 {
+        let extra = line.fields[5];
+        return Err(line.error(
+            extra,
+            ParseProblem::Unexpected {
+                found: extra.text.into(),
+                expected: "at most 5 fields: NAME|x|w|y|time".into(),
+            },
+        ));
+    }
+    let name = line.field(0, "name")?;
+    let shape = |index: usize, what: &str| -> Result<_, ParseError> {
+        let field = line.field(index, what)?;
+        parse_shape(field.text).map_err(|p| line.error(field, p))
+    };
+    let x = shape(1, "x (input shape)")?;
+    let w = shape(2, "w (weight shape)")?;
+    let y = shape(3, "y (output shape)")?;
+    let time_s = match line.fields.get(4) {
+        Some(field) if !field.text.is_empty() => Some(parse_number::<f64>(line, *field, "time in seconds")?),
+        _ => None,
+    };
+    let spec = LayerSpec {
+        name: name.text.into(),
+        kind: kind_from_name(name.text),
+        x,
+        w,
+        y,
+        time_s,
+    };
+    Layer::new(spec.clone()).map_err(|err| {
+        let field = field_of(line, &err.field);
+        line.error(field, ParseProblem::Invalid(err.within(&layer_field_name(&spec))))
+    })?;
+    Ok(spec)
+}
+
+fn layer_field_name(spec: &LayerSpec) -> String {
+    format!("layer {}", spec.name.trim())
+}
+
+/// The field of a layer line a relative field path points at.
+fn field_of<'a>(line: &Line<'a>, path: &str) -> Field<'a> {
+    let index = match path.split(['.', '[']).next().unwrap_or("") {
+        "x" => 1,
+        "w" => 2,
+        "y" => 3,
+        "time_s" => 4,
+        _ => 0,
+    };
+    line.fields
+        .get(index)
+        .or(line.fields.first())
+        .copied()
+        .unwrap_or(Field { text: "", column: 1 })
+}
+
+fn locate(err: InputError, positions: &[Line<'_>], input_line: &Line<'_>, input_field: Field<'_>) -> ParseError {
+    match parse_layer_field(&err.field) {
+        Some((index, sub)) => match positions.get(index) {
+            Some(line) => line.error(field_of(line, sub), ParseProblem::Invalid(err)),
+            None => input_line.error(input_field, ParseProblem::Invalid(err)),
+        },
+        None if err.field == "layers" => ParseError::at(input_line.number + 1, 1, ParseProblem::Invalid(err)),
+        None => input_line.error(input_field, ParseProblem::Invalid(err)),
+    }
+}
+
+/// Writes a network as a `.net` file that [`parse`] reads back to the same
+/// network.
+///
+/// # Errors
+/// [`Rule::NotRepresentable`] when a layer's name does not stand for its
+/// kind, or a name holds `|` or a line break, or starts with `#`.
+pub fn write(network: &Network) -> Result<String, InputError> {
+    let spec = network.spec();
+    let mut text = String::new();
+    let mut input = vec![spec.dataset.samples];
+    input.extend_from_slice(spec.dataset.sample_shape.dims());
+    let _ = writeln!(text, "Dataset|{}", clean("dataset.name", &spec.dataset.name)?);
+    let _ = writeln!(text, "Input|{}", crate::oracle::shape::Shape::new(input));
+    let _ = writeln!(text, "Model|{}", clean("name", &spec.name)?);
+    for (i, layer) in spec.layers.iter().enumerate() {
+        let field = layer_field(i, layer);
+        let name = clean(&format!("{field}.name"), &layer.name)?;
+        let reserved = ["dataset", "model", "input"].contains(&name.to_ascii_lowercase().as_str());
+        if kind_from_name(name) != layer.kind || reserved {
+            return Err(InputError::new(
+                format!("{field}.name"),
+                Rule::NotRepresentable(format!(
+                    "a .net layer's kind comes from its name, and '{name}' does not stand for {}",
+                    layer.kind
+                )),
+            ));
+        }
+        let _ = write!(text, "{name}|{}|{}|{}", layer.x, layer.w, layer.y);
+        if let Some(time) = layer.time_s {
+            let _ = write!(text, "|{time:e}");
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn clean<'a>(field: &str, name: &'a str) -> Result<&'a str, InputError> {
+    let trimmed = name.trim();
+    if trimmed.contains(['|', '\n', '\r']) || trimmed.starts_with('#') || trimmed != name {
+        return Err(InputError::new(
+            field,
+            Rule::NotRepresentable(format!(
+                "'{name}' has surrounding blanks, a '|', a line break or a leading '#'"
+            )),
+        ));
+    }
+    Ok(trimmed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TINY: &str =
+        "Dataset|Toy\nInput|100x3x8x8\nModel|Tiny\nCONV1|3x8x8|3x4x3x3|4x6x6|0.5\nRELU|4x6x6|4x4x0x0|4x6x6|0\n";
+
+    #[test]
+    fn reads_a_small_file() {
+        let net = parse(TINY).unwrap();
+        assert_eq!(net.name(), "Tiny");
+        assert_eq!(net.dataset_samples(), 100);
+        assert_eq!(net.spec().dataset.sample_shape.dims(), &[3, 8, 8]);
+        assert_eq!(net.layers().len(), 2);
+        assert_eq!(net.layers()[1].kind(), LayerKind::Relu);
+        assert_eq!(net.layers()[0].time_s(), Some(0.5));
+    }
+
+    #[test]
+    fn kinds_from_names() {
+        assert_eq!(kind_from_name("CONV_2a1"), LayerKind::Conv);
+        assert_eq!(kind_from_name("FC6"), LayerKind::Fc);
+        assert_eq!(kind_from_name("MPOOL"), LayerKind::Maxpool);
+        assert_eq!(kind_from_name("APOOL"), LayerKind::Avgpool);
+        assert_eq!(kind_from_name("BNORM"), LayerKind::Bn);
+        assert_eq!(kind_from_name("ADD"), LayerKind::Add);
+        assert_eq!(kind_from_name("DROPOUT"), LayerKind::Dropout);
+        assert_eq!(kind_from_name("SOFTMAX"), LayerKind::Other);
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let bad_shape = TINY.replace("3x4x3x3", "3x4xx3");
+        let err = parse(&bad_shape).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 13));
+        assert!(matches!(err.problem, ParseProblem::BadShape(_)));
+
+        let mismatch = TINY.replace("3x4x3x3", "5x4x3x3");
+        let err = parse(&mismatch).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 13));
+        match err.problem {
+            ParseProblem::Invalid(e) => assert_eq!(e.field, "layer CONV1.w[0]"),
+            other => panic!("{other:?}"),
+        }
+
+        let bad_time = TINY.replace("|0.5", "|fast");
+        let err = parse(&bad_time).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 27));
+
+        let missing = TINY.replace("Model|Tiny\n", "");
+        let err = parse(&missing).unwrap_err();
+        assert_eq!(err.problem, ParseProblem::Missing("Model|<name>".into()));
+
+        let short = TINY.replace("|4x6x6|0\n", "\n");
+        let err = parse(&short).unwrap_err();
+        assert_eq!(err.line, 5);
+        assert!(matches!(err.problem, ParseProblem::MissingField(_)));
+
+        let zero = TINY.replace("Input|100x", "Input|0x");
+        let err = parse(&zero).unwrap_err();
+        assert_eq!((err.line, err.column), (2, 7));
+    }
+
+    #[test]
+    fn network_level_errors_point_at_the_layer() {
+        // a time on two layers but not the third: partial profile on line 6
+        let text = format!("{TINY}DROPOUT|4x6x6||4x6x6\n").replace("|0\n", "|0.1\n");
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.line, 6);
+        assert_eq!(err.column, 1);
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let net = parse(TINY).unwrap();
+        let text = write(&net).unwrap();
+        assert_eq!(parse(&text).unwrap(), net);
+    }
+
+    #[test]
+    fn names_that_do_not_stand_for_their_kind_cannot_be_written() {
+        let mut spec = parse(TINY).unwrap().spec().clone();
+        spec.layers[0].name = "stem".into();
+        let net = Network::new(spec).unwrap();
+        let err = write(&net).unwrap_err();
+        assert_eq!(err.field, "layers[0] stem.name");
+    }
+}

@@ -1,0 +1,174 @@
+//! The original tool's platform files (`.plat`):
+//!
+//! ```text
+//! MEM_PER_NODE|16e9|Bytes
+//! NODE_SPEED|7.8E12|FLOPS
+//! BANDWIDTH|12.5E9|Bps
+//! LATENCY|500E-9|second
+//! MAX_NODE|4096|GPUs
+//! GPU_PER_NODE|4|GPUs
+//! ```
+//!
+//! `MEM_PER_NODE` and `NODE_SPEED` are per GPU (a "node" of the original
+//! tool is one GPU); `MAX_NODE` is the largest allocation in GPUs. A
+//! platform file describes a flat network: see [`Cluster::flat`].
+
+use std::fmt::Write;
+
+use super::lines::{Field, Line, end_line, lines, parse_number};
+use crate::oracle::cluster::{Cluster, LinkSpec};
+use crate::oracle::error::{InputError, ParseError, ParseProblem, Rule};
+
+const KEYS: [&str; 6] = [
+    "MEM_PER_NODE",
+    "NODE_SPEED",
+    "BANDWIDTH",
+    "LATENCY",
+    "MAX_NODE",
+    "GPU_PER_NODE",
+];
+
+/// Reads a `.plat` file into a flat cluster named `name`.
+///
+/// # Errors
+/// A [`ParseError`] with line and column: an unknown or repeated key, a
+/// value that is not a number, a missing key, or a value that breaks a rule
+/// of [`Cluster::new`].
+pub fn parse(text: &str, name: &str) -> Result<Cluster, ParseError> {
+    let mut values: [Option<(Line<'_>, Field<'_>, f64)>; 6] = Default::default();
+    for line in lines(text) {
+        let key = line.field(0, "key")?;
+        let Some(slot) = KEYS.iter().position(|k| k.eq_ignore_ascii_case(key.text)) else {
+            return Err(line.error(
+                key,
+                ParseProblem::Unexpected {
+                    found: key.text.into(),
+                    expected: format!("one of {}", KEYS.join(", ")),
+                },
+            ));
+        };
+        if values[slot].is_some() {
+            return Err(line.error(key, ParseProblem::Duplicate(key.text.into())));
+        }
+        let field = line.field(1, "value")?;
+        let value = parse_number::<f64>(&line, field, "number")?;
+        values[slot] = Some((line, field, value));
+    }
+    let mut found = Vec::with_capacity(KEYS.len());
+    for (key, value) in KEYS.iter().zip(&values) {
+        match value {
+            Some(v) => found.push(v),
+            None => return Err(ParseError::at(end_line(text), 1, ParseProblem::Missing((*key).into()))),
+        }
+    }
+    let [memory, speed, bandwidth, latency, max_gpus, per_node] = [0, 1, 2, 3, 4, 5].map(|i| found[i]);
+    let whole = |(line, field, value): &(Line<'_>, Field<'_>, f64)| -> Result<u64, ParseError> {
+        if value.fract() == 0.0 && *value >= 0.0 && *value <= u64::MAX as f64 {
+            Ok(*value as u64)
+        } else {
+            Err(line.error(
+                *field,
+                ParseProblem::BadNumber {
+                    text: field.text.into(),
+                    expected: "whole number".into(),
+                },
+            ))
+        }
+    };
+    let cluster = Cluster::flat(
+        name,
+        speed.2,
+        memory.2,
+        whole(per_node)?,
+        whole(max_gpus)?,
+        LinkSpec {
+            bandwidth_bytes_per_s: bandwidth.2,
+            latency_s: latency.2,
+        },
+    );
+    cluster.map_err(|err| {
+        let at = match err.field.as_str() {
+            "gpu_flops_per_s" => speed,
+            "gpu_memory_bytes" => memory,
+            "gpus_per_node" | "nics_per_node" => per_node,
+            "max_gpus" => max_gpus,
+            f if f.ends_with("bandwidth_bytes_per_s") => bandwidth,
+            _ => latency,
+        };
+        at.0.error(at.1, ParseProblem::Invalid(err))
+    })
+}
+
+/// Writes a flat cluster as a `.plat` file that [`parse`] reads back.
+///
+/// # Errors
+/// [`Rule::NotRepresentable`] when the cluster is not flat.
+pub fn write(cluster: &Cluster) -> Result<String, InputError> {
+    let link = cluster.flat_link().ok_or_else(|| {
+        InputError::new(
+            "cluster",
+            Rule::NotRepresentable(
+                "a .plat file has one bandwidth and one latency; this cluster has a hierarchy".into(),
+            ),
+        )
+    })?;
+    let mut text = String::new();
+    let _ = writeln!(text, "MEM_PER_NODE|{:e}|Bytes", cluster.gpu_memory_bytes());
+    let _ = writeln!(text, "NODE_SPEED|{:e}|FLOPS", cluster.gpu_flops_per_s());
+    let _ = writeln!(text, "BANDWIDTH|{:e}|Bps", link.bandwidth_bytes_per_s);
+    let _ = writeln!(text, "LATENCY|{:e}|second", link.latency_s);
+    let _ = writeln!(text, "MAX_NODE|{}|GPUs", cluster.max_gpus());
+    let _ = writeln!(text, "GPU_PER_NODE|{}|GPUs", cluster.gpus_per_node());
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ABCI: &str = include_str!("../presets/reference/ABCI.plat");
+
+    #[test]
+    fn reads_the_reference_platform() {
+        let c = parse(ABCI, "ABCI.plat").unwrap();
+        assert_eq!(c.gpu_memory_bytes(), 16e9);
+        assert_eq!(c.gpu_flops_per_s(), 7.8e12);
+        assert_eq!(c.max_gpus(), 4096);
+        assert_eq!(c.gpus_per_node(), 4);
+        // every ring sees the file's latency and bandwidth
+        for p in [2, 4, 5, 64, 4096] {
+            let r = c.ring(p, 1);
+            assert_eq!(r.alpha_s, 500e-9);
+            assert_eq!(r.beta_s_per_byte, 1.0 / 12.5e9);
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let c = parse(ABCI, "ABCI.plat").unwrap();
+        assert_eq!(parse(&write(&c).unwrap(), "ABCI.plat").unwrap(), c);
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let err = parse(&ABCI.replace("12.5E9", "fast"), "x").unwrap_err();
+        assert_eq!((err.line, err.column), (3, 11));
+        let err = parse(&ABCI.replace("GPU_PER_NODE|4", "GPU_PER_NODE|0"), "x").unwrap_err();
+        assert_eq!((err.line, err.column), (6, 14));
+        assert!(matches!(err.problem, ParseProblem::Invalid(_)));
+        let err = parse(&ABCI.replace("MAX_NODE|4096", "MAX_NODE|4096.5"), "x").unwrap_err();
+        assert_eq!(err.line, 5);
+        let err = parse(&ABCI.replace("LATENCY", "DELAY"), "x").unwrap_err();
+        assert_eq!((err.line, err.column), (4, 1));
+        let err = parse(&ABCI.replace("MEM_PER_NODE|16e9|Bytes\r\n", ""), "x").unwrap_err();
+        assert_eq!(err.problem, ParseProblem::Missing("MEM_PER_NODE".into()));
+        let err = parse(&format!("{ABCI}\nLATENCY|1e-6"), "x").unwrap_err();
+        assert_eq!(err.problem, ParseProblem::Duplicate("LATENCY".into()));
+    }
+
+    #[test]
+    fn hierarchical_clusters_cannot_be_written() {
+        let abci = crate::oracle::presets::cluster("abci").unwrap();
+        assert!(write(&abci).is_err());
+    }
+}

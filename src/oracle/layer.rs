@@ -1,0 +1,463 @@
+//! Layers: kind, input/weight/output shapes and optional profiled time.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::check;
+use super::error::{InputError, Rule};
+use super::shape::Shape;
+
+/// What a layer computes; decides its FLOPs, memory and how it splits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LayerKind {
+    /// Convolution.
+    Conv,
+    /// Fully connected.
+    Fc,
+    /// Max pooling.
+    Maxpool,
+    /// Average pooling.
+    Avgpool,
+    /// Rectified linear unit (in place).
+    Relu,
+    /// Batch normalisation (in place).
+    Bn,
+    /// Residual sum.
+    Add,
+    /// Dropout.
+    Dropout,
+    /// Anything else (no FLOPs).
+    Other,
+}
+
+impl LayerKind {
+    /// Every kind, in the order the contract lists them.
+    pub const ALL: [LayerKind; 9] = [
+        Self::Conv,
+        Self::Fc,
+        Self::Maxpool,
+        Self::Avgpool,
+        Self::Relu,
+        Self::Bn,
+        Self::Add,
+        Self::Dropout,
+        Self::Other,
+    ];
+
+    /// The lower-case name used in JSON and on screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Conv => "conv",
+            Self::Fc => "fc",
+            Self::Maxpool => "maxpool",
+            Self::Avgpool => "avgpool",
+            Self::Relu => "relu",
+            Self::Bn => "bn",
+            Self::Add => "add",
+            Self::Dropout => "dropout",
+            Self::Other => "other",
+        }
+    }
+
+    /// Convolution or fully connected: layers with a `[C, F, K...]` weight.
+    pub fn has_weights(self) -> bool {
+        matches!(self, Self::Conv | Self::Fc)
+    }
+
+    /// Max or average pooling.
+    pub fn is_pool(self) -> bool {
+        matches!(self, Self::Maxpool | Self::Avgpool)
+    }
+
+    /// Kinds that may not carry weights at all.
+    fn must_be_weightless(self) -> bool {
+        matches!(
+            self,
+            Self::Maxpool | Self::Avgpool | Self::Relu | Self::Add | Self::Dropout
+        )
+    }
+
+    /// Kinds that keep the channel count (`y[0] = x[0]`).
+    fn keeps_channels(self) -> bool {
+        matches!(
+            self,
+            Self::Maxpool | Self::Avgpool | Self::Relu | Self::Bn | Self::Add | Self::Dropout
+        )
+    }
+}
+
+impl fmt::Display for LayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for LayerKind {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let wanted = text.trim().to_ascii_lowercase();
+        Self::ALL.into_iter().find(|kind| kind.name() == wanted).ok_or_else(|| {
+            let expected: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+            InputError::new(
+                "kind",
+                Rule::Unknown {
+                    what: "layer kind".into(),
+                    found: text.into(),
+                    expected: expected.join(", "),
+                },
+            )
+        })
+    }
+}
+
+/// Largest profiled per-sample time accepted (about 30 years): keeps every
+/// epoch time finite.
+pub const MAX_TIME_S: f64 = 1e9;
+
+/// A layer as entered: plain data, not yet checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LayerSpec {
+    /// Name (need not be unique).
+    pub name: String,
+    /// Kind.
+    pub kind: LayerKind,
+    /// Input shape `[C, spatial...]`.
+    pub x: Shape,
+    /// Weight shape `[C, F, K...]`; empty or holding zero items when weightless.
+    #[serde(default)]
+    pub w: Shape,
+    /// Output shape `[F, spatial...]`.
+    pub y: Shape,
+    /// Profiled per-sample training time in seconds, if the source had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
+}
+
+/// A checked layer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "LayerSpec", into = "LayerSpec")]
+pub struct Layer(LayerSpec);
+
+impl Layer {
+    /// Checks a layer.
+    ///
+    /// Rules: a non-blank name; `x` and `y` of 2 to 4 dimensions, all at
+    /// least 1 and of equal rank; conv and fc weights `[C, F, K...]` with one
+    /// kernel dimension per spatial dimension, `C = x[0]`, `F = y[0]`, all
+    /// dimensions at least 1; pool weights empty or `0x0xK...` with kernels
+    /// of at least 1; relu, add and dropout weightless; kinds other than
+    /// conv, fc and other keep the channel count; a profiled time finite,
+    /// not negative and at most [`MAX_TIME_S`].
+    ///
+    /// # Errors
+    /// An [`InputError`] whose field is relative to the layer (`x`, `w[0]`, ...).
+    pub fn new(spec: LayerSpec) -> Result<Self, InputError> {
+        check::name("name", &spec.name)?;
+        spec.x.check_activation("x")?;
+        spec.y.check_activation("y")?;
+        if spec.y.rank() != spec.x.rank() {
+            return Err(InputError::new(
+                "y",
+                Rule::Rank {
+                    expected: format!("{} (as x)", spec.x.rank()),
+                    found: spec.y.rank(),
+                },
+            ));
+        }
+        check_weights(&spec)?;
+        if spec.kind.keeps_channels() && spec.y.channels() != spec.x.channels() {
+            return Err(InputError::new(
+                "y[0]",
+                Rule::Mismatch {
+                    what: "the input channels x[0]".into(),
+                    expected: spec.x.channels(),
+                    found: spec.y.channels(),
+                },
+            ));
+        }
+        if let Some(time) = spec.time_s {
+            check::within("time_s", time, 0.0, MAX_TIME_S)?;
+        }
+        Ok(Self(spec))
+    }
+
+    /// The layer's data.
+    pub fn spec(&self) -> &LayerSpec {
+        &self.0
+    }
+
+    /// Name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// Kind.
+    pub fn kind(&self) -> LayerKind {
+        self.0.kind
+    }
+
+    /// Input shape.
+    pub fn x(&self) -> &Shape {
+        &self.0.x
+    }
+
+    /// Weight shape.
+    pub fn w(&self) -> &Shape {
+        &self.0.w
+    }
+
+    /// Output shape.
+    pub fn y(&self) -> &Shape {
+        &self.0.y
+    }
+
+    /// Profiled per-sample time, if any.
+    pub fn time_s(&self) -> Option<f64> {
+        self.0.time_s
+    }
+
+    /// Kernel dimensions `K...` (`w[2..]`), empty if none.
+    pub fn kernel(&self) -> &[u64] {
+        self.0.w.dims().get(2..).unwrap_or(&[])
+    }
+
+    /// `K_l`: the first kernel dimension, 0 if none.
+    pub fn kernel_size(&self) -> u64 {
+        self.kernel().first().copied().unwrap_or(0)
+    }
+
+    /// Forward FLOPs per sample.
+    ///
+    /// # Formula
+    /// conv, fc: `2·C·F·ΠK·Π(spatial of y)`; maxpool, avgpool:
+    /// `C·ΠK·Π(spatial of y)`; relu, add: `|y|`; bn: `4·|x|`; dropout,
+    /// other: 0. `C = x[0]`, `F = y[0]`.
+    pub fn forward_flops(&self) -> f64 {
+        let c = self.x().channels() as f64;
+        let f = self.y().channels() as f64;
+        let kernel: f64 = self.kernel().iter().map(|&k| k as f64).product();
+        let out_spatial: f64 = self.y().spatial().iter().map(|&d| d as f64).product();
+        match self.kind() {
+            LayerKind::Conv | LayerKind::Fc => 2.0 * c * f * kernel * out_spatial,
+            LayerKind::Maxpool | LayerKind::Avgpool => c * kernel * out_spatial,
+            LayerKind::Relu | LayerKind::Add => self.y().items(),
+            LayerKind::Bn => 4.0 * self.x().items(),
+            LayerKind::Dropout | LayerKind::Other => 0.0,
+        }
+    }
+
+    /// Activation items kept for the backward pass.
+    ///
+    /// # Formula
+    /// `act = |x| + |y|`, except 0 for relu and bn (in place).
+    pub fn activation_items(&self) -> f64 {
+        match self.kind() {
+            LayerKind::Relu | LayerKind::Bn => 0.0,
+            _ => self.x().items() + self.y().items(),
+        }
+    }
+
+    /// `|w|`: weight items.
+    pub fn weight_items(&self) -> f64 {
+        self.w().items()
+    }
+}
+
+impl TryFrom<LayerSpec> for Layer {
+    type Error = InputError;
+
+    fn try_from(spec: LayerSpec) -> Result<Self, Self::Error> {
+        Self::new(spec)
+    }
+}
+
+impl From<Layer> for LayerSpec {
+    fn from(layer: Layer) -> Self {
+        layer.0
+    }
+}
+
+fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
+    let w = &spec.w;
+    let kernel_rank = spec.x.rank() + 1;
+    if spec.kind.has_weights() {
+        if w.rank() != kernel_rank {
+            return Err(InputError::new(
+                "w",
+                Rule::Rank {
+                    expected: format!("{kernel_rank} ([C, F] then one kernel size per spatial dimension)"),
+                    found: w.rank(),
+                },
+            ));
+        }
+        w.check_dims("w", 1)?;
+        for (index, what, expected) in [
+            (0, "the input channels x[0]", spec.x.channels()),
+            (1, "the output channels y[0]", spec.y.channels()),
+        ] {
+            let found = w.dims()[index];
+            if found != expected {
+                return Err(InputError::new(
+                    format!("w[{index}]"),
+                    Rule::Mismatch {
+                        what: what.into(),
+                        expected,
+                        found,
+                    },
+                ));
+            }
+        }
+        return Ok(());
+    }
+    if spec.kind.must_be_weightless() && w.items() != 0.0 {
+        return Err(InputError::new(
+            "w",
+            Rule::UnexpectedWeights {
+                kind: spec.kind.name().into(),
+                items: w.items() as u64,
+            },
+        ));
+    }
+    if spec.kind.is_pool() {
+        if w.rank() != kernel_rank {
+            return Err(InputError::new(
+                "w",
+                Rule::Rank {
+                    expected: format!("{kernel_rank} (0x0 then one kernel size per spatial dimension)"),
+                    found: w.rank(),
+                },
+            ));
+        }
+        for (i, &k) in w.dims().iter().enumerate().skip(2) {
+            if k < 1 {
+                return Err(InputError::new(
+                    format!("w[{i}]"),
+                    Rule::TooSmall {
+                        min: 1.0,
+                        found: k as f64,
+                    },
+                ));
+            }
+        }
+    }
+    w.check_dims("w", 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv(x: &[u64], w: &[u64], y: &[u64]) -> LayerSpec {
+        LayerSpec {
+            name: "CONV1".into(),
+            kind: LayerKind::Conv,
+            x: Shape::new(x.to_vec()),
+            w: Shape::new(w.to_vec()),
+            y: Shape::new(y.to_vec()),
+            time_s: None,
+        }
+    }
+
+    #[test]
+    fn alexnet_conv1_flops_by_hand() {
+        // 2 · 3 · 96 · 11·11 · 54·54 = 203,233,536
+        let layer = Layer::new(conv(&[3, 226, 226], &[3, 96, 11, 11], &[96, 54, 54])).unwrap();
+        assert_eq!(layer.forward_flops(), 203_233_536.0);
+        assert_eq!(layer.weight_items(), 34_848.0);
+        assert_eq!(layer.activation_items(), 3.0 * 226.0 * 226.0 + 96.0 * 54.0 * 54.0);
+        assert_eq!(layer.kernel_size(), 11);
+    }
+
+    #[test]
+    fn pool_relu_bn_flops_by_hand() {
+        let pool = Layer::new(LayerSpec {
+            name: "MPOOL".into(),
+            kind: LayerKind::Maxpool,
+            x: [96, 54, 54].into(),
+            w: [0, 0, 3, 3].into(),
+            y: [96, 27, 27].into(),
+            time_s: None,
+        })
+        .unwrap();
+        assert_eq!(pool.forward_flops(), 96.0 * 9.0 * 27.0 * 27.0);
+        let relu = Layer::new(LayerSpec {
+            name: "RELU".into(),
+            kind: LayerKind::Relu,
+            x: [96, 54, 54].into(),
+            w: [96, 96, 0, 0].into(),
+            y: [96, 54, 54].into(),
+            time_s: Some(0.0),
+        })
+        .unwrap();
+        assert_eq!(relu.forward_flops(), 96.0 * 54.0 * 54.0);
+        assert_eq!(relu.activation_items(), 0.0);
+        assert_eq!(relu.weight_items(), 0.0);
+        let bn = Layer::new(LayerSpec {
+            kind: LayerKind::Bn,
+            name: "BNORM".into(),
+            ..relu.spec().clone()
+        })
+        .unwrap();
+        assert_eq!(bn.forward_flops(), 4.0 * 96.0 * 54.0 * 54.0);
+    }
+
+    #[test]
+    fn conv_channel_mismatch_names_the_weight_field() {
+        let err = Layer::new(conv(&[3, 8, 8], &[4, 16, 3, 3], &[16, 6, 6])).unwrap_err();
+        assert_eq!(err.field, "w[0]");
+        assert!(matches!(
+            err.rule,
+            Rule::Mismatch {
+                expected: 3,
+                found: 4,
+                ..
+            }
+        ));
+        let err = Layer::new(conv(&[3, 8, 8], &[3, 16, 3, 3], &[8, 6, 6])).unwrap_err();
+        assert_eq!(err.field, "w[1]");
+    }
+
+    #[test]
+    fn bad_shapes_and_times_are_errors() {
+        let err = Layer::new(conv(&[3, 8, 8], &[3, 16, 3], &[16, 6, 6])).unwrap_err();
+        assert_eq!(err.field, "w");
+        let err = Layer::new(conv(&[3, 8, 8], &[3, 16, 3, 3], &[16, 6, 6, 6])).unwrap_err();
+        assert_eq!(err.field, "y");
+        let err = Layer::new(conv(&[3, 0, 8], &[3, 16, 3, 3], &[16, 6, 6])).unwrap_err();
+        assert_eq!(err.field, "x[1]");
+        let mut spec = conv(&[3, 8, 8], &[3, 16, 3, 3], &[16, 6, 6]);
+        spec.time_s = Some(-1.0);
+        assert_eq!(Layer::new(spec.clone()).unwrap_err().field, "time_s");
+        spec.time_s = Some(f64::NAN);
+        assert_eq!(Layer::new(spec.clone()).unwrap_err().field, "time_s");
+        spec.time_s = None;
+        spec.name = "  ".into();
+        assert_eq!(Layer::new(spec).unwrap_err().rule, Rule::Empty);
+    }
+
+    #[test]
+    fn weightless_kinds_reject_weights() {
+        let err = Layer::new(LayerSpec {
+            name: "RELU".into(),
+            kind: LayerKind::Relu,
+            x: [4, 2, 2].into(),
+            w: [4, 4, 1, 1].into(),
+            y: [4, 2, 2].into(),
+            time_s: None,
+        })
+        .unwrap_err();
+        assert!(matches!(err.rule, Rule::UnexpectedWeights { items: 16, .. }));
+    }
+
+    #[test]
+    fn kind_names_parse() {
+        for kind in LayerKind::ALL {
+            assert_eq!(kind.name().parse::<LayerKind>().unwrap(), kind);
+        }
+        assert!("lstm".parse::<LayerKind>().is_err());
+    }
+}

@@ -1,0 +1,121 @@
+//! The oracle: ParaDL's analytical model of distributed CNN training, in
+//! pure Rust (no web dependency; it runs natively and in WebAssembly).
+//!
+//! Given a [`Network`] (layer shapes), a [`Cluster`] and a [`RunSpec`]
+//! (strategy, GPUs, batch), it projects per-epoch compute and
+//! communication time and per-GPU memory for serial, data, spatial,
+//! pipeline, filter, channel, data+filter and data+spatial parallelism,
+//! reports every violated limit and explains the bottlenecks. The contract
+//! it follows is the project's `ORACLE-MODEL.md`.
+//!
+//! # Walk-through: from a preset to a ranked table
+//!
+//! Pick a network and a cluster (or read them with [`formats`]) and place
+//! one on the other:
+//!
+//! ```
+//! use paradl::oracle::presets;
+//!
+//! let scenario = presets::scenario("resnet50", "abci")?;
+//! assert_eq!(scenario.network().layers().len(), 166);
+//! # Ok::<(), paradl::oracle::OracleError>(())
+//! ```
+//!
+//! Project one run: data parallelism on 8 GPUs with 64 samples per GPU.
+//! The numbers are the contract's section 6 table.
+//!
+//! ```
+//! # use paradl::oracle::{presets, Batch, RunSpec, Strategy};
+//! # let scenario = presets::scenario("resnet50", "abci")?;
+//! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0));
+//! let p = scenario.project(&run)?;
+//! assert_eq!(p.iterations, 2500);
+//! assert!((p.compute_s - 499.12032).abs() < 1e-6);
+//! assert!((p.communication_s - 33.2384724).abs() < 1e-6);
+//! assert_eq!(p.memory_bytes, 15_434_845_696.0);
+//! assert!(p.feasible);
+//! # Ok::<(), paradl::oracle::OracleError>(())
+//! ```
+//!
+//! Invalid input is a typed error naming the field and the rule:
+//!
+//! ```
+//! # use paradl::oracle::{presets, Batch, RunSpec, Strategy};
+//! # let scenario = presets::scenario("resnet50", "abci")?;
+//! let bad = RunSpec { group_size: Some(3), ..RunSpec::new(Strategy::DataFilter, 16, Batch::MiniBatch(64)) };
+//! let err = scenario.project(&bad).unwrap_err();
+//! assert_eq!(err.to_string(), "group_size: must divide the GPU count 16, found 3");
+//! # Ok::<(), paradl::oracle::OracleError>(())
+//! ```
+//!
+//! Rank every strategy at a GPU budget: feasible ones first, fastest first,
+//! then the infeasible ones with the limits they break, and print a table:
+//!
+//! ```
+//! # use paradl::oracle::{presets, units, Batch, RankBy, RunSpec, Strategy};
+//! # let scenario = presets::scenario("resnet50", "abci")?;
+//! let ranking = scenario.rank(&RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)), RankBy::Time);
+//! for p in &ranking.points {
+//!     let limits: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+//!     println!("{:<14} {:>10} {:>10} {}", p.strategy, units::seconds(p.total_s), units::bytes(p.memory_bytes), limits.join(","));
+//! }
+//! assert_eq!(ranking.points[0].strategy, Strategy::Data);
+//! assert!(ranking.points[0].feasible);
+//! let last = ranking.points.last().unwrap();
+//! assert!(!last.feasible && !last.violations.is_empty());
+//! # Ok::<(), paradl::oracle::OracleError>(())
+//! ```
+//!
+//! Each projection explains itself with findings (bottlenecks and limits):
+//!
+//! ```
+//! # use paradl::oracle::{presets, Batch, RunSpec, Strategy};
+//! # let scenario = presets::scenario("vgg16", "abci")?;
+//! let p = scenario.project(&RunSpec::new(Strategy::Filter, 16, Batch::SamplesPerGpu(8.0)))?;
+//! for finding in &p.bottlenecks {
+//!     println!("{:?}: {}", finding.severity, finding.message);
+//! }
+//! assert!(!p.bottlenecks.is_empty());
+//! # Ok::<(), paradl::oracle::OracleError>(())
+//! ```
+//!
+//! Sweeps give scaling curves, and [`Scenario::capacity`] the largest batch
+//! that fits in memory.
+
+pub mod bottleneck;
+mod capacity;
+mod check;
+pub mod cluster;
+pub mod comm;
+pub mod error;
+pub mod formats;
+pub mod layer;
+pub mod network;
+pub mod pipeline;
+pub mod presets;
+mod project;
+pub mod projection;
+mod rank;
+pub mod run;
+pub mod scenario;
+pub mod shape;
+pub mod split;
+pub mod strategies;
+pub mod strategy;
+pub mod sweep;
+pub mod units;
+
+pub use bottleneck::{Finding, FindingDetail, Severity};
+pub use capacity::Capacity;
+pub use check::{MAX_COUNT, MAX_GPUS};
+pub use cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
+pub use error::{InputError, OracleError, ParseError, ParseProblem, Rule};
+pub use layer::{Layer, LayerKind, LayerSpec};
+pub use network::{DatasetSpec, Network, NetworkSpec, Profile};
+pub use projection::{CommKind, Communication, Projection, Violation};
+pub use rank::RankBy;
+pub use run::{Batch, Run, RunSpec};
+pub use scenario::{LayerCost, Scenario};
+pub use shape::Shape;
+pub use strategy::Strategy;
+pub use sweep::{Skipped, Sweep, gpu_counts};

@@ -1,0 +1,299 @@
+//! Networks: a dataset and an ordered list of layers.
+
+use serde::{Deserialize, Serialize};
+
+use super::check::{self, MAX_COUNT};
+use super::error::{InputError, Rule};
+use super::layer::{Layer, LayerSpec};
+use super::shape::Shape;
+
+/// The training set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DatasetSpec {
+    /// Name, e.g. `ImageNet`.
+    pub name: String,
+    /// `D`: samples per epoch.
+    pub samples: u64,
+    /// Shape of one sample `[C, X1, X2(, X3)]`.
+    pub sample_shape: Shape,
+}
+
+/// A network as entered: plain data, not yet checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NetworkSpec {
+    /// Model name, e.g. `ResNet50`.
+    pub name: String,
+    /// Training set.
+    pub dataset: DatasetSpec,
+    /// Layers in order, `l = 1..G`.
+    pub layers: Vec<LayerSpec>,
+}
+
+/// Where per-layer compute times come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Profile {
+    /// No profiled time: `t_l = 3·fwd_flops_l / R`.
+    Flops,
+    /// One profiled per-sample time for the whole model, shared by FLOPs.
+    WholeModel {
+        /// `T`, seconds per sample.
+        per_sample_s: f64,
+    },
+    /// Every layer carries its own per-sample time.
+    PerLayer,
+}
+
+/// A checked network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "NetworkSpec", into = "NetworkSpec")]
+pub struct Network {
+    spec: NetworkSpec,
+    layers: Vec<Layer>,
+    profile: Profile,
+    totals: Totals,
+}
+
+/// Sums over the layers, computed once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Totals {
+    weight_items: f64,
+    activation_items: f64,
+    forward_flops: f64,
+}
+
+impl Network {
+    /// Checks a network.
+    ///
+    /// Rules: a non-blank name; a dataset of 1 to 2^53 samples whose sample
+    /// shape has 2 to 4 dimensions of at least 1; at least one layer, each
+    /// valid (see [`Layer::new`]); profiled times either absent, only on the
+    /// first layer (a whole-model time, which needs FLOPs to share), or on
+    /// every layer.
+    ///
+    /// # Errors
+    /// An [`InputError`] naming the field, e.g. `layers[3] CONV2.w[0]`.
+    pub fn new(spec: NetworkSpec) -> Result<Self, InputError> {
+        check::name("name", &spec.name)?;
+        check::name("dataset.name", &spec.dataset.name)?;
+        check::count("dataset.samples", spec.dataset.samples, 1, MAX_COUNT)?;
+        spec.dataset.sample_shape.check_activation("dataset.sample_shape")?;
+        if spec.layers.is_empty() {
+            return Err(InputError::new("layers", Rule::Empty));
+        }
+        let layers = spec
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| Layer::new(layer.clone()).map_err(|e| e.within(&layer_field(i, layer))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let profile = detect_profile(&layers)?;
+        let totals = Totals {
+            weight_items: layers.iter().map(Layer::weight_items).sum(),
+            activation_items: layers.iter().map(Layer::activation_items).sum(),
+            forward_flops: layers.iter().map(Layer::forward_flops).sum(),
+        };
+        Ok(Self {
+            spec,
+            layers,
+            profile,
+            totals,
+        })
+    }
+
+    /// The network's data.
+    pub fn spec(&self) -> &NetworkSpec {
+        &self.spec
+    }
+
+    /// Model name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// `D`: samples per epoch.
+    pub fn dataset_samples(&self) -> u64 {
+        self.spec.dataset.samples
+    }
+
+    /// The checked layers.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// Where compute times come from.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// `W = Σ|w_l|`: weight items of the whole network.
+    pub fn weight_items(&self) -> f64 {
+        self.totals.weight_items
+    }
+
+    /// `A = Σ act_l`: activation items per sample.
+    pub fn activation_items(&self) -> f64 {
+        self.totals.activation_items
+    }
+
+    /// Forward FLOPs per sample of the whole network.
+    pub fn forward_flops(&self) -> f64 {
+        self.totals.forward_flops
+    }
+}
+
+/// The field path of layer `index`: `layers[3] CONV2`.
+pub fn layer_field(index: usize, layer: &LayerSpec) -> String {
+    format!("layers[{index}] {}", layer.name.trim())
+}
+
+/// The layer index and the rest of a field path made by [`layer_field`]:
+/// `layers[3] CONV2.w[0]` gives `(3, "w[0]")`.
+pub fn parse_layer_field(field: &str) -> Option<(usize, &str)> {
+    let rest = field.strip_prefix("layers[")?;
+    let (index, rest) = rest.split_once(']')?;
+    let index = index.parse().ok()?;
+    let sub = rest.split_once('.').map_or("", |(_, sub)| sub);
+    Some((index, sub))
+}
+
+impl TryFrom<NetworkSpec> for Network {
+    type Error = InputError;
+
+    fn try_from(spec: NetworkSpec) -> Result<Self, Self::Error> {
+        Self::new(spec)
+    }
+}
+
+impl From<Network> for NetworkSpec {
+    fn from(network: Network) -> Self {
+        network.spec
+    }
+}
+
+fn detect_profile(layers: &[Layer]) -> Result<Profile, InputError> {
+    let timed: Vec<usize> = layers
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.time_s().is_some_and(|t| t > 0.0))
+        .map(|(i, _)| i)
+        .collect();
+    match timed.as_slice() {
+        [] => Ok(Profile::Flops),
+        [0] if layers.len() > 1 => {
+            let per_sample_s = layers[0].time_s().unwrap_or(0.0);
+            if layers.iter().map(Layer::forward_flops).sum::<f64>() > 0.0 {
+                Ok(Profile::WholeModel { per_sample_s })
+            } else {
+                Err(InputError::new(
+                    format!("{}.time_s", layer_field(0, layers[0].spec())),
+                    Rule::NoFlops,
+                ))
+            }
+        }
+        _ => match layers.iter().position(|l| l.time_s().is_none()) {
+            None => Ok(Profile::PerLayer),
+            Some(i) => Err(InputError::new(
+                format!("{}.time_s", layer_field(i, layers[i].spec())),
+                Rule::PartialProfile,
+            )),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::layer::LayerKind;
+
+    fn layer(name: &str, kind: LayerKind, time_s: Option<f64>) -> LayerSpec {
+        let (w, y) = match kind {
+            LayerKind::Conv => (Shape::from([3, 8, 3, 3]), Shape::from([8, 6, 6])),
+            _ => (Shape::default(), Shape::from([3, 8, 8])),
+        };
+        LayerSpec {
+            name: name.into(),
+            kind,
+            x: [3, 8, 8].into(),
+            w,
+            y,
+            time_s,
+        }
+    }
+
+    fn spec(layers: Vec<LayerSpec>) -> NetworkSpec {
+        NetworkSpec {
+            name: "Tiny".into(),
+            dataset: DatasetSpec {
+                name: "Toy".into(),
+                samples: 100,
+                sample_shape: [3, 8, 8].into(),
+            },
+            layers,
+        }
+    }
+
+    #[test]
+    fn layer_fields_parse_back() {
+        let field = format!("{}.w[0]", layer_field(3, &layer("CONV2", LayerKind::Conv, None)));
+        assert_eq!(field, "layers[3] CONV2.w[0]");
+        assert_eq!(parse_layer_field(&field), Some((3, "w[0]")));
+        assert_eq!(parse_layer_field("layers[1] RELU"), Some((1, "")));
+        assert_eq!(parse_layer_field("dataset.samples"), None);
+    }
+
+    #[test]
+    fn profile_detection() {
+        let flops = Network::new(spec(vec![
+            layer("CONV1", LayerKind::Conv, Some(0.0)),
+            layer("RELU", LayerKind::Relu, None),
+        ]))
+        .unwrap();
+        assert_eq!(flops.profile(), Profile::Flops);
+        let whole = Network::new(spec(vec![
+            layer("CONV1", LayerKind::Conv, Some(0.5)),
+            layer("RELU", LayerKind::Relu, Some(0.0)),
+        ]))
+        .unwrap();
+        assert_eq!(whole.profile(), Profile::WholeModel { per_sample_s: 0.5 });
+        let per_layer = Network::new(spec(vec![
+            layer("CONV1", LayerKind::Conv, Some(0.5)),
+            layer("RELU", LayerKind::Relu, Some(0.1)),
+        ]))
+        .unwrap();
+        assert_eq!(per_layer.profile(), Profile::PerLayer);
+    }
+
+    #[test]
+    fn partial_profile_is_an_error_naming_the_layer() {
+        let err = Network::new(spec(vec![
+            layer("CONV1", LayerKind::Conv, Some(0.5)),
+            layer("RELU", LayerKind::Relu, Some(0.1)),
+            layer("DROP", LayerKind::Dropout, None),
+        ]))
+        .unwrap_err();
+        assert_eq!(err.field, "layers[2] DROP.time_s");
+        assert_eq!(err.rule, Rule::PartialProfile);
+    }
+
+    #[test]
+    fn whole_model_time_without_flops_is_an_error() {
+        let err = Network::new(spec(vec![
+            layer("DROP", LayerKind::Dropout, Some(0.5)),
+            layer("DROP", LayerKind::Dropout, Some(0.0)),
+        ]))
+        .unwrap_err();
+        assert_eq!(err.rule, Rule::NoFlops);
+    }
+
+    #[test]
+    fn invalid_layers_and_datasets_name_their_field() {
+        let mut bad = layer("CONV2", LayerKind::Conv, None);
+        bad.w = [4, 8, 3, 3].into();
+        let err = Network::new(spec(vec![layer("CONV1", LayerKind::Conv, None), bad])).unwrap_err();
+        assert_eq!(err.field, "layers[1] CONV2.w[0]");
+        let mut s = spec(vec![layer("CONV1", LayerKind::Conv, None)]);
+        s.dataset.samples = 0;
+        assert_eq!(Network::new(s).unwrap_err().field, "dataset.samples");
+        assert_eq!(Network::new(spec(vec![])).unwrap_err().field, "layers");
+    }
+}

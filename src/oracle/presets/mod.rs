@@ -1,0 +1,254 @@
+//! Built-in networks and clusters.
+//!
+//! The networks `alexnet`, `vgg16`, `resnet50`, `cosmoflow` and
+//! `cosmoflow-256` are the original tool's files (in `reference/`), read by
+//! the `.net` importer, with their profiled times. `resnet18` and
+//! `resnet152` are built from their published architectures. The clusters
+//! are described in [`clusters`].
+
+pub mod clusters;
+mod resnet;
+
+use super::cluster::Cluster;
+use super::error::{InputError, OracleError, Rule};
+use super::formats::net;
+use super::network::Network;
+use super::scenario::Scenario;
+
+/// How a network preset is made.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// A ParaDL `.net` file: its name and text.
+    File(&'static str, &'static str),
+    /// Built in code.
+    Built(fn() -> Result<Network, InputError>),
+}
+
+/// A built-in network.
+#[derive(Debug, Clone, Copy)]
+pub struct NetworkPreset {
+    /// Name for `--model` and the URL.
+    pub key: &'static str,
+    /// Name for people.
+    pub title: &'static str,
+    /// Where its layers and times come from.
+    pub origin: &'static str,
+    source: Source,
+}
+
+impl NetworkPreset {
+    /// The network.
+    ///
+    /// # Errors
+    /// Never for the shipped presets (their tests prove it); an error names
+    /// the broken line or field.
+    pub fn build(&self) -> Result<Network, OracleError> {
+        match self.source {
+            Source::File(_, text) => Ok(net::parse(text)?),
+            Source::Built(build) => Ok(build()?),
+        }
+    }
+
+    /// The original ParaDL file, for file-based presets.
+    pub fn file(&self) -> Option<(&'static str, &'static str)> {
+        match self.source {
+            Source::File(name, text) => Some((name, text)),
+            Source::Built(_) => None,
+        }
+    }
+}
+
+macro_rules! reference {
+    ($file:literal) => {
+        Source::File($file, include_str!(concat!("reference/", $file)))
+    };
+}
+
+/// Every built-in network.
+pub const NETWORKS: [NetworkPreset; 7] = [
+    NetworkPreset {
+        key: "alexnet",
+        title: "AlexNet (ImageNet)",
+        origin: "ParaDL's ALEXNET_ImageNet_profall.net_sc: layer shapes and a profiled time of 0.61 ms per sample on a V100",
+        source: reference!("ALEXNET_ImageNet_profall.net_sc"),
+    },
+    NetworkPreset {
+        key: "vgg16",
+        title: "VGG-16 (ImageNet)",
+        origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100",
+        source: reference!("VGG_ImageNet_profall.net_sc"),
+    },
+    NetworkPreset {
+        key: "resnet18",
+        title: "ResNet-18 (ImageNet)",
+        origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
+        source: Source::Built(resnet::resnet18),
+    },
+    NetworkPreset {
+        key: "resnet50",
+        title: "ResNet-50 (ImageNet)",
+        origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100",
+        source: reference!("RESNET50_ImageNet_profall.net_sc"),
+    },
+    NetworkPreset {
+        key: "resnet152",
+        title: "ResNet-152 (ImageNet)",
+        origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
+        source: Source::Built(resnet::resnet152),
+    },
+    NetworkPreset {
+        key: "cosmoflow",
+        title: "CosmoFlow (512³)",
+        origin: "ParaDL's COSMOFLOW.net: 3D layer shapes and a profiled time of 2.11 s per sample on a V100",
+        source: reference!("COSMOFLOW.net"),
+    },
+    NetworkPreset {
+        key: "cosmoflow-256",
+        title: "CosmoFlow (256³)",
+        origin: "ParaDL's COSMOFLOW.net_256: 3D layer shapes and a profiled time of 0.26 s per sample on a V100",
+        source: reference!("COSMOFLOW.net_256"),
+    },
+];
+
+/// A built-in cluster.
+#[derive(Debug, Clone, Copy)]
+pub struct ClusterPreset {
+    /// Name for `--cluster` and the URL.
+    pub key: &'static str,
+    /// Name for people.
+    pub title: &'static str,
+    build: fn() -> super::cluster::ClusterSpec,
+}
+
+impl ClusterPreset {
+    /// The cluster.
+    ///
+    /// # Errors
+    /// Never for the shipped presets (their tests prove it).
+    pub fn build(&self) -> Result<Cluster, OracleError> {
+        Ok(Cluster::new((self.build)())?)
+    }
+}
+
+/// Every built-in cluster.
+pub const CLUSTERS: [ClusterPreset; 3] = [
+    ClusterPreset {
+        key: "abci",
+        title: "ABCI (V100, EDR)",
+        build: clusters::abci,
+    },
+    ClusterPreset {
+        key: "dgx-a100",
+        title: "DGX A100 SuperPOD (HDR)",
+        build: clusters::dgx_a100,
+    },
+    ClusterPreset {
+        key: "dgx-h100",
+        title: "DGX H100 SuperPOD (NDR)",
+        build: clusters::dgx_h100,
+    },
+];
+
+fn unknown(what: &str, found: &str, keys: Vec<&str>) -> OracleError {
+    InputError::new(
+        what,
+        Rule::Unknown {
+            what: format!("{what} preset"),
+            found: found.into(),
+            expected: keys.join(", "),
+        },
+    )
+    .into()
+}
+
+/// The network preset called `key`.
+///
+/// # Errors
+/// [`Rule::Unknown`] on field `model` listing the known presets.
+pub fn network_preset(key: &str) -> Result<&'static NetworkPreset, OracleError> {
+    NETWORKS
+        .iter()
+        .find(|p| p.key.eq_ignore_ascii_case(key.trim()))
+        .ok_or_else(|| unknown("model", key, NETWORKS.iter().map(|p| p.key).collect()))
+}
+
+/// The cluster preset called `key`.
+///
+/// # Errors
+/// [`Rule::Unknown`] on field `cluster` listing the known presets.
+pub fn cluster_preset(key: &str) -> Result<&'static ClusterPreset, OracleError> {
+    CLUSTERS
+        .iter()
+        .find(|p| p.key.eq_ignore_ascii_case(key.trim()))
+        .ok_or_else(|| unknown("cluster", key, CLUSTERS.iter().map(|p| p.key).collect()))
+}
+
+/// The network preset called `key`, built.
+///
+/// # Errors
+/// As [`network_preset`].
+pub fn network(key: &str) -> Result<Network, OracleError> {
+    network_preset(key)?.build()
+}
+
+/// The cluster preset called `key`, built.
+///
+/// # Errors
+/// As [`cluster_preset`].
+pub fn cluster(key: &str) -> Result<Cluster, OracleError> {
+    cluster_preset(key)?.build()
+}
+
+/// A scenario of two presets.
+///
+/// # Errors
+/// As [`network`] and [`cluster`].
+pub fn scenario(model: &str, cluster_key: &str) -> Result<Scenario, OracleError> {
+    Ok(Scenario::new(network(model)?, cluster(cluster_key)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::formats::net;
+    use crate::oracle::network::Profile;
+
+    #[test]
+    fn every_preset_builds() {
+        for p in NETWORKS {
+            let n = p.build().unwrap_or_else(|e| panic!("{}: {e}", p.key));
+            assert!(!n.layers().is_empty());
+        }
+        for p in CLUSTERS {
+            p.build().unwrap_or_else(|e| panic!("{}: {e}", p.key));
+        }
+    }
+
+    #[test]
+    fn file_presets_are_the_reference_files() {
+        for p in NETWORKS {
+            if let Some((name, text)) = p.file() {
+                let from_file = net::parse(text).unwrap();
+                assert_eq!(p.build().unwrap(), from_file, "{name}");
+                assert!(matches!(from_file.profile(), Profile::WholeModel { .. }), "{name}");
+            }
+        }
+        let resnet = network("resnet50").unwrap();
+        assert_eq!(resnet.layers().len(), 166);
+        assert_eq!(
+            resnet.profile(),
+            Profile::WholeModel {
+                per_sample_s: 0.003119502
+            }
+        );
+        assert_eq!(resnet.dataset_samples(), 1_280_000);
+    }
+
+    #[test]
+    fn unknown_presets_list_the_known_ones() {
+        let err = network("lenet").unwrap_err();
+        assert!(err.to_string().contains("alexnet, vgg16"));
+        assert!(cluster("summit").is_err());
+        assert_eq!(network(" ResNet50 ").unwrap().name(), "ResNet50");
+    }
+}

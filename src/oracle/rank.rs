@@ -1,0 +1,147 @@
+//! Ranking the strategies at a GPU budget.
+
+use std::cmp::Ordering;
+
+use super::projection::Projection;
+use super::run::RunSpec;
+use super::scenario::Scenario;
+use super::strategy::Strategy;
+use super::sweep::{Skipped, Sweep, gpu_counts};
+
+/// What a ranking orders by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RankBy {
+    /// Epoch time at exactly the budget's GPU count.
+    #[default]
+    Time,
+    /// Epoch cost in GPU-hours, each strategy at its cheapest feasible GPU
+    /// count up to the budget (powers of two and the budget itself).
+    Cost,
+}
+
+impl Scenario {
+    /// Ranks every strategy that applies at `template.gpus` (serial only at
+    /// 1 GPU): feasible ones first, best first, then infeasible ones in
+    /// the same order. Invalid runs (e.g. a batch of less than a sample)
+    /// come back as skipped.
+    ///
+    /// # Formula
+    /// [`RankBy::Time`]: ascending `total_s` at `p`. [`RankBy::Cost`]: for
+    /// each strategy the feasible count `p' ≤ p` of least `gpu_hours`
+    /// (ties to the faster), then ascending `gpu_hours`; a strategy with no
+    /// feasible count is shown at `p`.
+    pub fn rank(&self, template: &RunSpec, by: RankBy) -> Sweep {
+        let budget = template.gpus;
+        let counts = match by {
+            RankBy::Time => vec![budget],
+            RankBy::Cost => gpu_counts(budget),
+        };
+        let mut ranking = Sweep::default();
+        for strategy in Strategy::ALL {
+            let mut at_budget = None;
+            let mut cheapest: Option<Projection> = None;
+            for &gpus in counts.iter().filter(|&&p| strategy.applies_at(p)) {
+                let spec = RunSpec {
+                    strategy,
+                    gpus,
+                    ..template.clone()
+                };
+                match self.project(&spec) {
+                    Ok(point) => {
+                        if point.feasible
+                            && cheapest
+                                .as_ref()
+                                .is_none_or(|best| cost_order(&point, best) == Ordering::Less)
+                        {
+                            cheapest = Some(point.clone());
+                        }
+                        if gpus == budget {
+                            at_budget = Some(point);
+                        }
+                    }
+                    Err(error) if gpus == budget => ranking.skipped.push(Skipped { strategy, gpus, error }),
+                    Err(_) => {}
+                }
+            }
+            let chosen = match by {
+                RankBy::Time => at_budget,
+                RankBy::Cost => cheapest.or(at_budget),
+            };
+            ranking.points.extend(chosen);
+        }
+        ranking.points.sort_by(|a, b| {
+            b.feasible.cmp(&a.feasible).then_with(|| match by {
+                RankBy::Time => a.total_s.total_cmp(&b.total_s),
+                RankBy::Cost => cost_order(a, b),
+            })
+        });
+        ranking
+    }
+}
+
+fn cost_order(a: &Projection, b: &Projection) -> Ordering {
+    a.gpu_hours
+        .total_cmp(&b.gpu_hours)
+        .then_with(|| a.total_s.total_cmp(&b.total_s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+    use crate::oracle::run::Batch;
+
+    #[test]
+    fn feasible_first_fastest_first() {
+        let s = presets::scenario("vgg16", "abci").unwrap();
+        let ranking = s.rank(
+            &RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)),
+            RankBy::Time,
+        );
+        assert_eq!(ranking.points.len(), 7, "serial does not apply at 64 GPUs");
+        let first_infeasible = ranking.points.iter().position(|p| !p.feasible).unwrap_or(7);
+        assert!(ranking.points[first_infeasible..].iter().all(|p| !p.feasible));
+        for pair in ranking.points[..first_infeasible].windows(2) {
+            assert!(pair[0].total_s <= pair[1].total_s);
+        }
+        assert!(
+            ranking
+                .points
+                .iter()
+                .filter(|p| !p.feasible)
+                .all(|p| !p.violations.is_empty())
+        );
+    }
+
+    #[test]
+    fn serial_only_at_one_gpu() {
+        let s = presets::scenario("alexnet", "abci").unwrap();
+        let ranking = s.rank(
+            &RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(64.0)),
+            RankBy::Time,
+        );
+        assert_eq!(ranking.points.len(), 8);
+        assert!(ranking.points.iter().any(|p| p.strategy == Strategy::Serial));
+    }
+
+    #[test]
+    fn cost_ranking_picks_cheapest_feasible_counts() {
+        let s = presets::scenario("resnet50", "abci").unwrap();
+        let template = RunSpec::new(Strategy::Data, 256, Batch::SamplesPerGpu(32.0));
+        let ranking = s.rank(&template, RankBy::Cost);
+        let data = ranking.points.iter().find(|p| p.strategy == Strategy::Data).unwrap();
+        // data parallelism gets dearer with GPUs (communication grows)
+        assert!(data.gpus < 256);
+        for p in gpu_counts(256) {
+            let other = s
+                .project(&RunSpec {
+                    gpus: p,
+                    ..template.clone()
+                })
+                .unwrap();
+            if other.feasible {
+                assert!(data.gpu_hours <= other.gpu_hours);
+            }
+        }
+    }
+}

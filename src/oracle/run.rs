@@ -1,0 +1,326 @@
+//! A training run: strategy, GPU count, batch and the knobs of each strategy.
+
+use serde::{Deserialize, Serialize};
+
+use super::check::{self, MAX_COUNT, MAX_GPUS};
+use super::cluster::Cluster;
+use super::error::{InputError, Rule};
+use super::network::Network;
+use super::strategy::Strategy;
+
+/// How the batch is given.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Batch {
+    /// `B`: global samples per iteration.
+    MiniBatch(u64),
+    /// `b`: samples per GPU, `B = b·p` (may be fractional if `B` is whole).
+    SamplesPerGpu(f64),
+}
+
+/// Default bytes per item `δ` (32-bit floats).
+pub const DEFAULT_BYTES_PER_ITEM: f64 = 4.0;
+
+fn default_bytes_per_item() -> f64 {
+    DEFAULT_BYTES_PER_ITEM
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
+}
+
+/// A run as entered: plain data, not yet checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// Strategy.
+    pub strategy: Strategy,
+    /// `p`: GPUs.
+    pub gpus: u64,
+    /// Mini-batch or samples per GPU.
+    pub batch: Batch,
+    /// `δ`: bytes per item.
+    #[serde(default = "default_bytes_per_item")]
+    pub bytes_per_item: f64,
+    /// `S`: pipeline segments (micro-batches); default `p`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segments: Option<u64>,
+    /// `p2`: GPUs per model-parallel group of a hybrid; default `n`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_size: Option<u64>,
+    /// Which layers a model-parallel strategy divides (one flag per layer);
+    /// default: the contract's split set for the strategy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<Vec<bool>>,
+    /// `WU`: weight-update seconds per iteration (optimizer cost); default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub update_s: f64,
+}
+
+impl RunSpec {
+    /// A run with every knob at its default.
+    pub fn new(strategy: Strategy, gpus: u64, batch: Batch) -> Self {
+        Self {
+            strategy,
+            gpus,
+            batch,
+            bytes_per_item: DEFAULT_BYTES_PER_ITEM,
+            segments: None,
+            group_size: None,
+            split: None,
+            update_s: 0.0,
+        }
+    }
+}
+
+/// A checked run with every default resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Strategy.
+    pub strategy: Strategy,
+    /// `p`.
+    pub gpus: u64,
+    /// `B`.
+    pub mini_batch: u64,
+    /// `δ`.
+    pub bytes_per_item: f64,
+    /// `S` (pipeline only; `p` by default).
+    pub segments: u64,
+    /// `p2` (hybrids only).
+    pub group_size: u64,
+    /// Explicit split set, if any.
+    pub split: Option<Vec<bool>>,
+    /// `WU`.
+    pub update_s: f64,
+}
+
+impl Run {
+    /// Checks a run against its network and cluster and resolves defaults.
+    ///
+    /// # Formula
+    /// `B = b·p` for samples per GPU; `S = p` by default; `p2 = n` by
+    /// default when `n` divides `p`, otherwise the largest divisor of `p`
+    /// not above `n` (so that every GPU count has a default group).
+    ///
+    /// # Errors
+    /// `gpus` outside 1..=2^40 or not 1 for serial; a batch that is not a
+    /// whole number of samples of at least 1; `bytes_per_item` outside
+    /// (0, 1024]; `segments` below 1; for hybrids a `group_size` that does
+    /// not divide `gpus`; a split set whose length is not the layer count;
+    /// a negative or non-finite `update_s`.
+    pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
+        let gpus = check::count("gpus", spec.gpus, 1, MAX_GPUS)?;
+        if spec.strategy == Strategy::Serial && gpus != 1 {
+            return Err(InputError::new("gpus", Rule::SerialNeedsOneGpu { gpus }));
+        }
+        let mini_batch = resolve_batch(spec.batch, gpus)?;
+        let bytes_per_item = check::positive("bytes_per_item", spec.bytes_per_item)?;
+        check::within("bytes_per_item", bytes_per_item, 0.0, 1024.0)?;
+        let segments = match spec.segments {
+            Some(s) if spec.strategy == Strategy::Pipeline => check::count("segments", s, 1, MAX_COUNT)?,
+            _ => gpus,
+        };
+        let group_size = if spec.strategy.is_hybrid() {
+            resolve_group(spec.group_size, gpus, cluster.gpus_per_node())?
+        } else {
+            1
+        };
+        let layers = network.layers().len();
+        let split = match &spec.split {
+            Some(flags) if spec.strategy.uses_split() => {
+                if flags.len() != layers {
+                    return Err(InputError::new(
+                        "split",
+                        Rule::SplitLength {
+                            expected: layers,
+                            found: flags.len(),
+                        },
+                    ));
+                }
+                Some(flags.clone())
+            }
+            _ => None,
+        };
+        let update_s = check::within("update_s", spec.update_s, 0.0, 1e6)?;
+        Ok(Self {
+            strategy: spec.strategy,
+            gpus,
+            mini_batch,
+            bytes_per_item,
+            segments,
+            group_size,
+            split,
+            update_s,
+        })
+    }
+
+    /// `p1 = p / p2`: data-parallel groups of a hybrid (1 otherwise).
+    pub fn groups(&self) -> u64 {
+        self.gpus / self.group_size
+    }
+
+    /// `b = B / p`.
+    pub fn samples_per_gpu(&self) -> f64 {
+        self.mini_batch as f64 / self.gpus as f64
+    }
+}
+
+fn resolve_batch(batch: Batch, gpus: u64) -> Result<u64, InputError> {
+    match batch {
+        Batch::MiniBatch(b) => check::count("batch.mini_batch", b, 1, MAX_COUNT),
+        Batch::SamplesPerGpu(b) => {
+            let field = "batch.samples_per_gpu";
+            let b = check::positive(field, b)?;
+            let total = b * gpus as f64;
+            let whole = total.round();
+            if (total - whole).abs() > 1e-9 * whole.max(1.0) {
+                return Err(InputError::new(field, Rule::NotWhole { found: total }));
+            }
+            if whole < 1.0 {
+                return Err(InputError::new(field, Rule::TooSmall { min: 1.0, found: total }));
+            }
+            if whole > MAX_COUNT as f64 {
+                return Err(InputError::new(
+                    field,
+                    Rule::TooLarge {
+                        max: MAX_COUNT as f64,
+                        found: total,
+                    },
+                ));
+            }
+            Ok(whole as u64)
+        }
+    }
+}
+
+fn resolve_group(group: Option<u64>, gpus: u64, per_node: u64) -> Result<u64, InputError> {
+    match group {
+        Some(g) => {
+            let g = check::count("group_size", g, 1, gpus)?;
+            if !gpus.is_multiple_of(g) {
+                return Err(InputError::new("group_size", Rule::NotDivisor { gpus, group: g }));
+            }
+            Ok(g)
+        }
+        None => Ok(largest_divisor_at_most(gpus, per_node)),
+    }
+}
+
+/// The largest divisor of `value` not above `limit` (trial division up to
+/// `√value`: at most 2^20 steps for 2^40 GPUs).
+fn largest_divisor_at_most(value: u64, limit: u64) -> u64 {
+    if value <= limit {
+        return value;
+    }
+    let mut best = 1;
+    let mut d = 1;
+    while d * d <= value {
+        if value.is_multiple_of(d) {
+            for candidate in [d, value / d] {
+                if candidate <= limit && candidate > best {
+                    best = candidate;
+                }
+            }
+        }
+        d += 1;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+
+    fn setup() -> (Network, Cluster) {
+        (presets::network("alexnet").unwrap(), presets::cluster("abci").unwrap())
+    }
+
+    #[test]
+    fn samples_per_gpu_resolve_to_whole_batches() {
+        let (n, c) = setup();
+        let run = Run::new(
+            &RunSpec::new(Strategy::DataSpatial, 16, Batch::SamplesPerGpu(0.25)),
+            &n,
+            &c,
+        )
+        .unwrap();
+        assert_eq!(run.mini_batch, 4);
+        assert_eq!(run.group_size, 4);
+        assert_eq!(run.groups(), 4);
+        let err = Run::new(&RunSpec::new(Strategy::Data, 3, Batch::SamplesPerGpu(0.25)), &n, &c).unwrap_err();
+        assert_eq!(err.field, "batch.samples_per_gpu");
+        assert!(matches!(err.rule, Rule::NotWhole { .. }));
+        let err = Run::new(&RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1e-12)), &n, &c).unwrap_err();
+        assert!(matches!(err.rule, Rule::TooSmall { .. }));
+        let err = Run::new(&RunSpec::new(Strategy::Data, 2, Batch::MiniBatch(0)), &n, &c).unwrap_err();
+        assert_eq!(err.field, "batch.mini_batch");
+    }
+
+    #[test]
+    fn group_defaults_and_divisibility() {
+        let (n, c) = setup();
+        let mut spec = RunSpec::new(Strategy::DataFilter, 12, Batch::SamplesPerGpu(1.0));
+        assert_eq!(Run::new(&spec, &n, &c).unwrap().group_size, 4);
+        spec.gpus = 2;
+        assert_eq!(Run::new(&spec, &n, &c).unwrap().group_size, 2);
+        spec.gpus = 6;
+        assert_eq!(Run::new(&spec, &n, &c).unwrap().group_size, 3);
+        spec.gpus = 12;
+        spec.group_size = Some(8);
+        let err = Run::new(&spec, &n, &c).unwrap_err();
+        assert_eq!(err.field, "group_size");
+        assert_eq!(err.rule, Rule::NotDivisor { gpus: 12, group: 8 });
+    }
+
+    #[test]
+    fn largest_divisors() {
+        assert_eq!(largest_divisor_at_most(12, 8), 6);
+        assert_eq!(largest_divisor_at_most(12, 4), 4);
+        assert_eq!(largest_divisor_at_most(13, 8), 1);
+        assert_eq!(largest_divisor_at_most(3, 8), 3);
+        // 2^40 − 1 = 3·5²·11·17·31·41·61681; checked by brute force
+        assert_eq!(largest_divisor_at_most((1 << 40) - 1, 1 << 30), 1_072_694_271);
+    }
+
+    #[test]
+    fn other_rules_name_their_field() {
+        let (n, c) = setup();
+        let err = Run::new(&RunSpec::new(Strategy::Serial, 2, Batch::MiniBatch(8)), &n, &c).unwrap_err();
+        assert_eq!(err.rule, Rule::SerialNeedsOneGpu { gpus: 2 });
+        let mut spec = RunSpec::new(Strategy::Data, 0, Batch::MiniBatch(8));
+        assert_eq!(Run::new(&spec, &n, &c).unwrap_err().field, "gpus");
+        spec.gpus = 2;
+        spec.bytes_per_item = 0.0;
+        assert_eq!(Run::new(&spec, &n, &c).unwrap_err().field, "bytes_per_item");
+        spec.bytes_per_item = 4.0;
+        spec.strategy = Strategy::Pipeline;
+        spec.segments = Some(0);
+        assert_eq!(Run::new(&spec, &n, &c).unwrap_err().field, "segments");
+        spec.segments = None;
+        spec.strategy = Strategy::Filter;
+        spec.split = Some(vec![true; 3]);
+        assert!(matches!(
+            Run::new(&spec, &n, &c).unwrap_err().rule,
+            Rule::SplitLength { expected: 20, found: 3 }
+        ));
+        spec.split = None;
+        spec.update_s = f64::NAN;
+        assert_eq!(Run::new(&spec, &n, &c).unwrap_err().field, "update_s");
+    }
+
+    #[test]
+    fn json_round_trip_and_defaults() {
+        let spec = RunSpec {
+            segments: Some(8),
+            group_size: Some(4),
+            split: Some(vec![true, false]),
+            update_s: 0.5,
+            ..RunSpec::new(Strategy::DataFilter, 64, Batch::SamplesPerGpu(0.25))
+        };
+        let json = serde_json::to_string(&spec).unwrap();
+        assert_eq!(serde_json::from_str::<RunSpec>(&json).unwrap(), spec);
+        let minimal: RunSpec =
+            serde_json::from_str(r#"{"strategy":"data","gpus":2,"batch":{"mini_batch":8}}"#).unwrap();
+        assert_eq!(minimal, RunSpec::new(Strategy::Data, 2, Batch::MiniBatch(8)));
+    }
+}

@@ -1,0 +1,227 @@
+//! Split sets: which layers a model-parallel strategy divides, and how far
+//! that division can go.
+
+use super::layer::LayerKind;
+use super::scenario::LayerCost;
+
+/// Along what a split set divides its layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitAxis {
+    /// The width (first spatial dimension): spatial parallelism.
+    Width,
+    /// Output channels `F`: filter parallelism.
+    Filters,
+    /// Input channels `C`: channel parallelism.
+    Channels,
+}
+
+impl SplitAxis {
+    /// What bounds the number of parts, in words.
+    pub fn bound_name(self) -> &'static str {
+        match self {
+            Self::Width => "the narrowest split layer's width",
+            Self::Filters => "the fewest filters of a split layer",
+            Self::Channels => "the fewest input channels of a split layer",
+        }
+    }
+
+    fn extent(self, cost: &LayerCost) -> u64 {
+        match self {
+            Self::Width => cost.width,
+            Self::Filters => cost.out_channels,
+            Self::Channels => cost.in_channels,
+        }
+    }
+}
+
+/// A split set resolved for a number of parts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitPlan {
+    /// One flag per layer: divided or run whole.
+    pub mask: Vec<bool>,
+    /// `q`: parts each split layer is divided into.
+    pub parts: u64,
+    /// Largest `q` the split set allows (0 when it is empty).
+    pub bound: u64,
+    /// The axis.
+    pub axis: SplitAxis,
+}
+
+impl SplitPlan {
+    /// Resolves an explicit split set, or the contract's default for `axis`.
+    ///
+    /// # Formula
+    /// Defaults: filters, every conv layer; channels, every conv layer but
+    /// the network's first layer; width with `q` parts, the conv and pool
+    /// layers of the longest prefix that has no fc layer and whose conv and
+    /// pool layers are all at least `q` wide. The bound is the smallest
+    /// extent (width, `F` or `C`) over the set; for the default width split,
+    /// the width of the first conv or pool layer (the largest `q` whose
+    /// default set is not empty).
+    pub fn new(costs: &[LayerCost], axis: SplitAxis, parts: u64, explicit: Option<&[bool]>) -> Self {
+        let (mask, bound) = match (explicit, axis) {
+            (Some(mask), _) => {
+                let mask = mask.to_vec();
+                let bound = smallest_extent(costs, &mask, axis);
+                (mask, bound)
+            }
+            (None, SplitAxis::Width) => default_width_split(costs, parts),
+            (None, _) => {
+                let mask: Vec<bool> = costs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| c.kind == LayerKind::Conv && !(axis == SplitAxis::Channels && i == 0))
+                    .collect();
+                let bound = smallest_extent(costs, &mask, axis);
+                (mask, bound)
+            }
+        };
+        Self {
+            mask,
+            parts,
+            bound,
+            axis,
+        }
+    }
+
+    /// Whether no layer is divided.
+    pub fn is_empty(&self) -> bool {
+        !self.mask.iter().any(|&m| m)
+    }
+
+    /// Whether `q` exceeds what the split set allows (or it is empty).
+    pub fn violated(&self) -> bool {
+        self.is_empty() || self.parts > self.bound
+    }
+
+    /// Per-sample time of one part.
+    ///
+    /// # Formula
+    /// `t_split(q) = Σ_{l∈Sp} t_l/q + Σ_{l∉Sp} t_l`.
+    pub fn time_s(&self, costs: &[LayerCost]) -> f64 {
+        let q = self.parts as f64;
+        self.zip(costs)
+            .map(|(c, split)| if split { c.time_s / q } else { c.time_s })
+            .sum()
+    }
+
+    /// Per-sample time of the layers left whole (computed by every part).
+    pub fn whole_time_s(&self, costs: &[LayerCost]) -> f64 {
+        self.zip(costs).filter(|(_, split)| !split).map(|(c, _)| c.time_s).sum()
+    }
+
+    /// Index of the last split layer.
+    pub fn last(&self) -> Option<usize> {
+        self.mask.iter().rposition(|&m| m)
+    }
+
+    /// The layers with their flags.
+    pub fn zip<'a>(&'a self, costs: &'a [LayerCost]) -> impl Iterator<Item = (&'a LayerCost, bool)> + 'a {
+        costs.iter().zip(self.mask.iter().copied())
+    }
+}
+
+fn smallest_extent(costs: &[LayerCost], mask: &[bool], axis: SplitAxis) -> u64 {
+    costs
+        .iter()
+        .zip(mask)
+        .filter(|(_, split)| **split)
+        .map(|(c, _)| axis.extent(c))
+        .min()
+        .unwrap_or(0)
+}
+
+fn default_width_split(costs: &[LayerCost], parts: u64) -> (Vec<bool>, u64) {
+    let mut mask = vec![false; costs.len()];
+    let mut bound = 0;
+    for (i, cost) in costs.iter().enumerate() {
+        if cost.kind == LayerKind::Fc {
+            break;
+        }
+        if cost.kind == LayerKind::Conv || cost.kind.is_pool() {
+            if bound == 0 {
+                bound = cost.width;
+            }
+            if cost.width < parts {
+                break;
+            }
+            mask[i] = true;
+        }
+    }
+    (mask, bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+
+    fn names(plan: &SplitPlan, scenario: &crate::oracle::Scenario) -> Vec<String> {
+        scenario
+            .network()
+            .layers()
+            .iter()
+            .zip(&plan.mask)
+            .filter(|(_, m)| **m)
+            .map(|(l, _)| l.name().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn alexnet_default_spatial_split_follows_the_width() {
+        let s = presets::scenario("alexnet", "abci").unwrap();
+        // widths: CONV1 54, MPOOL 27, CONV2 27, MPOOL 13, CONV3-5 13, MPOOL 6
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 4, None);
+        assert_eq!(
+            names(&plan, &s),
+            ["CONV1", "MPOOL", "CONV2", "MPOOL", "CONV3", "CONV4", "CONV5", "MPOOL"]
+        );
+        assert_eq!(plan.bound, 54);
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 16, None);
+        assert_eq!(names(&plan, &s), ["CONV1", "MPOOL", "CONV2"]);
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 64, None);
+        assert!(plan.is_empty());
+        assert!(plan.violated());
+    }
+
+    #[test]
+    fn filter_and_channel_defaults() {
+        let s = presets::scenario("alexnet", "abci").unwrap();
+        let filter = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None);
+        assert_eq!(names(&filter, &s), ["CONV1", "CONV2", "CONV3", "CONV4", "CONV5"]);
+        assert_eq!(filter.bound, 96);
+        let channel = SplitPlan::new(s.costs(), SplitAxis::Channels, 4, None);
+        assert_eq!(names(&channel, &s), ["CONV2", "CONV3", "CONV4", "CONV5"]);
+        assert_eq!(channel.bound, 96);
+        assert!(!channel.violated());
+        let channel = SplitPlan::new(s.costs(), SplitAxis::Channels, 128, None);
+        assert!(channel.violated());
+    }
+
+    #[test]
+    fn split_time_divides_only_split_layers() {
+        let s = presets::scenario("alexnet", "abci").unwrap();
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None);
+        let split: f64 = s
+            .costs()
+            .iter()
+            .zip(&plan.mask)
+            .filter(|(_, m)| **m)
+            .map(|(c, _)| c.time_s)
+            .sum();
+        let whole = s.time_per_sample_s() - split;
+        assert!((plan.time_s(s.costs()) - (split / 4.0 + whole)).abs() < 1e-15);
+        assert!((plan.whole_time_s(s.costs()) - whole).abs() < 1e-15);
+    }
+
+    #[test]
+    fn explicit_split_bound_is_the_smallest_extent() {
+        let s = presets::scenario("alexnet", "abci").unwrap();
+        let mut mask = vec![false; s.costs().len()];
+        mask[0] = true;
+        mask[3] = true;
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 8, Some(&mask));
+        assert_eq!(plan.bound, 27);
+        assert_eq!(plan.last(), Some(3));
+    }
+}

@@ -1,0 +1,91 @@
+//! Filter and channel parallelism and the data+filter hybrid.
+
+use super::{IterationCost, ScalingBound, batch_bound, groups, redundancy};
+use crate::oracle::comm::allreduce;
+use crate::oracle::projection::{Communication, Violation};
+use crate::oracle::run::Run;
+use crate::oracle::scenario::Scenario;
+use crate::oracle::split::{SplitAxis, SplitPlan};
+use crate::oracle::strategy::Strategy;
+
+/// # Formula
+/// With `p1` groups of `p2` GPUs (`p1 = 1`, `p2 = p` for filter and
+/// channel) and `B_g = B/p1`: compute `B_g·t_split(p2)`; layer-wise
+/// collectives `3(p2−1)·Σ_{l∈Sp, l≠G}(α + B_g·|y_l|·δβ/p2)` over a ring of
+/// `p2`; gradient `AR(p1, δ·W_local)` over a ring of `p` GPUs with
+/// `f = p2` rings per node, `W_local = Σ(|w|/p2 in Sp, |w| else)`; memory
+/// `2δ(B_g·A + W_local)`; limits: the split set is not empty and
+/// `p2 ≤ min F` (filter) or `min C` (channel) over it, `B ≥ p1`.
+pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
+    let costs = scenario.costs();
+    let cluster = scenario.cluster();
+    let network = scenario.network();
+    let (p1, p2) = groups(run);
+    let delta = run.bytes_per_item;
+    let per_group = run.mini_batch as f64 / p1 as f64;
+    let axis = if run.strategy == Strategy::Channel {
+        SplitAxis::Channels
+    } else {
+        SplitAxis::Filters
+    };
+    let plan = SplitPlan::new(costs, axis, p2, run.split.as_deref());
+
+    let mut layer = 0.0;
+    if p2 > 1 {
+        let ring = cluster.ring(p2, 1);
+        let last = costs.len() - 1;
+        let per_layer: f64 = plan
+            .zip(costs)
+            .enumerate()
+            .filter(|(i, (_, split))| *split && *i != last)
+            .map(|(_, (c, _))| ring.alpha_s + per_group * c.output_items * delta * ring.beta_s_per_byte / p2 as f64)
+            .sum();
+        layer = 3.0 * (p2 - 1) as f64 * per_layer;
+    }
+    let local_weights: f64 = plan
+        .zip(costs)
+        .map(|(c, split)| {
+            if split {
+                c.weight_items / p2 as f64
+            } else {
+                c.weight_items
+            }
+        })
+        .sum();
+    let gradient = allreduce(p1, delta * local_weights, cluster.ring(run.gpus, p2));
+
+    let mut violations = Vec::new();
+    if plan.violated() {
+        violations.push(Violation::Split);
+    }
+    let mut bounds = vec![ScalingBound {
+        limit: Violation::Split,
+        counted: if run.strategy.is_hybrid() {
+            "GPUs per group"
+        } else {
+            "GPUs"
+        },
+        value: p2,
+        bounded_by: plan.axis.bound_name(),
+        bound: plan.bound,
+    }];
+    if run.strategy.is_hybrid() {
+        if run.mini_batch < p1 {
+            violations.push(Violation::Batch);
+        }
+        bounds.push(batch_bound(run, p1, "groups"));
+    }
+    IterationCost {
+        compute_s: per_group * plan.time_s(costs),
+        communication: Communication {
+            gradient_allreduce: gradient,
+            layer_collectives: layer,
+            ..Communication::default()
+        },
+        memory_bytes: 2.0 * delta * (per_group * network.activation_items() + local_weights),
+        violations,
+        bounds,
+        redundancy: redundancy(&plan, costs),
+        stages: None,
+    }
+}

@@ -1,0 +1,110 @@
+//! Per-iteration costs of each strategy, exactly as the contract's table.
+
+mod data;
+mod filter;
+mod pipeline;
+mod spatial;
+
+use super::projection::{Communication, Violation};
+use super::run::Run;
+use super::scenario::Scenario;
+use super::strategy::Strategy;
+
+/// A bound on how far a strategy scales, for the findings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalingBound {
+    /// The limit it enforces.
+    pub limit: Violation,
+    /// What is counted, e.g. "GPUs per group".
+    pub counted: &'static str,
+    /// Its value in this run.
+    pub value: u64,
+    /// What bounds it, in words.
+    pub bounded_by: &'static str,
+    /// The bound.
+    pub bound: u64,
+}
+
+/// Layers left whole by a split: their share of each part's compute.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Redundancy {
+    /// Parts the split layers are divided into.
+    pub parts: u64,
+    /// Share of one part's per-sample time spent in whole layers.
+    pub whole_share: f64,
+    /// How many layers are left whole.
+    pub whole_layers: usize,
+}
+
+/// Largest stage against the mean of a pipeline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StageBalance {
+    /// `max_i T_i`.
+    pub largest_s: f64,
+    /// `Σ T_i / stages`.
+    pub mean_s: f64,
+}
+
+/// What one iteration of a run costs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IterationCost {
+    /// Forward and backward seconds (without the weight update).
+    pub compute_s: f64,
+    /// Communication seconds by kind.
+    pub communication: Communication,
+    /// Bytes per GPU.
+    pub memory_bytes: f64,
+    /// Strategy limits violated (memory and GPU count are checked apart).
+    pub violations: Vec<Violation>,
+    /// Bounds on scaling.
+    pub bounds: Vec<ScalingBound>,
+    /// Redundant compute of a split.
+    pub redundancy: Option<Redundancy>,
+    /// Stage balance of a pipeline.
+    pub stages: Option<StageBalance>,
+}
+
+/// The per-iteration cost of `run` on `scenario`.
+pub fn iteration_cost(scenario: &Scenario, run: &Run) -> IterationCost {
+    match run.strategy {
+        Strategy::Serial | Strategy::Data => data::cost(scenario, run),
+        Strategy::Spatial | Strategy::DataSpatial => spatial::cost(scenario, run),
+        Strategy::Filter | Strategy::Channel | Strategy::DataFilter => filter::cost(scenario, run),
+        Strategy::Pipeline => pipeline::cost(scenario, run),
+    }
+}
+
+/// `(p1, p2)`: data-parallel groups and GPUs per group of a split strategy
+/// (`(1, p)` for a pure model-parallel one).
+fn groups(run: &Run) -> (u64, u64) {
+    if run.strategy.is_hybrid() {
+        (run.groups(), run.group_size)
+    } else {
+        (1, run.gpus)
+    }
+}
+
+/// The batch bound of data-parallel replicas: `B ≥ replicas`.
+fn batch_bound(run: &Run, replicas: u64, counted: &'static str) -> ScalingBound {
+    ScalingBound {
+        limit: Violation::Batch,
+        counted,
+        value: replicas,
+        bounded_by: "the mini-batch (one sample per replica at least)",
+        bound: run.mini_batch,
+    }
+}
+
+/// Redundancy of a split plan with more than one part.
+fn redundancy(plan: &super::split::SplitPlan, costs: &[super::scenario::LayerCost]) -> Option<Redundancy> {
+    if plan.parts <= 1 || plan.is_empty() {
+        return None;
+    }
+    let part_s = plan.time_s(costs);
+    let whole_s = plan.whole_time_s(costs);
+    Some(Redundancy {
+        parts: plan.parts,
+        whole_share: if part_s > 0.0 { whole_s / part_s } else { 0.0 },
+        whole_layers: plan.zip(costs).filter(|(c, split)| !split && c.time_s > 0.0).count(),
+    })
+}

@@ -1,0 +1,89 @@
+//! Pipeline parallelism.
+
+use super::{IterationCost, ScalingBound, StageBalance};
+use crate::oracle::comm::p2p;
+use crate::oracle::projection::{Communication, Violation};
+use crate::oracle::run::Run;
+use crate::oracle::scenario::Scenario;
+
+/// # Formula
+/// Stages: the optimal linear partition of the layer times into `p`
+/// stages, stage `i` on GPU `i`. Compute `(p+S−1)·(B/S)·max_i T_i`;
+/// communication `2(p+S−2)·max_i P2P_i((B/S)·δ·|y of stage i's last layer|)`
+/// (pairs inside a node when both GPUs share one); memory
+/// `max_i 2δ Σ_{l∈stage i}(B·act_l + |w_l|)`; limits `p ≤ G`, `S ≤ B`.
+pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
+    let costs = scenario.costs();
+    let cluster = scenario.cluster();
+    let p = run.gpus;
+    let segments = run.segments;
+    let delta = run.bytes_per_item;
+    let batch = run.mini_batch as f64;
+    let micro = batch / segments as f64;
+    let stages = scenario.stages(p);
+    let per_node = cluster.gpus_per_node();
+
+    let largest_p2p = stages
+        .ranges
+        .iter()
+        .enumerate()
+        .take(stages.ranges.len().saturating_sub(1))
+        .map(|(i, range)| {
+            let i = i as u64;
+            let same_node = i / per_node == (i + 1) / per_node;
+            let last = &costs[range.end - 1];
+            p2p(micro * delta * last.output_items, cluster.pair(same_node))
+        })
+        .fold(0.0, f64::max);
+    let memory = stages
+        .ranges
+        .iter()
+        .map(|range| {
+            let items: f64 = costs[range.clone()]
+                .iter()
+                .map(|c| batch * c.activation_items + c.weight_items)
+                .sum();
+            2.0 * delta * items
+        })
+        .fold(0.0, f64::max);
+    let layers = costs.len() as u64;
+    let mut violations = Vec::new();
+    if p > layers {
+        violations.push(Violation::PipelineDepth);
+    }
+    if segments > run.mini_batch {
+        violations.push(Violation::Batch);
+    }
+    let largest_s = stages.largest_s();
+    let total_s: f64 = stages.times_s.iter().sum();
+    IterationCost {
+        compute_s: (p + segments - 1) as f64 * micro * largest_s,
+        communication: Communication {
+            pipeline_p2p: 2.0 * (p + segments).saturating_sub(2) as f64 * largest_p2p,
+            ..Communication::default()
+        },
+        memory_bytes: memory,
+        violations,
+        bounds: vec![
+            ScalingBound {
+                limit: Violation::PipelineDepth,
+                counted: "stages",
+                value: p,
+                bounded_by: "the number of layers",
+                bound: layers,
+            },
+            ScalingBound {
+                limit: Violation::Batch,
+                counted: "segments",
+                value: segments,
+                bounded_by: "the mini-batch (one sample per segment at least)",
+                bound: run.mini_batch,
+            },
+        ],
+        redundancy: None,
+        stages: Some(StageBalance {
+            largest_s,
+            mean_s: total_s / stages.ranges.len().max(1) as f64,
+        }),
+    }
+}

@@ -1,0 +1,92 @@
+//! Spatial parallelism and its hybrid with data parallelism.
+
+use super::{IterationCost, ScalingBound, batch_bound, groups, redundancy};
+use crate::oracle::comm::{allgather, allreduce, p2p};
+use crate::oracle::projection::{Communication, Violation};
+use crate::oracle::run::Run;
+use crate::oracle::scenario::Scenario;
+use crate::oracle::split::{SplitAxis, SplitPlan};
+
+/// # Formula
+/// With `p1` groups of `p2` GPUs (`p1 = 1`, `p2 = p` for spatial) and
+/// `B_g = B/p1`: compute `B_g·t_split(p2)`; halo, for every split layer
+/// with `K > 1`, `2·P2P(B_g·h_x·δ) + 2·P2P(B_g·h_y·δ)` (pairs inside a node
+/// when `p2 ≤ n`); gather `2·AG(p2, δ·B_g·|y_last|)` when layers follow the
+/// split set; gradient `AR(p2, δW)` over a ring of `p2` plus `AR(p1, δW)`
+/// over a ring of `p` GPUs (`f = 1`); memory
+/// `2δ(B_g·Σ(act/p2 in Sp, act else) + W)`; limits: the split set is not
+/// empty and `p2 ≤` its narrowest width, `B ≥ p1`.
+pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
+    let costs = scenario.costs();
+    let cluster = scenario.cluster();
+    let (p1, p2) = groups(run);
+    let delta = run.bytes_per_item;
+    let per_group = run.mini_batch as f64 / p1 as f64;
+    let plan = SplitPlan::new(costs, SplitAxis::Width, p2, run.split.as_deref());
+
+    let mut halo = 0.0;
+    if p2 > 1 {
+        let pair = cluster.pair(p2 <= cluster.gpus_per_node());
+        for (c, _) in plan.zip(costs).filter(|(_, split)| *split) {
+            if c.halo_x_items > 0.0 || c.halo_y_items > 0.0 {
+                halo += 2.0 * p2p(per_group * c.halo_x_items * delta, pair)
+                    + 2.0 * p2p(per_group * c.halo_y_items * delta, pair);
+            }
+        }
+    }
+    let inner = cluster.ring(p2, 1);
+    let gather = match plan.last() {
+        Some(last) if last + 1 < costs.len() => {
+            2.0 * allgather(p2, delta * per_group * costs[last].output_items, inner)
+        }
+        _ => 0.0,
+    };
+    let weight_bytes = delta * scenario.network().weight_items();
+    let gradient = allreduce(p2, weight_bytes, inner) + allreduce(p1, weight_bytes, cluster.ring(run.gpus, 1));
+    let activations: f64 = plan
+        .zip(costs)
+        .map(|(c, split)| {
+            if split {
+                c.activation_items / p2 as f64
+            } else {
+                c.activation_items
+            }
+        })
+        .sum();
+
+    let mut violations = Vec::new();
+    if plan.violated() {
+        violations.push(Violation::Split);
+    }
+    let mut bounds = vec![ScalingBound {
+        limit: Violation::Split,
+        counted: if run.strategy.is_hybrid() {
+            "GPUs per group"
+        } else {
+            "GPUs"
+        },
+        value: p2,
+        bounded_by: plan.axis.bound_name(),
+        bound: plan.bound,
+    }];
+    if run.strategy.is_hybrid() {
+        if run.mini_batch < p1 {
+            violations.push(Violation::Batch);
+        }
+        bounds.push(batch_bound(run, p1, "groups"));
+    }
+    IterationCost {
+        compute_s: per_group * plan.time_s(costs),
+        communication: Communication {
+            gradient_allreduce: gradient,
+            halo,
+            gather,
+            ..Communication::default()
+        },
+        memory_bytes: 2.0 * delta * (per_group * activations + scenario.network().weight_items()),
+        violations,
+        bounds,
+        redundancy: redundancy(&plan, costs),
+        stages: None,
+    }
+}

@@ -1,0 +1,179 @@
+//! The eight parallel strategies and their names.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{InputError, Rule};
+
+/// A way of spreading training over GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Strategy {
+    /// One GPU.
+    #[serde(rename = "serial")]
+    Serial,
+    /// Samples split, weights replicated.
+    #[serde(rename = "data")]
+    Data,
+    /// Early wide layers split along their width.
+    #[serde(rename = "spatial")]
+    Spatial,
+    /// Consecutive layers on consecutive GPUs, micro-batches in flight.
+    #[serde(rename = "pipeline")]
+    Pipeline,
+    /// Output channels (filters) of convolutions split.
+    #[serde(rename = "filter")]
+    Filter,
+    /// Input channels of convolutions split.
+    #[serde(rename = "channel")]
+    Channel,
+    /// Filter parallelism in groups, data parallelism between groups.
+    #[serde(rename = "data+filter")]
+    DataFilter,
+    /// Spatial parallelism in groups, data parallelism between groups.
+    #[serde(rename = "data+spatial")]
+    DataSpatial,
+}
+
+impl Strategy {
+    /// Every strategy, in the contract's order.
+    pub const ALL: [Strategy; 8] = [
+        Self::Serial,
+        Self::Data,
+        Self::Spatial,
+        Self::Pipeline,
+        Self::Filter,
+        Self::Channel,
+        Self::DataFilter,
+        Self::DataSpatial,
+    ];
+
+    /// Canonical name: `data+filter`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Serial => "serial",
+            Self::Data => "data",
+            Self::Spatial => "spatial",
+            Self::Pipeline => "pipeline",
+            Self::Filter => "filter",
+            Self::Channel => "channel",
+            Self::DataFilter => "data+filter",
+            Self::DataSpatial => "data+spatial",
+        }
+    }
+
+    /// The paper's short name (`d s p f c df ds`; serial has none).
+    pub fn short_name(self) -> Option<&'static str> {
+        match self {
+            Self::Serial => None,
+            Self::Data => Some("d"),
+            Self::Spatial => Some("s"),
+            Self::Pipeline => Some("p"),
+            Self::Filter => Some("f"),
+            Self::Channel => Some("c"),
+            Self::DataFilter => Some("df"),
+            Self::DataSpatial => Some("ds"),
+        }
+    }
+
+    /// Whether the strategy can run on `gpus` GPUs at all (serial: only 1).
+    pub fn applies_at(self, gpus: u64) -> bool {
+        self != Self::Serial || gpus == 1
+    }
+
+    /// Data-parallel groups of model-parallel parts.
+    pub fn is_hybrid(self) -> bool {
+        matches!(self, Self::DataFilter | Self::DataSpatial)
+    }
+
+    /// Strategies that divide a split set of layers.
+    pub fn uses_split(self) -> bool {
+        matches!(
+            self,
+            Self::Spatial | Self::Filter | Self::Channel | Self::DataFilter | Self::DataSpatial
+        )
+    }
+
+    /// Parses a comma-separated list such as `data,df,spatial`.
+    ///
+    /// # Errors
+    /// [`Rule::Unknown`] for a name that is not a strategy; [`Rule::Empty`]
+    /// for an empty list.
+    pub fn parse_list(text: &str) -> Result<Vec<Strategy>, InputError> {
+        let mut list = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let strategy: Strategy = part.parse()?;
+            if !list.contains(&strategy) {
+                list.push(strategy);
+            }
+        }
+        if list.is_empty() {
+            return Err(InputError::new("strategies", Rule::Empty));
+        }
+        Ok(list)
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = InputError;
+
+    /// Accepts the canonical names, the paper's short names and `_`/`-` for `+`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let wanted = text.trim().to_ascii_lowercase().replace(['_', '-'], "+");
+        Self::ALL
+            .into_iter()
+            .find(|s| s.name() == wanted || s.short_name() == Some(wanted.as_str()))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+                InputError::new(
+                    "strategy",
+                    Rule::Unknown {
+                        what: "strategy".into(),
+                        found: text.into(),
+                        expected: format!("{} (or d s p f c df ds)", names.join(", ")),
+                    },
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_short_names_parse() {
+        for s in Strategy::ALL {
+            assert_eq!(s.name().parse::<Strategy>().unwrap(), s);
+            if let Some(short) = s.short_name() {
+                assert_eq!(short.parse::<Strategy>().unwrap(), s);
+            }
+        }
+        assert_eq!("Data-Filter".parse::<Strategy>().unwrap(), Strategy::DataFilter);
+        assert!("model".parse::<Strategy>().is_err());
+    }
+
+    #[test]
+    fn lists_parse_without_duplicates() {
+        assert_eq!(
+            Strategy::parse_list("d, data, ds").unwrap(),
+            vec![Strategy::Data, Strategy::DataSpatial]
+        );
+        assert!(Strategy::parse_list(" , ").is_err());
+        assert_eq!(Strategy::parse_list("d,x").unwrap_err().field, "strategy");
+    }
+
+    #[test]
+    fn serde_uses_canonical_names() {
+        let json = serde_json::to_string(&Strategy::DataSpatial).unwrap();
+        assert_eq!(json, "\"data+spatial\"");
+        assert_eq!(serde_json::from_str::<Strategy>(&json).unwrap(), Strategy::DataSpatial);
+    }
+}

@@ -1,0 +1,116 @@
+//! Scaling sweeps over GPU counts.
+
+use serde::Serialize;
+
+use super::error::InputError;
+use super::projection::Projection;
+use super::run::RunSpec;
+use super::scenario::Scenario;
+use super::strategy::Strategy;
+
+/// A point of a sweep or ranking that could not be projected.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    /// Strategy.
+    pub strategy: Strategy,
+    /// GPU count.
+    pub gpus: u64,
+    /// Why: the run was invalid at this point.
+    pub error: InputError,
+}
+
+/// The projections of a sweep, strategy by strategy, GPU count ascending.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Sweep {
+    /// Projected points.
+    pub points: Vec<Projection>,
+    /// Points whose run was invalid (e.g. a batch of less than one sample).
+    pub skipped: Vec<Skipped>,
+}
+
+impl Serialize for Sweep {
+    /// A sweep serialises as its list of points.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.points.serialize(serializer)
+    }
+}
+
+/// GPU counts of a sweep: `1, 2, 4, ...` up to `max_gpus`, and `max_gpus`
+/// itself when it is not a power of two.
+pub fn gpu_counts(max_gpus: u64) -> Vec<u64> {
+    let mut counts: Vec<u64> = (0..64)
+        .map(|e| 1u64 << e)
+        .take_while(|&p| p <= max_gpus.max(1))
+        .collect();
+    if counts.last() != Some(&max_gpus.max(1)) {
+        counts.push(max_gpus);
+    }
+    counts
+}
+
+impl Scenario {
+    /// Projects `template` (its strategy and GPU count replaced) for every
+    /// strategy in `strategies` at every count of [`gpu_counts`]`(max_gpus)`
+    /// (serial only at 1 GPU). With samples per GPU this is weak scaling,
+    /// with a mini-batch strong scaling.
+    pub fn sweep(&self, template: &RunSpec, strategies: &[Strategy], max_gpus: u64) -> Sweep {
+        let counts = gpu_counts(max_gpus);
+        let mut sweep = Sweep::default();
+        for &strategy in strategies {
+            for &gpus in counts.iter().filter(|&&p| strategy.applies_at(p)) {
+                let spec = RunSpec {
+                    strategy,
+                    gpus,
+                    ..template.clone()
+                };
+                match self.project(&spec) {
+                    Ok(point) => sweep.points.push(point),
+                    Err(error) => sweep.skipped.push(Skipped { strategy, gpus, error }),
+                }
+            }
+        }
+        sweep
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::presets;
+    use crate::oracle::run::Batch;
+
+    #[test]
+    fn counts() {
+        assert_eq!(gpu_counts(1), vec![1]);
+        assert_eq!(gpu_counts(8), vec![1, 2, 4, 8]);
+        assert_eq!(gpu_counts(12), vec![1, 2, 4, 8, 12]);
+        assert_eq!(gpu_counts(4096).len(), 13);
+    }
+
+    #[test]
+    fn sweep_covers_strategies_and_counts() {
+        let s = presets::scenario("resnet50", "abci").unwrap();
+        let template = RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(32.0));
+        let sweep = s.sweep(&template, &Strategy::ALL, 64);
+        // serial once, seven strategies at 7 counts
+        assert_eq!(sweep.points.len() + sweep.skipped.len(), 1 + 7 * 7);
+        assert!(sweep.skipped.is_empty());
+        let data: Vec<u64> = sweep
+            .points
+            .iter()
+            .filter(|p| p.strategy == Strategy::Data)
+            .map(|p| p.gpus)
+            .collect();
+        assert_eq!(data, vec![1, 2, 4, 8, 16, 32, 64]);
+    }
+
+    #[test]
+    fn invalid_points_are_skipped_with_their_reason() {
+        let s = presets::scenario("cosmoflow", "abci").unwrap();
+        let template = RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(0.25));
+        let sweep = s.sweep(&template, &[Strategy::Data], 16);
+        let skipped: Vec<u64> = sweep.skipped.iter().map(|s| s.gpus).collect();
+        assert_eq!(skipped, vec![1, 2]);
+        assert_eq!(sweep.skipped[0].error.field, "batch.samples_per_gpu");
+    }
+}

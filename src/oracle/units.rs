@@ -1,0 +1,85 @@
+//! Human-readable quantities, shared by the CLI, the findings and the app.
+
+/// Bytes with a decimal prefix: `15.4 GB`.
+pub fn bytes(value: f64) -> String {
+    scaled(value, "B")
+}
+
+/// FLOP/s with a decimal prefix: `7.8 TFLOP/s`.
+pub fn flops(value: f64) -> String {
+    scaled(value, "FLOP/s")
+}
+
+/// Seconds as `1.23 ms`, `4.5 s`, `2.1 h`.
+pub fn seconds(value: f64) -> String {
+    let abs = value.abs();
+    if !value.is_finite() {
+        format!("{value}")
+    } else if abs == 0.0 {
+        "0 s".into()
+    } else if abs < 1e-3 {
+        format!("{:.3} µs", value * 1e6)
+    } else if abs < 1.0 {
+        format!("{:.3} ms", value * 1e3)
+    } else if abs < 3600.0 {
+        format!("{} s", significant(value, 4))
+    } else {
+        format!("{} h", significant(value / 3600.0, 4))
+    }
+}
+
+/// A share as a percentage: `62%`.
+pub fn percent(share: f64) -> String {
+    format!("{:.0}%", share * 100.0)
+}
+
+/// `value` rounded to `digits` significant digits, without trailing zeros.
+pub fn significant(value: f64, digits: i32) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+fn scaled(value: f64, unit: &str) -> String {
+    const PREFIXES: [(f64, &str); 6] = [
+        (1e18, "E"),
+        (1e15, "P"),
+        (1e12, "T"),
+        (1e9, "G"),
+        (1e6, "M"),
+        (1e3, "k"),
+    ];
+    for (factor, prefix) in PREFIXES {
+        if value.abs() >= factor {
+            return format!("{} {prefix}{unit}", significant(value / factor, 3));
+        }
+    }
+    format!("{} {unit}", significant(value, 3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(bytes(15_434_845_696.0), "15.4 GB");
+        assert_eq!(bytes(512.0), "512 B");
+        assert_eq!(flops(7.8e12), "7.8 TFLOP/s");
+        assert_eq!(seconds(0.0025), "2.500 ms");
+        assert_eq!(seconds(3992.96256), "1.109 h");
+        assert_eq!(seconds(18.3672128), "18.37 s");
+        assert_eq!(seconds(9e-6), "9.000 µs");
+        assert_eq!(percent(0.623), "62%");
+        assert_eq!(significant(1996.48128, 4), "1996");
+        assert_eq!(significant(0.000123456, 3), "0.000123");
+    }
+}

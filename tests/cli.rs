@@ -1,0 +1,508 @@
+//! The `paradl` command line, driven exactly as the checks do.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use paradl::oracle::formats::{lc, net};
+use paradl::oracle::{Batch, RunSpec, Strategy, presets};
+use serde_json::Value;
+
+fn paradl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_paradl")).args(args).output().unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = paradl(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("paradl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn project_prints_one_object_with_the_contract_numbers() {
+    let p = json(&[
+        "project",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "data",
+        "--gpus",
+        "8",
+        "--samples-per-gpu",
+        "64",
+        "--format",
+        "json",
+    ]);
+    for key in [
+        "strategy",
+        "gpus",
+        "mini_batch",
+        "iterations",
+        "compute_s",
+        "communication_s",
+        "total_s",
+        "memory_bytes",
+        "feasible",
+        "violations",
+        "communication",
+        "bottlenecks",
+    ] {
+        assert!(p.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(p["strategy"], "data");
+    assert_eq!(p["gpus"], 8);
+    assert_eq!(p["mini_batch"], 512);
+    assert_eq!(p["iterations"], 2500);
+    assert!((p["compute_s"].as_f64().unwrap() - 499.12032).abs() < 1e-6);
+    assert!((p["communication_s"].as_f64().unwrap() - 33.2384724).abs() < 1e-6);
+    assert_eq!(p["memory_bytes"].as_f64().unwrap(), 15_434_845_696.0);
+    assert_eq!(p["feasible"], true);
+    assert_eq!(p["violations"], Value::Array(vec![]));
+    let comm = p["communication"].as_object().unwrap();
+    assert!((comm["gradient_allreduce"].as_f64().unwrap() - 33.2384724).abs() < 1e-6);
+    assert_eq!(comm["halo"], 0.0);
+}
+
+#[test]
+fn strategy_short_names_and_batch() {
+    let p = json(&[
+        "project",
+        "--model",
+        "alexnet",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "df",
+        "--gpus",
+        "16",
+        "--batch",
+        "256",
+        "--group",
+        "8",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(p["strategy"], "data+filter");
+    assert_eq!(p["mini_batch"], 256);
+    assert_eq!(p["group_size"], 8);
+    let p = json(&[
+        "project",
+        "--model",
+        "alexnet",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "p",
+        "--gpus",
+        "4",
+        "--batch",
+        "64",
+        "--segments",
+        "16",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(p["strategy"], "pipeline");
+    assert_eq!(p["segments"], 16);
+}
+
+#[test]
+fn infeasible_projections_name_their_violations() {
+    let p = json(&[
+        "project",
+        "--model",
+        "vgg16",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "spatial",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(p["feasible"], false);
+    let violations: Vec<&str> = p["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(violations, ["memory"]);
+    let kinds: Vec<&str> = p["bottlenecks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"memory_overflow"));
+}
+
+#[test]
+fn sweep_lists_every_strategy_and_gpu_count() {
+    let list = json(&[
+        "sweep",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--samples-per-gpu",
+        "32",
+        "--format",
+        "json",
+    ]);
+    let list = list.as_array().unwrap();
+    // serial at 1 GPU, seven strategies at 13 counts up to ABCI's 4096
+    assert_eq!(list.len(), 1 + 7 * 13);
+    let data: Vec<u64> = list
+        .iter()
+        .filter(|p| p["strategy"] == "data")
+        .map(|p| p["gpus"].as_u64().unwrap())
+        .collect();
+    assert_eq!(data, (0..13).map(|e| 1u64 << e).collect::<Vec<_>>());
+
+    let out = paradl(&[
+        "sweep",
+        "--model",
+        "alexnet",
+        "--cluster",
+        "dgx-a100",
+        "--strategies",
+        "d,ds",
+        "--max-gpus",
+        "64",
+        "--batch",
+        "1024",
+        "--format",
+        "csv",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("strategy,gpus,mini_batch,"));
+    assert_eq!(lines.len(), 1 + 2 * 7);
+    assert!(lines[1].starts_with("data,1,1024,"));
+}
+
+#[test]
+fn rank_orders_feasible_fastest_first_then_infeasible() {
+    let list = json(&[
+        "rank",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+        "--format",
+        "json",
+    ]);
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 7, "every strategy but serial");
+    assert!(list.iter().all(|p| p["strategy"] != "serial"));
+    let feasible: Vec<bool> = list.iter().map(|p| p["feasible"].as_bool().unwrap()).collect();
+    let split = feasible.iter().position(|f| !f).unwrap_or(list.len());
+    assert!(feasible[split..].iter().all(|f| !f));
+    for pair in list[..split].windows(2) {
+        assert!(pair[0]["total_s"].as_f64() <= pair[1]["total_s"].as_f64());
+    }
+    for p in &list[split..] {
+        assert!(!p["violations"].as_array().unwrap().is_empty());
+    }
+    // the same numbers as the engine
+    let engine = presets::scenario("resnet50", "abci").unwrap().rank(
+        &RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)),
+        Default::default(),
+    );
+    for (json, p) in list.iter().zip(&engine.points) {
+        assert_eq!(json["strategy"], p.strategy.name());
+        assert_eq!(json["total_s"].as_f64().unwrap(), p.total_s);
+        assert_eq!(json["memory_bytes"].as_f64().unwrap(), p.memory_bytes);
+    }
+    let one = json(&[
+        "rank",
+        "--model",
+        "alexnet",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "1",
+        "--batch",
+        "64",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(one.as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_the_error_on_stderr_only() {
+    let cases: [&[&str]; 5] = [
+        &[
+            "project",
+            "--model",
+            "lenet",
+            "--cluster",
+            "abci",
+            "--strategy",
+            "d",
+            "--gpus",
+            "8",
+            "--batch",
+            "64",
+            "--format",
+            "json",
+        ],
+        &[
+            "project",
+            "--model",
+            "alexnet",
+            "--cluster",
+            "abci",
+            "--strategy",
+            "df",
+            "--gpus",
+            "16",
+            "--batch",
+            "64",
+            "--group",
+            "3",
+            "--format",
+            "json",
+        ],
+        &[
+            "project",
+            "--model",
+            "alexnet",
+            "--cluster",
+            "abci",
+            "--strategy",
+            "data",
+            "--gpus",
+            "3",
+            "--samples-per-gpu",
+            "0.5",
+            "--format",
+            "json",
+        ],
+        &[
+            "project",
+            "--model",
+            "alexnet",
+            "--cluster",
+            "abci",
+            "--strategy",
+            "model",
+            "--gpus",
+            "8",
+            "--batch",
+            "64",
+        ],
+        &["sweep", "--model", "alexnet", "--cluster", "abci", "--format", "json"],
+    ];
+    let expected = [
+        "model",
+        "group_size",
+        "samples_per_gpu",
+        "strategy",
+        "--samples-per-gpu",
+    ];
+    for (args, needle) in cases.iter().zip(expected) {
+        let out = paradl(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn model_and_cluster_files() {
+    let text = presets::network_preset("vgg16").unwrap().file().unwrap().1;
+    let path = temp_file("VGG.net_sc", text);
+    let from_file = json(&[
+        "project",
+        "--model",
+        path.to_str().unwrap(),
+        "--cluster",
+        "abci",
+        "--strategy",
+        "data",
+        "--gpus",
+        "32",
+        "--samples-per-gpu",
+        "16",
+        "--format",
+        "json",
+    ]);
+    let from_preset = json(&[
+        "project",
+        "--model",
+        "vgg16",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "data",
+        "--gpus",
+        "32",
+        "--samples-per-gpu",
+        "16",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(from_file, from_preset);
+
+    // a .plat cluster is flat: every ring has the file's latency and bandwidth
+    let plat = temp_file("ABCI.plat", include_str!("../src/oracle/presets/reference/ABCI.plat"));
+    let p = json(&[
+        "project",
+        "--model",
+        "resnet50",
+        "--cluster",
+        plat.to_str().unwrap(),
+        "--strategy",
+        "data",
+        "--gpus",
+        "8",
+        "--samples-per-gpu",
+        "64",
+        "--format",
+        "json",
+    ]);
+    let weights = presets::network("resnet50").unwrap().weight_items();
+    let per_iteration = 2.0 * 7.0 * (500e-9 + 4.0 * weights / (8.0 * 12.5e9));
+    assert!((p["communication_s"].as_f64().unwrap() - 2500.0 * per_iteration).abs() < 1e-9);
+
+    // JSON files work too, and a broken .net names its line and column
+    let exported = paradl(&["export", "--cluster", "dgx-h100", "--format", "json"]);
+    let cluster_json = temp_file("h100.json", &String::from_utf8(exported.stdout).unwrap());
+    let p = json(&[
+        "project",
+        "--model",
+        "alexnet",
+        "--cluster",
+        cluster_json.to_str().unwrap(),
+        "--strategy",
+        "data",
+        "--gpus",
+        "8",
+        "--batch",
+        "256",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(p["memory_capacity_bytes"].as_f64().unwrap(), 80e9);
+    let broken = temp_file("broken.net", &text.replace("3x64x3x3", "3x64x3xx3"));
+    let out = paradl(&[
+        "project",
+        "--model",
+        broken.to_str().unwrap(),
+        "--cluster",
+        "abci",
+        "--strategy",
+        "d",
+        "--gpus",
+        "1",
+        "--batch",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 4, column 19"));
+}
+
+#[test]
+fn split_files_replace_the_default_split_set() {
+    let text = include_str!("../src/oracle/presets/reference/spatial_alexnet.lc");
+    let path = temp_file("spatial_alexnet.lc", text);
+    let args = |split: bool| {
+        let mut a = vec![
+            "project",
+            "--model",
+            "alexnet",
+            "--cluster",
+            "abci",
+            "--strategy",
+            "spatial",
+            "--gpus",
+            "4",
+            "--batch",
+            "128",
+            "--format",
+            "json",
+        ];
+        if split {
+            a.extend(["--split", path.to_str().unwrap()]);
+        }
+        json(&a)
+    };
+    let with_file = args(true);
+    assert_ne!(with_file, args(false));
+    let network = presets::network("alexnet").unwrap();
+    let flags = lc::parse(text, &network).unwrap();
+    let engine = presets::scenario("alexnet", "abci")
+        .unwrap()
+        .project(&RunSpec {
+            split: Some(flags),
+            ..RunSpec::new(Strategy::Spatial, 4, Batch::MiniBatch(128))
+        })
+        .unwrap();
+    assert_eq!(with_file["total_s"].as_f64().unwrap(), engine.total_s);
+}
+
+#[test]
+fn export_writes_formats_that_read_back() {
+    let out = paradl(&["export", "--model", "resnet152", "--format", "net"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(net::parse(&text).unwrap(), presets::network("resnet152").unwrap());
+    let out = paradl(&["export", "--cluster", "abci", "--format", "plat"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hierarchy"));
+    let out = paradl(&["presets"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    for p in presets::NETWORKS {
+        assert!(text.contains(p.key));
+    }
+}
+
+#[test]
+fn capacity_reports_the_largest_batch() {
+    let list = json(&[
+        "capacity",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "8",
+        "--samples-per-gpu",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let data = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["strategy"] == "data")
+        .unwrap();
+    assert_eq!(data["max_mini_batch"], 530);
+}

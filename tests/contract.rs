@@ -1,0 +1,102 @@
+//! The contract's section 6 table and worked examples, exactly.
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::comm::allreduce;
+use paradl::oracle::{Batch, RunSpec, Strategy, presets};
+
+/// Checks `got` against a decimal `want`, to half a unit of its last digit.
+fn matches_table(got: f64, want: &str) {
+    let value: f64 = want.parse().unwrap();
+    let decimals = want.split_once('.').map_or(0, |(_, d)| d.len()) as i32;
+    let tolerance = 0.5 * 10f64.powi(-decimals);
+    assert!((got - value).abs() <= tolerance, "got {got}, table says {want}");
+}
+
+#[test]
+fn section_6_resnet50_data_parallel_on_abci() {
+    let scenario = presets::scenario("resnet50", "abci").unwrap();
+    let rows = [
+        (1, "3992.96256", "0", 15_434_845_696.0),
+        (2, "1996.48128", "18.3672128", 15_434_845_696.0),
+        (8, "499.12032", "33.2384724", 15_434_845_696.0),
+        (1024, "3.899377500", "1.9676128296", 15_434_845_696.0),
+    ];
+    for (gpus, compute, communication, memory) in rows {
+        let strategy = if gpus == 1 { Strategy::Serial } else { Strategy::Data };
+        let p = scenario
+            .project(&RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(64.0)))
+            .unwrap();
+        matches_table(p.compute_s, compute);
+        matches_table(p.communication_s, communication);
+        assert_eq!(p.memory_bytes, memory, "p = {gpus}");
+        assert!(p.feasible);
+    }
+}
+
+#[test]
+fn serial_equals_data_on_one_gpu() {
+    let scenario = presets::scenario("resnet50", "abci").unwrap();
+    let serial = scenario
+        .project(&RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)))
+        .unwrap();
+    let data = scenario
+        .project(&RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(64.0)))
+        .unwrap();
+    assert_eq!(serial.total_s, data.total_s);
+    assert_eq!(serial.memory_bytes, data.memory_bytes);
+}
+
+#[test]
+fn partial_last_batch_alexnet_1024_gpus() {
+    // "With AlexNet on 1024 GPUs at 512 samples per GPU this is the
+    // difference between 0.76 s and 0.94 s."
+    let scenario = presets::scenario("alexnet", "abci").unwrap();
+    let p = scenario
+        .project(&RunSpec::new(Strategy::Data, 1024, Batch::SamplesPerGpu(512.0)))
+        .unwrap();
+    assert_eq!(p.iterations, 3);
+    let per_iteration: f64 = 512.0 * 0.000610938;
+    // D/B iterations of compute, not I
+    assert!((p.compute_s - 1_280_000.0 * 0.000610938 / 1024.0).abs() < 1e-12);
+    assert!((p.compute_s - 0.76).abs() < 0.005);
+    assert!((3.0 * per_iteration - 0.94).abs() < 0.005);
+    // ... but whole gradients every iteration, the partial last one too
+    let ring = scenario.cluster().ring(1024, 1);
+    let per_iteration_s = allreduce(1024, 4.0 * scenario.network().weight_items(), ring);
+    assert!((p.communication_s - 3.0 * per_iteration_s).abs() < 1e-15);
+}
+
+#[test]
+fn abci_preset_is_section_6() {
+    let abci = presets::cluster("abci").unwrap();
+    let s = abci.spec();
+    assert_eq!(s.gpu_flops_per_s, 7.8e12);
+    assert_eq!(s.gpu_memory_bytes, 16e9);
+    assert_eq!(s.gpus_per_node, 4);
+    assert_eq!(s.max_gpus, 4096);
+    assert_eq!(
+        (s.intra_node.bandwidth_bytes_per_s, s.intra_node.latency_s),
+        (50e9, 9e-6)
+    );
+    assert_eq!(
+        (s.nic.bandwidth_bytes_per_s, s.nic.latency_s, s.nics_per_node),
+        (12.5e9, 20.11e-6, 2)
+    );
+    let levels: Vec<(Option<u64>, f64)> = s.switch_levels.iter().map(|l| (l.span_nodes, l.latency_s)).collect();
+    assert_eq!(levels, vec![(Some(17), 90e-9), (Some(34), 90e-9), (None, 400e-9)]);
+}
+
+#[test]
+fn cosmoflow_trains_at_a_quarter_sample_per_gpu() {
+    let scenario = presets::scenario("cosmoflow", "abci").unwrap();
+    let ds = scenario
+        .project(&RunSpec::new(Strategy::DataSpatial, 512, Batch::SamplesPerGpu(0.25)))
+        .unwrap();
+    assert_eq!(ds.mini_batch, 128);
+    assert_eq!(ds.group_size, Some(4));
+    assert!(ds.feasible, "{:?}", ds.violations);
+    let data = scenario
+        .project(&RunSpec::new(Strategy::Data, 512, Batch::SamplesPerGpu(0.25)))
+        .unwrap();
+    assert!(data.violations.contains(&paradl::oracle::Violation::Batch));
+}

@@ -1,0 +1,274 @@
+//! Round trips of every format: the reference files, the presets and
+//! random networks, clusters and runs.
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::formats::{json, lc, net, plat};
+use paradl::oracle::{
+    Batch, Cluster, DatasetSpec, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, RunSpec, Shape, Strategy as Par,
+    presets,
+};
+use proptest::prelude::*;
+
+const REFERENCE_NETS: [(&str, &str); 7] = [
+    (
+        "ALEXNET_ImageNet.net",
+        include_str!("../src/oracle/presets/reference/ALEXNET_ImageNet.net"),
+    ),
+    (
+        "ALEXNET_ImageNet_profall.net_sc",
+        include_str!("../src/oracle/presets/reference/ALEXNET_ImageNet_profall.net_sc"),
+    ),
+    (
+        "VGG_ImageNet_profall.net_sc",
+        include_str!("../src/oracle/presets/reference/VGG_ImageNet_profall.net_sc"),
+    ),
+    (
+        "RESNET50_ImageNet_profall.net_sc",
+        include_str!("../src/oracle/presets/reference/RESNET50_ImageNet_profall.net_sc"),
+    ),
+    (
+        "COSMOFLOW.net",
+        include_str!("../src/oracle/presets/reference/COSMOFLOW.net"),
+    ),
+    (
+        "COSMOFLOW.net_256",
+        include_str!("../src/oracle/presets/reference/COSMOFLOW.net_256"),
+    ),
+    (
+        "ALEXNET (CRLF)",
+        "Dataset|ImageNet\r\nInput|10x3x8x8\r\nModel|X\r\nCONV1|3x8x8|3x4x3x3|4x6x6|0.1\r\n",
+    ),
+];
+
+#[test]
+fn reference_networks_round_trip_through_net_and_json() {
+    for (name, text) in REFERENCE_NETS {
+        let network = net::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = net::write(&network).unwrap();
+        assert_eq!(net::parse(&written).unwrap(), network, "{name} via .net");
+        assert_eq!(
+            json::network(&json::write(network.spec()).unwrap()).unwrap(),
+            network,
+            "{name} via JSON"
+        );
+    }
+}
+
+#[test]
+fn reference_files_keep_their_quirks() {
+    // the 256³ CosmoFlow file has a RELU whose input reads 32x2128x128x128:
+    // kept as it is (a relu's input shape changes no number of the model)
+    let cosmo = presets::network("cosmoflow-256").unwrap();
+    assert_eq!(cosmo.layers()[4].x().dims(), &[32, 2128, 128, 128]);
+    // "16x255x255x255 |0": blanks around fields are ignored
+    let cosmo = presets::network("cosmoflow").unwrap();
+    assert_eq!(cosmo.layers()[2].y().dims(), &[16, 255, 255, 255]);
+    // comments such as "# Second block group|0" are skipped
+    assert_eq!(presets::network("resnet50").unwrap().layers().len(), 166);
+}
+
+#[test]
+fn every_preset_round_trips_through_net_and_json() {
+    for preset in presets::NETWORKS {
+        let network = preset.build().unwrap();
+        assert_eq!(
+            net::parse(&net::write(&network).unwrap()).unwrap(),
+            network,
+            "{}",
+            preset.key
+        );
+        assert_eq!(
+            json::network(&json::write(network.spec()).unwrap()).unwrap(),
+            network,
+            "{}",
+            preset.key
+        );
+    }
+    for preset in presets::CLUSTERS {
+        let cluster = preset.build().unwrap();
+        assert_eq!(
+            json::cluster(&json::write(cluster.spec()).unwrap()).unwrap(),
+            cluster,
+            "{}",
+            preset.key
+        );
+    }
+}
+
+#[test]
+fn reference_split_sets_read_and_round_trip() {
+    let files = [
+        (
+            "alexnet",
+            include_str!("../src/oracle/presets/reference/filter_alexnet.lc"),
+            5,
+        ),
+        (
+            "alexnet",
+            include_str!("../src/oracle/presets/reference/spatial_alexnet.lc"),
+            7,
+        ),
+        (
+            "vgg16",
+            include_str!("../src/oracle/presets/reference/filter_vgg.lc"),
+            13,
+        ),
+        (
+            "vgg16",
+            include_str!("../src/oracle/presets/reference/spatial_vgg.lc"),
+            18,
+        ),
+        (
+            "resnet50",
+            include_str!("../src/oracle/presets/reference/filter_resnet.lc"),
+            49,
+        ),
+        (
+            "resnet50",
+            include_str!("../src/oracle/presets/reference/channel_resnet.lc"),
+            49,
+        ),
+        (
+            "resnet50",
+            include_str!("../src/oracle/presets/reference/spatial_resnet.lc"),
+            49,
+        ),
+        (
+            "cosmoflow",
+            include_str!("../src/oracle/presets/reference/spatial_cosmolow.lc"),
+            2,
+        ),
+    ];
+    for (model, text, split) in files {
+        let network = presets::network(model).unwrap();
+        let flags = lc::parse(text, &network).unwrap_or_else(|e| panic!("{model}: {e}"));
+        assert_eq!(flags.iter().filter(|f| **f).count(), split);
+        assert_eq!(lc::parse(&lc::write(&network, &flags), &network).unwrap(), flags);
+    }
+}
+
+#[test]
+fn reference_platform_round_trips() {
+    let text = include_str!("../src/oracle/presets/reference/ABCI.plat");
+    let cluster = plat::parse(text, "ABCI").unwrap();
+    assert_eq!(plat::parse(&plat::write(&cluster).unwrap(), "ABCI").unwrap(), cluster);
+    assert_eq!(json::cluster(&json::write(cluster.spec()).unwrap()).unwrap(), cluster);
+}
+
+fn random_layer() -> impl Strategy<Value = LayerSpec> {
+    let kinds = prop::sample::select(LayerKind::ALL.to_vec());
+    (
+        kinds,
+        1u64..5000,
+        1u64..5000,
+        1u64..12,
+        1u64..600,
+        1u64..600,
+        0u32..1000,
+    )
+        .prop_map(|(kind, c, f, k, h, w, tag)| {
+            let y_channels = if kind.has_weights() { f } else { c };
+            let weights = match kind {
+                LayerKind::Conv | LayerKind::Fc => vec![c, f, k, k],
+                LayerKind::Maxpool | LayerKind::Avgpool => vec![0, 0, k, k],
+                LayerKind::Bn => vec![c, c, 0, 0],
+                _ => Vec::new(),
+            };
+            let prefix = match kind {
+                LayerKind::Conv => "CONV",
+                LayerKind::Fc => "FC",
+                LayerKind::Maxpool => "MPOOL",
+                LayerKind::Avgpool => "APOOL",
+                LayerKind::Relu => "RELU",
+                LayerKind::Bn => "BNORM",
+                LayerKind::Add => "ADD",
+                LayerKind::Dropout => "DROPOUT",
+                LayerKind::Other => "SOFTMAX",
+            };
+            LayerSpec {
+                name: format!("{prefix}_{tag}"),
+                kind,
+                x: [c, h, w].into(),
+                w: Shape::new(weights),
+                y: [y_channels, h, w].into(),
+                time_s: None,
+            }
+        })
+}
+
+/// Random valid networks with no profile, a whole-model time on the first
+/// layer, or a time on every layer.
+fn random_network() -> impl Strategy<Value = Network> {
+    (
+        prop::collection::vec(random_layer(), 1..30),
+        1u64..100_000_000,
+        0u8..3,
+        1e-6f64..1.0,
+    )
+        .prop_map(|(mut layers, samples, profile, time)| {
+            for (i, layer) in layers.iter_mut().enumerate() {
+                layer.time_s = match profile {
+                    0 => None,
+                    1 if i == 0 => Some(time),
+                    1 => Some(0.0),
+                    _ => Some(time * (i + 1) as f64),
+                };
+            }
+            NetworkSpec {
+                name: "Random".into(),
+                dataset: DatasetSpec {
+                    name: "Set".into(),
+                    samples,
+                    sample_shape: [3, 224, 224].into(),
+                },
+                layers,
+            }
+        })
+        .prop_filter_map("valid network", |spec| Network::new(spec).ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_networks_round_trip(network in random_network()) {
+        prop_assert_eq!(&net::parse(&net::write(&network).unwrap()).unwrap(), &network);
+        prop_assert_eq!(&json::network(&json::write(network.spec()).unwrap()).unwrap(), &network);
+    }
+
+    #[test]
+    fn random_split_sets_round_trip(network in random_network(), seed in any::<u64>()) {
+        let flags: Vec<bool> = (0..network.layers().len()).map(|i| (seed >> (i % 64)) & 1 == 1).collect();
+        prop_assert_eq!(lc::parse(&lc::write(&network, &flags), &network).unwrap(), flags);
+    }
+
+    #[test]
+    fn random_flat_clusters_round_trip(
+        flops in 1e9f64..1e16, memory in 1e9f64..1e12, per_node in 1u64..17, max in 1u64..100_000,
+        bw in 1e8f64..1e12, latency in 0.0f64..1e-3,
+    ) {
+        let cluster = Cluster::flat("flat", flops, memory, per_node, max, LinkSpec { bandwidth_bytes_per_s: bw, latency_s: latency }).unwrap();
+        prop_assert_eq!(&plat::parse(&plat::write(&cluster).unwrap(), "flat").unwrap(), &cluster);
+        prop_assert_eq!(&json::cluster(&json::write(cluster.spec()).unwrap()).unwrap(), &cluster);
+    }
+
+    #[test]
+    fn random_runs_round_trip(
+        strategy in prop::sample::select(Par::ALL.to_vec()), gpus in 1u64..1_000_000, b in 0.001f64..1000.0,
+        mini in any::<bool>(), bytes in 0.5f64..16.0, segments in prop::option::of(1u64..1000),
+        group in prop::option::of(1u64..64), split in prop::option::of(prop::collection::vec(any::<bool>(), 0..50)),
+        update in prop::sample::select(vec![0.0, 1e-3, 0.25]),
+    ) {
+        let spec = RunSpec {
+            strategy,
+            gpus,
+            batch: if mini { Batch::MiniBatch(gpus * 3) } else { Batch::SamplesPerGpu(b) },
+            bytes_per_item: bytes,
+            segments,
+            group_size: group,
+            split,
+            update_s: update,
+        };
+        prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);
+    }
+}

@@ -1,0 +1,450 @@
+//! Property tests of the model's invariants and of robustness: no input
+//! makes the engine panic or return NaN or infinity.
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::{
+    Batch, Cluster, ClusterSpec, DatasetSpec, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, Projection, RankBy,
+    RunSpec, Scenario, Shape, Strategy as Par, SwitchLevelSpec, Violation, formats, presets,
+};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+
+/// Counts of the robustness property's cases that got past the checked
+/// constructors, so that a generator which only makes invalid input fails.
+static VALID_SCENARIOS: AtomicUsize = AtomicUsize::new(0);
+static PROJECTED: AtomicUsize = AtomicUsize::new(0);
+
+const MODELS: [&str; 7] = [
+    "alexnet",
+    "vgg16",
+    "resnet18",
+    "resnet50",
+    "resnet152",
+    "cosmoflow",
+    "cosmoflow-256",
+];
+const CLUSTERS: [&str; 3] = ["abci", "dgx-a100", "dgx-h100"];
+
+fn scenario(model: &str, cluster: &str) -> Scenario {
+    presets::scenario(model, cluster).unwrap()
+}
+
+fn strategy() -> impl Strategy<Value = Par> {
+    prop::sample::select(Par::ALL.to_vec())
+}
+
+fn gpus() -> impl Strategy<Value = u64> {
+    (0u32..=12).prop_map(|e| 1u64 << e)
+}
+
+fn samples_per_gpu() -> impl Strategy<Value = f64> {
+    prop::sample::select(vec![0.25, 0.5, 1.0, 2.0, 8.0, 32.0, 64.0, 256.0])
+}
+
+fn with_bandwidth(cluster: &Cluster, intra: f64, nic: f64) -> Cluster {
+    let mut spec = cluster.spec().clone();
+    spec.intra_node.bandwidth_bytes_per_s *= intra;
+    spec.nic.bandwidth_bytes_per_s *= nic;
+    Cluster::new(spec).unwrap()
+}
+
+/// Every number of a projection, serialised: NaN and infinity become null.
+fn assert_finite(p: &Projection) {
+    let json = serde_json::to_value(p).unwrap();
+    let text = json.to_string();
+    assert!(!text.contains("null"), "non-finite number in {text}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn more_bandwidth_never_increases_communication(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(),
+        gpus in gpus(),
+        b in samples_per_gpu(),
+        intra in 1.0f64..50.0,
+        nic in 1.0f64..50.0,
+    ) {
+        let slow = scenario(model, cluster);
+        let fast = Scenario::new(slow.network().clone(), with_bandwidth(slow.cluster(), intra, nic));
+        let spec = RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b));
+        if let (Ok(a), Ok(c)) = (slow.project(&spec), fast.project(&spec)) {
+            prop_assert!(c.communication_s <= a.communication_s * (1.0 + 1e-12),
+                "{strategy} p={gpus}: {} > {}", c.communication_s, a.communication_s);
+            prop_assert_eq!(a.compute_s, c.compute_s);
+        }
+    }
+
+    #[test]
+    fn data_parallel_memory_does_not_depend_on_gpus(
+        model in prop::sample::select(MODELS.to_vec()),
+        p1 in gpus(),
+        p2 in gpus(),
+        b in samples_per_gpu(),
+    ) {
+        let s = scenario(model, "abci");
+        let one = s.project(&RunSpec::new(Par::Data, p1, Batch::SamplesPerGpu(b)));
+        let two = s.project(&RunSpec::new(Par::Data, p2, Batch::SamplesPerGpu(b)));
+        if let (Ok(one), Ok(two)) = (one, two) {
+            prop_assert!((one.memory_bytes - two.memory_bytes).abs() <= 1e-12 * one.memory_bytes);
+        }
+    }
+
+    #[test]
+    fn data_parallel_compute_scales_as_one_over_p(
+        model in prop::sample::select(MODELS.to_vec()),
+        p in gpus(),
+        b in samples_per_gpu(),
+        strong in any::<bool>(),
+    ) {
+        let s = scenario(model, "dgx-a100");
+        let batch = if strong { Batch::MiniBatch(4096) } else { Batch::SamplesPerGpu(b) };
+        if let Ok(proj) = s.project(&RunSpec::new(Par::Data, p, batch)) {
+            let whole = s.network().dataset_samples() as f64 * s.time_per_sample_s();
+            prop_assert!((proj.compute_s * p as f64 - whole).abs() <= 1e-9 * whole);
+        }
+    }
+
+    #[test]
+    fn violations_are_exactly_the_broken_limits(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(),
+        gpus in (0u32..=13).prop_map(|e| 1u64 << e),
+        b in samples_per_gpu(),
+    ) {
+        let s = scenario(model, cluster);
+        if let Ok(p) = s.project(&RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b))) {
+            prop_assert_eq!(p.feasible, p.violations.is_empty());
+            prop_assert_eq!(p.violations.contains(&Violation::Memory), p.memory_bytes > p.memory_capacity_bytes);
+            prop_assert_eq!(p.violations.contains(&Violation::Gpus), gpus > s.cluster().max_gpus());
+            if strategy == Par::Data {
+                prop_assert_eq!(p.violations.contains(&Violation::Batch), p.mini_batch < gpus);
+            }
+            if strategy == Par::Pipeline {
+                prop_assert_eq!(
+                    p.violations.contains(&Violation::PipelineDepth),
+                    gpus > s.network().layers().len() as u64
+                );
+            }
+            if !p.feasible {
+                prop_assert!(!p.bottlenecks.is_empty(), "an infeasible run explains itself");
+            }
+            assert_finite(&p);
+        }
+    }
+}
+
+// ---- robustness: arbitrary and hostile inputs -------------------------------
+//
+// The generators build mostly valid inputs spanning extreme (but legal)
+// magnitudes, then corrupt one field in a quarter of the cases with a
+// hostile value, so that both the checked constructors and the formulas
+// on extreme values are exercised.
+
+fn log_uniform(low: f64, high: f64) -> impl Strategy<Value = f64> {
+    (low.log10()..high.log10()).prop_map(|e| 10f64.powf(e))
+}
+
+fn log_count(high: u64) -> impl Strategy<Value = u64> {
+    (0.0..(high as f64).log2()).prop_map(move |e| (2f64.powf(e) as u64).clamp(1, high))
+}
+
+fn hostile() -> impl Strategy<Value = f64> {
+    prop::sample::select(vec![
+        0.0,
+        -1.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::MAX,
+        1e300,
+        1e-300,
+        0.3,
+    ])
+}
+
+/// `None`, or a field index and a hostile value to put there.
+fn corruption() -> impl Strategy<Value = Option<(usize, f64)>> {
+    prop_oneof![3 => Just(None), 1 => (0usize..12, hostile()).prop_map(Some)]
+}
+
+fn as_count(value: f64) -> u64 {
+    if value.is_nan() { 0 } else { value as u64 }
+}
+
+fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
+    let kind = prop::sample::select(LayerKind::ALL.to_vec());
+    (kind, log_count(4096), log_count(4096), 1u64..=11, log_count(1024)).prop_map(move |(kind, c, f, k, width)| {
+        let spatial = vec![width; rank - 1];
+        let mut x = vec![c];
+        x.extend(&spatial);
+        let mut y = vec![if kind.has_weights() { f } else { c }];
+        y.extend(&spatial);
+        let w = match kind {
+            LayerKind::Conv | LayerKind::Fc => [vec![c, f], vec![k; rank - 1]].concat(),
+            LayerKind::Maxpool | LayerKind::Avgpool => [vec![0, 0], vec![k; rank - 1]].concat(),
+            _ => Vec::new(),
+        };
+        LayerSpec {
+            name: kind.to_string(),
+            kind,
+            x: Shape::new(x),
+            w: Shape::new(w),
+            y: Shape::new(y),
+            time_s: None,
+        }
+    })
+}
+
+fn network_spec() -> impl Strategy<Value = NetworkSpec> {
+    (2usize..=4)
+        .prop_flat_map(|rank| {
+            (
+                prop::collection::vec(layer(rank), 1..12),
+                log_count(1 << 53),
+                0u8..3,
+                log_uniform(1e-9, 1e9),
+                corruption(),
+                0usize..12,
+            )
+        })
+        .prop_map(|(mut layers, samples, profile, time, corrupt, at)| {
+            let count = layers.len();
+            match profile {
+                1 => layers[0].time_s = Some(time),
+                2 => layers
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(i, l)| l.time_s = Some(time / (i + 1) as f64)),
+                _ => {}
+            }
+            let mut samples = samples;
+            if let Some((field, value)) = corrupt {
+                let layer = &mut layers[at % count];
+                match field % 4 {
+                    0 => samples = as_count(value),
+                    1 => layer.time_s = Some(value),
+                    2 => layer.w = Shape::new(vec![as_count(value); 4]),
+                    _ => layer.x = Shape::new(vec![as_count(value), 3]),
+                }
+            }
+            NetworkSpec {
+                name: "Random".into(),
+                dataset: DatasetSpec {
+                    name: "Random".into(),
+                    samples,
+                    sample_shape: [3, 32, 32].into(),
+                },
+                layers,
+            }
+        })
+}
+
+fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
+    (
+        (
+            log_uniform(1.0, 1e30),
+            log_uniform(1.0, 1e30),
+            log_count(1 << 40),
+            log_count(1 << 40),
+            log_count(64),
+        ),
+        (
+            log_uniform(1.0, 1e30),
+            log_uniform(1e-12, 1e3),
+            log_uniform(1.0, 1e30),
+            log_uniform(1e-12, 1e3),
+        ),
+        prop::collection::vec((log_count(1 << 20), log_uniform(1e-12, 1e3)), 1..4),
+        corruption(),
+    )
+        .prop_map(
+            |((flops, memory, per_node, max_gpus, nics), (bw_in, a_in, bw_nic, a_nic), levels, corrupt)| {
+                let count = levels.len();
+                let mut span = 0;
+                let mut spec = ClusterSpec {
+                    name: "Random".into(),
+                    source: String::new(),
+                    gpu_flops_per_s: flops,
+                    gpu_memory_bytes: memory,
+                    gpus_per_node: per_node,
+                    max_gpus,
+                    intra_node: LinkSpec {
+                        bandwidth_bytes_per_s: bw_in,
+                        latency_s: a_in,
+                    },
+                    nic: LinkSpec {
+                        bandwidth_bytes_per_s: bw_nic,
+                        latency_s: a_nic,
+                    },
+                    nics_per_node: nics,
+                    switch_levels: levels
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (step, latency_s))| {
+                            span += step;
+                            SwitchLevelSpec {
+                                name: format!("l{i}"),
+                                span_nodes: (i + 1 < count).then_some(span),
+                                latency_s,
+                            }
+                        })
+                        .collect(),
+                };
+                if let Some((field, value)) = corrupt {
+                    match field % 8 {
+                        0 => spec.gpu_flops_per_s = value,
+                        1 => spec.gpu_memory_bytes = value,
+                        2 => spec.intra_node.bandwidth_bytes_per_s = value,
+                        3 => spec.intra_node.latency_s = value,
+                        4 => spec.nic.bandwidth_bytes_per_s = value,
+                        5 => spec.nic.latency_s = value,
+                        6 => spec.gpus_per_node = as_count(value),
+                        _ => spec.switch_levels[0].latency_s = value,
+                    }
+                }
+                spec
+            },
+        )
+}
+
+fn run_spec() -> impl Strategy<Value = RunSpec> {
+    (
+        strategy(),
+        log_count(1 << 40),
+        prop_oneof![
+            log_count(1 << 53).prop_map(Batch::MiniBatch),
+            log_uniform(1e-3, 1e6).prop_map(Batch::SamplesPerGpu)
+        ],
+        log_uniform(0.5, 1024.0),
+        prop::option::of(log_count(1 << 53)),
+        prop::option::of(log_count(1 << 40)),
+        prop::option::of(prop::collection::vec(any::<bool>(), 1..12)),
+        prop_oneof![Just(0.0), log_uniform(1e-9, 1e6)],
+        corruption(),
+    )
+        .prop_map(
+            |(strategy, gpus, batch, bytes_per_item, segments, group_size, split, update_s, corrupt)| {
+                let mut run = RunSpec {
+                    strategy,
+                    gpus,
+                    batch,
+                    bytes_per_item,
+                    segments,
+                    group_size,
+                    split,
+                    update_s,
+                };
+                if let Some((field, value)) = corrupt {
+                    match field % 5 {
+                        0 => run.gpus = as_count(value),
+                        1 => run.batch = Batch::SamplesPerGpu(value),
+                        2 => run.bytes_per_item = value,
+                        3 => run.update_s = value,
+                        _ => run.group_size = Some(as_count(value)),
+                    }
+                }
+                run
+            },
+        )
+}
+
+proptest! {
+    // A fixed seed keeps the counts checked below stable from run to run.
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+        .. ProptestConfig::default()
+    })]
+
+    fn no_input_panics_or_gives_non_finite_numbers_case(
+        network in network_spec(),
+        cluster in cluster_spec(),
+        run in run_spec(),
+    ) {
+        let (Ok(network), Ok(cluster)) = (Network::new(network), Cluster::new(cluster)) else {
+            return Ok(());
+        };
+        VALID_SCENARIOS.fetch_add(1, Ordering::Relaxed);
+        let scenario = Scenario::new(network, cluster);
+        prop_assert!(scenario.time_per_sample_s().is_finite());
+        if let Ok(p) = scenario.project(&run) {
+            PROJECTED.fetch_add(1, Ordering::Relaxed);
+            assert_finite(&p);
+        }
+        let max = scenario.cluster().max_gpus().min(256);
+        for p in scenario.sweep(&run, &Par::ALL, max).points {
+            assert_finite(&p);
+        }
+        for p in scenario.rank(&RunSpec { gpus: run.gpus.min(256), ..run.clone() }, RankBy::Cost).points {
+            assert_finite(&p);
+        }
+        if let Ok(capacity) = scenario.capacity(&RunSpec { gpus: run.gpus.min(1 << 20), ..run })
+            && let Some(b) = capacity.max_samples_per_gpu
+        {
+            prop_assert!(b.is_finite());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn importers_never_panic_on_arbitrary_text(text in ".{0,400}") {
+        let _ = formats::net::parse(&text);
+        let _ = formats::plat::parse(&text, "x");
+        let _ = formats::json::network(&text);
+        let _ = formats::json::cluster(&text);
+        let _ = formats::json::run(&text);
+        let alexnet = presets::network("alexnet").unwrap();
+        let _ = formats::lc::parse(&text, &alexnet);
+    }
+
+    #[test]
+    fn importers_never_panic_on_damaged_reference_files(
+        at in 0usize..2000,
+        insert in prop::sample::select(vec!["|", "x", "\n", "\r\n", "#", "-", "0", "99999999999999999999", "é", ""]),
+        cut in 0usize..3,
+    ) {
+        let sources = [
+            include_str!("../src/oracle/presets/reference/RESNET50_ImageNet_profall.net_sc"),
+            include_str!("../src/oracle/presets/reference/COSMOFLOW.net"),
+            include_str!("../src/oracle/presets/reference/ABCI.plat"),
+            include_str!("../src/oracle/presets/reference/spatial_alexnet.lc"),
+        ];
+        for source in sources {
+            let chars: Vec<char> = source.chars().collect();
+            let at = at.min(chars.len());
+            let end = (at + cut).min(chars.len());
+            let damaged: String = chars[..at].iter().chain(insert.chars().collect::<Vec<_>>().iter()).chain(chars[end..].iter()).collect();
+            if let Err(e) = formats::net::parse(&damaged) {
+                prop_assert!(e.line >= 1 && e.column >= 1);
+            }
+            if let Err(e) = formats::plat::parse(&damaged, "x") {
+                prop_assert!(e.line >= 1 && e.column >= 1);
+            }
+            let alexnet = presets::network("alexnet").unwrap();
+            if let Err(e) = formats::lc::parse(&damaged, &alexnet) {
+                prop_assert!(e.line >= 1 && e.column >= 1);
+            }
+        }
+    }
+}
+
+/// Runs the robustness property and checks that its generators reach the
+/// formulas: most cases are valid scenarios and many runs project.
+#[test]
+fn no_input_panics_or_gives_non_finite_numbers() {
+    no_input_panics_or_gives_non_finite_numbers_case();
+    let valid = VALID_SCENARIOS.load(Ordering::Relaxed);
+    let projected = PROJECTED.load(Ordering::Relaxed);
+    assert!(valid >= 200, "only {valid} of 512 cases were valid scenarios");
+    assert!(projected >= 50, "only {projected} of 512 cases projected");
+}
