@@ -1,6 +1,7 @@
 //! ParaDL in the browser: an analytical oracle for distributed CNN
 //! training. [`oracle`] is the engine; `cli` is the native command line.
 
+pub mod app;
 pub mod oracle;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,17 +8,18 @@ use paradl::oracle::formats::{lc, net};
 use paradl::oracle::{Batch, RunSpec, Strategy, presets};
 use serde_json::Value;
 
-fn paradl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_paradl")).args(args).output().unwrap()
+/// Runs `paradl` with a command line (arguments separated by blanks).
+fn paradl(line: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_paradl"))
+        .args(line.split_whitespace())
+        .output()
+        .unwrap()
 }
 
-fn json(args: &[&str]) -> Value {
-    let out = paradl(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// Runs `paradl` and reads the JSON it prints.
+fn json(line: &str) -> Value {
+    let out = paradl(line);
+    assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -32,21 +33,7 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn project_prints_one_object_with_the_contract_numbers() {
-    let p = json(&[
-        "project",
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "data",
-        "--gpus",
-        "8",
-        "--samples-per-gpu",
-        "64",
-        "--format",
-        "json",
-    ]);
+    let p = json("project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 64 --format json");
     for key in [
         "strategy",
         "gpus",
@@ -79,64 +66,19 @@ fn project_prints_one_object_with_the_contract_numbers() {
 
 #[test]
 fn strategy_short_names_and_batch() {
-    let p = json(&[
-        "project",
-        "--model",
-        "alexnet",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "df",
-        "--gpus",
-        "16",
-        "--batch",
-        "256",
-        "--group",
-        "8",
-        "--format",
-        "json",
-    ]);
+    let p = json("project --model alexnet --cluster abci --strategy df --gpus 16 --batch 256 --group 8 --format json");
     assert_eq!(p["strategy"], "data+filter");
     assert_eq!(p["mini_batch"], 256);
     assert_eq!(p["group_size"], 8);
-    let p = json(&[
-        "project",
-        "--model",
-        "alexnet",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "p",
-        "--gpus",
-        "4",
-        "--batch",
-        "64",
-        "--segments",
-        "16",
-        "--format",
-        "json",
-    ]);
+    let p = json("project --model alexnet --cluster abci --strategy p --gpus 4 --batch 64 --segments 16 --format json");
     assert_eq!(p["strategy"], "pipeline");
     assert_eq!(p["segments"], 16);
 }
 
 #[test]
 fn infeasible_projections_name_their_violations() {
-    let p = json(&[
-        "project",
-        "--model",
-        "vgg16",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "spatial",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-        "--format",
-        "json",
-    ]);
+    let p =
+        json("project --model vgg16 --cluster abci --strategy spatial --gpus 64 --samples-per-gpu 32 --format json");
     assert_eq!(p["feasible"], false);
     let violations: Vec<&str> = p["violations"]
         .as_array()
@@ -156,17 +98,7 @@ fn infeasible_projections_name_their_violations() {
 
 #[test]
 fn sweep_lists_every_strategy_and_gpu_count() {
-    let list = json(&[
-        "sweep",
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--samples-per-gpu",
-        "32",
-        "--format",
-        "json",
-    ]);
+    let list = json("sweep --model resnet50 --cluster abci --samples-per-gpu 32 --format json");
     let list = list.as_array().unwrap();
     // serial at 1 GPU, seven strategies at 13 counts up to ABCI's 4096
     assert_eq!(list.len(), 1 + 7 * 13);
@@ -177,21 +109,8 @@ fn sweep_lists_every_strategy_and_gpu_count() {
         .collect();
     assert_eq!(data, (0..13).map(|e| 1u64 << e).collect::<Vec<_>>());
 
-    let out = paradl(&[
-        "sweep",
-        "--model",
-        "alexnet",
-        "--cluster",
-        "dgx-a100",
-        "--strategies",
-        "d,ds",
-        "--max-gpus",
-        "64",
-        "--batch",
-        "1024",
-        "--format",
-        "csv",
-    ]);
+    let out =
+        paradl("sweep --model alexnet --cluster dgx-a100 --strategies d,ds --max-gpus 64 --batch 1024 --format csv");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -202,19 +121,7 @@ fn sweep_lists_every_strategy_and_gpu_count() {
 
 #[test]
 fn rank_orders_feasible_fastest_first_then_infeasible() {
-    let list = json(&[
-        "rank",
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-        "--format",
-        "json",
-    ]);
+    let list = json("rank --model resnet50 --cluster abci --gpus 64 --samples-per-gpu 32 --format json");
     let list = list.as_array().unwrap();
     assert_eq!(list.len(), 7, "every strategy but serial");
     assert!(list.iter().all(|p| p["strategy"] != "serial"));
@@ -237,86 +144,18 @@ fn rank_orders_feasible_fastest_first_then_infeasible() {
         assert_eq!(json["total_s"].as_f64().unwrap(), p.total_s);
         assert_eq!(json["memory_bytes"].as_f64().unwrap(), p.memory_bytes);
     }
-    let one = json(&[
-        "rank",
-        "--model",
-        "alexnet",
-        "--cluster",
-        "abci",
-        "--gpus",
-        "1",
-        "--batch",
-        "64",
-        "--format",
-        "json",
-    ]);
+    let one = json("rank --model alexnet --cluster abci --gpus 1 --batch 64 --format json");
     assert_eq!(one.as_array().unwrap().len(), 8);
 }
 
 #[test]
 fn bad_input_exits_non_zero_with_the_error_on_stderr_only() {
-    let cases: [&[&str]; 5] = [
-        &[
-            "project",
-            "--model",
-            "lenet",
-            "--cluster",
-            "abci",
-            "--strategy",
-            "d",
-            "--gpus",
-            "8",
-            "--batch",
-            "64",
-            "--format",
-            "json",
-        ],
-        &[
-            "project",
-            "--model",
-            "alexnet",
-            "--cluster",
-            "abci",
-            "--strategy",
-            "df",
-            "--gpus",
-            "16",
-            "--batch",
-            "64",
-            "--group",
-            "3",
-            "--format",
-            "json",
-        ],
-        &[
-            "project",
-            "--model",
-            "alexnet",
-            "--cluster",
-            "abci",
-            "--strategy",
-            "data",
-            "--gpus",
-            "3",
-            "--samples-per-gpu",
-            "0.5",
-            "--format",
-            "json",
-        ],
-        &[
-            "project",
-            "--model",
-            "alexnet",
-            "--cluster",
-            "abci",
-            "--strategy",
-            "model",
-            "--gpus",
-            "8",
-            "--batch",
-            "64",
-        ],
-        &["sweep", "--model", "alexnet", "--cluster", "abci", "--format", "json"],
+    let cases = [
+        "project --model lenet --cluster abci --strategy d --gpus 8 --batch 64 --format json",
+        "project --model alexnet --cluster abci --strategy df --gpus 16 --batch 64 --group 3 --format json",
+        "project --model alexnet --cluster abci --strategy data --gpus 3 --samples-per-gpu 0.5 --format json",
+        "project --model alexnet --cluster abci --strategy model --gpus 8 --batch 64",
+        "sweep --model alexnet --cluster abci --format json",
     ];
     let expected = [
         "model",
@@ -338,92 +177,34 @@ fn bad_input_exits_non_zero_with_the_error_on_stderr_only() {
 fn model_and_cluster_files() {
     let text = presets::network_preset("vgg16").unwrap().file().unwrap().1;
     let path = temp_file("VGG.net_sc", text);
-    let from_file = json(&[
-        "project",
-        "--model",
-        path.to_str().unwrap(),
-        "--cluster",
-        "abci",
-        "--strategy",
-        "data",
-        "--gpus",
-        "32",
-        "--samples-per-gpu",
-        "16",
-        "--format",
-        "json",
-    ]);
-    let from_preset = json(&[
-        "project",
-        "--model",
-        "vgg16",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "data",
-        "--gpus",
-        "32",
-        "--samples-per-gpu",
-        "16",
-        "--format",
-        "json",
-    ]);
+    let project = "--strategy data --gpus 32 --samples-per-gpu 16 --format json";
+    let from_file = json(&format!("project --model {} --cluster abci {project}", path.display()));
+    let from_preset = json(&format!("project --model vgg16 --cluster abci {project}"));
     assert_eq!(from_file, from_preset);
 
     // a .plat cluster is flat: every ring has the file's latency and bandwidth
     let plat = temp_file("ABCI.plat", include_str!("../src/oracle/presets/reference/ABCI.plat"));
-    let p = json(&[
-        "project",
-        "--model",
-        "resnet50",
-        "--cluster",
-        plat.to_str().unwrap(),
-        "--strategy",
-        "data",
-        "--gpus",
-        "8",
-        "--samples-per-gpu",
-        "64",
-        "--format",
-        "json",
-    ]);
+    let p = json(&format!(
+        "project --model resnet50 --cluster {} --strategy data --gpus 8 --samples-per-gpu 64 --format json",
+        plat.display()
+    ));
     let weights = presets::network("resnet50").unwrap().weight_items();
     let per_iteration = 2.0 * 7.0 * (500e-9 + 4.0 * weights / (8.0 * 12.5e9));
     assert!((p["communication_s"].as_f64().unwrap() - 2500.0 * per_iteration).abs() < 1e-9);
 
     // JSON files work too, and a broken .net names its line and column
-    let exported = paradl(&["export", "--cluster", "dgx-h100", "--format", "json"]);
+    let exported = paradl("export --cluster dgx-h100 --format json");
     let cluster_json = temp_file("h100.json", &String::from_utf8(exported.stdout).unwrap());
-    let p = json(&[
-        "project",
-        "--model",
-        "alexnet",
-        "--cluster",
-        cluster_json.to_str().unwrap(),
-        "--strategy",
-        "data",
-        "--gpus",
-        "8",
-        "--batch",
-        "256",
-        "--format",
-        "json",
-    ]);
+    let p = json(&format!(
+        "project --model alexnet --cluster {} --strategy data --gpus 8 --batch 256 --format json",
+        cluster_json.display()
+    ));
     assert_eq!(p["memory_capacity_bytes"].as_f64().unwrap(), 80e9);
     let broken = temp_file("broken.net", &text.replace("3x64x3x3", "3x64x3xx3"));
-    let out = paradl(&[
-        "project",
-        "--model",
-        broken.to_str().unwrap(),
-        "--cluster",
-        "abci",
-        "--strategy",
-        "d",
-        "--gpus",
-        "1",
-        "--batch",
-        "1",
-    ]);
+    let out = paradl(&format!(
+        "project --model {} --cluster abci --strategy d --gpus 1 --batch 1",
+        broken.display()
+    ));
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 4, column 19"));
 }
@@ -433,25 +214,12 @@ fn split_files_replace_the_default_split_set() {
     let text = include_str!("../src/oracle/presets/reference/spatial_alexnet.lc");
     let path = temp_file("spatial_alexnet.lc", text);
     let args = |split: bool| {
-        let mut a = vec![
-            "project",
-            "--model",
-            "alexnet",
-            "--cluster",
-            "abci",
-            "--strategy",
-            "spatial",
-            "--gpus",
-            "4",
-            "--batch",
-            "128",
-            "--format",
-            "json",
-        ];
+        let base = "project --model alexnet --cluster abci --strategy spatial --gpus 4 --batch 128 --format json";
         if split {
-            a.extend(["--split", path.to_str().unwrap()]);
+            json(&format!("{base} --split {}", path.display()))
+        } else {
+            json(base)
         }
-        json(&a)
     };
     let with_file = args(true);
     assert_ne!(with_file, args(false));
@@ -469,14 +237,14 @@ fn split_files_replace_the_default_split_set() {
 
 #[test]
 fn export_writes_formats_that_read_back() {
-    let out = paradl(&["export", "--model", "resnet152", "--format", "net"]);
+    let out = paradl("export --model resnet152 --format net");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(net::parse(&text).unwrap(), presets::network("resnet152").unwrap());
-    let out = paradl(&["export", "--cluster", "abci", "--format", "plat"]);
+    let out = paradl("export --cluster abci --format plat");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("hierarchy"));
-    let out = paradl(&["presets"]);
+    let out = paradl("presets");
     let text = String::from_utf8(out.stdout).unwrap();
     for p in presets::NETWORKS {
         assert!(text.contains(p.key));
@@ -485,19 +253,7 @@ fn export_writes_formats_that_read_back() {
 
 #[test]
 fn capacity_reports_the_largest_batch() {
-    let list = json(&[
-        "capacity",
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--gpus",
-        "8",
-        "--samples-per-gpu",
-        "1",
-        "--format",
-        "json",
-    ]);
+    let list = json("capacity --model resnet50 --cluster abci --gpus 8 --samples-per-gpu 1 --format json");
     let data = list
         .as_array()
         .unwrap()

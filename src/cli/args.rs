@@ -59,6 +59,9 @@ pub struct Common {
     /// Weight-update (optimizer) seconds per iteration.
     #[arg(long, default_value_t = 0.0)]
     pub update_s: f64,
+    /// Pipeline segments `S` (default: GPUs).
+    #[arg(long)]
+    pub segments: Option<u64>,
 }
 
 /// Output of `project`.
@@ -103,9 +106,6 @@ pub struct ProjectArgs {
     /// GPU count `p`.
     #[arg(long)]
     pub gpus: u64,
-    /// Pipeline segments `S` (default: GPUs).
-    #[arg(long)]
-    pub segments: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
     pub format: OneFormat,
@@ -123,9 +123,6 @@ pub struct SweepArgs {
     /// Largest GPU count (default: the cluster's largest allocation).
     #[arg(long)]
     pub max_gpus: Option<u64>,
-    /// Pipeline segments `S` (default: GPUs).
-    #[arg(long)]
-    pub segments: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,

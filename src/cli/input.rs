@@ -40,6 +40,7 @@ pub fn load(common: &Common) -> Result<Loaded, CliError> {
         template: RunSpec {
             bytes_per_item: common.bytes_per_item,
             group_size: common.group,
+            segments: common.segments,
             split,
             update_s: common.update_s,
             ..RunSpec::new(Strategy::Data, 1, batch)
@@ -70,35 +71,41 @@ fn is_json(path: &Path, text: &str) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) || text.trim_start().starts_with('{')
 }
 
-/// A model preset or a `.net`/`.json` file.
-fn model(name: &str) -> Result<Network, CliError> {
+/// A preset by name, or else a file read by `parse(path, text, is_json)`.
+fn preset_or_file<T>(
+    option: &str,
+    name: &str,
+    preset: fn(&str) -> Result<T, OracleError>,
+    parse: fn(&Path, &str, bool) -> Result<T, OracleError>,
+) -> Result<T, CliError> {
     let path = Path::new(name);
     if !path.is_file() {
-        return presets::network(name).map_err(|e| oracle(format!("--model {name}"), e));
+        return preset(name).map_err(|e| oracle(format!("{option} {name}"), e));
     }
     let text = read(path)?;
-    let parsed = if is_json(path, &text) {
-        formats::json::network(&text)
-    } else {
-        net::read(&text)
-    };
-    parsed.map_err(|e| oracle(name.into(), e))
+    parse(path, &text, is_json(path, &text)).map_err(|e| oracle(name.into(), e))
 }
 
-/// A cluster preset or a `.plat`/`.json` file.
+/// A model preset or a `.net`/`.json` file.
+fn model(name: &str) -> Result<Network, CliError> {
+    preset_or_file("--model", name, presets::network, |_, text, json| {
+        if json {
+            formats::json::network(text)
+        } else {
+            net::read(text)
+        }
+    })
+}
+
+/// A cluster preset or a `.plat`/`.json` file (named after the file).
 fn cluster(name: &str) -> Result<Cluster, CliError> {
-    let path = Path::new(name);
-    if !path.is_file() {
-        return presets::cluster(name).map_err(|e| oracle(format!("--cluster {name}"), e));
-    }
-    let text = read(path)?;
-    let parsed = if is_json(path, &text) {
-        formats::json::cluster(&text)
-    } else {
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
-        plat::parse(&text, stem).map_err(OracleError::from)
-    };
-    parsed.map_err(|e| oracle(name.into(), e))
+    preset_or_file("--cluster", name, presets::cluster, |path, text, json| {
+        if json {
+            return formats::json::cluster(text);
+        }
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("platform");
+        plat::parse(text, stem).map_err(OracleError::from)
+    })
 }
 
 /// `paradl export`.

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use thiserror::Error;
 
-use crate::oracle::{OracleError, RankBy, RunSpec, Strategy, formats};
+use crate::oracle::{OracleError, RankBy, Strategy, formats};
 pub use args::{Cli, Command};
 
 /// An error of the command line: the engine's, or a file that cannot be read.
@@ -66,12 +66,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
     match command {
         Command::Project(a) => {
             let loaded = input::load(&a.common)?;
-            let spec = RunSpec {
-                strategy: a.strategy,
-                gpus: a.gpus,
-                segments: a.segments,
-                ..loaded.template.clone()
-            };
+            let spec = loaded.template.at(a.strategy, a.gpus);
             let projection = loaded.scenario.project(&spec).map_err(|e| input::run_error(e.into()))?;
             Ok(output::projection(&projection, a.format))
         }
@@ -82,11 +77,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                 None => Strategy::ALL.to_vec(),
             };
             let max_gpus = a.max_gpus.unwrap_or(loaded.scenario.cluster().max_gpus());
-            let template = RunSpec {
-                segments: a.segments,
-                ..loaded.template.clone()
-            };
-            let sweep = loaded.scenario.sweep(&template, &strategies, max_gpus);
+            let sweep = loaded.scenario.sweep(&loaded.template, &strategies, max_gpus);
             for skipped in &sweep.skipped {
                 eprintln!(
                     "note: {} at {} GPUs skipped: {}",
@@ -97,10 +88,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
         }
         Command::Rank(a) => {
             let loaded = input::load(&a.common)?;
-            let template = RunSpec {
-                gpus: a.gpus,
-                ..loaded.template.clone()
-            };
+            let template = loaded.template.at(Strategy::Data, a.gpus);
             let by = if a.by_cost { RankBy::Cost } else { RankBy::Time };
             let ranking = loaded.scenario.rank(&template, by);
             for skipped in &ranking.skipped {
@@ -112,12 +100,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let loaded = input::load(&a.common)?;
             let mut rows = Vec::new();
             for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(a.gpus)) {
-                let template = RunSpec {
-                    strategy,
-                    gpus: a.gpus,
-                    ..loaded.template.clone()
-                };
-                match loaded.scenario.capacity(&template) {
+                match loaded.scenario.capacity(&loaded.template.at(strategy, a.gpus)) {
                     Ok(capacity) => rows.push(capacity),
                     Err(e) => eprintln!("note: {strategy} skipped: {e}"),
                 }

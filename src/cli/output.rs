@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::args::{ListFormat, OneFormat};
 use super::json;
-use crate::oracle::{Capacity, CommKind, Projection, presets, units};
+use crate::oracle::{Capacity, CommKind, Projection, formats, presets, units};
 
 /// One projection.
 pub fn projection(p: &Projection, format: OneFormat) -> String {
@@ -31,41 +31,9 @@ pub fn projection(p: &Projection, format: OneFormat) -> String {
 pub fn projections(points: &[Projection], format: ListFormat) -> String {
     match format {
         ListFormat::Json => json(&points).unwrap_or_default(),
-        ListFormat::Csv => csv(points),
+        ListFormat::Csv => formats::csv::projections(points),
         ListFormat::Table => table(points),
     }
-}
-
-/// The CSV header of [`csv`].
-pub const CSV_HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s";
-
-fn csv(points: &[Projection]) -> String {
-    let mut text = String::from(CSV_HEADER);
-    text.push('\n');
-    for p in points {
-        let violations: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
-        let _ = write!(
-            text,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
-            p.strategy,
-            p.gpus,
-            p.mini_batch,
-            p.samples_per_gpu,
-            p.iterations,
-            p.compute_s,
-            p.communication_s,
-            p.total_s,
-            p.gpu_hours,
-            p.memory_bytes,
-            p.feasible,
-            violations.join(";")
-        );
-        for kind in CommKind::ALL {
-            let _ = write!(text, ",{}", p.communication.get(kind));
-        }
-        text.push('\n');
-    }
-    text
 }
 
 fn table(points: &[Projection]) -> String {

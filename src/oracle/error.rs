@@ -25,7 +25,7 @@ pub enum Rule {
     #[error("must not be empty")]
     Empty,
     /// A shape with the wrong number of dimensions.
-    #[error("must have {expected} dimensions, found {found}")]
+    #[error("must have {expected}; found {found}")]
     Rank { expected: String, found: usize },
     /// Two values that must agree do not.
     #[error("must equal {what} ({expected}), found {found}")]

@@ -163,7 +163,7 @@ impl Layer {
             return Err(InputError::new(
                 "y",
                 Rule::Rank {
-                    expected: format!("{} (as x)", spec.x.rank()),
+                    expected: format!("{} dimensions (as x)", spec.x.rank()),
                     found: spec.y.rank(),
                 },
             ));
@@ -289,7 +289,7 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
             return Err(InputError::new(
                 "w",
                 Rule::Rank {
-                    expected: format!("{kernel_rank} ([C, F] then one kernel size per spatial dimension)"),
+                    expected: format!("{kernel_rank} dimensions ([C, F] then one kernel size per spatial dimension)"),
                     found: w.rank(),
                 },
             ));
@@ -327,7 +327,7 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
             return Err(InputError::new(
                 "w",
                 Rule::Rank {
-                    expected: format!("{kernel_rank} (0x0 then one kernel size per spatial dimension)"),
+                    expected: format!("{kernel_rank} dimensions (0x0 then one kernel size per spatial dimension)"),
                     found: w.rank(),
                 },
             ));

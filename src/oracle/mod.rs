@@ -61,8 +61,9 @@
 //! }
 //! assert_eq!(ranking.points[0].strategy, Strategy::Data);
 //! assert!(ranking.points[0].feasible);
-//! let last = ranking.points.last().unwrap();
-//! assert!(!last.feasible && !last.violations.is_empty());
+//! if let Some(last) = ranking.points.last() {
+//!     assert!(!last.feasible && !last.violations.is_empty());
+//! }
 //! # Ok::<(), paradl::oracle::OracleError>(())
 //! ```
 //!

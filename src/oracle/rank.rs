@@ -41,12 +41,7 @@ impl Scenario {
             let mut at_budget = None;
             let mut cheapest: Option<Projection> = None;
             for &gpus in counts.iter().filter(|&&p| strategy.applies_at(p)) {
-                let spec = RunSpec {
-                    strategy,
-                    gpus,
-                    ..template.clone()
-                };
-                match self.project(&spec) {
+                match self.project(&template.at(strategy, gpus)) {
                     Ok(point) => {
                         if point.feasible
                             && cheapest

@@ -57,6 +57,16 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
+    /// The same run with another strategy and GPU count.
+    #[must_use]
+    pub fn at(&self, strategy: Strategy, gpus: u64) -> Self {
+        Self {
+            strategy,
+            gpus,
+            ..self.clone()
+        }
+    }
+
     /// A run with every knob at its default.
     pub fn new(strategy: Strategy, gpus: u64, batch: Batch) -> Self {
         Self {

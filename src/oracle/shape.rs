@@ -68,7 +68,7 @@ impl Shape {
             return Err(InputError::new(
                 field,
                 Rule::Rank {
-                    expected: "2 to 4 (channels, then 1 to 3 spatial)".into(),
+                    expected: "2 to 4 dimensions (channels, then 1 to 3 spatial)".into(),
                     found: self.rank(),
                 },
             ));

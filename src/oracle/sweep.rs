@@ -49,6 +49,15 @@ pub fn gpu_counts(max_gpus: u64) -> Vec<u64> {
 }
 
 impl Scenario {
+    /// The ideal-scaling reference of the scaling curves: one GPU's compute
+    /// for an epoch, divided among `gpus` with no overhead.
+    ///
+    /// # Formula
+    /// `T_ideal(p) = D·Σt / p`.
+    pub fn ideal_epoch_s(&self, gpus: u64) -> f64 {
+        self.network().dataset_samples() as f64 * self.time_per_sample_s() / gpus.max(1) as f64
+    }
+
     /// Projects `template` (its strategy and GPU count replaced) for every
     /// strategy in `strategies` at every count of [`gpu_counts`]`(max_gpus)`
     /// (serial only at 1 GPU). With samples per GPU this is weak scaling,
@@ -58,12 +67,7 @@ impl Scenario {
         let mut sweep = Sweep::default();
         for &strategy in strategies {
             for &gpus in counts.iter().filter(|&&p| strategy.applies_at(p)) {
-                let spec = RunSpec {
-                    strategy,
-                    gpus,
-                    ..template.clone()
-                };
-                match self.project(&spec) {
+                match self.project(&template.at(strategy, gpus)) {
                     Ok(point) => sweep.points.push(point),
                     Err(error) => sweep.skipped.push(Skipped { strategy, gpus, error }),
                 }
@@ -78,6 +82,16 @@ mod tests {
     use super::*;
     use crate::oracle::presets;
     use crate::oracle::run::Batch;
+
+    #[test]
+    fn ideal_is_single_gpu_compute_over_p() {
+        let s = presets::scenario("resnet50", "abci").unwrap();
+        let serial = s
+            .project(&RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)))
+            .unwrap();
+        assert_eq!(s.ideal_epoch_s(1), serial.total_s);
+        assert!((s.ideal_epoch_s(64) - serial.total_s / 64.0).abs() < 1e-9);
+    }
 
     #[test]
     fn counts() {

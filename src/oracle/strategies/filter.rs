@@ -1,8 +1,8 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
-use super::{IterationCost, ScalingBound, batch_bound, groups, redundancy};
+use super::{IterationCost, groups, redundancy, split_limits};
 use crate::oracle::comm::allreduce;
-use crate::oracle::projection::{Communication, Violation};
+use crate::oracle::projection::Communication;
 use crate::oracle::run::Run;
 use crate::oracle::scenario::Scenario;
 use crate::oracle::split::{SplitAxis, SplitPlan};
@@ -54,27 +54,7 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
         .sum();
     let gradient = allreduce(p1, delta * local_weights, cluster.ring(run.gpus, p2));
 
-    let mut violations = Vec::new();
-    if plan.violated() {
-        violations.push(Violation::Split);
-    }
-    let mut bounds = vec![ScalingBound {
-        limit: Violation::Split,
-        counted: if run.strategy.is_hybrid() {
-            "GPUs per group"
-        } else {
-            "GPUs"
-        },
-        value: p2,
-        bounded_by: plan.axis.bound_name(),
-        bound: plan.bound,
-    }];
-    if run.strategy.is_hybrid() {
-        if run.mini_batch < p1 {
-            violations.push(Violation::Batch);
-        }
-        bounds.push(batch_bound(run, p1, "groups"));
-    }
+    let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {
         compute_s: per_group * plan.time_s(costs),
         communication: Communication {

@@ -95,6 +95,31 @@ fn batch_bound(run: &Run, replicas: u64, counted: &'static str) -> ScalingBound 
     }
 }
 
+/// The limits of a split strategy: the split set holds and is not divided
+/// into more parts than it allows; a hybrid's `p1` groups get at least one
+/// sample each.
+fn split_limits(run: &Run, plan: &super::split::SplitPlan, groups: u64) -> (Vec<Violation>, Vec<ScalingBound>) {
+    let hybrid = run.strategy.is_hybrid();
+    let mut violations = Vec::new();
+    if plan.violated() {
+        violations.push(Violation::Split);
+    }
+    let mut bounds = vec![ScalingBound {
+        limit: Violation::Split,
+        counted: if hybrid { "GPUs per group" } else { "GPUs" },
+        value: plan.parts,
+        bounded_by: plan.axis.bound_name(),
+        bound: plan.bound,
+    }];
+    if hybrid {
+        if run.mini_batch < groups {
+            violations.push(Violation::Batch);
+        }
+        bounds.push(batch_bound(run, groups, "groups"));
+    }
+    (violations, bounds)
+}
+
 /// Redundancy of a split plan with more than one part.
 fn redundancy(plan: &super::split::SplitPlan, costs: &[super::scenario::LayerCost]) -> Option<Redundancy> {
     if plan.parts <= 1 || plan.is_empty() {

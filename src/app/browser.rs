@@ -1,0 +1,126 @@
+//! The page around the app: the location and history (share links), local
+//! storage (the last state), the clipboard and downloads. Every call
+//! tolerates a missing browser API: it does nothing and says so.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement, Url, UrlSearchParams};
+
+use super::url::PARAMETER;
+
+/// Where the last state is kept.
+pub const STORAGE_KEY: &str = "paradl.state";
+
+fn window() -> Result<web_sys::Window, JsValue> {
+    web_sys::window().ok_or_else(|| JsValue::from_str("no window"))
+}
+
+/// The state parameter of the page's address, if any.
+pub fn linked_state() -> Option<String> {
+    let search = window().ok()?.location().search().ok()?;
+    UrlSearchParams::new_with_str(&search).ok()?.get(PARAMETER)
+}
+
+/// The address that shows `encoded`: this page with `?s=...` (no
+/// parameter for the default view).
+pub fn share_url(encoded: &str) -> String {
+    let Ok(location) = window().map(|w| w.location()) else {
+        return String::new();
+    };
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    );
+    if encoded.is_empty() {
+        base
+    } else {
+        format!("{base}?{PARAMETER}={encoded}")
+    }
+}
+
+/// Replaces the address (no new history entry) and remembers the state.
+pub fn keep(encoded: &str) {
+    if let Ok(w) = window() {
+        if let Ok(history) = w.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&share_url(encoded)));
+        }
+        if let Ok(Some(storage)) = w.local_storage() {
+            let _ = storage.set_item(STORAGE_KEY, encoded);
+        }
+    }
+}
+
+/// The state remembered by [`keep`], if any.
+pub fn remembered() -> Option<String> {
+    window().ok()?.local_storage().ok()??.get_item(STORAGE_KEY).ok()?
+}
+
+/// Copies text to the clipboard; `Ok` once the browser confirms.
+pub async fn copy(text: String) -> Result<(), JsValue> {
+    let promise = window()?.navigator().clipboard().write_text(&text);
+    wasm_bindgen_futures::JsFuture::from(promise).await.map(|_| ())
+}
+
+/// Offers `text` as a file download.
+pub fn download_text(file_name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = Url::create_object_url_with_blob(&blob)?;
+    let clicked = click_link(file_name, &url);
+    let _ = Url::revoke_object_url(&url);
+    clicked
+}
+
+fn click_link(file_name: &str, href: &str) -> Result<(), JsValue> {
+    let document = window()?.document().ok_or_else(|| JsValue::from_str("no document"))?;
+    let anchor: HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    anchor.set_href(href);
+    anchor.set_download(file_name);
+    anchor.click();
+    Ok(())
+}
+
+/// Renders an SVG document to a PNG at twice its size and offers it as a
+/// download.
+pub fn download_png(file_name: &str, svg: &str, width: u32, height: u32) -> Result<(), JsValue> {
+    let document = window()?.document().ok_or_else(|| JsValue::from_str("no document"))?;
+    let canvas: HtmlCanvasElement = document.create_element("canvas")?.dyn_into()?;
+    canvas.set_width(width * 2);
+    canvas.set_height(height * 2);
+    let image = HtmlImageElement::new()?;
+    let name = file_name.to_string();
+    let drawn = image.clone();
+    let onload = wasm_bindgen::closure::Closure::once(move || {
+        let painted = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+            .map(|context| {
+                context.draw_image_with_html_image_element_and_dw_and_dh(
+                    &drawn,
+                    0.0,
+                    0.0,
+                    f64::from(width * 2),
+                    f64::from(height * 2),
+                )
+            });
+        if let (Some(Ok(())), Ok(data)) = (painted, canvas.to_data_url_with_type("image/png")) {
+            let _ = click_link(&name, &data);
+        }
+    });
+    image.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    let source = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(svg));
+    image.set_src(&source);
+    Ok(())
+}
+
+/// Sets a performance mark (for the app benchmark), if the page has the API.
+pub fn mark(name: &str) {
+    if let Some(performance) = window().ok().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
+}

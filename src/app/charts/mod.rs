@@ -1,0 +1,202 @@
+//! The plots: each module computes its data from the results apart from
+//! drawing it, and draws with plotters into an SVG string together with
+//! the places a pointer can hover for numbers.
+
+pub mod comparison;
+pub mod memory;
+pub mod scaling;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::RGBColor;
+
+use crate::oracle::{CommKind, Projection, Strategy, units};
+
+/// Drawing size in SVG units (the page scales it).
+pub const WIDTH: u32 = 760;
+/// See [`WIDTH`].
+pub const HEIGHT: u32 = 430;
+/// Font of every label.
+pub const FONT: &str = "sans-serif";
+
+/// A plot drawn: its SVG and where its marks are.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Drawn {
+    /// The SVG document.
+    pub svg: String,
+    /// Marks that show numbers on hover.
+    pub targets: Vec<Target>,
+}
+
+/// Where a mark sits, in SVG units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Area {
+    /// A point marker.
+    Point {
+        /// Centre x.
+        x: i32,
+        /// Centre y.
+        y: i32,
+    },
+    /// A bar.
+    Bar {
+        /// Left.
+        x: i32,
+        /// Top.
+        y: i32,
+        /// Width.
+        width: i32,
+        /// Height.
+        height: i32,
+    },
+}
+
+/// A mark and the numbers it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// Where it is.
+    pub area: Area,
+    /// Lines of text: a title then the numbers.
+    pub lines: Vec<String>,
+}
+
+/// A plot that could not be drawn.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the plot could not be drawn: {0}")]
+pub struct ChartError(pub String);
+
+/// Turns a plotters error into a [`ChartError`].
+pub fn fail(error: impl std::fmt::Display) -> ChartError {
+    ChartError(error.to_string())
+}
+
+/// Width kept on the right of every plot for its legend.
+pub const LEGEND_WIDTH: u32 = 175;
+
+/// How a legend entry shows its series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swatch {
+    /// A solid line.
+    Line(RGBColor),
+    /// A dashed line.
+    Dashed(RGBColor),
+    /// A filled box.
+    Box(RGBColor),
+}
+
+/// Draws a legend in the right margin of `root`, outside the plotting area
+/// so that it hides no data.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[(String, Swatch)],
+) -> Result<(), ChartError> {
+    let x = (WIDTH - LEGEND_WIDTH + 14) as i32;
+    for (i, (label, swatch)) in entries.iter().enumerate() {
+        let y = 24 + 19 * i as i32;
+        match *swatch {
+            Swatch::Line(color) => root.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))),
+            Swatch::Dashed(color) => {
+                root.draw(&PathElement::new(vec![(x, y), (x + 7, y)], color.stroke_width(2)))
+                    .map_err(fail)?;
+                root.draw(&PathElement::new(vec![(x + 12, y), (x + 20, y)], color.stroke_width(2)))
+            }
+            Swatch::Box(color) => root.draw(&Rectangle::new([(x + 4, y - 6), (x + 16, y + 6)], color.filled())),
+        }
+        .map_err(fail)?;
+        root.draw(&Text::new(label.clone(), (x + 27, y - 7), (FONT, 13).into_font()))
+            .map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// The colour of a strategy, the same in every plot.
+pub fn strategy_color(strategy: Strategy) -> RGBColor {
+    match strategy {
+        Strategy::Serial => RGBColor(0x55, 0x55, 0x55),
+        Strategy::Data => RGBColor(0x1f, 0x77, 0xb4),
+        Strategy::Spatial => RGBColor(0xff, 0x7f, 0x0e),
+        Strategy::Pipeline => RGBColor(0x2c, 0xa0, 0x2c),
+        Strategy::Filter => RGBColor(0xd6, 0x27, 0x28),
+        Strategy::Channel => RGBColor(0x94, 0x67, 0xbd),
+        Strategy::DataFilter => RGBColor(0x8c, 0x56, 0x4b),
+        Strategy::DataSpatial => RGBColor(0xe3, 0x77, 0xc2),
+    }
+}
+
+/// The colour of compute (`None`) or a kind of communication.
+pub fn part_color(kind: Option<CommKind>) -> RGBColor {
+    match kind {
+        None => RGBColor(0x4c, 0x78, 0xa8),
+        Some(CommKind::GradientAllreduce) => RGBColor(0xf5, 0x85, 0x18),
+        Some(CommKind::LayerCollectives) => RGBColor(0xe4, 0x57, 0x56),
+        Some(CommKind::Halo) => RGBColor(0x72, 0xb7, 0xb2),
+        Some(CommKind::Gather) => RGBColor(0x54, 0xa2, 0x4b),
+        Some(CommKind::PipelineP2p) => RGBColor(0xee, 0xca, 0x3b),
+    }
+}
+
+/// The hover text of a projection.
+pub fn describe(p: &Projection) -> Vec<String> {
+    let mut lines = vec![
+        format!("{} on {} GPUs, batch {}", p.strategy, p.gpus, p.mini_batch),
+        format!(
+            "epoch {} = compute {} + communication {}",
+            units::seconds(p.total_s),
+            units::seconds(p.compute_s),
+            units::seconds(p.communication_s)
+        ),
+        format!(
+            "memory {} of {} per GPU; {} GPU-hours",
+            units::bytes(p.memory_bytes),
+            units::bytes(p.memory_capacity_bytes),
+            units::significant(p.gpu_hours, 4)
+        ),
+    ];
+    if p.feasible {
+        lines.push("feasible".into());
+    } else {
+        let names: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+        lines.push(format!("infeasible: {}", names.join(", ")));
+    }
+    lines
+}
+
+/// A tick label of a GPU count or other power of two: `1`, `64`, `4k`.
+pub fn count_label(value: f64) -> String {
+    if value >= 1024.0 && (value / 1024.0).fract() == 0.0 {
+        format!("{}k", value / 1024.0)
+    } else {
+        units::significant(value, 3)
+    }
+}
+
+/// Log-axis bounds around positive values, padded by a quarter decade.
+pub fn log_bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let (low, high) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    (high > 0.0).then(|| {
+        let high = if high > low { high } else { low * 10.0 };
+        (low / 1.8, high * 1.8)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(count_label(4096.0), "4k");
+        assert_eq!(count_label(64.0), "64");
+        assert_eq!(
+            log_bounds([2.0, 8.0, 0.0, f64::NAN].into_iter()),
+            Some((2.0 / 1.8, 8.0 * 1.8))
+        );
+        assert_eq!(log_bounds([0.0].into_iter()), None);
+        assert_eq!(log_bounds([5.0].into_iter()), Some((5.0 / 1.8, 90.0)));
+    }
+}

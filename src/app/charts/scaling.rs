@@ -1,0 +1,176 @@
+//! Scaling curves: epoch time against GPU count, log-log, one curve per
+//! strategy, infeasible points crossed out, and ideal scaling.
+
+use plotters::prelude::*;
+
+use super::{
+    Area, ChartError, Drawn, FONT, HEIGHT, LEGEND_WIDTH, Swatch, Target, WIDTH, count_label, describe, fail, legend,
+    log_bounds, strategy_color,
+};
+use crate::app::results::Results;
+use crate::oracle::{Projection, Strategy, units};
+
+/// One strategy's curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Curve {
+    /// Strategy.
+    pub strategy: Strategy,
+    /// Its projections, GPU count ascending.
+    pub points: Vec<Projection>,
+}
+
+/// What the plot shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalingData {
+    /// One curve per chosen strategy.
+    pub curves: Vec<Curve>,
+    /// Ideal scaling.
+    pub ideal: Vec<(u64, f64)>,
+    /// The GPU budget (a vertical line).
+    pub budget: u64,
+}
+
+/// The curves of the results' sweep.
+pub fn data(results: &Results) -> ScalingData {
+    let mut curves: Vec<Curve> = Vec::new();
+    for p in &results.sweep {
+        match curves.iter_mut().find(|c| c.strategy == p.strategy) {
+            Some(curve) => curve.points.push(p.clone()),
+            None => curves.push(Curve {
+                strategy: p.strategy,
+                points: vec![p.clone()],
+            }),
+        }
+    }
+    ScalingData {
+        curves,
+        ideal: results.ideal.clone(),
+        budget: results.gpus,
+    }
+}
+
+/// Draws the curves.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
+    let mut svg = String::new();
+    let mut targets = Vec::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let times = data.curves.iter().flat_map(|c| c.points.iter().map(|p| p.total_s));
+        let Some((low, high)) = log_bounds(times.chain(data.ideal.iter().map(|i| i.1))) else {
+            return Ok(Drawn {
+                svg: String::new(),
+                targets,
+            });
+        };
+        let max_gpus = data
+            .ideal
+            .iter()
+            .map(|i| i.0)
+            .max()
+            .unwrap_or(1)
+            .max(data.budget)
+            .max(2) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .margin_right(LEGEND_WIDTH)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d((1f64..max_gpus * 1.4).log_scale(), (low..high).log_scale())
+            .map_err(fail)?;
+        chart
+            .configure_mesh()
+            .x_desc("GPUs")
+            .y_desc("epoch time (s)")
+            .x_label_formatter(&|v| count_label(*v))
+            .y_label_formatter(&|v| units::significant(*v, 2))
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(fail)?;
+        let budget = data.budget as f64;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(budget, low), (budget, high)],
+                RGBColor(0xbb, 0xbb, 0xbb).stroke_width(1),
+            )))
+            .map_err(fail)?;
+        let ideal: Vec<(f64, f64)> = data.ideal.iter().map(|&(p, t)| (p as f64, t)).collect();
+        let grey = RGBColor(0x70, 0x70, 0x70);
+        chart
+            .draw_series(DashedLineSeries::new(ideal, 6, 4, grey.stroke_width(2)))
+            .map_err(fail)?;
+        let mut entries = vec![("ideal scaling".to_string(), Swatch::Dashed(grey))];
+        for curve in &data.curves {
+            let color = strategy_color(curve.strategy);
+            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
+            chart
+                .draw_series(LineSeries::new(line, color.stroke_width(2)))
+                .map_err(fail)?;
+            entries.push((curve.strategy.name().to_string(), Swatch::Line(color)));
+            for p in &curve.points {
+                let at = (p.gpus as f64, p.total_s);
+                if p.feasible {
+                    chart
+                        .draw_series(std::iter::once(Circle::new(at, 4, color.filled())))
+                        .map_err(fail)?;
+                } else {
+                    chart
+                        .draw_series(std::iter::once(Cross::new(at, 5, color.stroke_width(2))))
+                        .map_err(fail)?;
+                }
+                let (x, y) = chart.backend_coord(&at);
+                targets.push(Target {
+                    area: Area::Point { x, y },
+                    lines: describe(p),
+                });
+            }
+        }
+        entries.push((
+            format!("budget: {} GPUs", data.budget),
+            Swatch::Line(RGBColor(0xbb, 0xbb, 0xbb)),
+        ));
+        entries.push(("✕ infeasible point".to_string(), Swatch::Box(WHITE)));
+        legend(&root, &entries)?;
+        root.present().map_err(fail)?;
+    }
+    Ok(Drawn { svg, targets })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curves_per_strategy_with_every_point_hoverable() {
+        let results = crate::app::results::default_results();
+        let data = data(&results);
+        assert_eq!(data.curves.len(), 8);
+        assert_eq!(data.curves[1].strategy, Strategy::Data);
+        assert_eq!(data.curves[1].points.len(), 13);
+        let drawn = draw(&data).unwrap();
+        assert!(drawn.svg.starts_with("<svg"));
+        assert!(drawn.svg.contains("epoch time (s)"));
+        assert!(drawn.svg.contains("data+spatial"));
+        assert_eq!(drawn.targets.len(), results.sweep.len());
+        for t in &drawn.targets {
+            let Area::Point { x, y } = t.area else {
+                panic!("points only")
+            };
+            assert!((0..WIDTH as i32).contains(&x) && (0..HEIGHT as i32).contains(&y));
+        }
+        // more GPUs further right
+        let xs: Vec<i32> = drawn.targets[1..14]
+            .iter()
+            .map(|t| match t.area {
+                Area::Point { x, .. } => x,
+                Area::Bar { x, .. } => x,
+            })
+            .collect();
+        assert!(xs.windows(2).all(|w| w[0] < w[1]));
+    }
+}

@@ -1,0 +1,109 @@
+//! The page: inputs on the left, results on the right; the state lives in
+//! the address and in local storage.
+
+use yew::prelude::*;
+
+use super::AppContext;
+use super::cluster_panel::ClusterPanel;
+use super::comparison_plot::ComparisonPlot;
+use super::exports::Exports;
+use super::findings::Findings;
+use super::memory_plot::MemoryPlot;
+use super::model_panel::ModelPanel;
+use super::notice::Notice;
+use super::ranking_table::RankingTable;
+use super::run_panel::RunPanel;
+use super::scaling_plot::ScalingPlot;
+use super::share_bar::ShareBar;
+use crate::app::state::inputs::Inputs;
+use crate::app::state::{Action, AppState};
+use crate::app::{browser, url};
+
+/// The performance mark set once results are on screen (read by the app
+/// benchmark: its first entry is the time from navigation to a full render).
+pub const FIRST_RENDER: &str = "paradl-rendered";
+
+/// The state a visit starts from: the link's, else the last one kept, else
+/// the defaults. A link that cannot be read falls back to the defaults
+/// with a notice.
+pub fn boot() -> AppState {
+    match browser::linked_state() {
+        Some(link) => match url::decode(&link) {
+            Ok(inputs) => AppState::new(inputs, None),
+            Err(e) => AppState::new(
+                Inputs::default(),
+                Some(format!(
+                    "This link could not be opened ({e}), so the default view is shown."
+                )),
+            ),
+        },
+        None => {
+            let kept = browser::remembered().and_then(|text| url::decode(&text).ok());
+            AppState::new(kept.unwrap_or_default(), None)
+        }
+    }
+}
+
+/// Props of [`App`]: where the state starts (tests give their own).
+#[derive(Properties, PartialEq, Clone, Default)]
+pub struct AppProps {
+    /// Starting state; `None` reads the page's address and storage.
+    #[prop_or_default]
+    pub initial: Option<std::rc::Rc<AppState>>,
+}
+
+/// The whole app.
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let initial = props.initial.clone();
+    let state = use_reducer(move || initial.map_or_else(boot, |s| (*s).clone()));
+    let encoded = state.view.as_ref().map(|v| url::encode(&v.inputs));
+    use_effect_with(encoded.clone(), |encoded| {
+        if let Some(encoded) = encoded {
+            browser::keep(encoded);
+            browser::mark(FIRST_RENDER);
+        }
+    });
+    let href = browser::share_url(encoded.as_deref().unwrap_or_default());
+    let ondismiss = {
+        let state = state.clone();
+        Callback::from(move |()| state.dispatch(Action::DismissNotice))
+    };
+    let results = state.view.clone().map(|view| {
+        html! {
+            <>
+                <RankingTable ranking={view.results.ranking.clone()} />
+                <Findings ranking={view.results.ranking.clone()} />
+                <ScalingPlot view={view.clone()} />
+                <ComparisonPlot view={view.clone()} />
+                <MemoryPlot view={view.clone()} />
+                <Exports {view} />
+            </>
+        }
+    });
+    html! {
+        <ContextProvider<AppContext> context={state.clone()}>
+            <header class="top">
+                <div>
+                    <h1>{ "ParaDL oracle" }</h1>
+                    <p class="tagline">{ "How should this CNN be parallelised on that cluster, and what will it cost in time and memory?" }</p>
+                </div>
+                <ShareBar href={AttrValue::from(href)} />
+            </header>
+            <Notice message={state.notice.clone().map(AttrValue::from)} {ondismiss} />
+            <main class="layout">
+                <aside class="inputs">
+                    <ModelPanel />
+                    <ClusterPanel />
+                    <RunPanel />
+                </aside>
+                <section class="outputs" aria-live="polite">
+                    { results.unwrap_or_else(|| html! { <p class="quiet">{ "Fix the highlighted inputs to see results." }</p> }) }
+                </section>
+            </main>
+            <footer>
+                { "An analytical model after ParaDL (Kahira et al., HPDC 2021); everything runs in your browser." }
+            </footer>
+        </ContextProvider<AppContext>>
+    }
+}

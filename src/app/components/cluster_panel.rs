@@ -1,0 +1,62 @@
+//! The cluster: a preset, every parameter of the model with its unit, and
+//! where the numbers come from.
+
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::AppContext;
+use super::level_table::LevelTable;
+use super::number_field::NumberField;
+use crate::app::state::Action;
+use crate::app::state::cluster_editor::PARAMS;
+use crate::app::state::fields;
+use crate::oracle::presets;
+
+/// The cluster settings.
+#[function_component(ClusterPanel)]
+pub fn cluster_panel() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    let editor = &state.cluster;
+    let current = state
+        .view
+        .as_ref()
+        .and_then(|v| v.inputs.cluster_preset().map(str::to_string));
+    let onchange = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            state.dispatch(Action::PickCluster(
+                e.target_unchecked_into::<HtmlSelectElement>().value(),
+            ))
+        })
+    };
+    let options = presets::CLUSTERS.iter().map(|p| {
+        html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
+    });
+    let params = PARAMS.iter().map(|param| {
+        let path = param.path.to_string();
+        let oninput = {
+            let state = state.clone();
+            Callback::from(move |text: String| state.dispatch(Action::EditCluster(path.clone(), text)))
+        };
+        html! {
+            <NumberField id={format!("cluster-{}", param.path.replace(['.', '_'], "-"))} label={param.label}
+                unit={param.unit} value={editor.param_text(param)}
+                error={state.error(&fields::cluster(param.path)).map(AttrValue::from)} {oninput} />
+        }
+    });
+    html! {
+        <section class="panel" aria-labelledby="cluster-heading">
+            <h2 id="cluster-heading">{ "Cluster" }</h2>
+            <label for="cluster">{ "Preset" }</label>
+            <select id="cluster" {onchange}>
+                { for options }
+                if current.is_none() { <option value="" selected=true disabled=true>{ "custom (edited)" }</option> }
+            </select>
+            <p class="source">{ &editor.base.source }</p>
+            <div class="params">{ for params }</div>
+            <LevelTable />
+        </section>
+    }
+}

@@ -1,0 +1,34 @@
+//! Downloads of the results: the ranking and the sweep as CSV and JSON.
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::app::browser;
+use crate::oracle::formats;
+
+/// CSV and JSON buttons.
+#[function_component(Exports)]
+pub fn exports(props: &ViewProps) -> Html {
+    let download = |name: &'static str, mime: &'static str, make: fn(&crate::app::results::Results) -> String| {
+        let view = props.view.clone();
+        Callback::from(move |_: MouseEvent| {
+            let _ = browser::download_text(name, mime, &make(&view.results));
+        })
+    };
+    let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| formats::csv::projections(&r.sweep));
+    let ranking_csv = download("paradl-ranking.csv", "text/csv", |r| {
+        formats::csv::projections(&r.ranking)
+    });
+    let json = download("paradl-results.json", "application/json", |r| {
+        let document = serde_json::json!({ "ranking": r.ranking, "sweep": r.sweep });
+        serde_json::to_string_pretty(&document).unwrap_or_default()
+    });
+    html! {
+        <div class="exports">
+            <span>{ "Download results: " }</span>
+            <button type="button" id="export-ranking-csv" onclick={ranking_csv}>{ "ranking CSV" }</button>
+            <button type="button" id="export-sweep-csv" onclick={sweep_csv}>{ "sweep CSV" }</button>
+            <button type="button" id="export-json" onclick={json}>{ "JSON" }</button>
+        </div>
+    }
+}

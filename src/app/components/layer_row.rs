@@ -1,0 +1,96 @@
+//! One editable layer of the layer table.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::app::results::LayerTotals;
+use crate::app::state::model_editor::{LayerColumn, LayerRow as Row};
+use crate::app::state::{Action, fields};
+use crate::oracle::{LayerKind, units};
+
+/// Props of [`LayerRow`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct LayerRowProps {
+    /// Position.
+    pub index: usize,
+    /// The cells.
+    pub row: Row,
+    /// Totals of the last valid network, if it has this layer.
+    pub totals: Option<LayerTotals>,
+    /// Errors of this row by field key.
+    pub errors: Vec<(String, String)>,
+    /// Sends edits.
+    pub dispatch: Callback<Action>,
+}
+
+/// A row: name, kind, shapes, time, totals and the row's buttons.
+#[function_component(LayerRow)]
+pub fn layer_row(props: &LayerRowProps) -> Html {
+    let index = props.index;
+    let cell = |column: LayerColumn, value: &str, label: &str| {
+        let key = fields::layer(index, column.key());
+        let error = props.errors.iter().find(|(k, _)| *k == key).map(|(_, e)| e.clone());
+        let dispatch = props.dispatch.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            dispatch.emit(Action::EditLayer(
+                index,
+                column,
+                e.target_unchecked_into::<HtmlInputElement>().value(),
+            ))
+        });
+        html! {
+            <td class={classes!(error.is_some().then_some("invalid"))}>
+                <input type="text" value={value.to_string()} aria-label={format!("{label} of layer {index}")}
+                    aria-invalid={error.is_some().to_string()} {oninput} />
+                if let Some(e) = error { <p class="error" role="alert">{ e }</p> }
+            </td>
+        }
+    };
+    let onkind = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            if let Ok(kind) = e
+                .target_unchecked_into::<HtmlSelectElement>()
+                .value()
+                .parse::<LayerKind>()
+            {
+                dispatch.emit(Action::SetLayerKind(index, kind));
+            }
+        })
+    };
+    let button = |label: &'static str, title: &'static str, action: Action| {
+        let dispatch = props.dispatch.clone();
+        html! { <button type="button" {title} aria-label={title} onclick={Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))}>{ label }</button> }
+    };
+    let totals = props.totals.map_or_else(
+        || html! { <><td class="num">{ "–" }</td><td class="num">{ "–" }</td><td class="num">{ "–" }</td></> },
+        |t| {
+            html! { <>
+                <td class="num">{ units::significant(t.parameters, 4) }</td>
+                <td class="num">{ units::significant(t.activations, 4) }</td>
+                <td class="num">{ units::significant(t.flops / 1e9, 4) }</td>
+            </> }
+        },
+    );
+    let r = &props.row;
+    html! {
+        <tr>
+            <td class="num">{ index }</td>
+            { cell(LayerColumn::Name, &r.name, "name") }
+            <td><select aria-label={format!("kind of layer {index}")} onchange={onkind}>
+                { for LayerKind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == r.kind}>{ k.name() }</option> }) }
+            </select></td>
+            { cell(LayerColumn::X, &r.x, "input shape") }
+            { cell(LayerColumn::W, &r.w, "weight shape") }
+            { cell(LayerColumn::Y, &r.y, "output shape") }
+            { cell(LayerColumn::Time, &r.time, "time") }
+            { totals }
+            <td class="row-actions">
+                { button("↑", "Move up", Action::MoveLayer(index, true)) }
+                { button("↓", "Move down", Action::MoveLayer(index, false)) }
+                { button("+", "Insert a layer below", Action::InsertLayer(index)) }
+                { button("−", "Remove this layer", Action::RemoveLayer(index)) }
+            </td>
+        </tr>
+    }
+}

@@ -1,0 +1,62 @@
+//! The switch levels of a cluster, innermost first.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::AppContext;
+use crate::app::state::Action;
+use crate::app::state::cluster_editor::{LevelColumn, level_path};
+use crate::app::state::fields;
+
+/// The switch-level table.
+#[function_component(LevelTable)]
+pub fn level_table() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    let levels = &state.cluster.base.switch_levels;
+    let count = levels.len();
+    let cell = |index: usize, column: LevelColumn, disabled: bool| {
+        let path = level_path(index, column);
+        let key = fields::cluster(&path);
+        let error = state.error(&key).map(str::to_string);
+        let oninput = {
+            let state = state.clone();
+            Callback::from(move |e: InputEvent| {
+                let text = e.target_unchecked_into::<HtmlInputElement>().value();
+                state.dispatch(Action::EditCluster(path.clone(), text));
+            })
+        };
+        let value = state.cluster.level_text(index, column);
+        html! {
+            <td>
+                <input type="text" inputmode="decimal" value={value} {disabled} {oninput}
+                    placeholder={disabled.then_some("all")} aria-invalid={error.is_some().to_string()} />
+                if let Some(e) = error { <p class="error" role="alert">{ e }</p> }
+            </td>
+        }
+    };
+    let rows = levels.iter().enumerate().map(|(i, level)| {
+        let onremove = { let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::RemoveLevel(i))) };
+        html! {
+            <tr>
+                <th scope="row">{ &level.name }</th>
+                { cell(i, LevelColumn::Span, i + 1 == count) }
+                { cell(i, LevelColumn::Latency, false) }
+                <td><button type="button" onclick={onremove} disabled={count == 1} aria-label="Remove level">{ "−" }</button></td>
+            </tr>
+        }
+    });
+    let onadd = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddLevel))
+    };
+    html! {
+        <table class="levels">
+            <caption>{ "Switch levels, innermost first (the last spans every node)" }</caption>
+            <thead><tr><th>{ "level" }</th><th>{ "nodes under one switch" }</th><th>{ "latency (ns)" }</th><th></th></tr></thead>
+            <tbody>{ for rows }</tbody>
+            <tfoot><tr><td colspan="4"><button type="button" onclick={onadd}>{ "Add a level" }</button></td></tr></tfoot>
+        </table>
+    }
+}

@@ -1,0 +1,22 @@
+//! `#memory-plot`: memory per GPU of each strategy against the capacity.
+
+use yew::prelude::*;
+
+use super::ViewProps;
+use super::plot_frame::PlotFrame;
+use crate::app::charts::memory;
+use crate::oracle::units;
+
+/// The memory bars of a view.
+#[function_component(MemoryPlot)]
+pub fn memory_plot(props: &ViewProps) -> Html {
+    let drawn = use_memo(props.view.clone(), |view| {
+        memory::draw(&memory::data(&view.results, &view.inputs.strategies))
+    });
+    let summary = format!(
+        "Memory per GPU at {} GPUs against the {} a GPU holds (log scale); red bars do not fit.",
+        props.view.results.gpus,
+        units::bytes(props.view.results.capacity_bytes)
+    );
+    html! { <PlotFrame id="memory-plot" title="Memory" summary={summary} drawn={drawn} /> }
+}

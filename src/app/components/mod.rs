@@ -1,0 +1,42 @@
+//! The Yew components, one per file. Panels read the app state from the
+//! context ([`AppContext`]); leaf components take plain props.
+
+pub mod app;
+pub mod cluster_panel;
+pub mod comparison_plot;
+pub mod exports;
+pub mod findings;
+pub mod layer_row;
+pub mod layer_table;
+pub mod level_table;
+pub mod memory_plot;
+pub mod model_import;
+pub mod model_panel;
+pub mod notice;
+pub mod number_field;
+pub mod plot_frame;
+pub mod ranking_table;
+pub mod run_panel;
+pub mod scaling_plot;
+pub mod share_bar;
+pub mod strategy_picker;
+
+use yew::UseReducerHandle;
+
+use super::state::AppState;
+
+/// The app state and its dispatcher, shared with every panel.
+pub type AppContext = UseReducerHandle<AppState>;
+
+/// Props of the components that show a view's results.
+#[derive(yew::Properties, Clone, Debug)]
+pub struct ViewProps {
+    /// The view.
+    pub view: std::rc::Rc<super::state::View>,
+}
+
+impl PartialEq for ViewProps {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.view, &other.view)
+    }
+}

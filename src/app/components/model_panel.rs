@@ -1,0 +1,63 @@
+//! The network: a preset or an import, the dataset size, and the layers.
+
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::AppContext;
+use super::layer_table::LayerTable;
+use super::model_import::ModelImport;
+use super::number_field::NumberField;
+use crate::app::state::{Action, fields};
+use crate::oracle::presets;
+
+/// The network settings.
+#[function_component(ModelPanel)]
+pub fn model_panel() -> Html {
+    let Some(state) = use_context::<AppContext>() else {
+        return html! {};
+    };
+    let current = state
+        .view
+        .as_ref()
+        .and_then(|v| v.inputs.model_preset().map(str::to_string));
+    let onchange = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            state.dispatch(Action::PickModel(
+                e.target_unchecked_into::<HtmlSelectElement>().value(),
+            ))
+        })
+    };
+    let onsamples = {
+        let state = state.clone();
+        Callback::from(move |t: String| state.dispatch(Action::SetSamples(t)))
+    };
+    let options = presets::NETWORKS.iter().map(|p| {
+        html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
+    });
+    let origin = match (&current, &state.model.preset) {
+        (Some(key), _) => presets::network_preset(key)
+            .map(|p| p.origin.to_string())
+            .unwrap_or_default(),
+        (None, Some(key)) => format!("Edited from the {key} preset."),
+        (None, None) => "Imported or entered by you.".into(),
+    };
+    html! {
+        <section class="panel" aria-labelledby="model-heading">
+            <h2 id="model-heading">{ "Network" }</h2>
+            <label for="model">{ "Preset" }</label>
+            <select id="model" {onchange}>
+                { for options }
+                if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.name) }</option> }
+            </select>
+            <p class="source">{ origin }</p>
+            <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.dataset)} unit="samples"
+                value={state.model.samples.clone()} error={state.error(fields::SAMPLES).map(AttrValue::from)} oninput={onsamples} />
+            if let Some(e) = state.error(fields::IMPORT).or(state.error("model.name")).or(state.error("model.sample_shape")) {
+                <p class="error" role="alert">{ e }</p>
+            }
+            <ModelImport />
+            <LayerTable />
+        </section>
+    }
+}

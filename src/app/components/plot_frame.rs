@@ -1,0 +1,111 @@
+//! A plot on the page: the SVG drawn by plotters, an overlay that shows a
+//! mark's numbers on hover, and PNG and SVG downloads.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::app::browser;
+use crate::app::charts::{Area, ChartError, Drawn, HEIGHT, WIDTH};
+
+/// Props of [`PlotFrame`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct PlotFrameProps {
+    /// The figure's id (`scaling-plot`, ...).
+    pub id: AttrValue,
+    /// Caption.
+    pub title: AttrValue,
+    /// One sentence saying what the plot shows (also its accessible name).
+    pub summary: AttrValue,
+    /// The drawing.
+    pub drawn: Rc<Result<Drawn, ChartError>>,
+}
+
+/// The figure.
+#[function_component(PlotFrame)]
+pub fn plot_frame(props: &PlotFrameProps) -> Html {
+    let hovered = use_state(|| None::<usize>);
+    let drawn = match props.drawn.as_ref() {
+        Ok(drawn) if !drawn.svg.is_empty() => drawn,
+        Ok(_) => return frame(props, html! { <p class="quiet">{ "Nothing to draw." }</p> }),
+        Err(e) => return frame(props, html! { <p class="error" role="alert">{ e.to_string() }</p> }),
+    };
+    let marks = drawn.targets.iter().enumerate().map(|(i, target)| {
+        let onenter = {
+            let hovered = hovered.clone();
+            Callback::from(move |_: MouseEvent| hovered.set(Some(i)))
+        };
+        let onleave = {
+            let hovered = hovered.clone();
+            Callback::from(move |_: MouseEvent| hovered.set(None))
+        };
+        let title = target.lines.join("\n");
+        match target.area {
+            Area::Point { x, y } => html! {
+                <circle class="mark" data-index={i.to_string()} cx={x.to_string()} cy={y.to_string()} r="9"
+                    onmouseenter={onenter} onmouseleave={onleave}><title>{ title }</title></circle>
+            },
+            Area::Bar { x, y, width, height } => html! {
+                <rect class="mark" data-index={i.to_string()} x={x.to_string()} y={y.to_string()}
+                    width={width.to_string()} height={height.to_string()}
+                    onmouseenter={onenter} onmouseleave={onleave}><title>{ title }</title></rect>
+            },
+        }
+    });
+    let hovered_target = (*hovered).and_then(|i| drawn.targets.get(i));
+    let (style, lines) = hovered_target.map_or((String::new(), Vec::new()), |target| {
+        let (x, y) = match target.area {
+            Area::Point { x, y } => (x, y),
+            Area::Bar { x, y, width, .. } => (x + width / 2, y),
+        };
+        let left = f64::from(x) / f64::from(WIDTH) * 100.0;
+        let horizontal = if left > 50.0 {
+            format!("right: {:.1}%", 100.0 - left)
+        } else {
+            format!("left: {left:.1}%")
+        };
+        (
+            format!("{horizontal}; top: {:.1}%;", f64::from(y) / f64::from(HEIGHT) * 100.0),
+            target.lines.clone(),
+        )
+    });
+    let tooltip = html! {
+        <div class="tooltip" role="status" hidden={hovered_target.is_none()} {style}>
+            { for lines.iter().map(|l| html! { <div>{ l }</div> }) }
+        </div>
+    };
+    let svg = drawn.svg.clone();
+    let stem = props.id.to_string();
+    let onsvg = {
+        let (svg, stem) = (svg.clone(), stem.clone());
+        Callback::from(move |_: MouseEvent| {
+            let _ = browser::download_text(&format!("{stem}.svg"), "image/svg+xml", &svg);
+        })
+    };
+    let onpng = Callback::from(move |_: MouseEvent| {
+        let _ = browser::download_png(&format!("{stem}.png"), &svg, WIDTH, HEIGHT);
+    });
+    let body = html! {
+        <>
+            <div class="plot-area" role="img" aria-label={props.summary.clone()}>
+                { Html::from_html_unchecked(drawn.svg.clone().into()) }
+                <svg class="overlay" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="xMidYMid meet">{ for marks }</svg>
+                { tooltip }
+            </div>
+            <div class="plot-actions">
+                <button type="button" class="download-png" onclick={onpng}>{ "PNG" }</button>
+                <button type="button" class="download-svg" onclick={onsvg}>{ "SVG" }</button>
+            </div>
+        </>
+    };
+    frame(props, body)
+}
+
+fn frame(props: &PlotFrameProps, body: Html) -> Html {
+    html! {
+        <figure id={props.id.clone()} class="plot">
+            <figcaption><strong>{ &props.title }</strong>{ " " }<span class="quiet">{ &props.summary }</span></figcaption>
+            { body }
+        </figure>
+    }
+}

@@ -1,0 +1,63 @@
+//! `#ranking`: every strategy at the GPU budget, feasible ones first and
+//! fastest first, as `paradl rank` prints them.
+
+use yew::prelude::*;
+
+use crate::oracle::{Projection, units};
+
+/// Props of [`RankingTable`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct RankingTableProps {
+    /// The ranked projections.
+    pub ranking: Vec<Projection>,
+}
+
+/// The ranking as a table whose rows carry their numbers as data attributes.
+#[function_component(RankingTable)]
+pub fn ranking_table(props: &RankingTableProps) -> Html {
+    let rows = props.ranking.iter().enumerate().map(|(i, p)| {
+        let limits: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+        let status = if p.feasible {
+            "feasible".to_string()
+        } else {
+            limits.join(", ")
+        };
+        html! {
+            <tr
+                data-strategy={p.strategy.name()}
+                data-total-s={p.total_s.to_string()}
+                data-memory-bytes={p.memory_bytes.to_string()}
+                data-feasible={p.feasible.to_string()}
+                class={classes!((!p.feasible).then_some("infeasible"))}
+            >
+                <td>{ if p.feasible { (i + 1).to_string() } else { "–".into() } }</td>
+                <th scope="row">{ p.strategy.name() }</th>
+                <td class="num">{ units::seconds(p.total_s) }</td>
+                <td class="num">{ units::seconds(p.compute_s) }</td>
+                <td class="num">{ units::seconds(p.communication_s) }</td>
+                <td class="num">{ units::significant(p.gpu_hours, 4) }</td>
+                <td class="num">{ units::bytes(p.memory_bytes) }</td>
+                <td class={if p.feasible { "ok" } else { "bad" }}>{ status }</td>
+            </tr>
+        }
+    });
+    let gpus = props.ranking.first().map_or(0, |p| p.gpus);
+    html! {
+        <table id="ranking" class="ranking">
+            <caption>{ format!("Strategies at {gpus} GPUs, best first (time per epoch)") }</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "#" }</th>
+                    <th scope="col">{ "strategy" }</th>
+                    <th scope="col">{ "epoch" }</th>
+                    <th scope="col">{ "compute" }</th>
+                    <th scope="col">{ "communication" }</th>
+                    <th scope="col">{ "GPU-hours" }</th>
+                    <th scope="col">{ "memory/GPU" }</th>
+                    <th scope="col">{ "feasible or limit" }</th>
+                </tr>
+            </thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}

@@ -1,0 +1,143 @@
+//! The committed inputs of a view: what a share link carries.
+
+use serde::{Deserialize, Serialize};
+
+use crate::oracle::{
+    Batch, Cluster, ClusterSpec, Network, NetworkSpec, OracleError, RunSpec, Scenario, Strategy, presets,
+};
+
+/// Where the network comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ModelSource {
+    /// A built-in network, by key.
+    Preset(String),
+    /// A network entered, imported or edited by the user.
+    Custom(NetworkSpec),
+}
+
+/// Where the cluster comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ClusterSource {
+    /// A built-in cluster, by key.
+    Preset(String),
+    /// A cluster edited by the user.
+    Custom(ClusterSpec),
+}
+
+/// Everything a view depends on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    /// The network.
+    pub model: ModelSource,
+    /// The cluster.
+    pub cluster: ClusterSource,
+    /// GPU budget.
+    pub gpus: u64,
+    /// Samples per GPU or mini-batch.
+    pub batch: Batch,
+    /// Strategies drawn in the plots.
+    pub strategies: Vec<Strategy>,
+    /// Bytes per item.
+    pub bytes_per_item: f64,
+    /// Pipeline segments (default: GPUs).
+    pub segments: Option<u64>,
+    /// Hybrid group size (default: GPUs per node).
+    pub group_size: Option<u64>,
+}
+
+/// The view a first visit shows: ResNet-50 on ABCI at 64 GPUs, 32 samples
+/// per GPU, every strategy.
+pub const DEFAULT_MODEL: &str = "resnet50";
+/// See [`DEFAULT_MODEL`].
+pub const DEFAULT_CLUSTER: &str = "abci";
+/// See [`DEFAULT_MODEL`].
+pub const DEFAULT_GPUS: u64 = 64;
+/// See [`DEFAULT_MODEL`].
+pub const DEFAULT_SAMPLES_PER_GPU: f64 = 32.0;
+
+impl Default for Inputs {
+    fn default() -> Self {
+        Self {
+            model: ModelSource::Preset(DEFAULT_MODEL.into()),
+            cluster: ClusterSource::Preset(DEFAULT_CLUSTER.into()),
+            gpus: DEFAULT_GPUS,
+            batch: Batch::SamplesPerGpu(DEFAULT_SAMPLES_PER_GPU),
+            strategies: Strategy::ALL.to_vec(),
+            bytes_per_item: crate::oracle::run::DEFAULT_BYTES_PER_ITEM,
+            segments: None,
+            group_size: None,
+        }
+    }
+}
+
+impl Inputs {
+    /// The network.
+    ///
+    /// # Errors
+    /// An unknown preset or an invalid custom network.
+    pub fn network(&self) -> Result<Network, OracleError> {
+        match &self.model {
+            ModelSource::Preset(key) => presets::network(key),
+            ModelSource::Custom(spec) => Ok(Network::new(spec.clone())?),
+        }
+    }
+
+    /// The cluster.
+    ///
+    /// # Errors
+    /// An unknown preset or an invalid custom cluster.
+    pub fn cluster(&self) -> Result<Cluster, OracleError> {
+        match &self.cluster {
+            ClusterSource::Preset(key) => presets::cluster(key),
+            ClusterSource::Custom(spec) => Ok(Cluster::new(spec.clone())?),
+        }
+    }
+
+    /// The network on the cluster.
+    ///
+    /// # Errors
+    /// As [`Inputs::network`] and [`Inputs::cluster`].
+    pub fn scenario(&self) -> Result<Scenario, OracleError> {
+        Ok(Scenario::new(self.network()?, self.cluster()?))
+    }
+
+    /// The run of `strategy` at the GPU budget.
+    pub fn run(&self, strategy: Strategy) -> RunSpec {
+        RunSpec {
+            bytes_per_item: self.bytes_per_item,
+            segments: self.segments,
+            group_size: self.group_size,
+            ..RunSpec::new(strategy, self.gpus, self.batch)
+        }
+    }
+
+    /// The preset key of the model, if it is one.
+    pub fn model_preset(&self) -> Option<&str> {
+        match &self.model {
+            ModelSource::Preset(key) => Some(key),
+            ModelSource::Custom(_) => None,
+        }
+    }
+
+    /// The preset key of the cluster, if it is one.
+    pub fn cluster_preset(&self) -> Option<&str> {
+        match &self.cluster {
+            ClusterSource::Preset(key) => Some(key),
+            ClusterSource::Custom(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_build_a_scenario() {
+        let inputs = Inputs::default();
+        let scenario = inputs.scenario().unwrap();
+        assert_eq!(scenario.network().name(), "ResNet50");
+        assert_eq!(inputs.run(Strategy::Data).gpus, 64);
+        assert_eq!(inputs.model_preset(), Some("resnet50"));
+    }
+}

@@ -1,0 +1,311 @@
+//! The network as the user edits it: every cell as typed.
+
+use super::fields::{self, Errors};
+use super::inputs::ModelSource;
+use crate::oracle::formats::{self, parse_shape};
+use crate::oracle::{DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, presets};
+
+/// One layer's cells.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerRow {
+    /// Name.
+    pub name: String,
+    /// Kind.
+    pub kind: LayerKind,
+    /// Input shape, e.g. `3x224x224`.
+    pub x: String,
+    /// Weight shape.
+    pub w: String,
+    /// Output shape.
+    pub y: String,
+    /// Profiled seconds per sample (blank: none).
+    pub time: String,
+}
+
+/// A column of the layer table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerColumn {
+    /// Name.
+    Name,
+    /// Input shape.
+    X,
+    /// Weight shape.
+    W,
+    /// Output shape.
+    Y,
+    /// Profiled time.
+    Time,
+}
+
+impl LayerColumn {
+    /// The field key suffix.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Name => "name",
+            Self::X => "x",
+            Self::W => "w",
+            Self::Y => "y",
+            Self::Time => "time_s",
+        }
+    }
+}
+
+/// The network editor.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelEditor {
+    /// The preset it was loaded from, if any (kept while edited).
+    pub preset: Option<String>,
+    /// Model name.
+    pub name: String,
+    /// Dataset name.
+    pub dataset: String,
+    /// Dataset size as typed.
+    pub samples: String,
+    /// Sample shape.
+    pub sample_shape: String,
+    /// Layers.
+    pub rows: Vec<LayerRow>,
+}
+
+impl ModelEditor {
+    /// An editor holding `spec`.
+    pub fn from_spec(spec: &NetworkSpec, preset: Option<String>) -> Self {
+        Self {
+            preset,
+            name: spec.name.clone(),
+            dataset: spec.dataset.name.clone(),
+            samples: spec.dataset.samples.to_string(),
+            sample_shape: spec.dataset.sample_shape.to_string(),
+            rows: spec.layers.iter().map(row).collect(),
+        }
+    }
+
+    /// An editor holding `source`.
+    ///
+    /// # Errors
+    /// An unknown preset.
+    pub fn from_source(source: &ModelSource) -> Result<Self, OracleError> {
+        Ok(match source {
+            ModelSource::Preset(key) => Self::from_spec(presets::network(key)?.spec(), Some(key.clone())),
+            ModelSource::Custom(spec) => Self::from_spec(spec, None),
+        })
+    }
+
+    /// Reads a pasted or uploaded `.net` file or JSON network.
+    ///
+    /// # Errors
+    /// The importer's error, with line and column.
+    pub fn import(text: &str) -> Result<Self, OracleError> {
+        let network = if text.trim_start().starts_with('{') {
+            formats::json::network(text)?
+        } else {
+            formats::net::read(text)?
+        };
+        Ok(Self::from_spec(network.spec(), None))
+    }
+
+    /// Builds and checks the network: the preset itself when nothing
+    /// differs from it.
+    ///
+    /// # Errors
+    /// Every cell that does not parse, or the first rule the network breaks.
+    pub fn build(&self) -> Result<(ModelSource, Network), Errors> {
+        let spec = self.spec()?;
+        let network =
+            Network::new(spec.clone()).map_err(|e| Errors::from([(fields::of_network(&e), fields::message(&e))]))?;
+        let unchanged = self
+            .preset
+            .as_deref()
+            .and_then(|key| presets::network(key).ok().map(|n| (key, n)))
+            .filter(|(_, preset)| preset.spec() == &spec);
+        let source = match unchanged {
+            Some((key, _)) => ModelSource::Preset(key.into()),
+            None => ModelSource::Custom(spec),
+        };
+        Ok((source, network))
+    }
+
+    fn spec(&self) -> Result<NetworkSpec, Errors> {
+        let mut errors = Errors::new();
+        let samples = self.samples.trim().parse::<u64>().unwrap_or_else(|_| {
+            errors.insert(fields::SAMPLES.into(), "Must be a whole number of samples".into());
+            0
+        });
+        let sample_shape = parse_shape(&self.sample_shape).unwrap_or_else(|p| {
+            errors.insert("model.sample_shape".into(), p.to_string());
+            Default::default()
+        });
+        let mut layers = Vec::with_capacity(self.rows.len());
+        for (i, r) in self.rows.iter().enumerate() {
+            let mut shape = |text: &str, column: LayerColumn| {
+                parse_shape(text).unwrap_or_else(|p| {
+                    errors.insert(fields::layer(i, column.key()), p.to_string());
+                    Default::default()
+                })
+            };
+            let (x, w, y) = (
+                shape(&r.x, LayerColumn::X),
+                shape(&r.w, LayerColumn::W),
+                shape(&r.y, LayerColumn::Y),
+            );
+            let time_s = match r.time.trim() {
+                "" => None,
+                t => t.parse::<f64>().map(Some).unwrap_or_else(|_| {
+                    errors.insert(fields::layer(i, "time_s"), format!("'{t}' is not a number of seconds"));
+                    None
+                }),
+            };
+            layers.push(LayerSpec {
+                name: r.name.clone(),
+                kind: r.kind,
+                x,
+                w,
+                y,
+                time_s,
+            });
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(NetworkSpec {
+            name: self.name.clone(),
+            dataset: DatasetSpec {
+                name: self.dataset.clone(),
+                samples,
+                sample_shape,
+            },
+            layers,
+        })
+    }
+
+    /// Sets one cell.
+    pub fn edit(&mut self, index: usize, column: LayerColumn, text: String) {
+        if let Some(r) = self.rows.get_mut(index) {
+            match column {
+                LayerColumn::Name => r.name = text,
+                LayerColumn::X => r.x = text,
+                LayerColumn::W => r.w = text,
+                LayerColumn::Y => r.y = text,
+                LayerColumn::Time => r.time = text,
+            }
+        }
+    }
+
+    /// Changes a layer's kind.
+    pub fn set_kind(&mut self, index: usize, kind: LayerKind) {
+        if let Some(r) = self.rows.get_mut(index) {
+            r.kind = kind;
+        }
+    }
+
+    /// Inserts a copy of layer `index` after it (its output as the new
+    /// layer's input and output: a ReLU by default).
+    pub fn insert_after(&mut self, index: usize) {
+        let Some(r) = self.rows.get(index) else { return };
+        let new = LayerRow {
+            name: "RELU".into(),
+            kind: LayerKind::Relu,
+            x: r.y.clone(),
+            w: String::new(),
+            y: r.y.clone(),
+            time: if r.time.trim().is_empty() {
+                String::new()
+            } else {
+                "0".into()
+            },
+        };
+        self.rows.insert(index + 1, new);
+    }
+
+    /// Removes layer `index` (the last layer stays).
+    pub fn remove(&mut self, index: usize) {
+        if self.rows.len() > 1 && index < self.rows.len() {
+            self.rows.remove(index);
+        }
+    }
+
+    /// Moves layer `index` one place up (`up`) or down.
+    pub fn shift(&mut self, index: usize, up: bool) {
+        let other = if up { index.checked_sub(1) } else { Some(index + 1) };
+        if let Some(other) = other.filter(|&o| o < self.rows.len() && index < self.rows.len()) {
+            self.rows.swap(index, other);
+        }
+    }
+}
+
+fn row(layer: &LayerSpec) -> LayerRow {
+    LayerRow {
+        name: layer.name.clone(),
+        kind: layer.kind,
+        x: layer.x.to_string(),
+        w: layer.w.to_string(),
+        y: layer.y.to_string(),
+        time: layer.time_s.map(|t| t.to_string()).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_untouched_preset_stays_a_preset() {
+        let editor = ModelEditor::from_source(&ModelSource::Preset("vgg16".into())).unwrap();
+        let (source, network) = editor.build().unwrap();
+        assert_eq!(source, ModelSource::Preset("vgg16".into()));
+        assert_eq!(network, presets::network("vgg16").unwrap());
+    }
+
+    #[test]
+    fn edits_make_a_custom_network_and_bad_cells_are_errors() {
+        let mut editor = ModelEditor::from_source(&ModelSource::Preset("alexnet".into())).unwrap();
+        editor.samples = "50000".into();
+        let (source, network) = editor.build().unwrap();
+        assert!(matches!(source, ModelSource::Custom(_)));
+        assert_eq!(network.dataset_samples(), 50_000);
+
+        editor.edit(3, LayerColumn::W, "96x256x5xx5".into());
+        editor.edit(4, LayerColumn::Time, "soon".into());
+        let errors = editor.build().unwrap_err();
+        assert!(errors.contains_key("model.layers[3].w"));
+        assert!(errors.contains_key("model.layers[4].time_s"));
+
+        editor.edit(3, LayerColumn::W, "95x256x5x5".into());
+        editor.edit(4, LayerColumn::Time, "0".into());
+        let errors = editor.build().unwrap_err();
+        assert_eq!(errors.keys().collect::<Vec<_>>(), ["model.layers[3].w"]);
+        assert!(errors["model.layers[3].w"].contains("input channels"));
+    }
+
+    #[test]
+    fn structure_edits() {
+        let mut editor = ModelEditor::from_source(&ModelSource::Preset("alexnet".into())).unwrap();
+        let count = editor.rows.len();
+        editor.insert_after(0);
+        assert_eq!(editor.rows.len(), count + 1);
+        assert_eq!(editor.rows[1].x, "96x54x54");
+        assert!(editor.build().is_ok());
+        editor.shift(1, true);
+        assert_eq!(editor.rows[0].name, "RELU");
+        editor.shift(0, false);
+        editor.remove(1);
+        assert_eq!(editor.build().unwrap().0, ModelSource::Preset("alexnet".into()));
+        editor.shift(0, true);
+        editor.remove(99);
+        assert_eq!(editor.rows.len(), count);
+    }
+
+    #[test]
+    fn imports_net_and_json_with_positions() {
+        let text = presets::network_preset("alexnet").unwrap().file().unwrap().1;
+        let editor = ModelEditor::import(text).unwrap();
+        assert_eq!(editor.rows.len(), 20);
+        let json = formats::json::write(presets::network("resnet18").unwrap().spec()).unwrap();
+        assert_eq!(ModelEditor::import(&json).unwrap().name, "ResNet18");
+        let err = ModelEditor::import(&text.replace("3x96x11x11", "3x96x11")).unwrap_err();
+        assert_eq!(
+            fields::import_message(&err),
+            "Line 4, column 17: layer CONV1.w: must have 4 dimensions ([C, F] then one kernel size per spatial dimension); found 3"
+        );
+    }
+}

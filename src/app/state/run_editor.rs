@@ -1,0 +1,174 @@
+//! The run settings as the user types them.
+
+use super::fields::{self, Errors};
+use super::inputs::Inputs;
+use crate::oracle::{Batch, Strategy};
+
+/// How the batch is entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchMode {
+    /// Samples per GPU (weak scaling).
+    PerGpu,
+    /// A global mini-batch (strong scaling).
+    Global,
+}
+
+/// The run editor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunEditor {
+    /// GPU budget.
+    pub gpus: String,
+    /// Which batch input counts.
+    pub batch_mode: BatchMode,
+    /// Samples per GPU.
+    pub per_gpu: String,
+    /// Mini-batch.
+    pub mini_batch: String,
+    /// Strategies to draw.
+    pub strategies: Vec<Strategy>,
+    /// Bytes per item.
+    pub bytes_per_item: String,
+    /// Pipeline segments (blank: GPUs).
+    pub segments: String,
+    /// Hybrid group size (blank: GPUs per node).
+    pub group_size: String,
+}
+
+impl RunEditor {
+    /// An editor showing `inputs`.
+    pub fn from_inputs(inputs: &Inputs) -> Self {
+        let (batch_mode, per_gpu, mini_batch) = match inputs.batch {
+            Batch::SamplesPerGpu(b) => (
+                BatchMode::PerGpu,
+                b.to_string(),
+                ((b * inputs.gpus as f64).round()).to_string(),
+            ),
+            Batch::MiniBatch(b) => (
+                BatchMode::Global,
+                (b as f64 / inputs.gpus as f64).to_string(),
+                b.to_string(),
+            ),
+        };
+        Self {
+            gpus: inputs.gpus.to_string(),
+            batch_mode,
+            per_gpu,
+            mini_batch,
+            strategies: inputs.strategies.clone(),
+            bytes_per_item: inputs.bytes_per_item.to_string(),
+            segments: inputs.segments.map(|s| s.to_string()).unwrap_or_default(),
+            group_size: inputs.group_size.map(|s| s.to_string()).unwrap_or_default(),
+        }
+    }
+
+    /// Writes the run fields into `inputs`.
+    ///
+    /// # Errors
+    /// Every field that does not parse (the engine checks the rest).
+    pub fn apply(&self, inputs: &mut Inputs) -> Result<(), Errors> {
+        let mut errors = Errors::new();
+        let gpus = whole_in(&mut errors, fields::GPUS, &self.gpus);
+        let batch = match self.batch_mode {
+            BatchMode::PerGpu => number(&mut errors, fields::SAMPLES_PER_GPU, &self.per_gpu).map(Batch::SamplesPerGpu),
+            BatchMode::Global => whole_in(&mut errors, fields::MINI_BATCH, &self.mini_batch).map(Batch::MiniBatch),
+        };
+        let bytes = number(&mut errors, fields::BYTES_PER_ITEM, &self.bytes_per_item);
+        let segments = optional(&mut errors, fields::SEGMENTS, &self.segments);
+        let group_size = optional(&mut errors, fields::GROUP_SIZE, &self.group_size);
+        if self.strategies.is_empty() {
+            errors.insert(fields::STRATEGIES.into(), "Pick at least one strategy".into());
+        }
+        match (gpus, batch, bytes, segments, group_size) {
+            (Some(g), Some(b), Some(d), Some(s), Some(p2)) if errors.is_empty() => {
+                inputs.gpus = g;
+                inputs.batch = b;
+                inputs.bytes_per_item = d;
+                inputs.segments = s;
+                inputs.group_size = p2;
+                inputs.strategies = self.strategies.clone();
+                Ok(())
+            }
+            _ => Err(errors),
+        }
+    }
+
+    /// Adds or removes a strategy from the plots, keeping the contract's order.
+    pub fn toggle(&mut self, strategy: Strategy) {
+        if self.strategies.contains(&strategy) {
+            self.strategies.retain(|s| *s != strategy);
+        } else {
+            self.strategies.push(strategy);
+            self.strategies.sort();
+        }
+    }
+}
+
+fn number(errors: &mut Errors, key: &str, text: &str) -> Option<f64> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        _ => {
+            errors.insert(key.into(), "Must be a number".into());
+            None
+        }
+    }
+}
+
+fn whole_in(errors: &mut Errors, key: &str, text: &str) -> Option<u64> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| errors.insert(key.into(), "Must be a whole number".into()))
+        .ok()
+}
+
+/// Blank means the default (`Some(None)`).
+fn optional(errors: &mut Errors, key: &str, text: &str) -> Option<Option<u64>> {
+    if text.trim().is_empty() {
+        return Some(None);
+    }
+    whole_in(errors, key, text).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_errors() {
+        let inputs = Inputs::default();
+        let editor = RunEditor::from_inputs(&inputs);
+        let mut copy = Inputs {
+            gpus: 1,
+            ..Inputs::default()
+        };
+        editor.apply(&mut copy).unwrap();
+        assert_eq!(copy, inputs);
+
+        let mut bad = editor.clone();
+        bad.gpus = "sixty".into();
+        bad.per_gpu = "".into();
+        bad.segments = "1.5".into();
+        let errors = bad.apply(&mut copy).unwrap_err();
+        assert_eq!(
+            errors.keys().map(String::as_str).collect::<Vec<_>>(),
+            [fields::GPUS, fields::SAMPLES_PER_GPU, fields::SEGMENTS]
+        );
+        assert_eq!(copy, inputs, "nothing is applied on error");
+    }
+
+    #[test]
+    fn global_batch_and_toggles() {
+        let mut editor = RunEditor::from_inputs(&Inputs::default());
+        editor.batch_mode = BatchMode::Global;
+        editor.mini_batch = "4096".into();
+        editor.toggle(Strategy::Serial);
+        editor.toggle(Strategy::Serial);
+        editor.toggle(Strategy::Data);
+        let mut inputs = Inputs::default();
+        editor.apply(&mut inputs).unwrap();
+        assert_eq!(inputs.batch, Batch::MiniBatch(4096));
+        assert!(!inputs.strategies.contains(&Strategy::Data));
+        assert!(inputs.strategies.windows(2).all(|w| w[0] < w[1]));
+        editor.strategies.clear();
+        assert!(editor.apply(&mut inputs).unwrap_err().contains_key(fields::STRATEGIES));
+    }
+}

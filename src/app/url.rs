@@ -1,0 +1,318 @@
+//! The share-link codec: inputs to a compact, URL-safe string and back.
+//!
+//! The inputs become a small JSON object with one-letter keys, defaults
+//! left out; it is compressed with DEFLATE and written in unpadded
+//! URL-safe base64. A link is untrusted input: its length, its compressed
+//! and inflated sizes and every value are checked, and each failure is a
+//! typed [`LinkError`].
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
+use crate::oracle::{
+    Batch, ClusterSpec, InputError, NetworkSpec, OracleError, Rule, Run, Strategy, presets, run::DEFAULT_BYTES_PER_ITEM,
+};
+
+/// The query parameter that carries the state.
+pub const PARAMETER: &str = "s";
+/// Longest encoded state accepted, in characters.
+pub const MAX_ENCODED_CHARS: usize = 200_000;
+/// Largest inflated state accepted, in bytes.
+pub const MAX_INFLATED_BYTES: usize = 4 << 20;
+const VERSION: u8 = 1;
+
+/// Why a link could not be read.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum LinkError {
+    /// Longer than [`MAX_ENCODED_CHARS`].
+    #[error("the link is too long ({length} characters; at most {max})")]
+    TooLong {
+        /// Its length.
+        length: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Not URL-safe base64.
+    #[error("the link is damaged: it is not URL-safe base64")]
+    NotBase64,
+    /// Not DEFLATE data, or inflating to more than [`MAX_INFLATED_BYTES`].
+    #[error("the link is damaged or too large once decompressed")]
+    NotCompressed,
+    /// Not the expected JSON.
+    #[error("the link does not describe a view: {0}")]
+    NotState(String),
+    /// From a newer version of the app.
+    #[error("the link was made by a newer version of this app (format {0})")]
+    Version(u8),
+    /// A value that breaks a rule of the model.
+    #[error("the link holds an invalid value: {0}")]
+    Invalid(OracleError),
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// The wire form: one-letter keys, defaults left out.
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wire {
+    #[serde(default, skip_serializing_if = "is_default")]
+    v: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    m: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    n: Option<NetworkSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    c: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    k: Option<ClusterSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    g: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mb: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    s: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    d: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sg: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    p2: Option<u64>,
+}
+
+/// Encodes `inputs`; the defaults give the empty string.
+pub fn encode(inputs: &Inputs) -> String {
+    let defaults = Inputs::default();
+    let wire = Wire {
+        v: 0,
+        m: match &inputs.model {
+            ModelSource::Preset(key) if key != DEFAULT_MODEL => Some(key.clone()),
+            _ => None,
+        },
+        n: match &inputs.model {
+            ModelSource::Custom(spec) => Some(spec.clone()),
+            ModelSource::Preset(_) => None,
+        },
+        c: match &inputs.cluster {
+            ClusterSource::Preset(key) if key != DEFAULT_CLUSTER => Some(key.clone()),
+            _ => None,
+        },
+        k: match &inputs.cluster {
+            ClusterSource::Custom(spec) => Some(spec.clone()),
+            ClusterSource::Preset(_) => None,
+        },
+        g: (inputs.gpus != DEFAULT_GPUS).then_some(inputs.gpus),
+        b: match inputs.batch {
+            Batch::SamplesPerGpu(b) if inputs.batch != defaults.batch => Some(b),
+            _ => None,
+        },
+        mb: match inputs.batch {
+            Batch::MiniBatch(b) => Some(b),
+            Batch::SamplesPerGpu(_) => None,
+        },
+        s: (inputs.strategies != defaults.strategies).then(|| {
+            let names: Vec<&str> = inputs.strategies.iter().map(|s| s.name()).collect();
+            names.join(",")
+        }),
+        d: (inputs.bytes_per_item != DEFAULT_BYTES_PER_ITEM).then_some(inputs.bytes_per_item),
+        sg: inputs.segments,
+        p2: inputs.group_size,
+    };
+    if wire == Wire::default() {
+        return String::new();
+    }
+    let wire = Wire { v: VERSION, ..wire };
+    let json = serde_json::to_vec(&wire).unwrap_or_default();
+    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9))
+}
+
+/// Decodes and checks a link's state; the empty string gives the defaults.
+///
+/// # Errors
+/// A [`LinkError`] saying what is wrong; the caller falls back to the
+/// defaults.
+pub fn decode(text: &str) -> Result<Inputs, LinkError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Inputs::default());
+    }
+    if text.len() > MAX_ENCODED_CHARS {
+        return Err(LinkError::TooLong {
+            length: text.len(),
+            max: MAX_ENCODED_CHARS,
+        });
+    }
+    let compressed = URL_SAFE_NO_PAD.decode(text).map_err(|_| LinkError::NotBase64)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES)
+        .map_err(|_| LinkError::NotCompressed)?;
+    let wire: Wire = serde_json::from_slice(&json).map_err(|e| LinkError::NotState(e.to_string()))?;
+    if wire.v > VERSION {
+        return Err(LinkError::Version(wire.v));
+    }
+    let inputs = from_wire(wire)?;
+    check(&inputs)?;
+    Ok(inputs)
+}
+
+fn invalid(error: impl Into<OracleError>) -> LinkError {
+    LinkError::Invalid(error.into())
+}
+
+fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
+    let defaults = Inputs::default();
+    let model = match (wire.n, wire.m) {
+        (Some(spec), _) => ModelSource::Custom(spec),
+        (None, Some(key)) => ModelSource::Preset(presets::network_preset(&key).map_err(invalid)?.key.into()),
+        (None, None) => defaults.model,
+    };
+    let cluster = match (wire.k, wire.c) {
+        (Some(spec), _) => ClusterSource::Custom(spec),
+        (None, Some(key)) => ClusterSource::Preset(presets::cluster_preset(&key).map_err(invalid)?.key.into()),
+        (None, None) => defaults.cluster,
+    };
+    let batch = match (wire.mb, wire.b) {
+        (Some(b), _) => Batch::MiniBatch(b),
+        (None, Some(b)) => Batch::SamplesPerGpu(b),
+        (None, None) => defaults.batch,
+    };
+    let strategies = match wire.s {
+        Some(list) => Strategy::parse_list(&list).map_err(invalid)?,
+        None => defaults.strategies,
+    };
+    Ok(Inputs {
+        model,
+        cluster,
+        gpus: wire.g.unwrap_or(defaults.gpus),
+        batch,
+        strategies,
+        bytes_per_item: wire.d.unwrap_or(defaults.bytes_per_item),
+        segments: wire.sg,
+        group_size: wire.p2,
+    })
+}
+
+/// Every value of a link must be valid: network, cluster, and the run of
+/// each strategy it names at its GPU budget (a strategy that does not apply
+/// there, such as serial beyond one GPU, is not checked).
+fn check(inputs: &Inputs) -> Result<(), LinkError> {
+    let network = inputs.network().map_err(LinkError::Invalid)?;
+    let cluster = inputs.cluster().map_err(LinkError::Invalid)?;
+    if inputs.gpus > cluster.max_gpus() {
+        return Err(invalid(InputError::new(
+            "gpus",
+            Rule::TooLarge {
+                max: cluster.max_gpus() as f64,
+                found: inputs.gpus as f64,
+            },
+        )));
+    }
+    for &strategy in inputs.strategies.iter().filter(|s| s.applies_at(inputs.gpus)) {
+        Run::new(&inputs.run(strategy), &network, &cluster).map_err(invalid)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn custom() -> Inputs {
+        let mut spec = presets::network("alexnet").unwrap().spec().clone();
+        spec.layers[0].y = [96, 54, 54].into();
+        spec.dataset.samples = 50_000;
+        let mut cluster = presets::cluster("dgx-a100").unwrap().spec().clone();
+        cluster.nic.latency_s = 5e-6;
+        Inputs {
+            model: ModelSource::Custom(spec),
+            cluster: ClusterSource::Custom(cluster),
+            gpus: 256,
+            batch: Batch::MiniBatch(8192),
+            strategies: vec![Strategy::Data, Strategy::DataFilter],
+            bytes_per_item: 2.0,
+            segments: Some(64),
+            group_size: Some(8),
+        }
+    }
+
+    #[test]
+    fn defaults_encode_to_nothing() {
+        assert_eq!(encode(&Inputs::default()), "");
+        assert_eq!(decode("").unwrap(), Inputs::default());
+    }
+
+    #[test]
+    fn round_trips() {
+        let cases = [
+            Inputs::default(),
+            Inputs {
+                gpus: 8,
+                ..Inputs::default()
+            },
+            Inputs {
+                model: ModelSource::Preset("cosmoflow".into()),
+                batch: Batch::SamplesPerGpu(0.25),
+                strategies: vec![Strategy::DataSpatial],
+                ..Inputs::default()
+            },
+            custom(),
+        ];
+        for inputs in cases {
+            let text = encode(&inputs);
+            assert!(
+                text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'),
+                "{text}"
+            );
+            assert_eq!(decode(&text).unwrap(), inputs);
+        }
+    }
+
+    #[test]
+    fn links_are_compact() {
+        let preset = encode(&Inputs {
+            model: ModelSource::Preset("vgg16".into()),
+            gpus: 256,
+            ..Inputs::default()
+        });
+        assert!(preset.len() < 40, "{preset}");
+        // a whole edited ResNet-152 (514 layers) still fits in a few KB
+        let mut spec = presets::network("resnet152").unwrap().spec().clone();
+        spec.dataset.samples = 1000;
+        let big = encode(&Inputs {
+            model: ModelSource::Custom(spec),
+            ..Inputs::default()
+        });
+        assert!(big.len() < 8000, "{}", big.len());
+    }
+
+    #[test]
+    fn malformed_links_are_typed_errors() {
+        assert_eq!(decode("!!!"), Err(LinkError::NotBase64));
+        assert_eq!(decode("AAAA"), Err(LinkError::NotCompressed));
+        let not_json = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"hello", 9));
+        assert!(matches!(decode(&not_json), Err(LinkError::NotState(_))));
+        let long = "A".repeat(MAX_ENCODED_CHARS + 1);
+        assert!(matches!(decode(&long), Err(LinkError::TooLong { .. })));
+        let wrap = |json: &str| URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9));
+        assert!(matches!(decode(&wrap(r#"{"v":9}"#)), Err(LinkError::Version(9))));
+        assert!(matches!(decode(&wrap(r#"{"m":"lenet"}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(decode(&wrap(r#"{"g":0}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(decode(&wrap(r#"{"g":100000}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(decode(&wrap(r#"{"p2":3}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(decode(&wrap(r#"{"b":-1}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(
+            decode(&wrap(r#"{"s":"data,nonsense"}"#)),
+            Err(LinkError::Invalid(_))
+        ));
+        assert!(matches!(decode(&wrap(r#"{"x":1}"#)), Err(LinkError::NotState(_))));
+        // a decompression bomb stops at the limit
+        let bomb = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&vec![b' '; 8 << 20], 10));
+        assert!(bomb.len() < MAX_ENCODED_CHARS);
+        assert_eq!(decode(&bomb), Err(LinkError::NotCompressed));
+    }
+}

@@ -1,0 +1,140 @@
+//! The app's speed and size, measured in headless Chromium and printed
+//! (never asserted): run with `scripts/dev bench-app`, which builds the
+//! release bundle first.
+//!
+//! - bundle: the `.wasm` file raw and gzipped, and the JS glue;
+//! - first render: navigation start to the first full render (the
+//!   `paradl-rendered` performance mark), over fresh page loads;
+//! - input to redraw: from typing a new GPU count (or picking a model) to
+//!   the last plot redrawn, timed in the page.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/web.rs"]
+mod web;
+
+use std::io::Write;
+
+use fantoccini::Locator;
+use serde_json::Value;
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn gzipped(bytes: &[u8]) -> usize {
+    miniz_oxide::deflate::compress_to_vec(bytes, 10).len() + 18
+}
+
+/// Times, in the page, an input event on `#gpus` (or a change of
+/// `#model`) until `#memory-plot` (the last plot) has been redrawn.
+const REDRAW: &str = r#"
+const [selector, value, event, done] = arguments;
+const target = document.querySelector('#memory-plot');
+const before = target.innerHTML;
+const input = document.querySelector(selector);
+const start = performance.now();
+const observer = new MutationObserver(() => {
+  if (document.querySelector('#memory-plot').innerHTML !== before) {
+    observer.disconnect();
+    requestAnimationFrame(() => done(performance.now() - start));
+  }
+});
+observer.observe(document.querySelector('.outputs'), { subtree: true, childList: true, characterData: true, attributes: true });
+input.value = value;
+input.dispatchEvent(new Event(event, { bubbles: true }));
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "a measurement, run by scripts/dev bench-app"]
+async fn measure() {
+    let dist = web::dist();
+    let mut report = String::new();
+    for entry in std::fs::read_dir(&dist).expect("dist").flatten() {
+        let path = entry.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        if name.ends_with(".wasm") || name.ends_with(".js") {
+            report += &format!(
+                "bundle {name}: {} bytes raw, {} bytes gzipped\n",
+                bytes.len(),
+                gzipped(&bytes)
+            );
+        }
+    }
+    let port = web::serve(dist);
+    let base = format!("http://127.0.0.1:{port}/");
+    let driver = web::driver();
+
+    let mut first_render = Vec::new();
+    for _ in 0..7 {
+        let client = web::browser(&driver).await;
+        client.goto(&base).await.expect("loaded");
+        let ms = web::eventually("the first render", || async {
+            let v = client
+                .execute("const m = performance.getEntriesByName('paradl-rendered'); return m.length ? m[0].startTime : null;", vec![])
+                .await
+                .ok()?;
+            v.as_f64()
+        })
+        .await;
+        first_render.push(ms);
+        client.close().await.ok();
+    }
+    report += &format!(
+        "first full render after navigation: median {:.0} ms over {} fresh loads {:?}\n",
+        median(first_render.clone()),
+        first_render.len(),
+        first_render.iter().map(|v| v.round()).collect::<Vec<_>>()
+    );
+
+    let client = web::browser(&driver).await;
+    client.goto(&base).await.expect("loaded");
+    client
+        .wait()
+        .for_element(Locator::Css("#memory-plot svg"))
+        .await
+        .expect("rendered");
+    for (label, selector, values, event) in [
+        (
+            "GPU count typed",
+            "#gpus",
+            vec!["128", "256", "32", "64", "512", "16"],
+            "input",
+        ),
+        (
+            "samples per GPU typed",
+            "#samples-per-gpu",
+            vec!["16", "64", "8", "32", "128", "4"],
+            "input",
+        ),
+        (
+            "model picked",
+            "#model",
+            vec!["vgg16", "resnet152", "alexnet", "resnet50", "cosmoflow", "resnet18"],
+            "change",
+        ),
+    ] {
+        let mut times = Vec::new();
+        for _ in 0..3 {
+            for value in &values {
+                let args = vec![Value::from(selector), Value::from(*value), Value::from(event)];
+                let ms = client.execute_async(REDRAW, args).await.ok().and_then(|v| v.as_f64());
+                times.push(ms.unwrap_or(f64::NAN));
+            }
+        }
+        report += &format!(
+            "input to redrawn plots, {label}: median {:.1} ms, max {:.1} ms over {} changes\n",
+            median(times.clone()),
+            times.iter().copied().fold(0.0, f64::max),
+            times.len()
+        );
+    }
+    client.close().await.ok();
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "\n{report}");
+}

@@ -1,0 +1,263 @@
+//! End-to-end tests of the built app (`dist/`) in headless Chromium:
+//! load it, change inputs, read the DOM, share links, bad links and bad
+//! values. The ranking on screen must equal what `paradl rank` prints.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/page.rs"]
+mod page;
+#[path = "support/web.rs"]
+mod web;
+
+use std::process::Command;
+
+use fantoccini::{Client, Locator};
+use page::{Row, ranking, ranking_change};
+use serde_json::Value;
+use web::eventually;
+
+/// What `paradl rank` prints for a view, as rows.
+fn cli_ranking(model: &str, cluster: &str, gpus: u64, samples_per_gpu: &str) -> Vec<Row> {
+    let out = Command::new(env!("CARGO_BIN_EXE_paradl"))
+        .args([
+            "rank",
+            "--model",
+            model,
+            "--cluster",
+            cluster,
+            "--gpus",
+            &gpus.to_string(),
+        ])
+        .args(["--samples-per-gpu", samples_per_gpu, "--format", "json"])
+        .output()
+        .expect("paradl runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let list: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|p| Row {
+            strategy: p["strategy"].as_str().unwrap_or_default().to_string(),
+            total_s: p["total_s"].as_f64().unwrap_or(f64::NAN),
+            memory_bytes: p["memory_bytes"].as_f64().unwrap_or(f64::NAN),
+            feasible: p["feasible"].as_bool().unwrap_or(false),
+        })
+        .collect()
+}
+
+async fn value(client: &Client, css: &str) -> String {
+    let element = client.find(Locator::Css(css)).await.expect(css);
+    element.prop("value").await.ok().flatten().unwrap_or_default()
+}
+
+async fn open(client: &Client, url: &str) -> Vec<Row> {
+    client.goto(url).await.expect("navigated");
+    eventually("the ranking", || async {
+        let rows = ranking(client).await;
+        (!rows.is_empty()).then_some(rows)
+    })
+    .await
+}
+
+async fn history_length(client: &Client) -> i64 {
+    client
+        .execute("return history.length;", vec![])
+        .await
+        .ok()
+        .and_then(|v| v.as_i64())
+        .unwrap_or(-1)
+}
+
+struct Setup {
+    base: String,
+    driver: web::Driver,
+}
+
+fn setup() -> Setup {
+    let port = web::serve(web::dist());
+    Setup {
+        base: format!("http://127.0.0.1:{port}/"),
+        driver: web::driver(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn loads_the_default_view_with_the_clis_ranking() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let rows = open(&client, &s.base).await;
+    assert_eq!(rows, cli_ranking("resnet50", "abci", 64, "32"));
+    assert_eq!(value(&client, "#model").await, "resnet50");
+    assert_eq!(value(&client, "#cluster").await, "abci");
+    assert_eq!(value(&client, "#gpus").await, "64");
+    assert_eq!(value(&client, "#samples-per-gpu").await, "32");
+    for plot in ["#scaling-plot", "#comparison-plot", "#memory-plot"] {
+        let html = page::html(&client, plot).await;
+        assert!(
+            html.contains("<svg") && html.contains("class=\"mark\""),
+            "{plot} has a drawing and marks"
+        );
+    }
+    let link = client.find(Locator::Css("#share-link")).await.expect("a link");
+    assert_eq!(link.attr("href").await.ok().flatten().as_deref(), Some(s.base.as_str()));
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let rows = open(&client, &s.base).await;
+    let entries = history_length(&client).await;
+    let scaling = page::html(&client, "#scaling-plot").await;
+
+    let model = client.find(Locator::Css("#model")).await.expect("#model");
+    model.select_by_value("vgg16").await.expect("selected");
+    let rows = ranking_change(&client, &rows).await;
+    assert_eq!(rows, cli_ranking("vgg16", "abci", 64, "32"));
+    assert_ne!(
+        page::html(&client, "#scaling-plot").await,
+        scaling,
+        "the scaling plot follows"
+    );
+
+    let cluster = client.find(Locator::Css("#cluster")).await.expect("#cluster");
+    cluster.select_by_value("dgx-a100").await.expect("selected");
+    let rows = ranking_change(&client, &rows).await;
+    assert_eq!(rows, cli_ranking("vgg16", "dgx-a100", 64, "32"));
+
+    let memory = page::html(&client, "#memory-plot").await;
+    page::type_into(&client, "#gpus", "256").await;
+    let rows = ranking_change(&client, &rows).await;
+    assert_eq!(rows, cli_ranking("vgg16", "dgx-a100", 256, "32"));
+    assert_ne!(page::html(&client, "#memory-plot").await, memory);
+
+    let url = client.current_url().await.expect("a URL").to_string();
+    assert!(url.contains("?s="), "{url}");
+    assert_eq!(
+        history_length(&client).await,
+        entries,
+        "the address is replaced, not pushed"
+    );
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_shared_link_reproduces_the_view_in_a_fresh_browser() {
+    let s = setup();
+    let first = web::browser(&s.driver).await;
+    let rows = open(&first, &s.base).await;
+    first
+        .find(Locator::Css("#model"))
+        .await
+        .expect("#model")
+        .select_by_value("alexnet")
+        .await
+        .expect("selected");
+    let rows = ranking_change(&first, &rows).await;
+    first
+        .find(Locator::Css("#cluster"))
+        .await
+        .expect("#cluster")
+        .select_by_value("dgx-h100")
+        .await
+        .expect("selected");
+    let rows = ranking_change(&first, &rows).await;
+    page::type_into(&first, "#gpus", "128").await;
+    let rows = ranking_change(&first, &rows).await;
+    page::type_into(&first, "#samples-per-gpu", "16").await;
+    let rows = ranking_change(&first, &rows).await;
+    assert_eq!(rows, cli_ranking("alexnet", "dgx-h100", 128, "16"));
+    let href = eventually("the share link", || async {
+        let link = first.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
+    })
+    .await;
+    first.close().await.ok();
+
+    let second = web::browser(&s.driver).await;
+    let shared = open(&second, &href).await;
+    assert_eq!(shared, rows);
+    assert_eq!(value(&second, "#model").await, "alexnet");
+    assert_eq!(value(&second, "#cluster").await, "dgx-h100");
+    assert_eq!(value(&second, "#gpus").await, "128");
+    assert_eq!(value(&second, "#samples-per-gpu").await, "16");
+    assert_eq!(
+        second
+            .find_all(Locator::Css("#notice"))
+            .await
+            .map(|v| v.len())
+            .unwrap_or(1),
+        0
+    );
+    second.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn malformed_and_oversized_links_show_an_alert_and_the_defaults() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let defaults = cli_ranking("resnet50", "abci", 64, "32");
+    let oversized = "A".repeat(300_000);
+    for link in ["!!not-a-state!!", "eyJtIjoibGVuZXQifQ", oversized.as_str()] {
+        let rows = open(&client, &format!("{}?s={link}", s.base)).await;
+        assert_eq!(rows, defaults);
+        let notice = client.find(Locator::Css("#notice")).await.expect("a notice");
+        assert_eq!(notice.attr("role").await.ok().flatten().as_deref(), Some("alert"));
+        let text = notice.text().await.unwrap_or_default();
+        assert!(text.contains("could not be opened"), "{text}");
+    }
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_invalid_value_shows_an_error_and_keeps_the_results() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let rows = open(&client, &s.base).await;
+    let plot = page::html(&client, "#scaling-plot").await;
+    for (input, bad) in [("#gpus", "0"), ("#gpus", "lots"), ("#samples-per-gpu", "-2")] {
+        page::type_into(&client, input, bad).await;
+        let error = format!("{input}-error");
+        let alert = eventually("an alert", || async {
+            let e = client.find(Locator::Css(&error)).await.ok()?;
+            e.attr("role").await.ok().flatten()
+        })
+        .await;
+        assert_eq!(alert, "alert");
+        assert_eq!(value(&client, input).await, bad, "what the user typed stays");
+        assert_eq!(ranking(&client).await, rows, "the last valid results stay");
+        assert_eq!(page::html(&client, "#scaling-plot").await, plot);
+        let restore = if input == "#gpus" { "64" } else { "32" };
+        page::type_into(&client, input, restore).await;
+        eventually("the alert to go", || async {
+            client
+                .find_all(Locator::Css(&error))
+                .await
+                .ok()
+                .filter(|v| v.is_empty())
+                .map(|_| ())
+        })
+        .await;
+    }
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reload_restores_the_last_state() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let rows = open(&client, &s.base).await;
+    client
+        .find(Locator::Css("#model"))
+        .await
+        .expect("#model")
+        .select_by_value("resnet152")
+        .await
+        .expect("selected");
+    let rows = ranking_change(&client, &rows).await;
+    client.refresh().await.expect("reloaded");
+    let again = open(&client, &s.base).await;
+    assert_eq!(again, rows, "the bare address restores the last state from storage");
+    assert_eq!(value(&client, "#model").await, "resnet152");
+    client.close().await.ok();
+}

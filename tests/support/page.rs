@@ -1,0 +1,68 @@
+//! Reading and driving the app's page in end-to-end tests.
+
+use fantoccini::{Client, Locator};
+use serde_json::Value;
+
+use super::web::eventually;
+
+/// One row of `#ranking`: strategy, total seconds, memory bytes, feasible.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// `data-strategy`.
+    pub strategy: String,
+    /// `data-total-s`.
+    pub total_s: f64,
+    /// `data-memory-bytes`.
+    pub memory_bytes: f64,
+    /// `data-feasible`.
+    pub feasible: bool,
+}
+
+/// The rows of `#ranking`, read through the DOM in one script.
+pub async fn ranking(client: &Client) -> Vec<Row> {
+    let script = r#"return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => [
+        r.dataset.strategy, r.dataset.totalS, r.dataset.memoryBytes, r.dataset.feasible]);"#;
+    let rows = client.execute(script, vec![]).await.unwrap_or(Value::Null);
+    rows.as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|r| {
+                    let cell = |i: usize| r.get(i).and_then(Value::as_str).unwrap_or_default().to_string();
+                    Some(Row {
+                        strategy: cell(0),
+                        total_s: cell(1).parse().ok()?,
+                        memory_bytes: cell(2).parse().ok()?,
+                        feasible: cell(3) == "true",
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits until `#ranking` has rows that differ from `before`, and returns them.
+pub async fn ranking_change(client: &Client, before: &[Row]) -> Vec<Row> {
+    eventually("the ranking to change", || async {
+        let rows = ranking(client).await;
+        (!rows.is_empty() && rows != before).then_some(rows)
+    })
+    .await
+}
+
+/// The `outerHTML` of an element (to see a plot change).
+pub async fn html(client: &Client, css: &str) -> String {
+    let script = format!("const e = document.querySelector('{css}'); return e ? e.outerHTML : '';");
+    client
+        .execute(&script, vec![])
+        .await
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Sets an input's text the way typing does (clear, then keys).
+pub async fn type_into(client: &Client, css: &str, text: &str) {
+    let input = client.find(Locator::Css(css)).await.expect("the input");
+    input.clear().await.expect("cleared");
+    input.send_keys(text).await.expect("typed");
+}

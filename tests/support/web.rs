@@ -1,0 +1,161 @@
+//! End-to-end plumbing: a static file server for `dist/`, ChromeDriver, and
+//! fantoccini sessions in headless Chromium, each with a fresh profile.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{Value, json};
+
+/// The built app (`trunk build --release`), served from the crate root.
+pub fn dist() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    assert!(
+        dir.join("index.html").is_file(),
+        "dist/index.html is missing: build the app first (scripts/dev test does it)"
+    );
+    dir
+}
+
+/// Serves `root` on 127.0.0.1 on a free port, one thread per request.
+pub fn serve(root: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().expect("an address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let root = root.clone();
+            std::thread::spawn(move || respond(stream, &root));
+        }
+    });
+    port
+}
+
+fn respond(mut stream: TcpStream, root: &Path) {
+    let mut request = String::new();
+    if BufReader::new(&stream).read_line(&mut request).is_err() {
+        return;
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
+    let file = if path.is_empty() || path.contains("..") {
+        root.join("index.html")
+    } else {
+        root.join(path)
+    };
+    let (status, body, kind) = match std::fs::read(&file) {
+        Ok(body) => ("200 OK", body, content_type(&file)),
+        Err(_) => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+fn content_type(file: &Path) -> &'static str {
+    match file.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A running ChromeDriver, stopped on drop.
+pub struct Driver {
+    child: Child,
+    /// Its WebDriver address.
+    pub url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts ChromeDriver (`$CHROMEDRIVER` or `chromedriver`) on a free port.
+pub fn driver() -> Driver {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+    let child = Command::new(&program)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e} (scripts/dev installs chromium-driver)"));
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    }
+}
+
+/// A new browser session with its own empty profile (a fresh context:
+/// no history, no storage).
+pub async fn browser(driver: &Driver) -> Client {
+    let profile = std::env::temp_dir().join(format!(
+        "paradl-e2e-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    ));
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let capabilities = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1400,1800", format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let Value::Object(capabilities) = capabilities else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("a browser session")
+}
+
+/// Polls `check` until it gives `Some`, or fails after 20 s naming `what`.
+pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let started = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
