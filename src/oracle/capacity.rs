@@ -6,6 +6,7 @@ use super::check::MAX_COUNT;
 use super::error::InputError;
 use super::run::{Batch, Run, RunSpec};
 use super::scenario::Scenario;
+use super::strategies::iteration_cost;
 use super::strategy::Strategy;
 
 /// The largest batch that fits in memory for one strategy at one GPU count.
@@ -32,25 +33,28 @@ impl Scenario {
     /// # Errors
     /// An [`InputError`] when the template is invalid at `B = 1`.
     pub fn capacity(&self, template: &RunSpec) -> Result<Capacity, InputError> {
-        let memory = |batch: u64| -> Result<f64, InputError> {
-            let spec = RunSpec {
-                batch: Batch::MiniBatch(batch),
-                ..template.clone()
-            };
-            let run = Run::new(&spec, self.network(), self.cluster())?;
-            Ok(self.project_run(&run).memory_bytes)
+        let spec = RunSpec {
+            batch: Batch::MiniBatch(1),
+            ..template.clone()
         };
-        let fits = |batch: u64| memory(batch).map(|m| m <= self.cluster().gpu_memory_bytes());
-        let max_mini_batch = if !fits(1)? {
+        let run = Run::new(&spec, self.network(), self.cluster())?;
+        let fits = |mini_batch: u64| {
+            let run = Run {
+                mini_batch,
+                ..run.clone()
+            };
+            iteration_cost(self, &run).memory_bytes <= self.cluster().gpu_memory_bytes()
+        };
+        let max_mini_batch = if !fits(1) {
             None
         } else {
             let (mut low, mut high) = (1, MAX_COUNT);
-            if fits(high)? {
+            if fits(high) {
                 low = high;
             }
             while high - low > 1 {
                 let mid = low + (high - low) / 2;
-                if fits(mid)? {
+                if fits(mid) {
                     low = mid;
                 } else {
                     high = mid;

@@ -94,15 +94,24 @@ impl SplitPlan {
         self.is_empty() || self.parts > self.bound
     }
 
+    /// One part's share of a per-layer quantity: split layers divided
+    /// among the parts, the others whole.
+    ///
+    /// # Formula
+    /// `Σ_{l∈Sp} v_l/q + Σ_{l∉Sp} v_l`.
+    pub fn divided(&self, costs: &[LayerCost], value: fn(&LayerCost) -> f64) -> f64 {
+        let q = self.parts as f64;
+        self.zip(costs)
+            .map(|(c, split)| if split { value(c) / q } else { value(c) })
+            .sum()
+    }
+
     /// Per-sample time of one part.
     ///
     /// # Formula
     /// `t_split(q) = Σ_{l∈Sp} t_l/q + Σ_{l∉Sp} t_l`.
     pub fn time_s(&self, costs: &[LayerCost]) -> f64 {
-        let q = self.parts as f64;
-        self.zip(costs)
-            .map(|(c, split)| if split { c.time_s / q } else { c.time_s })
-            .sum()
+        self.divided(costs, |c| c.time_s)
     }
 
     /// Per-sample time of the layers left whole (computed by every part).

@@ -40,6 +40,23 @@ pub async fn ranking(client: &Client) -> Vec<Row> {
         .unwrap_or_default()
 }
 
+/// Waits until `#ranking` shows `expected` (typing passes through
+/// intermediate values, each with its own ranking), and returns it; after
+/// 20 s, fails showing both.
+pub async fn ranking_becomes(client: &Client, expected: &[Row]) -> Vec<Row> {
+    let started = std::time::Instant::now();
+    loop {
+        let rows = ranking(client).await;
+        if rows == expected {
+            return rows;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            assert_eq!(rows, expected, "the ranking on screen");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 /// Waits until `#ranking` has rows that differ from `before`, and returns them.
 pub async fn ranking_change(client: &Client, before: &[Row]) -> Vec<Row> {
     eventually("the ranking to change", || async {

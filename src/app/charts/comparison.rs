@@ -4,9 +4,7 @@
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
-use super::{
-    Area, ChartError, Drawn, FONT, HEIGHT, LEGEND_WIDTH, Swatch, Target, WIDTH, describe, fail, legend, part_color,
-};
+use super::{Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, describe, fail, legend, part_color, render};
 use crate::app::results::Results;
 use crate::oracle::{CommKind, Projection, units};
 
@@ -67,20 +65,13 @@ pub fn axis_top(bars: &[Projection]) -> f64 {
 /// # Errors
 /// A [`ChartError`] if plotters fails.
 pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
-    let mut svg = String::new();
-    let mut targets = Vec::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(fail)?;
+    render(|root, targets| {
         if bars.is_empty() {
-            return Ok(Drawn {
-                svg: String::new(),
-                targets,
-            });
+            return Ok(false);
         }
         let top = axis_top(bars);
         let names: Vec<&str> = bars.iter().map(|p| p.strategy.name()).collect();
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(12)
             .margin_right(LEGEND_WIDTH)
             .x_label_area_size(44)
@@ -136,8 +127,8 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
         }
         for (i, p) in bars.iter().enumerate() {
             let shown = p.total_s.min(top);
-            let (left, bar_top) = chart.backend_coord(&(SegmentValue::Exact(i), shown));
-            let (right, bottom) = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0.0));
+            let top_left = chart.backend_coord(&(SegmentValue::Exact(i), shown));
+            let bottom_right = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0.0));
             let mut note = if p.total_s > top {
                 format!("↑ {}", units::seconds(p.total_s))
             } else {
@@ -163,12 +154,7 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
                 }
             }
             targets.push(Target {
-                area: Area::Bar {
-                    x: left,
-                    y: bar_top,
-                    width: (right - left).max(1),
-                    height: (bottom - bar_top).max(1),
-                },
+                area: Area::bar(top_left, bottom_right),
                 lines,
             });
         }
@@ -176,10 +162,9 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
             "pale: infeasible ✗".to_string(),
             Swatch::Box(RGBColor(0xdd, 0xdd, 0xdd)),
         ));
-        legend(&root, &entries)?;
-        root.present().map_err(fail)?;
-    }
-    Ok(Drawn { svg, targets })
+        legend(root, &entries)?;
+        Ok(true)
+    })
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
 use super::{
-    Area, ChartError, Drawn, FONT, HEIGHT, LEGEND_WIDTH, Swatch, Target, WIDTH, describe, fail, legend, log_bounds,
+    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, describe, fail, legend, log_bounds, render,
     strategy_color,
 };
 use crate::app::results::Results;
@@ -39,24 +39,17 @@ pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> MemoryData
 /// # Errors
 /// A [`ChartError`] if plotters fails.
 pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
-    let mut svg = String::new();
-    let mut targets = Vec::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(fail)?;
+    render(|root, targets| {
         let values = data
             .bars
             .iter()
             .map(|p| p.memory_bytes)
             .chain(std::iter::once(data.capacity_bytes));
         let (Some((low, high)), false) = (log_bounds(values), data.bars.is_empty()) else {
-            return Ok(Drawn {
-                svg: String::new(),
-                targets,
-            });
+            return Ok(false);
         };
         let names: Vec<&str> = data.bars.iter().map(|p| p.strategy.name()).collect();
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(12)
             .margin_right(LEGEND_WIDTH)
             .x_label_area_size(44)
@@ -89,8 +82,8 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
             );
             bar.set_margin(0, 0, 14, 14);
             chart.draw_series(std::iter::once(bar)).map_err(fail)?;
-            let (left, top) = chart.backend_coord(&(SegmentValue::Exact(i), p.memory_bytes));
-            let (right, bottom) = chart.backend_coord(&(SegmentValue::Exact(i + 1), low));
+            let top_left = chart.backend_coord(&(SegmentValue::Exact(i), p.memory_bytes));
+            let bottom_right = chart.backend_coord(&(SegmentValue::Exact(i + 1), low));
             let mut lines = describe(p);
             if let Some(fit) = data.fits.iter().find(|f| f.strategy == p.strategy) {
                 lines.push(match (fit.max_mini_batch, fit.max_samples_per_gpu) {
@@ -104,12 +97,7 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
                 });
             }
             targets.push(Target {
-                area: Area::Bar {
-                    x: left,
-                    y: top,
-                    width: (right - left).max(1),
-                    height: (bottom - top).max(1),
-                },
+                area: Area::bar(top_left, bottom_right),
                 lines,
             });
         }
@@ -128,10 +116,9 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
             Swatch::Line(BLACK),
         )];
         entries.push(("does not fit".to_string(), Swatch::Box(OVERFLOW)));
-        legend(&root, &entries)?;
-        root.present().map_err(fail)?;
-    }
-    Ok(Drawn { svg, targets })
+        legend(root, &entries)?;
+        Ok(true)
+    })
 }
 
 #[cfg(test)]

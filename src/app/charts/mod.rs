@@ -51,6 +51,18 @@ pub enum Area {
     },
 }
 
+impl Area {
+    /// The bar between two corners in SVG units (at least one unit wide and high).
+    pub fn bar((left, top): (i32, i32), (right, bottom): (i32, i32)) -> Self {
+        Self::Bar {
+            x: left,
+            y: top,
+            width: (right - left).max(1),
+            height: (bottom - top).max(1),
+        }
+    }
+}
+
 /// A mark and the numbers it stands for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
@@ -64,6 +76,35 @@ pub struct Target {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("the plot could not be drawn: {0}")]
 pub struct ChartError(pub String);
+
+/// The drawing area a plot draws on.
+pub type Root<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// Draws a plot into an SVG string: `draw` paints on a white area of
+/// [`WIDTH`] × [`HEIGHT`] and records its hover targets; it answers
+/// whether there was anything to draw (if not, the drawing is empty).
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn render<F>(draw: F) -> Result<Drawn, ChartError>
+where
+    F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
+{
+    let mut svg = String::new();
+    let mut targets = Vec::new();
+    let painted = {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let painted = draw(&root, &mut targets)?;
+        root.present().map_err(fail)?;
+        painted
+    };
+    Ok(if painted {
+        Drawn { svg, targets }
+    } else {
+        Drawn::default()
+    })
+}
 
 /// Turns a plotters error into a [`ChartError`].
 pub fn fail(error: impl std::fmt::Display) -> ChartError {
@@ -198,5 +239,58 @@ mod tests {
         );
         assert_eq!(log_bounds([0.0].into_iter()), None);
         assert_eq!(log_bounds([5.0].into_iter()), Some((5.0 / 1.8, 90.0)));
+    }
+}
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+    use crate::app::results::Results;
+    use crate::app::state::inputs::{ClusterSource, Inputs, ModelSource};
+    use crate::oracle::presets;
+
+    /// One GPU, one strategy: one point, one bar.
+    #[test]
+    fn a_single_gpu_and_strategy_still_draws() {
+        let mut cluster = presets::cluster("abci").unwrap().spec().clone();
+        cluster.max_gpus = 1;
+        let inputs = Inputs {
+            cluster: ClusterSource::Custom(cluster),
+            gpus: 1,
+            strategies: vec![Strategy::Serial],
+            ..Inputs::default()
+        };
+        let scenario = inputs.scenario().unwrap();
+        let results = Results::compute(&inputs, &scenario).unwrap();
+        let scaling = scaling::draw(&scaling::data(&results)).unwrap();
+        assert_eq!(scaling.targets.len(), 1);
+        let bars = comparison::data(&results, &inputs.strategies);
+        assert_eq!(comparison::draw(&bars).unwrap().targets.len(), 1);
+        let memory = memory::draw(&memory::data(&results, &inputs.strategies)).unwrap();
+        assert_eq!(memory.targets.len(), 1);
+    }
+
+    /// A network without compute (only dropout) has nothing to put on a log axis.
+    #[test]
+    fn zero_times_draw_nothing_rather_than_fail() {
+        let mut spec = presets::network("alexnet").unwrap().spec().clone();
+        for layer in &mut spec.layers {
+            layer.time_s = None;
+            if layer.kind != crate::oracle::LayerKind::Dropout {
+                layer.kind = crate::oracle::LayerKind::Other;
+                layer.w = Default::default();
+            }
+        }
+        let inputs = Inputs {
+            model: ModelSource::Custom(spec),
+            ..Inputs::default()
+        };
+        let scenario = inputs.scenario().unwrap();
+        let results = Results::compute(&inputs, &scenario).unwrap();
+        assert!(results.sweep.iter().all(|p| p.compute_s == 0.0));
+        let drawn = scaling::draw(&scaling::data(&results)).unwrap();
+        assert!(drawn.targets.iter().all(|t| matches!(t.area, Area::Point { .. })));
+        assert!(comparison::draw(&comparison::data(&results, &inputs.strategies)).is_ok());
+        assert!(memory::draw(&memory::data(&results, &inputs.strategies)).is_ok());
     }
 }

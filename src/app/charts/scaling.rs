@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::{
-    Area, ChartError, Drawn, FONT, HEIGHT, LEGEND_WIDTH, Swatch, Target, WIDTH, count_label, describe, fail, legend,
-    log_bounds, strategy_color,
+    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, count_label, describe, fail, legend, log_bounds,
+    render, strategy_color,
 };
 use crate::app::results::Results;
 use crate::oracle::{Projection, Strategy, units};
@@ -54,17 +54,10 @@ pub fn data(results: &Results) -> ScalingData {
 /// # Errors
 /// A [`ChartError`] if plotters fails.
 pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
-    let mut svg = String::new();
-    let mut targets = Vec::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(fail)?;
+    render(|root, targets| {
         let times = data.curves.iter().flat_map(|c| c.points.iter().map(|p| p.total_s));
         let Some((low, high)) = log_bounds(times.chain(data.ideal.iter().map(|i| i.1))) else {
-            return Ok(Drawn {
-                svg: String::new(),
-                targets,
-            });
+            return Ok(false);
         };
         let max_gpus = data
             .ideal
@@ -74,7 +67,7 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
             .unwrap_or(1)
             .max(data.budget)
             .max(2) as f64;
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(12)
             .margin_right(LEGEND_WIDTH)
             .x_label_area_size(44)
@@ -135,10 +128,9 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
             Swatch::Line(RGBColor(0xbb, 0xbb, 0xbb)),
         ));
         entries.push(("✕ infeasible point".to_string(), Swatch::Box(WHITE)));
-        legend(&root, &entries)?;
-        root.present().map_err(fail)?;
-    }
-    Ok(Drawn { svg, targets })
+        legend(root, &entries)?;
+        Ok(true)
+    })
 }
 
 #[cfg(test)]
@@ -161,7 +153,7 @@ mod tests {
             let Area::Point { x, y } = t.area else {
                 panic!("points only")
             };
-            assert!((0..WIDTH as i32).contains(&x) && (0..HEIGHT as i32).contains(&y));
+            assert!((0..super::super::WIDTH as i32).contains(&x) && (0..super::super::HEIGHT as i32).contains(&y));
         }
         // more GPUs further right
         let xs: Vec<i32> = drawn.targets[1..14]

@@ -28,6 +28,13 @@ pub fn model_panel() -> Html {
             ))
         })
     };
+    // errors of the network as a whole (cells and the size show their own)
+    let other_errors: Vec<String> = state
+        .errors
+        .iter()
+        .filter(|(k, _)| k.starts_with("model.") && !k.starts_with("model.layers[") && k.as_str() != fields::SAMPLES)
+        .map(|(_, v)| v.clone())
+        .collect();
     let onsamples = {
         let state = state.clone();
         Callback::from(move |t: String| state.dispatch(Action::SetSamples(t)))
@@ -53,9 +60,7 @@ pub fn model_panel() -> Html {
             <p class="source">{ origin }</p>
             <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.dataset)} unit="samples"
                 value={state.model.samples.clone()} error={state.error(fields::SAMPLES).map(AttrValue::from)} oninput={onsamples} />
-            if let Some(e) = state.error(fields::IMPORT).or(state.error("model.name")).or(state.error("model.sample_shape")) {
-                <p class="error" role="alert">{ e }</p>
-            }
+            { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
             <ModelImport />
             <LayerTable />
         </section>

@@ -42,16 +42,7 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
             .sum();
         layer = 3.0 * (p2 - 1) as f64 * per_layer;
     }
-    let local_weights: f64 = plan
-        .zip(costs)
-        .map(|(c, split)| {
-            if split {
-                c.weight_items / p2 as f64
-            } else {
-                c.weight_items
-            }
-        })
-        .sum();
+    let local_weights = plan.divided(costs, |c| c.weight_items);
     let gradient = allreduce(p1, delta * local_weights, cluster.ring(run.gpus, p2));
 
     let (violations, bounds) = split_limits(run, &plan, p1);

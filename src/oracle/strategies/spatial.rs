@@ -43,16 +43,7 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
     };
     let weight_bytes = delta * scenario.network().weight_items();
     let gradient = allreduce(p2, weight_bytes, inner) + allreduce(p1, weight_bytes, cluster.ring(run.gpus, 1));
-    let activations: f64 = plan
-        .zip(costs)
-        .map(|(c, split)| {
-            if split {
-                c.activation_items / p2 as f64
-            } else {
-                c.activation_items
-            }
-        })
-        .sum();
+    let activations = plan.divided(costs, |c| c.activation_items);
 
     let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {
