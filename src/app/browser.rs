@@ -118,9 +118,12 @@ pub fn download_png(file_name: &str, svg: &str, width: u32, height: u32) -> Resu
     Ok(())
 }
 
-/// Sets a performance mark (for the app benchmark), if the page has the API.
-pub fn mark(name: &str) {
-    if let Some(performance) = window().ok().and_then(|w| w.performance()) {
+/// Sets a performance mark once per page (for the app benchmark), if the
+/// page has the API.
+pub fn mark_once(name: &str) {
+    if let Some(performance) = window().ok().and_then(|w| w.performance())
+        && performance.get_entries_by_name(name).length() == 0
+    {
         let _ = performance.mark(name);
     }
 }

@@ -2,7 +2,7 @@
 
 use super::state::fields::{self, Errors};
 use super::state::inputs::Inputs;
-use crate::oracle::{Capacity, Projection, RankBy, Run, Scenario, Strategy, gpu_counts};
+use crate::oracle::{Capacity, Projection, RankBy, Scenario, Strategy, gpu_counts};
 
 /// Per-layer totals of the layer table.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,10 +41,9 @@ impl Results {
     /// # Errors
     /// The first run setting the engine rejects, keyed to its input.
     pub fn compute(inputs: &Inputs, scenario: &Scenario) -> Result<Self, Errors> {
-        for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(inputs.gpus)) {
-            Run::new(&inputs.run(strategy), scenario.network(), scenario.cluster())
-                .map_err(|e| Errors::from([(fields::of_run(&e).to_string(), fields::message(&e))]))?;
-        }
+        inputs
+            .check_runs(scenario.network(), scenario.cluster())
+            .map_err(|e| Errors::from([(fields::of_run(&e).to_string(), fields::message(&e))]))?;
         let template = inputs.run(Strategy::Data);
         let ranking = scenario.rank(&template, RankBy::Time).points;
         let max_gpus = scenario.cluster().max_gpus().max(inputs.gpus);

@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
 use crate::oracle::{
-    Batch, ClusterSpec, InputError, NetworkSpec, OracleError, Rule, Run, Strategy, presets, run::DEFAULT_BYTES_PER_ITEM,
+    Batch, ClusterSpec, InputError, NetworkSpec, OracleError, Rule, Strategy, presets, run::DEFAULT_BYTES_PER_ITEM,
 };
 
 /// The query parameter that carries the state.
@@ -197,9 +197,8 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
     })
 }
 
-/// Every value of a link must be valid: network, cluster, and the run of
-/// each strategy it names at its GPU budget (a strategy that does not apply
-/// there, such as serial beyond one GPU, is not checked).
+/// Every value of a link must be valid: network, cluster, a GPU budget
+/// within the cluster, and the run of every strategy that applies there.
 fn check(inputs: &Inputs) -> Result<(), LinkError> {
     let network = inputs.network().map_err(LinkError::Invalid)?;
     let cluster = inputs.cluster().map_err(LinkError::Invalid)?;
@@ -212,10 +211,7 @@ fn check(inputs: &Inputs) -> Result<(), LinkError> {
             },
         )));
     }
-    for &strategy in inputs.strategies.iter().filter(|s| s.applies_at(inputs.gpus)) {
-        Run::new(&inputs.run(strategy), &network, &cluster).map_err(invalid)?;
-    }
-    Ok(())
+    inputs.check_runs(&network, &cluster).map_err(invalid)
 }
 
 #[cfg(test)]
@@ -304,6 +300,11 @@ mod tests {
         assert!(matches!(decode(&wrap(r#"{"g":0}"#)), Err(LinkError::Invalid(_))));
         assert!(matches!(decode(&wrap(r#"{"g":100000}"#)), Err(LinkError::Invalid(_))));
         assert!(matches!(decode(&wrap(r#"{"p2":3}"#)), Err(LinkError::Invalid(_))));
+        // the ranking shows every strategy: a bad group size is caught even when no hybrid is plotted
+        assert!(matches!(
+            decode(&wrap(r#"{"p2":3,"s":"data"}"#)),
+            Err(LinkError::Invalid(_))
+        ));
         assert!(matches!(decode(&wrap(r#"{"b":-1}"#)), Err(LinkError::Invalid(_))));
         assert!(matches!(
             decode(&wrap(r#"{"s":"data,nonsense"}"#)),

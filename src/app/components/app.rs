@@ -61,7 +61,7 @@ pub fn app(props: &AppProps) -> Html {
     use_effect_with(encoded.clone(), |encoded| {
         if let Some(encoded) = encoded {
             browser::keep(encoded);
-            browser::mark(FIRST_RENDER);
+            browser::mark_once(FIRST_RENDER);
         }
     });
     let href = browser::share_url(encoded.as_deref().unwrap_or_default());

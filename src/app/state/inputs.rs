@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::oracle::{
-    Batch, Cluster, ClusterSpec, Network, NetworkSpec, OracleError, RunSpec, Scenario, Strategy, presets,
+    Batch, Cluster, ClusterSpec, InputError, Network, NetworkSpec, OracleError, Run, RunSpec, Scenario, Strategy,
+    presets,
 };
 
 /// Where the network comes from.
@@ -109,6 +110,18 @@ impl Inputs {
             group_size: self.group_size,
             ..RunSpec::new(strategy, self.gpus, self.batch)
         }
+    }
+
+    /// Checks the run of every strategy that applies at the GPU budget (the
+    /// ranking shows them all).
+    ///
+    /// # Errors
+    /// The first setting the engine rejects.
+    pub fn check_runs(&self, network: &Network, cluster: &Cluster) -> Result<(), InputError> {
+        for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(self.gpus)) {
+            Run::new(&self.run(strategy), network, cluster)?;
+        }
+        Ok(())
     }
 
     /// The preset key of the model, if it is one.
