@@ -215,11 +215,15 @@ fn resolve_group(group: Option<u64>, gpus: u64, per_node: u64) -> Result<u64, In
     }
 }
 
-/// The largest divisor of `value` not above `limit` (trial division up to
-/// `√value`: at most 2^20 steps for 2^40 GPUs).
+/// The largest divisor of `value` not above `limit`, in at most
+/// `min(limit, √value)` steps: counting down from `limit` when it is small
+/// (GPUs per node), else trial division up to `√value`.
 fn largest_divisor_at_most(value: u64, limit: u64) -> u64 {
     if value <= limit {
         return value;
+    }
+    if limit.saturating_mul(limit) <= value {
+        return (1..=limit).rev().find(|d| value.is_multiple_of(*d)).unwrap_or(1);
     }
     let mut best = 1;
     let mut d = 1;
@@ -288,6 +292,13 @@ mod tests {
         assert_eq!(largest_divisor_at_most(12, 4), 4);
         assert_eq!(largest_divisor_at_most(13, 8), 1);
         assert_eq!(largest_divisor_at_most(3, 8), 3);
+        assert_eq!(largest_divisor_at_most(1_000_000_000_000, 6), 5);
+        for value in 1..300u64 {
+            for limit in 1..40u64 {
+                let naive = (1..=limit.min(value)).rev().find(|d| value % d == 0).unwrap();
+                assert_eq!(largest_divisor_at_most(value, limit), naive, "{value} {limit}");
+            }
+        }
         // 2^40 − 1 = 3·5²·11·17·31·41·61681; checked by brute force
         assert_eq!(largest_divisor_at_most((1 << 40) - 1, 1 << 30), 1_072_694_271);
     }

@@ -205,13 +205,19 @@ pub fn describe(p: &Projection) -> Vec<String> {
     lines
 }
 
-/// A tick label of a GPU count or other power of two: `1`, `64`, `4k`.
+/// A tick label of a GPU count (binary prefixes, as counts are powers of
+/// two): `1`, `64`, `4k`, `1M`.
 pub fn count_label(value: f64) -> String {
-    if value >= 1024.0 && (value / 1024.0).fract() == 0.0 {
-        format!("{}k", value / 1024.0)
-    } else {
-        units::significant(value, 3)
-    }
+    const PREFIXES: [(f64, &str); 4] = [
+        (1099511627776.0, "T"),
+        (1073741824.0, "G"),
+        (1048576.0, "M"),
+        (1024.0, "k"),
+    ];
+    PREFIXES.iter().find(|(factor, _)| value >= *factor).map_or_else(
+        || units::significant(value, 3),
+        |(factor, prefix)| format!("{}{prefix}", units::significant(value / factor, 3)),
+    )
 }
 
 /// Log-axis bounds around positive values, padded by a quarter decade.
@@ -232,6 +238,8 @@ mod tests {
     #[test]
     fn helpers() {
         assert_eq!(count_label(4096.0), "4k");
+        assert_eq!(count_label(1536.0), "1.5k");
+        assert_eq!(count_label(1048576.0), "1M");
         assert_eq!(count_label(64.0), "64");
         assert_eq!(
             log_bounds([2.0, 8.0, 0.0, f64::NAN].into_iter()),

@@ -16,6 +16,20 @@ pub struct StrategyPickerProps {
     pub error: Option<AttrValue>,
 }
 
+/// What a strategy does, in one line.
+fn explain(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::Serial => "one GPU does everything",
+        Strategy::Data => "each GPU takes a share of the samples and a full copy of the weights; gradients are summed",
+        Strategy::Spatial => "the early, wide layers are cut along their width; neighbours swap halos",
+        Strategy::Pipeline => "consecutive layers on consecutive GPUs, micro-batches in flight",
+        Strategy::Filter => "each GPU holds a share of every convolution's filters; layer outputs are gathered",
+        Strategy::Channel => "each GPU holds a share of every convolution's input channels; partial sums are reduced",
+        Strategy::DataFilter => "filter parallelism inside groups (a node), data parallelism between groups",
+        Strategy::DataSpatial => "spatial parallelism inside groups (a node), data parallelism between groups",
+    }
+}
+
 /// One checkbox per strategy, in its plot colour.
 #[function_component(StrategyPicker)]
 pub fn strategy_picker(props: &StrategyPickerProps) -> Html {
@@ -24,7 +38,7 @@ pub fn strategy_picker(props: &StrategyPickerProps) -> Html {
         let style = format!("border-color: rgb({}, {}, {})", color.0, color.1, color.2);
         let onchange = props.ontoggle.reform(move |_: Event| s);
         html! {
-            <label class="strategy" {style}>
+            <label class="strategy" {style} title={explain(s)}>
                 <input type="checkbox" name="strategy" value={s.name()} checked={props.chosen.contains(&s)} {onchange} />
                 { s.name() }
             </label>
