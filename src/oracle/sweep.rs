@@ -1,7 +1,5 @@
 //! Scaling sweeps over GPU counts.
 
-use serde::Serialize;
-
 use super::error::InputError;
 use super::projection::Projection;
 use super::run::RunSpec;
@@ -26,13 +24,6 @@ pub struct Sweep {
     pub points: Vec<Projection>,
     /// Points whose run was invalid (e.g. a batch of less than one sample).
     pub skipped: Vec<Skipped>,
-}
-
-impl Serialize for Sweep {
-    /// A sweep serialises as its list of points.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.points.serialize(serializer)
-    }
 }
 
 /// GPU counts of a sweep: `1, 2, 4, ...` up to `max_gpus`, and `max_gpus`

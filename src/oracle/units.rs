@@ -48,21 +48,28 @@ pub fn significant(value: f64, digits: i32) -> String {
     }
 }
 
+/// Decimal prefixes, largest first.
+pub const DECIMAL: [(f64, &str); 6] = [
+    (1e18, "E"),
+    (1e15, "P"),
+    (1e12, "T"),
+    (1e9, "G"),
+    (1e6, "M"),
+    (1e3, "k"),
+];
+
+/// `value` divided by the largest of `prefixes` it reaches, and that
+/// prefix (`value` itself and `""` below them all).
+pub fn with_prefix(value: f64, prefixes: &[(f64, &'static str)]) -> (f64, &'static str) {
+    prefixes
+        .iter()
+        .find(|(factor, _)| value.abs() >= *factor)
+        .map_or((value, ""), |&(factor, prefix)| (value / factor, prefix))
+}
+
 fn scaled(value: f64, unit: &str) -> String {
-    const PREFIXES: [(f64, &str); 6] = [
-        (1e18, "E"),
-        (1e15, "P"),
-        (1e12, "T"),
-        (1e9, "G"),
-        (1e6, "M"),
-        (1e3, "k"),
-    ];
-    for (factor, prefix) in PREFIXES {
-        if value.abs() >= factor {
-            return format!("{} {prefix}{unit}", significant(value / factor, 3));
-        }
-    }
-    format!("{} {unit}", significant(value, 3))
+    let (value, prefix) = with_prefix(value, &DECIMAL);
+    format!("{} {prefix}{unit}", significant(value, 3))
 }
 
 #[cfg(test)]

@@ -208,16 +208,14 @@ pub fn describe(p: &Projection) -> Vec<String> {
 /// A tick label of a GPU count (binary prefixes, as counts are powers of
 /// two): `1`, `64`, `4k`, `1M`.
 pub fn count_label(value: f64) -> String {
-    const PREFIXES: [(f64, &str); 4] = [
+    const BINARY: [(f64, &str); 4] = [
         (1099511627776.0, "T"),
         (1073741824.0, "G"),
         (1048576.0, "M"),
         (1024.0, "k"),
     ];
-    PREFIXES.iter().find(|(factor, _)| value >= *factor).map_or_else(
-        || units::significant(value, 3),
-        |(factor, prefix)| format!("{}{prefix}", units::significant(value / factor, 3)),
-    )
+    let (value, prefix) = units::with_prefix(value, &BINARY);
+    format!("{}{prefix}", units::significant(value, 3))
 }
 
 /// Log-axis bounds around positive values, padded by a quarter decade.

@@ -28,6 +28,9 @@ pub struct View {
     pub scenario: Rc<Scenario>,
     /// The projections.
     pub results: Results,
+    /// The editors the network and cluster were built from (while they
+    /// stay the same, only the run is rebuilt).
+    built_from: (ModelEditor, ClusterEditor),
 }
 
 impl PartialEq for View {
@@ -181,37 +184,52 @@ impl AppState {
     /// the errors.
     fn refresh(&mut self) {
         let mut errors = Errors::new();
-        let model = self.model.build().map_err(|e| errors.extend(e)).ok();
-        let cluster = self.cluster.build().map_err(|e| errors.extend(e)).ok();
         let mut inputs = self.view.as_ref().map(|v| v.inputs.clone()).unwrap_or_default();
         if let Err(e) = self.run.apply(&mut inputs) {
             errors.extend(e);
         }
-        if let (Some((model_source, network)), Some((cluster_source, cluster)), true) =
-            (model, cluster, errors.is_empty())
-        {
-            let same_scenario = self
-                .view
-                .as_ref()
-                .filter(|v| v.inputs.model == model_source && v.inputs.cluster == cluster_source);
-            let scenario = match same_scenario {
-                Some(view) => Rc::clone(&view.scenario),
-                None => Rc::new(Scenario::new(network, cluster)),
-            };
-            inputs.model = model_source;
-            inputs.cluster = cluster_source;
+        let editors = (self.model.clone(), self.cluster.clone());
+        let built = match self.view.as_ref().filter(|v| v.built_from == editors) {
+            Some(view) => Some((
+                view.inputs.model.clone(),
+                view.inputs.cluster.clone(),
+                Rc::clone(&view.scenario),
+            )),
+            None => self.build_scenario(&mut errors),
+        };
+        if let (Some((model, cluster, scenario)), true) = (built, errors.is_empty()) {
+            inputs.model = model;
+            inputs.cluster = cluster;
             match Results::compute(&inputs, &scenario) {
                 Ok(results) => {
                     self.view = Some(Rc::new(View {
                         inputs,
                         scenario,
                         results,
+                        built_from: editors,
                     }))
                 }
                 Err(e) => errors.extend(e),
             }
         }
         self.errors = errors;
+    }
+
+    /// Builds the network and cluster from the editors, reusing the last
+    /// view's scenario (and its remembered partitions) when they are the same.
+    fn build_scenario(&self, errors: &mut Errors) -> Option<(ModelSource, ClusterSource, Rc<Scenario>)> {
+        let model = self.model.build().map_err(|e| errors.extend(e)).ok();
+        let cluster = self.cluster.build().map_err(|e| errors.extend(e)).ok();
+        let ((model_source, network), (cluster_source, cluster)) = (model?, cluster?);
+        let same = self
+            .view
+            .as_ref()
+            .filter(|v| v.inputs.model == model_source && v.inputs.cluster == cluster_source);
+        let scenario = match same {
+            Some(view) => Rc::clone(&view.scenario),
+            None => Rc::new(Scenario::new(network, cluster)),
+        };
+        Some((model_source, cluster_source, scenario))
     }
 }
 
