@@ -47,7 +47,7 @@ fn reference_networks_round_trip_through_net_and_json() {
         let written = net::write(&network).unwrap();
         assert_eq!(net::parse(&written).unwrap(), network, "{name} via .net");
         assert_eq!(
-            json::network(&json::write(network.spec()).unwrap()).unwrap(),
+            json::network(&json::write(&network.spec()).unwrap()).unwrap(),
             network,
             "{name} via JSON"
         );
@@ -78,7 +78,7 @@ fn every_preset_round_trips_through_net_and_json() {
             preset.key
         );
         assert_eq!(
-            json::network(&json::write(network.spec()).unwrap()).unwrap(),
+            json::network(&json::write(&network.spec()).unwrap()).unwrap(),
             network,
             "{}",
             preset.key
@@ -233,7 +233,7 @@ proptest! {
     #[test]
     fn random_networks_round_trip(network in random_network()) {
         prop_assert_eq!(&net::parse(&net::write(&network).unwrap()).unwrap(), &network);
-        prop_assert_eq!(&json::network(&json::write(network.spec()).unwrap()).unwrap(), &network);
+        prop_assert_eq!(&json::network(&json::write(&network.spec()).unwrap()).unwrap(), &network);
     }
 
     #[test]

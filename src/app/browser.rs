@@ -38,16 +38,21 @@ pub fn share_url(encoded: &str) -> String {
     }
 }
 
-/// Replaces the address (no new history entry) and remembers the state.
-pub fn keep(encoded: &str) {
-    if let Ok(w) = window() {
-        if let Ok(history) = w.history() {
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&share_url(encoded)));
-        }
-        if let Ok(Some(storage)) = w.local_storage() {
-            let _ = storage.set_item(STORAGE_KEY, encoded);
-        }
+/// Replaces the address (no new history entry) with the link of `link`
+/// (or the bare page when the view is too large for a link) and remembers
+/// `stored` for the next visit.
+///
+/// # Errors
+/// When the browser refuses to keep the state (storage missing or full).
+pub fn keep(link: Option<&str>, stored: &str) -> Result<(), JsValue> {
+    let w = window()?;
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&share_url(link.unwrap_or_default())));
     }
+    let storage = w
+        .local_storage()?
+        .ok_or_else(|| JsValue::from_str("no local storage"))?;
+    storage.set_item(STORAGE_KEY, stored)
 }
 
 /// The state remembered by [`keep`], if any.

@@ -31,8 +31,6 @@ pub struct Results {
     pub ideal: Vec<(u64, f64)>,
     /// Largest batch that fits, per chosen strategy, at the budget.
     pub fits: Vec<Capacity>,
-    /// Per-layer totals.
-    pub layers: Vec<LayerTotals>,
 }
 
 impl Results {
@@ -43,7 +41,7 @@ impl Results {
     pub fn compute(inputs: &Inputs, scenario: &Scenario) -> Result<Self, Errors> {
         inputs
             .check_runs(scenario.network(), scenario.cluster())
-            .map_err(|e| Errors::from([(fields::of_run(&e).to_string(), fields::message(&e))]))?;
+            .map_err(|e| Errors::from([(fields::of_run(&e), fields::message(&e))]))?;
         let template = inputs.run(Strategy::Data);
         let ranking = scenario.rank(&template, RankBy::Time).points;
         let max_gpus = scenario.cluster().max_gpus().max(inputs.gpus);
@@ -58,16 +56,6 @@ impl Results {
             .filter(|s| s.applies_at(inputs.gpus))
             .filter_map(|&s| scenario.capacity(&inputs.run(s)).ok())
             .collect();
-        let layers = scenario
-            .network()
-            .layers()
-            .iter()
-            .map(|l| LayerTotals {
-                parameters: l.weight_items(),
-                activations: l.activation_items(),
-                flops: l.forward_flops(),
-            })
-            .collect();
         Ok(Self {
             gpus: inputs.gpus,
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),
@@ -75,7 +63,6 @@ impl Results {
             sweep,
             ideal,
             fits,
-            layers,
         })
     }
 }
@@ -91,6 +78,7 @@ pub fn default_results() -> Results {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::state::fields::{Key, RunKey};
     use crate::oracle::{Batch, RunSpec};
 
     #[test]
@@ -106,7 +94,6 @@ mod tests {
         assert_eq!(results.sweep.len(), 1 + 7 * 13);
         assert_eq!(results.ideal.len(), 13);
         assert_eq!(results.fits.len(), 7);
-        assert_eq!(results.layers.len(), 166);
     }
 
     #[test]
@@ -117,12 +104,12 @@ mod tests {
         };
         let scenario = inputs.scenario().unwrap();
         let errors = Results::compute(&inputs, &scenario).unwrap_err();
-        assert!(errors[fields::GROUP_SIZE].contains("divide"));
+        assert!(errors[&Key::Run(RunKey::GroupSize)].contains("divide"));
         let inputs = Inputs {
             batch: Batch::SamplesPerGpu(0.3),
             ..Inputs::default()
         };
         let errors = Results::compute(&inputs, &scenario).unwrap_err();
-        assert!(errors.contains_key(fields::SAMPLES_PER_GPU));
+        assert!(errors.contains_key(&Key::Run(RunKey::SamplesPerGpu)));
     }
 }

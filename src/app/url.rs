@@ -12,9 +12,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
-use crate::oracle::{
-    Batch, ClusterSpec, InputError, NetworkSpec, OracleError, Rule, Strategy, presets, run::DEFAULT_BYTES_PER_ITEM,
-};
+use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
+use crate::oracle::{Batch, ClusterSpec, NetworkSpec, OracleError, Strategy, presets};
 
 /// The query parameter that carries the state.
 pub const PARAMETER: &str = "s";
@@ -22,6 +21,11 @@ pub const PARAMETER: &str = "s";
 pub const MAX_ENCODED_CHARS: usize = 200_000;
 /// Largest inflated state accepted, in bytes.
 pub const MAX_INFLATED_BYTES: usize = 4 << 20;
+/// Longest state kept in the browser's storage (written by the app itself,
+/// for views too large for a link), in characters.
+pub const MAX_STORED_CHARS: usize = 16 << 20;
+/// Largest inflated stored state, in bytes.
+pub const MAX_STORED_INFLATED_BYTES: usize = 256 << 20;
 const VERSION: u8 = 1;
 
 /// Why a link could not be read.
@@ -138,18 +142,32 @@ pub fn encode(inputs: &Inputs) -> String {
 /// A [`LinkError`] saying what is wrong; the caller falls back to the
 /// defaults.
 pub fn decode(text: &str) -> Result<Inputs, LinkError> {
+    decode_within(text, MAX_ENCODED_CHARS, MAX_INFLATED_BYTES)
+}
+
+/// Decodes and checks a state kept in the browser's storage: as a link,
+/// with the larger limits of [`MAX_STORED_CHARS`] (a view too large for a
+/// link is still kept across reloads).
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_stored(text: &str) -> Result<Inputs, LinkError> {
+    decode_within(text, MAX_STORED_CHARS, MAX_STORED_INFLATED_BYTES)
+}
+
+fn decode_within(text: &str, max_chars: usize, max_inflated: usize) -> Result<Inputs, LinkError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(Inputs::default());
     }
-    if text.len() > MAX_ENCODED_CHARS {
+    if text.len() > max_chars {
         return Err(LinkError::TooLong {
             length: text.len(),
-            max: MAX_ENCODED_CHARS,
+            max: max_chars,
         });
     }
     let compressed = URL_SAFE_NO_PAD.decode(text).map_err(|_| LinkError::NotBase64)?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, MAX_INFLATED_BYTES)
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, max_inflated)
         .map_err(|_| LinkError::NotCompressed)?;
     let wire: Wire = serde_json::from_slice(&json).map_err(|e| LinkError::NotState(e.to_string()))?;
     if wire.v > VERSION {
@@ -197,20 +215,13 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
     })
 }
 
-/// Every value of a link must be valid: network, cluster, a GPU budget
-/// within the cluster, and the run of every strategy that applies there.
+/// Every value of a link must be valid: network, cluster, and the run of
+/// every strategy that applies at the budget. A budget beyond the cluster's
+/// largest allocation is valid (the views show it, marked infeasible by
+/// the engine's `gpus` limit).
 fn check(inputs: &Inputs) -> Result<(), LinkError> {
     let network = inputs.network().map_err(LinkError::Invalid)?;
     let cluster = inputs.cluster().map_err(LinkError::Invalid)?;
-    if inputs.gpus > cluster.max_gpus() {
-        return Err(invalid(InputError::new(
-            "gpus",
-            Rule::TooLarge {
-                max: cluster.max_gpus() as f64,
-                found: inputs.gpus as f64,
-            },
-        )));
-    }
     inputs.check_runs(&network, &cluster).map_err(invalid)
 }
 
@@ -219,7 +230,7 @@ mod tests {
     use super::*;
 
     fn custom() -> Inputs {
-        let mut spec = presets::network("alexnet").unwrap().spec().clone();
+        let mut spec = presets::network("alexnet").unwrap().spec();
         spec.layers[0].y = [96, 54, 54].into();
         spec.dataset.samples = 50_000;
         let mut cluster = presets::cluster("dgx-a100").unwrap().spec().clone();
@@ -277,13 +288,34 @@ mod tests {
         });
         assert!(preset.len() < 40, "{preset}");
         // a whole edited ResNet-152 (514 layers) still fits in a few KB
-        let mut spec = presets::network("resnet152").unwrap().spec().clone();
+        let mut spec = presets::network("resnet152").unwrap().spec();
         spec.dataset.samples = 1000;
         let big = encode(&Inputs {
             model: ModelSource::Custom(spec),
             ..Inputs::default()
         });
         assert!(big.len() < 8000, "{}", big.len());
+    }
+
+    #[test]
+    fn a_view_too_large_for_a_link_is_still_kept_in_storage() {
+        let mut spec = presets::network("resnet152").unwrap().spec();
+        let layers = spec.layers.clone();
+        for _ in 0..80 {
+            spec.layers.extend(layers.iter().cloned());
+        }
+        // distinct names defeat most of the compression, as real networks do
+        for (i, layer) in spec.layers.iter_mut().enumerate() {
+            layer.name = format!("{}_{i}", layer.name);
+        }
+        let inputs = Inputs {
+            model: ModelSource::Custom(spec),
+            ..Inputs::default()
+        };
+        let text = encode(&inputs);
+        assert!(text.len() > MAX_ENCODED_CHARS, "{} characters", text.len());
+        assert!(matches!(decode(&text), Err(LinkError::TooLong { .. })));
+        assert_eq!(decode_stored(&text).unwrap(), inputs);
     }
 
     #[test]
@@ -298,7 +330,8 @@ mod tests {
         assert!(matches!(decode(&wrap(r#"{"v":9}"#)), Err(LinkError::Version(9))));
         assert!(matches!(decode(&wrap(r#"{"m":"lenet"}"#)), Err(LinkError::Invalid(_))));
         assert!(matches!(decode(&wrap(r#"{"g":0}"#)), Err(LinkError::Invalid(_))));
-        assert!(matches!(decode(&wrap(r#"{"g":100000}"#)), Err(LinkError::Invalid(_))));
+        // more GPUs than ABCI's 4096: a view the app shows (infeasible), so a valid link
+        assert_eq!(decode(&wrap(r#"{"v":1,"g":8192}"#)).map(|i| i.gpus), Ok(8192));
         assert!(matches!(decode(&wrap(r#"{"p2":3}"#)), Err(LinkError::Invalid(_))));
         // the ranking shows every strategy: a bad group size is caught even when no hybrid is plotted
         assert!(matches!(

@@ -79,8 +79,17 @@ fn preset_or_file<T>(
     parse: fn(&Path, &str, bool) -> Result<T, OracleError>,
 ) -> Result<T, CliError> {
     let path = Path::new(name);
-    if !path.is_file() {
-        return preset(name).map_err(|e| oracle(format!("{option} {name}"), e));
+    if !path.exists() {
+        let looks_like_a_path = name.contains(['/', '\\', '.']);
+        return match preset(name) {
+            Ok(value) => Ok(value),
+            // `resnet50` is a preset; `nets/my.net` or `x.json` is a file that is not there
+            Err(_) if looks_like_a_path => Err(CliError::Io {
+                path: name.into(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+            }),
+            Err(e) => Err(oracle(format!("{option} {name}"), e)),
+        };
     }
     let text = read(path)?;
     parse(path, &text, is_json(path, &text)).map_err(|e| oracle(name.into(), e))
@@ -128,7 +137,7 @@ pub fn export(args: &ExportArgs) -> Result<String, CliError> {
         (Some(name), _) => {
             let network = model(name)?;
             match args.format {
-                ExportFormat::Json => json(network.spec()),
+                ExportFormat::Json => json(&network.spec()),
                 ExportFormat::Net => net::write(&network).map_err(|e| oracle(name.clone(), e.into())),
                 ExportFormat::Plat => Err(not_for("models: use json or net")),
             }

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use thiserror::Error;
 
-use crate::oracle::{OracleError, RankBy, Strategy, formats};
+use crate::oracle::{InputError, MAX_GPUS, OracleError, RankBy, Strategy, formats, model::checks};
 pub use args::{Cli, Command};
 
 /// An error of the command line: the engine's, or a file that cannot be read.
@@ -68,7 +68,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let loaded = input::load(&a.common)?;
             let spec = loaded.template.at(a.strategy, a.gpus);
             let projection = loaded.scenario.project(&spec).map_err(|e| input::run_error(e.into()))?;
-            Ok(output::projection(&projection, a.format))
+            output::projection(&projection, a.format)
         }
         Command::Sweep(a) => {
             let loaded = input::load(&a.common)?;
@@ -84,9 +84,10 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                     skipped.strategy, skipped.gpus, skipped.error
                 );
             }
-            Ok(output::projections(&sweep.points, a.format))
+            output::projections(&sweep.points, a.format)
         }
         Command::Rank(a) => {
+            gpu_budget(a.gpus)?;
             let loaded = input::load(&a.common)?;
             let template = loaded.template.at(Strategy::Data, a.gpus);
             let by = if a.by_cost { RankBy::Cost } else { RankBy::Time };
@@ -94,9 +95,13 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             for skipped in &ranking.skipped {
                 eprintln!("note: {} skipped: {}", skipped.strategy, skipped.error);
             }
-            Ok(output::projections(&ranking.points, a.format.into()))
+            if ranking.points.is_empty() {
+                return Err(nothing_applies(&ranking.skipped));
+            }
+            output::projections(&ranking.points, a.format.into())
         }
         Command::Capacity(a) => {
+            gpu_budget(a.gpus)?;
             let loaded = input::load(&a.common)?;
             let mut rows = Vec::new();
             for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(a.gpus)) {
@@ -105,11 +110,26 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                     Err(e) => eprintln!("note: {strategy} skipped: {e}"),
                 }
             }
-            Ok(output::capacities(&rows, a.format))
+            output::capacities(&rows, a.format)
         }
         Command::Presets => Ok(output::presets()),
         Command::Export(a) => input::export(a),
     }
+}
+
+/// A GPU budget must be a count the engine accepts: a ranking of nothing
+/// is an error, not an empty table.
+fn gpu_budget(gpus: u64) -> Result<u64, CliError> {
+    checks::count("gpus", gpus, 1, MAX_GPUS).map_err(|e| input::run_error(e.into()))
+}
+
+/// No strategy could be projected: the first reason, as an error.
+fn nothing_applies(skipped: &[crate::oracle::Skipped]) -> CliError {
+    let error = skipped.first().map_or_else(
+        || InputError::new("strategy", crate::oracle::Rule::Empty),
+        |s| s.error.clone(),
+    );
+    input::run_error(error.into())
 }
 
 /// Formats a JSON document of the engine's plain forms.

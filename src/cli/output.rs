@@ -3,18 +3,20 @@
 use std::fmt::Write;
 
 use super::args::{ListFormat, OneFormat};
-use super::json;
-use crate::oracle::{Capacity, CommKind, Projection, formats, presets, units};
+use super::{CliError, json};
+use crate::oracle::{Capacity, Projection, Violations, formats, presets, units};
 
 /// One projection.
-pub fn projection(p: &Projection, format: OneFormat) -> String {
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn projection(p: &Projection, format: OneFormat) -> Result<String, CliError> {
     match format {
-        OneFormat::Json => json(p).unwrap_or_default(),
+        OneFormat::Json => json(p),
         OneFormat::Table => {
             let mut text = table(std::slice::from_ref(p));
             text.push('\n');
-            for kind in CommKind::ALL {
-                let seconds = p.communication.get(kind);
+            for (kind, seconds) in p.communication.iter() {
                 if seconds > 0.0 {
                     let _ = writeln!(text, "  {:<24} {}", kind.label(), units::seconds(seconds));
                 }
@@ -22,17 +24,20 @@ pub fn projection(p: &Projection, format: OneFormat) -> String {
             for finding in &p.bottlenecks {
                 let _ = writeln!(text, "  [{:?}] {}", finding.severity, finding.message);
             }
-            text
+            Ok(text)
         }
     }
 }
 
 /// A list of projections (sweep or ranking).
-pub fn projections(points: &[Projection], format: ListFormat) -> String {
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn projections(points: &[Projection], format: ListFormat) -> Result<String, CliError> {
     match format {
-        ListFormat::Json => json(&points).unwrap_or_default(),
-        ListFormat::Csv => formats::csv::projections(points),
-        ListFormat::Table => table(points),
+        ListFormat::Json => json(&points),
+        ListFormat::Csv => Ok(formats::csv::projections(points)),
+        ListFormat::Table => Ok(table(points)),
     }
 }
 
@@ -42,11 +47,10 @@ fn table(points: &[Projection]) -> String {
         "strategy", "gpus", "batch", "compute", "comm", "total", "GPU-hours", "memory", "limits"
     );
     for p in points {
-        let violations: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
         let limits = if p.feasible {
             "feasible".to_string()
         } else {
-            violations.join(",")
+            Violations::joined(&p.violations, ",").to_string()
         };
         let _ = writeln!(
             text,
@@ -66,9 +70,12 @@ fn table(points: &[Projection]) -> String {
 }
 
 /// Capacities per strategy.
-pub fn capacities(rows: &[Capacity], format: OneFormat) -> String {
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn capacities(rows: &[Capacity], format: OneFormat) -> Result<String, CliError> {
     match format {
-        OneFormat::Json => json(&rows).unwrap_or_default(),
+        OneFormat::Json => json(&rows),
         OneFormat::Table => {
             let mut text = format!(
                 "{:<13} {:>6} {:>14} {:>16}\n",
@@ -86,7 +93,7 @@ pub fn capacities(rows: &[Capacity], format: OneFormat) -> String {
                     per_gpu
                 );
             }
-            text
+            Ok(text)
         }
     }
 }

@@ -52,7 +52,7 @@
 //! then the infeasible ones with the limits they break, and print a table:
 //!
 //! ```
-//! # use paradl::oracle::{presets, units, Batch, RankBy, RunSpec, Strategy};
+//! # use paradl::oracle::{presets, units, Batch, RankBy, RunSpec, Strategy, Violations};
 //! # let scenario = presets::scenario("resnet50", "abci")?;
 //! let ranking = scenario.rank(&RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)), RankBy::Time);
 //! for p in &ranking.points {
@@ -83,40 +83,26 @@
 //! Sweeps give scaling curves, and [`Scenario::capacity`] the largest batch
 //! that fits in memory.
 
-pub mod bottleneck;
-mod capacity;
-mod check;
-pub mod cluster;
-pub mod comm;
-pub mod error;
+pub mod cost;
 pub mod formats;
-pub mod layer;
-pub mod network;
-pub mod pipeline;
+pub mod model;
 pub mod presets;
-mod project;
-pub mod projection;
-mod rank;
-pub mod run;
+pub mod report;
 pub mod scenario;
-pub mod shape;
-pub mod split;
-pub mod strategies;
-pub mod strategy;
-pub mod sweep;
 pub mod units;
 
-pub use bottleneck::{Finding, FindingDetail, Severity};
-pub use capacity::Capacity;
-pub use check::{MAX_COUNT, MAX_GPUS};
-pub use cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
-pub use error::{InputError, OracleError, ParseError, ParseProblem, Rule};
-pub use layer::{Layer, LayerKind, LayerSpec};
-pub use network::{DatasetSpec, Network, NetworkSpec, Profile};
-pub use projection::{CommKind, Communication, Projection, Violation};
-pub use rank::RankBy;
-pub use run::{Batch, Run, RunSpec};
-pub use scenario::{LayerCost, Scenario};
-pub use shape::Shape;
-pub use strategy::Strategy;
-pub use sweep::{Skipped, Sweep, gpu_counts};
+pub use cost::communication::{CommKind, Communication};
+pub use cost::table::{CostTable, LayerCost};
+pub use model::checks::{MAX_COUNT, MAX_GPUS};
+pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
+pub use model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};
+pub use model::field::{Field, Segment};
+pub use model::layer::{Layer, LayerKind, LayerSpec};
+pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile};
+pub use model::run::{Batch, Run, RunSpec};
+pub use model::shape::Shape;
+pub use model::strategy::Strategy;
+pub use model::violation::{Violation, Violations};
+pub use report::bottleneck::{Finding, FindingDetail, Severity};
+pub use report::projection::Projection;
+pub use scenario::{Capacity, RankBy, Ranking, Scenario, Skipped, Sweep, gpu_counts};

@@ -1,6 +1,8 @@
 //! The page: inputs on the left, results on the right; the state lives in
 //! the address and in local storage.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::AppContext;
@@ -37,10 +39,29 @@ pub fn boot() -> AppState {
                 )),
             ),
         },
-        None => {
-            let kept = browser::remembered().and_then(|text| url::decode(&text).ok());
-            AppState::new(kept.unwrap_or_default(), None)
-        }
+        None => match browser::remembered().map(|text| url::decode_stored(&text)) {
+            None => AppState::new(Inputs::default(), None),
+            Some(Ok(inputs)) => AppState::new(inputs, None),
+            Some(Err(e)) => AppState::new(
+                Inputs::default(),
+                Some(format!(
+                    "Your last view could not be restored ({e}), so the default view is shown."
+                )),
+            ),
+        },
+    }
+}
+
+/// What to say when a view cannot be kept as it should.
+fn keep_notice(too_long_for_link: bool, stored: bool) -> Option<String> {
+    match (too_long_for_link, stored) {
+        (false, true) => None,
+        (true, true) => Some(
+            "This view is too large to share by link: the address shows the page only. It is kept in this browser for reloads; download the network (Import or export a network) to share it.".into(),
+        ),
+        (_, false) => Some(
+            "This view could not be kept in this browser (storage is full or off): a reload will not restore it. Download the network (Import or export a network) to keep it.".into(),
+        ),
     }
 }
 
@@ -49,7 +70,7 @@ pub fn boot() -> AppState {
 pub struct AppProps {
     /// Starting state; `None` reads the page's address and storage.
     #[prop_or_default]
-    pub initial: Option<std::rc::Rc<AppState>>,
+    pub initial: Option<Rc<AppState>>,
 }
 
 /// The whole app.
@@ -57,14 +78,22 @@ pub struct AppProps {
 pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
     let state = use_reducer(move || initial.map_or_else(boot, |s| (*s).clone()));
-    let encoded = state.view.as_ref().map(|v| url::encode(&v.inputs));
-    use_effect_with(encoded.clone(), |encoded| {
-        if let Some(encoded) = encoded {
-            browser::keep(encoded);
-            browser::mark_once(FIRST_RENDER);
-        }
-    });
-    let href = browser::share_url(encoded.as_deref().unwrap_or_default());
+    let view = state.view.clone();
+    {
+        let state = state.clone();
+        use_effect_with(view.as_ref().map(|v| Rc::clone(&v.stored)), move |stored| {
+            if let (Some(stored), Some(view)) = (stored, state.view.as_ref()) {
+                let kept = browser::keep(view.link.as_deref(), stored).is_ok();
+                if let Some(text) = keep_notice(view.link.is_none(), kept)
+                    && state.notice.as_deref() != Some(text.as_str())
+                {
+                    state.dispatch(Action::Notify(text));
+                }
+                browser::mark_once(FIRST_RENDER);
+            }
+        });
+    }
+    let href = browser::share_url(view.as_ref().and_then(|v| v.link.as_deref()).unwrap_or_default());
     let ondismiss = {
         let state = state.clone();
         Callback::from(move |()| state.dispatch(Action::DismissNotice))

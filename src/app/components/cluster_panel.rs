@@ -9,7 +9,7 @@ use super::level_table::LevelTable;
 use super::number_field::NumberField;
 use crate::app::state::Action;
 use crate::app::state::cluster_editor::PARAMS;
-use crate::app::state::fields;
+use crate::app::state::fields::{ClusterKey, Key};
 use crate::oracle::presets;
 
 /// The cluster settings.
@@ -34,18 +34,19 @@ pub fn cluster_panel() -> Html {
     let options = presets::CLUSTERS.iter().map(|p| {
         html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
     });
-    let params = PARAMS.iter().map(|param| {
-        let path = param.path.to_string();
+    let params = PARAMS.iter().enumerate().map(|(index, param)| {
+        let key = ClusterKey::Param(index);
         let oninput = {
             let state = state.clone();
-            Callback::from(move |text: String| state.dispatch(Action::EditCluster(path.clone(), text)))
+            Callback::from(move |text: String| state.dispatch(Action::EditCluster(key, text)))
         };
         html! {
-            <NumberField id={format!("cluster-{}", param.path.replace(['.', '_'], "-"))} label={param.label}
-                unit={param.unit} value={editor.param_text(param)}
-                error={state.error(&fields::cluster(param.path)).map(AttrValue::from)} {oninput} />
+            <NumberField id={param.id} label={param.label}
+                unit={param.unit} value={editor.param_text(index)}
+                error={state.error(Key::Cluster(key)).map(AttrValue::from)} {oninput} />
         }
     });
+    let whole = state.error(Key::Cluster(ClusterKey::Whole)).map(str::to_string);
     html! {
         <section class="panel" aria-labelledby="cluster-heading">
             <h2 id="cluster-heading">{ "Cluster" }</h2>
@@ -56,6 +57,7 @@ pub fn cluster_panel() -> Html {
             </select>
             <p class="source">{ &editor.base.source }</p>
             <div class="params">{ for params }</div>
+            if let Some(e) = whole { <p class="error" role="alert">{ e }</p> }
             <LevelTable />
         </section>
     }

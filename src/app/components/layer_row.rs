@@ -4,8 +4,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::app::results::LayerTotals;
+use crate::app::state::Action;
 use crate::app::state::model_editor::{LayerColumn, LayerRow as Row};
-use crate::app::state::{Action, fields};
 use crate::oracle::{LayerKind, units};
 
 /// Props of [`LayerRow`].
@@ -17,8 +17,8 @@ pub struct LayerRowProps {
     pub row: Row,
     /// Totals of the last valid network, if it has this layer.
     pub totals: Option<LayerTotals>,
-    /// Errors of this row by field key.
-    pub errors: Vec<(String, String)>,
+    /// Errors of this row by column.
+    pub errors: Vec<(LayerColumn, String)>,
     /// Sends edits.
     pub dispatch: Callback<Action>,
 }
@@ -28,8 +28,7 @@ pub struct LayerRowProps {
 pub fn layer_row(props: &LayerRowProps) -> Html {
     let index = props.index;
     let cell = |column: LayerColumn, value: &str, label: &str| {
-        let key = fields::layer(index, column.key());
-        let error = props.errors.iter().find(|(k, _)| *k == key).map(|(_, e)| e.clone());
+        let error = props.errors.iter().find(|(c, _)| *c == column).map(|(_, e)| e.clone());
         let dispatch = props.dispatch.clone();
         let oninput = Callback::from(move |e: InputEvent| {
             dispatch.emit(Action::EditLayer(
@@ -41,8 +40,7 @@ pub fn layer_row(props: &LayerRowProps) -> Html {
         html! {
             <td class={classes!(error.is_some().then_some("invalid"))}>
                 <input type="text" value={value.to_string()} aria-label={format!("{label} of layer {index}")}
-                    aria-invalid={error.is_some().to_string()} {oninput} />
-                if let Some(e) = error { <p class="error" role="alert">{ e }</p> }
+                    aria-invalid={error.is_some().to_string()} title={error} {oninput} />
             </td>
         }
     };

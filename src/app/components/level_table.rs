@@ -5,8 +5,7 @@ use yew::prelude::*;
 
 use super::AppContext;
 use crate::app::state::Action;
-use crate::app::state::cluster_editor::{LevelColumn, level_path};
-use crate::app::state::fields;
+use crate::app::state::fields::{ClusterKey, Key, LevelColumn};
 
 /// The switch-level table.
 #[function_component(LevelTable)]
@@ -16,21 +15,24 @@ pub fn level_table() -> Html {
     };
     let levels = &state.cluster.base.switch_levels;
     let count = levels.len();
-    let cell = |index: usize, column: LevelColumn, disabled: bool| {
-        let path = level_path(index, column);
-        let key = fields::cluster(&path);
-        let error = state.error(&key).map(str::to_string);
+    let cell = |index: usize, column: LevelColumn, disabled: bool, name: &str| {
+        let key = ClusterKey::Level(index, column);
+        let error = state.error(Key::Cluster(key)).map(str::to_string);
         let oninput = {
             let state = state.clone();
             Callback::from(move |e: InputEvent| {
                 let text = e.target_unchecked_into::<HtmlInputElement>().value();
-                state.dispatch(Action::EditCluster(path.clone(), text));
+                state.dispatch(Action::EditCluster(key, text));
             })
         };
         let value = state.cluster.level_text(index, column);
+        let label = match column {
+            LevelColumn::Span => format!("nodes under one {name} switch"),
+            LevelColumn::Latency => format!("latency of a {name} switch in ns"),
+        };
         html! {
             <td>
-                <input type="text" inputmode="decimal" value={value} {disabled} {oninput}
+                <input type="text" inputmode="decimal" value={value} {disabled} {oninput} aria-label={label}
                     placeholder={disabled.then_some("all")} aria-invalid={error.is_some().to_string()} />
                 if let Some(e) = error { <p class="error" role="alert">{ e }</p> }
             </td>
@@ -41,9 +43,9 @@ pub fn level_table() -> Html {
         html! {
             <tr>
                 <th scope="row">{ &level.name }</th>
-                { cell(i, LevelColumn::Span, i + 1 == count) }
-                { cell(i, LevelColumn::Latency, false) }
-                <td><button type="button" onclick={onremove} disabled={count == 1} aria-label="Remove level">{ "−" }</button></td>
+                { cell(i, LevelColumn::Span, i + 1 == count, &level.name) }
+                { cell(i, LevelColumn::Latency, false, &level.name) }
+                <td><button type="button" onclick={onremove} disabled={count == 1} aria-label={format!("Remove the {} level", level.name)}>{ "−" }</button></td>
             </tr>
         }
     });

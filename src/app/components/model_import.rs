@@ -55,7 +55,7 @@ pub fn model_import() -> Html {
             let written = if as_net {
                 formats::net::write(network).map(|t| (format!("{name}.net"), t))
             } else {
-                formats::json::write(network.spec()).map(|t| (format!("{name}.json"), t))
+                formats::json::write(&network.spec()).map(|t| (format!("{name}.json"), t))
             };
             match written {
                 Ok((file, body)) => {

@@ -7,7 +7,8 @@ use super::AppContext;
 use super::layer_table::LayerTable;
 use super::model_import::ModelImport;
 use super::number_field::NumberField;
-use crate::app::state::{Action, fields};
+use crate::app::state::Action;
+use crate::app::state::fields::Key;
 use crate::oracle::presets;
 
 /// The network settings.
@@ -29,11 +30,9 @@ pub fn model_panel() -> Html {
         })
     };
     // errors of the network as a whole (cells and the size show their own)
-    let other_errors: Vec<String> = state
-        .errors
-        .iter()
-        .filter(|(k, _)| k.starts_with("model.") && !k.starts_with("model.layers[") && k.as_str() != fields::SAMPLES)
-        .map(|(_, v)| v.clone())
+    let other_errors: Vec<String> = [Key::Network, Key::SampleShape]
+        .into_iter()
+        .filter_map(|k| state.error(k).map(str::to_string))
         .collect();
     let onsamples = {
         let state = state.clone();
@@ -59,7 +58,7 @@ pub fn model_panel() -> Html {
             </select>
             <p class="source">{ origin }</p>
             <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.dataset)} unit="samples"
-                value={state.model.samples.clone()} error={state.error(fields::SAMPLES).map(AttrValue::from)} oninput={onsamples} />
+                value={state.model.samples.clone()} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />
             { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
             <ModelImport />
             <LayerTable />

@@ -6,7 +6,7 @@ use super::AppContext;
 use super::number_field::NumberField;
 use super::strategy_picker::StrategyPicker;
 use crate::app::state::Action;
-use crate::app::state::fields;
+use crate::app::state::fields::{Key, RunKey};
 use crate::app::state::run_editor::BatchMode;
 
 /// The run settings.
@@ -16,7 +16,7 @@ pub fn run_panel() -> Html {
         return html! {};
     };
     let run = &state.run;
-    let error = |key: &str| state.error(key).map(AttrValue::from);
+    let error = |key: RunKey| state.error(Key::Run(key)).map(AttrValue::from);
     let send = |make: fn(String) -> Action| {
         let state = state.clone();
         Callback::from(move |text: String| state.dispatch(make(text)))
@@ -29,12 +29,13 @@ pub fn run_panel() -> Html {
         let state = state.clone();
         Callback::from(move |s| state.dispatch(Action::ToggleStrategy(s)))
     };
-    let per_node = state.cluster.base.gpus_per_node;
+    // the cluster as edited, not as loaded
+    let per_node = state.cluster.gpus_per_node_text();
     html! {
         <section class="panel" aria-labelledby="run-heading">
             <h2 id="run-heading">{ "Run" }</h2>
             <NumberField id="gpus" label="GPU budget" unit="GPUs" value={run.gpus.clone()}
-                error={error(fields::GPUS)} oninput={send(Action::SetGpus)} />
+                error={error(RunKey::Gpus)} oninput={send(Action::SetGpus)} />
             <fieldset class="batch-mode">
                 <legend>{ "Batch" }</legend>
                 <label><input type="radio" name="batch-mode" checked={run.batch_mode == BatchMode::PerGpu}
@@ -44,20 +45,20 @@ pub fn run_panel() -> Html {
             </fieldset>
             if run.batch_mode == BatchMode::PerGpu {
                 <NumberField id="samples-per-gpu" label="Samples per GPU" unit="samples" value={run.per_gpu.clone()}
-                    error={error(fields::SAMPLES_PER_GPU)} oninput={send(Action::SetSamplesPerGpu)} />
+                    error={error(RunKey::SamplesPerGpu)} oninput={send(Action::SetSamplesPerGpu)} />
             } else {
                 <NumberField id="mini-batch" label="Mini-batch" unit="samples" value={run.mini_batch.clone()}
-                    error={error(fields::MINI_BATCH)} oninput={send(Action::SetMiniBatch)} />
+                    error={error(RunKey::MiniBatch)} oninput={send(Action::SetMiniBatch)} />
             }
-            <StrategyPicker chosen={run.strategies.clone()} {ontoggle} error={error(fields::STRATEGIES)} />
+            <StrategyPicker chosen={run.strategies.clone()} {ontoggle} error={error(RunKey::Strategies)} />
             <details class="knobs">
                 <summary>{ "Precision, pipeline and hybrids" }</summary>
                 <NumberField id="bytes-per-item" label="Bytes per item" unit="B" value={run.bytes_per_item.clone()}
-                    error={error(fields::BYTES_PER_ITEM)} oninput={send(Action::SetBytesPerItem)} />
+                    error={error(RunKey::BytesPerItem)} oninput={send(Action::SetBytesPerItem)} />
                 <NumberField id="segments" label="Pipeline segments" unit="micro-batches" value={run.segments.clone()}
-                    placeholder="= GPUs" error={error(fields::SEGMENTS)} oninput={send(Action::SetSegments)} />
+                    placeholder="= GPUs" error={error(RunKey::Segments)} oninput={send(Action::SetSegments)} />
                 <NumberField id="group-size" label="Hybrid group size" unit="GPUs" value={run.group_size.clone()}
-                    placeholder={format!("= GPUs per node ({per_node})")} error={error(fields::GROUP_SIZE)}
+                    placeholder={format!("= GPUs per node ({per_node})")} error={error(RunKey::GroupSize)}
                     oninput={send(Action::SetGroupSize)} />
             </details>
         </section>

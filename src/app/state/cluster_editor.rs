@@ -4,15 +4,18 @@
 
 use std::collections::BTreeMap;
 
-use super::fields::{self, Errors};
+pub use super::fields::LevelColumn;
+use super::fields::{self, ClusterKey, Errors, Key};
 use super::inputs::ClusterSource;
 use crate::oracle::{Cluster, ClusterSpec, OracleError, SwitchLevelSpec, presets, units};
 
 /// One editable scalar of a cluster.
 #[derive(Debug, Clone, Copy)]
 pub struct Param {
-    /// Engine field path (and error key under `cluster.`).
-    pub path: &'static str,
+    /// Engine field path, member by member.
+    pub path: &'static [&'static str],
+    /// A stable id for the input (`cluster-gpu-flops-per-s`).
+    pub id: &'static str,
     /// Label.
     pub label: &'static str,
     /// Display unit.
@@ -28,7 +31,8 @@ pub struct Param {
 /// The cluster's scalar parameters, in display order.
 pub const PARAMS: [Param; 9] = [
     Param {
-        path: "gpu_flops_per_s",
+        path: &["gpu_flops_per_s"],
+        id: "cluster-gpu-flops-per-s",
         label: "Sustained GPU speed",
         unit: "TFLOP/s",
         scale: 1e12,
@@ -37,7 +41,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.gpu_flops_per_s = v,
     },
     Param {
-        path: "gpu_memory_bytes",
+        path: &["gpu_memory_bytes"],
+        id: "cluster-gpu-memory-bytes",
         label: "GPU memory",
         unit: "GB",
         scale: 1e9,
@@ -46,7 +51,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.gpu_memory_bytes = v,
     },
     Param {
-        path: "gpus_per_node",
+        path: &["gpus_per_node"],
+        id: "cluster-gpus-per-node",
         label: "GPUs per node",
         unit: "GPUs",
         scale: 1.0,
@@ -55,7 +61,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.gpus_per_node = v as u64,
     },
     Param {
-        path: "max_gpus",
+        path: &["max_gpus"],
+        id: "cluster-max-gpus",
         label: "Largest allocation",
         unit: "GPUs",
         scale: 1.0,
@@ -64,7 +71,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.max_gpus = v as u64,
     },
     Param {
-        path: "intra_node.bandwidth_bytes_per_s",
+        path: &["intra_node", "bandwidth_bytes_per_s"],
+        id: "cluster-intra-node-bandwidth-bytes-per-s",
         label: "Intra-node bandwidth",
         unit: "GB/s",
         scale: 1e9,
@@ -73,7 +81,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.intra_node.bandwidth_bytes_per_s = v,
     },
     Param {
-        path: "intra_node.latency_s",
+        path: &["intra_node", "latency_s"],
+        id: "cluster-intra-node-latency-s",
         label: "Intra-node latency",
         unit: "µs",
         scale: 1e-6,
@@ -82,7 +91,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.intra_node.latency_s = v,
     },
     Param {
-        path: "nic.bandwidth_bytes_per_s",
+        path: &["nic", "bandwidth_bytes_per_s"],
+        id: "cluster-nic-bandwidth-bytes-per-s",
         label: "NIC bandwidth",
         unit: "GB/s",
         scale: 1e9,
@@ -91,7 +101,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.nic.bandwidth_bytes_per_s = v,
     },
     Param {
-        path: "nic.latency_s",
+        path: &["nic", "latency_s"],
+        id: "cluster-nic-latency-s",
         label: "NIC endpoint latency",
         unit: "µs",
         scale: 1e-6,
@@ -100,7 +111,8 @@ pub const PARAMS: [Param; 9] = [
         set: |c, v| c.nic.latency_s = v,
     },
     Param {
-        path: "nics_per_node",
+        path: &["nics_per_node"],
+        id: "cluster-nics-per-node",
         label: "NICs per node",
         unit: "NICs",
         scale: 1.0,
@@ -110,15 +122,6 @@ pub const PARAMS: [Param; 9] = [
     },
 ];
 
-/// A column of the switch-level table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LevelColumn {
-    /// Nodes under one switch.
-    Span,
-    /// Switch latency (ns).
-    Latency,
-}
-
 /// The cluster editor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterEditor {
@@ -126,8 +129,8 @@ pub struct ClusterEditor {
     pub preset: Option<String>,
     /// The exact values underneath.
     pub base: ClusterSpec,
-    /// What the user typed, by engine field path.
-    pub edits: BTreeMap<String, String>,
+    /// What the user typed, by cell.
+    pub edits: BTreeMap<ClusterKey, String>,
 }
 
 impl Default for ClusterEditor {
@@ -158,17 +161,29 @@ impl ClusterEditor {
         })
     }
 
-    /// The text of a field: what the user typed, or the value in `unit`s.
-    pub fn text(&self, path: &str, value: f64, scale: f64) -> String {
+    /// The text of a cell: what the user typed, or the value in `unit`s.
+    pub fn text(&self, key: ClusterKey, value: f64, scale: f64) -> String {
         self.edits
-            .get(path)
+            .get(&key)
             .cloned()
             .unwrap_or_else(|| units::significant(value / scale, 12))
     }
 
-    /// The text of a scalar parameter.
-    pub fn param_text(&self, param: &Param) -> String {
-        self.text(param.path, (param.get)(&self.base), param.scale)
+    /// The text of scalar parameter `index` of [`PARAMS`].
+    pub fn param_text(&self, index: usize) -> String {
+        PARAMS
+            .get(index)
+            .map(|param| self.text(ClusterKey::Param(index), (param.get)(&self.base), param.scale))
+            .unwrap_or_default()
+    }
+
+    /// GPUs per node as the editor shows them (typed, or the value).
+    pub fn gpus_per_node_text(&self) -> String {
+        PARAMS
+            .iter()
+            .position(|p| p.path == ["gpus_per_node"])
+            .map(|i| self.param_text(i))
+            .unwrap_or_default()
     }
 
     /// The text of a switch level cell.
@@ -179,16 +194,16 @@ impl ClusterEditor {
         match column {
             LevelColumn::Span => self
                 .edits
-                .get(&level_path(index, column))
+                .get(&ClusterKey::Level(index, column))
                 .cloned()
                 .unwrap_or_else(|| level.span_nodes.map(|s| s.to_string()).unwrap_or_default()),
-            LevelColumn::Latency => self.text(&level_path(index, column), level.latency_s, 1e-9),
+            LevelColumn::Latency => self.text(ClusterKey::Level(index, column), level.latency_s, 1e-9),
         }
     }
 
-    /// Records what the user typed in a field.
-    pub fn edit(&mut self, path: String, text: String) {
-        self.edits.insert(path, text);
+    /// Records what the user typed in a cell.
+    pub fn edit(&mut self, key: ClusterKey, text: String) {
+        self.edits.insert(key, text);
     }
 
     /// Builds and checks the cluster: the preset itself when nothing
@@ -199,7 +214,7 @@ impl ClusterEditor {
     pub fn build(&self) -> Result<(ClusterSource, Cluster), Errors> {
         let spec = self.spec()?;
         let cluster =
-            Cluster::new(spec.clone()).map_err(|e| Errors::from([(fields::cluster(&e.field), fields::message(&e))]))?;
+            Cluster::new(spec.clone()).map_err(|e| Errors::from([(fields::of_cluster(&e), fields::message(&e))]))?;
         let unchanged = self
             .preset
             .as_deref()
@@ -214,9 +229,9 @@ impl ClusterEditor {
     fn spec(&self) -> Result<ClusterSpec, Errors> {
         let mut spec = self.base.clone();
         let mut errors = Errors::new();
-        for (path, text) in &self.edits {
-            if let Err(message) = apply(&mut spec, path, text) {
-                errors.insert(fields::cluster(path), message);
+        for (&key, text) in &self.edits {
+            if let Err(message) = apply(&mut spec, key, text) {
+                errors.insert(Key::Cluster(key), message);
             }
         }
         if errors.is_empty() { Ok(spec) } else { Err(errors) }
@@ -258,45 +273,43 @@ impl ClusterEditor {
     /// Folds the edits that parse into the base, before the structure changes.
     fn bake(&mut self) {
         let mut spec = self.base.clone();
-        for (path, text) in &self.edits {
-            let _ = apply(&mut spec, path, text);
+        for (&key, text) in &self.edits {
+            let _ = apply(&mut spec, key, text);
         }
         self.base = spec;
         self.edits.clear();
     }
 }
 
-/// The engine path of a switch-level cell.
-pub fn level_path(index: usize, column: LevelColumn) -> String {
-    match column {
-        LevelColumn::Span => format!("switch_levels[{index}].span_nodes"),
-        LevelColumn::Latency => format!("switch_levels[{index}].latency_s"),
-    }
-}
-
-fn apply(spec: &mut ClusterSpec, path: &str, text: &str) -> Result<(), String> {
+fn apply(spec: &mut ClusterSpec, key: ClusterKey, text: &str) -> Result<(), String> {
     let value: f64 = text.trim().parse().map_err(|_| "Must be a number".to_string())?;
-    if let Some(param) = PARAMS.iter().find(|p| p.path == path) {
-        if param.whole && (value.fract() != 0.0 || value < 0.0) {
-            return Err("Must be a whole number".into());
-        }
-        (param.set)(spec, value * param.scale);
-        return Ok(());
-    }
-    for (i, level) in spec.switch_levels.iter_mut().enumerate() {
-        if path == level_path(i, LevelColumn::Latency) {
-            level.latency_s = value * 1e-9;
-            return Ok(());
-        }
-        if path == level_path(i, LevelColumn::Span) {
-            if value.fract() != 0.0 || value < 1.0 {
-                return Err("Must be a whole number of nodes".into());
+    match key {
+        ClusterKey::Param(index) => {
+            let param = PARAMS.get(index).ok_or_else(|| "Unknown field".to_string())?;
+            if param.whole && (value.fract() != 0.0 || value < 0.0) {
+                return Err("Must be a whole number".into());
             }
-            level.span_nodes = Some(value as u64);
-            return Ok(());
+            (param.set)(spec, value * param.scale);
+            Ok(())
         }
+        ClusterKey::Level(index, column) => {
+            let level = spec
+                .switch_levels
+                .get_mut(index)
+                .ok_or_else(|| "Unknown level".to_string())?;
+            match column {
+                LevelColumn::Latency => level.latency_s = value * 1e-9,
+                LevelColumn::Span => {
+                    if value.fract() != 0.0 || value < 1.0 {
+                        return Err("Must be a whole number of nodes".into());
+                    }
+                    level.span_nodes = Some(value as u64);
+                }
+            }
+            Ok(())
+        }
+        ClusterKey::Whole => Err("Unknown field".into()),
     }
-    Err("Unknown field".into())
 }
 
 #[cfg(test)]
@@ -311,8 +324,9 @@ mod tests {
     fn untouched_presets_are_exact() {
         let editor = abci();
         assert_eq!(editor.build().unwrap().0, ClusterSource::Preset("abci".into()));
-        assert_eq!(editor.param_text(&PARAMS[5]), "9");
-        assert_eq!(editor.param_text(&PARAMS[7]), "20.11");
+        assert_eq!(editor.param_text(5), "9");
+        assert_eq!(editor.param_text(7), "20.11");
+        assert_eq!(editor.gpus_per_node_text(), "4");
         assert_eq!(editor.level_text(0, LevelColumn::Latency), "90");
         assert_eq!(editor.level_text(2, LevelColumn::Span), "");
     }
@@ -320,41 +334,41 @@ mod tests {
     #[test]
     fn edits_apply_in_display_units() {
         let mut editor = abci();
-        editor.edit("gpu_memory_bytes".into(), "32".into());
-        editor.edit(level_path(1, LevelColumn::Span), "40".into());
+        editor.edit(ClusterKey::Param(1), "32".into());
+        editor.edit(ClusterKey::Level(1, LevelColumn::Span), "40".into());
         let (source, cluster) = editor.build().unwrap();
         assert!(matches!(source, ClusterSource::Custom(_)));
         assert_eq!(cluster.gpu_memory_bytes(), 32e9);
         assert_eq!(cluster.spec().switch_levels[1].span_nodes, Some(40));
-        assert_eq!(editor.param_text(&PARAMS[1]), "32");
+        assert_eq!(editor.param_text(1), "32");
     }
 
     #[test]
     fn bad_values_are_errors_next_to_their_field() {
         let mut editor = abci();
-        editor.edit("gpus_per_node".into(), "2.5".into());
-        editor.edit("nic.latency_s".into(), "fast".into());
+        editor.edit(ClusterKey::Param(2), "2.5".into());
+        editor.edit(ClusterKey::Param(7), "fast".into());
         let errors = editor.build().unwrap_err();
         assert_eq!(errors.len(), 2);
-        assert!(errors.contains_key("cluster.gpus_per_node"));
+        assert!(errors.contains_key(&Key::Cluster(ClusterKey::Param(2))));
         editor.edits.clear();
-        editor.edit("intra_node.bandwidth_bytes_per_s".into(), "0".into());
+        editor.edit(ClusterKey::Param(4), "0".into());
         let errors = editor.build().unwrap_err();
-        assert!(errors["cluster.intra_node.bandwidth_bytes_per_s"].starts_with("Must be at least"));
+        assert!(errors[&Key::Cluster(ClusterKey::Param(4))].starts_with("Must be at least"));
         editor.edits.clear();
-        editor.edit(level_path(1, LevelColumn::Span), "5".into());
+        editor.edit(ClusterKey::Level(1, LevelColumn::Span), "5".into());
         assert!(
             editor
                 .build()
                 .unwrap_err()
-                .contains_key("cluster.switch_levels[1].span_nodes")
+                .contains_key(&Key::Cluster(ClusterKey::Level(1, LevelColumn::Span)))
         );
     }
 
     #[test]
     fn levels_can_be_added_and_removed() {
         let mut editor = abci();
-        editor.edit("gpu_memory_bytes".into(), "32".into());
+        editor.edit(ClusterKey::Param(1), "32".into());
         editor.add_level();
         assert_eq!(editor.base.switch_levels.len(), 4);
         assert_eq!(editor.base.gpu_memory_bytes, 32e9);

@@ -64,7 +64,7 @@ impl Default for Inputs {
             gpus: DEFAULT_GPUS,
             batch: Batch::SamplesPerGpu(DEFAULT_SAMPLES_PER_GPU),
             strategies: Strategy::ALL.to_vec(),
-            bytes_per_item: crate::oracle::run::DEFAULT_BYTES_PER_ITEM,
+            bytes_per_item: crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM,
             segments: None,
             group_size: None,
         }

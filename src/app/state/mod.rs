@@ -12,12 +12,13 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use self::cluster_editor::ClusterEditor;
-use self::fields::Errors;
+use self::fields::{ClusterKey, Errors, Key};
 use self::inputs::{ClusterSource, Inputs, ModelSource};
 use self::model_editor::{LayerColumn, ModelEditor};
 use self::run_editor::{BatchMode, RunEditor};
 use super::results::Results;
-use crate::oracle::{LayerKind, Scenario, Strategy};
+use super::url;
+use crate::oracle::{Cluster, LayerKind, Network, Scenario, Strategy};
 
 /// Valid inputs and what they give.
 #[derive(Debug)]
@@ -28,9 +29,12 @@ pub struct View {
     pub scenario: Rc<Scenario>,
     /// The projections.
     pub results: Results,
-    /// The editors the network and cluster were built from (while they
-    /// stay the same, only the run is rebuilt).
-    built_from: (ModelEditor, ClusterEditor),
+    /// The share-link state of the inputs, encoded once for this view;
+    /// `None` when it is longer than a link may be.
+    pub link: Option<Rc<str>>,
+    /// The state to keep in the browser across reloads (the same encoding,
+    /// without the length limit of a link).
+    pub stored: Rc<str>,
 }
 
 impl PartialEq for View {
@@ -60,8 +64,8 @@ pub enum Action {
     SetSamples(String),
     /// Load a cluster preset.
     PickCluster(String),
-    /// Type in a cluster field (engine path, text).
-    EditCluster(String, String),
+    /// Type in a cluster cell.
+    EditCluster(ClusterKey, String),
     /// Add a switch level.
     AddLevel,
     /// Remove a switch level.
@@ -84,15 +88,57 @@ pub enum Action {
     SetGroupSize(String),
     /// Hide the notice.
     DismissNotice,
+    /// Say something about the page (storage, links) in the notice.
+    Notify(String),
 }
 
-/// The app's state.
+/// Which inputs an action touched: only those are rebuilt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Touched {
+    model: bool,
+    cluster: bool,
+    run: bool,
+}
+
+impl Action {
+    fn touches(&self) -> Touched {
+        match self {
+            Self::PickModel(_)
+            | Self::ImportModel(_)
+            | Self::EditLayer(..)
+            | Self::SetLayerKind(..)
+            | Self::InsertLayer(_)
+            | Self::RemoveLayer(_)
+            | Self::MoveLayer(..)
+            | Self::SetSamples(_) => Touched {
+                model: true,
+                ..Touched::default()
+            },
+            Self::PickCluster(_) | Self::EditCluster(..) | Self::AddLevel | Self::RemoveLevel(_) => Touched {
+                cluster: true,
+                ..Touched::default()
+            },
+            Self::DismissNotice | Self::Notify(_) => Touched::default(),
+            _ => Touched {
+                run: true,
+                ..Touched::default()
+            },
+        }
+    }
+}
+
+/// What an editor last built: the source and its checked value, or the
+/// errors of its cells.
+type Built<T, S> = Rc<Result<(S, T), Errors>>;
+
+/// The app's state. Editors sit behind `Rc`, so that an action copies only
+/// what it changes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
     /// The network editor.
-    pub model: ModelEditor,
+    pub model: Rc<ModelEditor>,
     /// The cluster editor.
-    pub cluster: ClusterEditor,
+    pub cluster: Rc<ClusterEditor>,
     /// The run editor.
     pub run: RunEditor,
     /// Errors by field key.
@@ -103,6 +149,8 @@ pub struct AppState {
     pub notice: Option<String>,
     /// The last valid inputs and their results.
     pub view: Option<Rc<View>>,
+    model_built: Built<Network, ModelSource>,
+    cluster_built: Built<Cluster, ClusterSource>,
 }
 
 impl AppState {
@@ -120,53 +168,62 @@ impl AppState {
                 (defaults, m, c, Some(format!("{e}; showing the defaults")))
             }
         };
+        let model_built = Rc::new(model.build());
+        let cluster_built = Rc::new(cluster.build());
+        let run = RunEditor::from_inputs(&inputs);
         let mut state = Self {
-            model,
-            cluster,
-            run: RunEditor::from_inputs(&inputs),
+            model: Rc::new(model),
+            cluster: Rc::new(cluster),
+            run,
             errors: Errors::new(),
             import_error: None,
             notice,
             view: None,
+            model_built,
+            cluster_built,
         };
-        state.refresh();
+        state.refresh(Touched {
+            model: true,
+            cluster: true,
+            run: true,
+        });
         state
     }
 
     /// The error of a field, if any.
-    pub fn error(&self, key: &str) -> Option<&str> {
-        self.errors.get(key).map(String::as_str)
+    pub fn error(&self, key: Key) -> Option<&str> {
+        self.errors.get(&key).map(String::as_str)
     }
 
     fn apply(&mut self, action: Action) {
         match action {
             Action::PickModel(key) => {
                 if let Ok(m) = ModelEditor::from_source(&ModelSource::Preset(key)) {
-                    self.model = m;
+                    self.model = Rc::new(m);
                     self.import_error = None;
                 }
             }
             Action::ImportModel(text) => match ModelEditor::import(&text) {
                 Ok(m) => {
-                    self.model = m;
+                    self.model = Rc::new(m);
                     self.import_error = None;
                 }
                 Err(e) => self.import_error = Some(fields::import_message(&e)),
             },
-            Action::EditLayer(row, column, text) => self.model.edit(row, column, text),
-            Action::SetLayerKind(row, kind) => self.model.set_kind(row, kind),
-            Action::InsertLayer(row) => self.model.insert_after(row),
-            Action::RemoveLayer(row) => self.model.remove(row),
-            Action::MoveLayer(row, up) => self.model.shift(row, up),
-            Action::SetSamples(text) => self.model.samples = text,
+            Action::EditLayer(row, column, text) => Rc::make_mut(&mut self.model).edit(row, column, text),
+            Action::SetLayerKind(row, kind) => Rc::make_mut(&mut self.model).set_kind(row, kind),
+            Action::InsertLayer(row) => Rc::make_mut(&mut self.model).insert_after(row),
+            Action::RemoveLayer(row) => Rc::make_mut(&mut self.model).remove(row),
+            Action::MoveLayer(row, up) => Rc::make_mut(&mut self.model).shift(row, up),
+            Action::SetSamples(text) => Rc::make_mut(&mut self.model).samples = text,
             Action::PickCluster(key) => {
                 if let Ok(c) = ClusterEditor::from_source(&ClusterSource::Preset(key)) {
-                    self.cluster = c;
+                    self.cluster = Rc::new(c);
                 }
             }
-            Action::EditCluster(path, text) => self.cluster.edit(path, text),
-            Action::AddLevel => self.cluster.add_level(),
-            Action::RemoveLevel(index) => self.cluster.remove_level(index),
+            Action::EditCluster(key, text) => Rc::make_mut(&mut self.cluster).edit(key, text),
+            Action::AddLevel => Rc::make_mut(&mut self.cluster).add_level(),
+            Action::RemoveLevel(index) => Rc::make_mut(&mut self.cluster).remove_level(index),
             Action::SetGpus(text) => self.run.gpus = text,
             Action::SetBatchMode(mode) => self.run.batch_mode = mode,
             Action::SetSamplesPerGpu(text) => self.run.per_gpu = text,
@@ -176,60 +233,72 @@ impl AppState {
             Action::SetSegments(text) => self.run.segments = text,
             Action::SetGroupSize(text) => self.run.group_size = text,
             Action::DismissNotice => self.notice = None,
+            Action::Notify(text) => self.notice = Some(text),
         }
     }
 
-    /// Rebuilds the inputs from the editors; when they are valid, projects
-    /// them and replaces the view, else keeps the last view and records
-    /// the errors.
-    fn refresh(&mut self) {
+    /// Rebuilds what an action touched (the network, the cluster or only
+    /// the run); when every input is valid, projects them and replaces the
+    /// view, else keeps the last view and records the errors.
+    fn refresh(&mut self, touched: Touched) {
+        if touched == Touched::default() {
+            return;
+        }
+        if touched.model {
+            self.model_built = Rc::new(self.model.build());
+        }
+        if touched.cluster {
+            self.cluster_built = Rc::new(self.cluster.build());
+        }
         let mut errors = Errors::new();
+        for built in [
+            self.model_built.as_ref().as_ref().err(),
+            self.cluster_built.as_ref().as_ref().err(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            errors.extend(built.clone());
+        }
         let mut inputs = self.view.as_ref().map(|v| v.inputs.clone()).unwrap_or_default();
         if let Err(e) = self.run.apply(&mut inputs) {
             errors.extend(e);
         }
-        let editors = (self.model.clone(), self.cluster.clone());
-        let built = match self.view.as_ref().filter(|v| v.built_from == editors) {
-            Some(view) => Some((
-                view.inputs.model.clone(),
-                view.inputs.cluster.clone(),
-                Rc::clone(&view.scenario),
-            )),
-            None => self.build_scenario(&mut errors),
+        let (Ok((model_source, network)), Ok((cluster_source, cluster))) =
+            (self.model_built.as_ref(), self.cluster_built.as_ref())
+        else {
+            self.errors = errors;
+            return;
         };
-        if let (Some((model, cluster, scenario)), true) = (built, errors.is_empty()) {
-            inputs.model = model;
-            inputs.cluster = cluster;
-            match Results::compute(&inputs, &scenario) {
-                Ok(results) => {
-                    self.view = Some(Rc::new(View {
-                        inputs,
-                        scenario,
-                        results,
-                        built_from: editors,
-                    }))
-                }
-                Err(e) => errors.extend(e),
-            }
+        if !errors.is_empty() {
+            self.errors = errors;
+            return;
         }
-        self.errors = errors;
-    }
-
-    /// Builds the network and cluster from the editors, reusing the last
-    /// view's scenario (and its remembered partitions) when they are the same.
-    fn build_scenario(&self, errors: &mut Errors) -> Option<(ModelSource, ClusterSource, Rc<Scenario>)> {
-        let model = self.model.build().map_err(|e| errors.extend(e)).ok();
-        let cluster = self.cluster.build().map_err(|e| errors.extend(e)).ok();
-        let ((model_source, network), (cluster_source, cluster)) = (model?, cluster?);
-        let same = self
-            .view
-            .as_ref()
-            .filter(|v| v.inputs.model == model_source && v.inputs.cluster == cluster_source);
+        let same = self.view.as_ref().filter(|v| {
+            (!touched.model && !touched.cluster)
+                || (&v.inputs.model == model_source && &v.inputs.cluster == cluster_source)
+        });
         let scenario = match same {
             Some(view) => Rc::clone(&view.scenario),
-            None => Rc::new(Scenario::new(network, cluster)),
+            None => Rc::new(Scenario::new(network.clone(), cluster.clone())),
         };
-        Some((model_source, cluster_source, scenario))
+        inputs.model = model_source.clone();
+        inputs.cluster = cluster_source.clone();
+        match Results::compute(&inputs, &scenario) {
+            Ok(results) => {
+                let stored: Rc<str> = url::encode(&inputs).into();
+                let link = (stored.len() <= url::MAX_ENCODED_CHARS).then(|| Rc::clone(&stored));
+                self.view = Some(Rc::new(View {
+                    inputs,
+                    scenario,
+                    results,
+                    link,
+                    stored,
+                }));
+            }
+            Err(e) => errors.extend(e),
+        }
+        self.errors = errors;
     }
 }
 
@@ -237,9 +306,10 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
+        let touched = action.touches();
+        let mut next = Rc::unwrap_or_clone(self);
         next.apply(action);
-        next.refresh();
+        next.refresh(touched);
         Rc::new(next)
     }
 }
@@ -268,7 +338,7 @@ mod tests {
         let before = state.view.clone().unwrap();
         let state = dispatch(state, Action::SetGpus("0".into()));
         assert_eq!(state.run.gpus, "0");
-        assert!(state.error(fields::GPUS).is_some());
+        assert!(state.error(Key::Run(fields::RunKey::Gpus)).is_some());
         assert_eq!(state.view.as_ref().unwrap().inputs, before.inputs);
         let state = dispatch(state, Action::SetGpus("128".into()));
         assert!(state.errors.is_empty());
@@ -290,16 +360,16 @@ mod tests {
     fn edits_and_imports() {
         let state = Rc::new(AppState::new(Inputs::default(), None));
         let state = dispatch(state, Action::EditLayer(0, LayerColumn::W, "4x64x7x7".into()));
-        assert!(state.error("model.layers[0].w").is_some());
+        assert!(state.error(Key::Layer(0, LayerColumn::W)).is_some());
         let state = dispatch(state, Action::EditLayer(0, LayerColumn::W, "3x64x7x7".into()));
         assert!(state.errors.is_empty());
         assert_eq!(state.view.as_ref().unwrap().inputs.model_preset(), Some("resnet50"));
         let state = dispatch(state, Action::ImportModel("Dataset|x\nInput|10x3x8x8\n".into()));
         assert!(state.import_error.as_deref().unwrap_or("").contains("Line 3"));
-        let state = dispatch(state, Action::EditCluster("gpu_memory_bytes".into(), "32".into()));
+        let state = dispatch(state, Action::EditCluster(ClusterKey::Param(1), "32".into()));
         assert_eq!(state.view.as_ref().unwrap().results.capacity_bytes, 32e9);
         let state = dispatch(state, Action::SetGroupSize("3".into()));
-        assert!(state.error(fields::GROUP_SIZE).is_some());
+        assert!(state.error(Key::Run(fields::RunKey::GroupSize)).is_some());
         assert_eq!(state.view.as_ref().unwrap().results.capacity_bytes, 32e9);
     }
 

@@ -1,6 +1,8 @@
 //! The network as the user edits it: every cell as typed.
 
-use super::fields::{self, Errors};
+use std::rc::Rc;
+
+use super::fields::{self, Errors, Key};
 use super::inputs::ModelSource;
 use crate::oracle::formats::{self, parse_shape};
 use crate::oracle::{DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, presets};
@@ -23,7 +25,7 @@ pub struct LayerRow {
 }
 
 /// A column of the layer table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LayerColumn {
     /// Name.
     Name,
@@ -38,7 +40,7 @@ pub enum LayerColumn {
 }
 
 impl LayerColumn {
-    /// The field key suffix.
+    /// A short name (for input ids and labels).
     pub fn key(self) -> &'static str {
         match self {
             Self::Name => "name",
@@ -55,6 +57,9 @@ impl LayerColumn {
 pub struct ModelEditor {
     /// The preset it was loaded from, if any (kept while edited).
     pub preset: Option<String>,
+    /// That preset's network, read once, to tell an untouched preset from
+    /// an edited one without reading its file again.
+    preset_spec: Option<Rc<NetworkSpec>>,
     /// Model name.
     pub name: String,
     /// Dataset name.
@@ -71,6 +76,7 @@ impl ModelEditor {
     /// An editor holding `spec`.
     pub fn from_spec(spec: &NetworkSpec, preset: Option<String>) -> Self {
         Self {
+            preset_spec: preset.as_ref().map(|_| Rc::new(spec.clone())),
             preset,
             name: spec.name.clone(),
             dataset: spec.dataset.name.clone(),
@@ -86,7 +92,7 @@ impl ModelEditor {
     /// An unknown preset.
     pub fn from_source(source: &ModelSource) -> Result<Self, OracleError> {
         Ok(match source {
-            ModelSource::Preset(key) => Self::from_spec(presets::network(key)?.spec(), Some(key.clone())),
+            ModelSource::Preset(key) => Self::from_spec(&presets::network(key)?.spec(), Some(key.clone())),
             ModelSource::Custom(spec) => Self::from_spec(spec, None),
         })
     }
@@ -101,7 +107,7 @@ impl ModelEditor {
         } else {
             formats::net::read(text)?
         };
-        Ok(Self::from_spec(network.spec(), None))
+        Ok(Self::from_spec(&network.spec(), None))
     }
 
     /// Builds and checks the network: the preset itself when nothing
@@ -111,35 +117,33 @@ impl ModelEditor {
     /// Every cell that does not parse, or the first rule the network breaks.
     pub fn build(&self) -> Result<(ModelSource, Network), Errors> {
         let spec = self.spec()?;
-        let network =
-            Network::new(spec.clone()).map_err(|e| Errors::from([(fields::of_network(&e), fields::message(&e))]))?;
-        let unchanged = self
-            .preset
-            .as_deref()
-            .and_then(|key| presets::network(key).ok().map(|n| (key, n)))
-            .filter(|(_, preset)| preset.spec() == &spec);
-        let source = match unchanged {
-            Some((key, _)) => ModelSource::Preset(key.into()),
-            None => ModelSource::Custom(spec),
+        let unchanged = match (&self.preset, &self.preset_spec) {
+            (Some(key), Some(preset)) if **preset == spec => Some(key.clone()),
+            _ => None,
         };
+        let source = match unchanged {
+            Some(key) => ModelSource::Preset(key),
+            None => ModelSource::Custom(spec.clone()),
+        };
+        let network = Network::new(spec).map_err(|e| Errors::from([(fields::of_network(&e), fields::message(&e))]))?;
         Ok((source, network))
     }
 
     fn spec(&self) -> Result<NetworkSpec, Errors> {
         let mut errors = Errors::new();
         let samples = self.samples.trim().parse::<u64>().unwrap_or_else(|_| {
-            errors.insert(fields::SAMPLES.into(), "Must be a whole number of samples".into());
+            errors.insert(Key::Samples, "Must be a whole number of samples".into());
             0
         });
         let sample_shape = parse_shape(&self.sample_shape).unwrap_or_else(|p| {
-            errors.insert("model.sample_shape".into(), p.to_string());
+            errors.insert(Key::SampleShape, p.to_string());
             Default::default()
         });
         let mut layers = Vec::with_capacity(self.rows.len());
         for (i, r) in self.rows.iter().enumerate() {
             let mut shape = |text: &str, column: LayerColumn| {
                 parse_shape(text).unwrap_or_else(|p| {
-                    errors.insert(fields::layer(i, column.key()), p.to_string());
+                    errors.insert(Key::Layer(i, column), p.to_string());
                     Default::default()
                 })
             };
@@ -151,7 +155,10 @@ impl ModelEditor {
             let time_s = match r.time.trim() {
                 "" => None,
                 t => t.parse::<f64>().map(Some).unwrap_or_else(|_| {
-                    errors.insert(fields::layer(i, "time_s"), format!("'{t}' is not a number of seconds"));
+                    errors.insert(
+                        Key::Layer(i, LayerColumn::Time),
+                        format!("'{t}' is not a number of seconds"),
+                    );
                     None
                 }),
             };
@@ -267,14 +274,14 @@ mod tests {
         editor.edit(3, LayerColumn::W, "96x256x5xx5".into());
         editor.edit(4, LayerColumn::Time, "soon".into());
         let errors = editor.build().unwrap_err();
-        assert!(errors.contains_key("model.layers[3].w"));
-        assert!(errors.contains_key("model.layers[4].time_s"));
+        assert!(errors.contains_key(&Key::Layer(3, LayerColumn::W)));
+        assert!(errors.contains_key(&Key::Layer(4, LayerColumn::Time)));
 
         editor.edit(3, LayerColumn::W, "95x256x5x5".into());
         editor.edit(4, LayerColumn::Time, "0".into());
         let errors = editor.build().unwrap_err();
-        assert_eq!(errors.keys().collect::<Vec<_>>(), ["model.layers[3].w"]);
-        assert!(errors["model.layers[3].w"].contains("input channels"));
+        assert_eq!(errors.keys().collect::<Vec<_>>(), [&Key::Layer(3, LayerColumn::W)]);
+        assert!(errors[&Key::Layer(3, LayerColumn::W)].contains("input channels"));
     }
 
     #[test]
@@ -300,12 +307,12 @@ mod tests {
         let text = presets::network_preset("alexnet").unwrap().file().unwrap().1;
         let editor = ModelEditor::import(text).unwrap();
         assert_eq!(editor.rows.len(), 20);
-        let json = formats::json::write(presets::network("resnet18").unwrap().spec()).unwrap();
+        let json = formats::json::write(&presets::network("resnet18").unwrap().spec()).unwrap();
         assert_eq!(ModelEditor::import(&json).unwrap().name, "ResNet18");
         let err = ModelEditor::import(&text.replace("3x96x11x11", "3x96x11")).unwrap_err();
         assert_eq!(
             fields::import_message(&err),
-            "Line 4, column 17: layer CONV1.w: must have 4 dimensions ([C, F] then one kernel size per spatial dimension); found 3"
+            "Line 4, column 17: layers[0] CONV1.w: must have 4 dimensions ([C, F] then one kernel size per spatial dimension); found 3"
         );
     }
 }

@@ -1,6 +1,6 @@
 //! The run settings as the user types them.
 
-use super::fields::{self, Errors};
+use super::fields::{Errors, Key, RunKey};
 use super::inputs::Inputs;
 use crate::oracle::{Batch, Strategy};
 
@@ -67,16 +67,16 @@ impl RunEditor {
     /// Every field that does not parse (the engine checks the rest).
     pub fn apply(&self, inputs: &mut Inputs) -> Result<(), Errors> {
         let mut errors = Errors::new();
-        let gpus = whole_in(&mut errors, fields::GPUS, &self.gpus);
+        let gpus = whole_in(&mut errors, RunKey::Gpus, &self.gpus);
         let batch = match self.batch_mode {
-            BatchMode::PerGpu => number(&mut errors, fields::SAMPLES_PER_GPU, &self.per_gpu).map(Batch::SamplesPerGpu),
-            BatchMode::Global => whole_in(&mut errors, fields::MINI_BATCH, &self.mini_batch).map(Batch::MiniBatch),
+            BatchMode::PerGpu => number(&mut errors, RunKey::SamplesPerGpu, &self.per_gpu).map(Batch::SamplesPerGpu),
+            BatchMode::Global => whole_in(&mut errors, RunKey::MiniBatch, &self.mini_batch).map(Batch::MiniBatch),
         };
-        let bytes = number(&mut errors, fields::BYTES_PER_ITEM, &self.bytes_per_item);
-        let segments = optional(&mut errors, fields::SEGMENTS, &self.segments);
-        let group_size = optional(&mut errors, fields::GROUP_SIZE, &self.group_size);
+        let bytes = number(&mut errors, RunKey::BytesPerItem, &self.bytes_per_item);
+        let segments = optional(&mut errors, RunKey::Segments, &self.segments);
+        let group_size = optional(&mut errors, RunKey::GroupSize, &self.group_size);
         if self.strategies.is_empty() {
-            errors.insert(fields::STRATEGIES.into(), "Pick at least one strategy".into());
+            errors.insert(Key::Run(RunKey::Strategies), "Pick at least one strategy".into());
         }
         match (gpus, batch, bytes, segments, group_size) {
             (Some(g), Some(b), Some(d), Some(s), Some(p2)) if errors.is_empty() => {
@@ -103,25 +103,25 @@ impl RunEditor {
     }
 }
 
-fn number(errors: &mut Errors, key: &str, text: &str) -> Option<f64> {
+fn number(errors: &mut Errors, key: RunKey, text: &str) -> Option<f64> {
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() => Some(v),
         _ => {
-            errors.insert(key.into(), "Must be a number".into());
+            errors.insert(Key::Run(key), "Must be a number".into());
             None
         }
     }
 }
 
-fn whole_in(errors: &mut Errors, key: &str, text: &str) -> Option<u64> {
+fn whole_in(errors: &mut Errors, key: RunKey, text: &str) -> Option<u64> {
     text.trim()
         .parse::<u64>()
-        .map_err(|_| errors.insert(key.into(), "Must be a whole number".into()))
+        .map_err(|_| errors.insert(Key::Run(key), "Must be a whole number".into()))
         .ok()
 }
 
 /// Blank means the default (`Some(None)`).
-fn optional(errors: &mut Errors, key: &str, text: &str) -> Option<Option<u64>> {
+fn optional(errors: &mut Errors, key: RunKey, text: &str) -> Option<Option<u64>> {
     if text.trim().is_empty() {
         return Some(None);
     }
@@ -149,8 +149,12 @@ mod tests {
         bad.segments = "1.5".into();
         let errors = bad.apply(&mut copy).unwrap_err();
         assert_eq!(
-            errors.keys().map(String::as_str).collect::<Vec<_>>(),
-            [fields::GPUS, fields::SAMPLES_PER_GPU, fields::SEGMENTS]
+            errors.keys().copied().collect::<Vec<_>>(),
+            [
+                Key::Run(RunKey::Gpus),
+                Key::Run(RunKey::SamplesPerGpu),
+                Key::Run(RunKey::Segments)
+            ]
         );
         assert_eq!(copy, inputs, "nothing is applied on error");
     }
@@ -169,6 +173,11 @@ mod tests {
         assert!(!inputs.strategies.contains(&Strategy::Data));
         assert!(inputs.strategies.windows(2).all(|w| w[0] < w[1]));
         editor.strategies.clear();
-        assert!(editor.apply(&mut inputs).unwrap_err().contains_key(fields::STRATEGIES));
+        assert!(
+            editor
+                .apply(&mut inputs)
+                .unwrap_err()
+                .contains_key(&Key::Run(RunKey::Strategies))
+        );
     }
 }

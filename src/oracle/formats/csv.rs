@@ -65,7 +65,10 @@ mod tests {
             assert_eq!(cells[10].parse::<bool>().unwrap(), p.feasible);
             let violations: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
             assert_eq!(cells[11], violations.join(";"));
-            assert_eq!(cells[12].parse::<f64>().unwrap(), p.communication.gradient_allreduce);
+            assert_eq!(
+                cells[12].parse::<f64>().unwrap(),
+                p.communication.get(CommKind::GradientAllreduce)
+            );
         }
     }
 }

@@ -6,10 +6,10 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::oracle::cluster::{Cluster, ClusterSpec};
-use crate::oracle::error::{InputError, OracleError, ParseError, ParseProblem};
-use crate::oracle::network::{Network, NetworkSpec};
-use crate::oracle::run::RunSpec;
+use crate::oracle::model::cluster::{Cluster, ClusterSpec};
+use crate::oracle::model::errors::{InputError, OracleError, ParseError, ParseProblem};
+use crate::oracle::model::network::{Network, NetworkSpec};
+use crate::oracle::model::run::RunSpec;
 
 /// Parses the plain (unchecked) form of a value.
 ///
@@ -51,16 +51,20 @@ pub fn run(text: &str) -> Result<RunSpec, ParseError> {
 /// # Errors
 /// Never for the engine's types (kept for serde's signature).
 pub fn write<T: Serialize>(value: &T) -> Result<String, InputError> {
-    serde_json::to_string_pretty(value)
-        .map_err(|e| InputError::new("json", crate::oracle::error::Rule::NotRepresentable(e.to_string())))
+    serde_json::to_string_pretty(value).map_err(|e| {
+        InputError::new(
+            "json",
+            crate::oracle::model::errors::Rule::NotRepresentable(e.to_string()),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::model::run::Batch;
+    use crate::oracle::model::strategy::Strategy;
     use crate::oracle::presets;
-    use crate::oracle::run::Batch;
-    use crate::oracle::strategy::Strategy;
 
     #[test]
     fn presets_round_trip_exactly() {

@@ -6,8 +6,8 @@
 use std::fmt::Write;
 
 use super::lines::{end_line, lines};
-use crate::oracle::error::{ParseError, ParseProblem};
-use crate::oracle::network::Network;
+use crate::oracle::model::errors::{ParseError, ParseProblem};
+use crate::oracle::model::network::Network;
 
 /// Reads a `.lc` file for `network`: one flag per layer.
 ///

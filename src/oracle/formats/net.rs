@@ -16,9 +16,10 @@
 use std::fmt::Write;
 
 use super::lines::{Field, Line, end_line, lines, parse_number, parse_shape};
-use crate::oracle::error::{InputError, OracleError, ParseError, ParseProblem, Rule};
-use crate::oracle::layer::{Layer, LayerKind, LayerSpec};
-use crate::oracle::network::{DatasetSpec, Network, NetworkSpec, layer_field, parse_layer_field};
+use crate::oracle::model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};
+use crate::oracle::model::field::{Field as Path, Segment};
+use crate::oracle::model::layer::{Layer, LayerKind, LayerSpec};
+use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec, layer_field};
 
 /// The kind a ParaDL layer name stands for.
 pub fn kind_from_name(name: &str) -> LayerKind {
@@ -75,12 +76,12 @@ pub fn parse(text: &str) -> Result<Network, ParseError> {
             *slot = Some((line.clone(), line.field(1, key.text)?));
             continue;
         }
-        layers.push(parse_layer(&line)?);
-        positions.push(line);
+        layers.push(parse_layer(&line, layers.len())?);
+        positions.push(line.number);
     }
     let missing = |name: &str| ParseError::at(end_line(text), 1, ParseProblem::Missing(name.into()));
-    let (_, dataset_field) = dataset_name.ok_or_else(|| missing("Dataset|<name>"))?;
-    let (_, model_field) = model.ok_or_else(|| missing("Model|<name>"))?;
+    let (dataset_line, dataset_field) = dataset_name.ok_or_else(|| missing("Dataset|<name>"))?;
+    let (model_line, model_field) = model.ok_or_else(|| missing("Model|<name>"))?;
     let (input_line, input_field) = input.ok_or_else(|| missing("Input|<samples>x<sample shape>"))?;
     let dims = parse_shape(input_field.text).map_err(|p| input_line.error(input_field, p))?;
     let (samples, sample_shape) = match dims.dims().split_first() {
@@ -96,7 +97,21 @@ pub fn parse(text: &str) -> Result<Network, ParseError> {
         },
         layers,
     };
-    Network::new(spec).map_err(|err| locate(err, &positions, &input_line, input_field))
+    Network::new(spec).map_err(|err| {
+        let headers = Headers {
+            model: (&model_line, model_field),
+            dataset: (&dataset_line, dataset_field),
+            input: (&input_line, input_field),
+        };
+        locate(err, text, &positions, &headers)
+    })
+}
+
+/// Where the header values sit, for errors about them.
+struct Headers<'a, 'b> {
+    model: (&'b Line<'a>, Field<'a>),
+    dataset: (&'b Line<'a>, Field<'a>),
+    input: (&'b Line<'a>, Field<'a>),
 }
 
 /// Reads a `.net` file, keeping the error's own type.
@@ -107,7 +122,7 @@ pub fn read(text: &str) -> Result<Network, OracleError> {
     parse(text).map_err(OracleError::from)
 }
 
-fn parse_layer(line: &Line<'_>) -> Result<LayerSpec, ParseError> {
+fn parse_layer(line: &Line<'_>, index: usize) -> Result<LayerSpec, ParseError> {
     if line.fields.len() > 5 {
         let extra = line.fields[5];
         return Err(line.error(
@@ -138,24 +153,20 @@ fn parse_layer(line: &Line<'_>) -> Result<LayerSpec, ParseError> {
         y,
         time_s,
     };
-    Layer::new(spec.clone()).map_err(|err| {
-        let field = field_of(line, &err.field);
-        line.error(field, ParseProblem::Invalid(err.within(&layer_field_name(&spec))))
+    Layer::check(&spec).map_err(|err| {
+        let field = field_of(line, err.field.segments());
+        line.error(field, ParseProblem::Invalid(err.within(&layer_field(index, &spec))))
     })?;
     Ok(spec)
 }
 
-fn layer_field_name(spec: &LayerSpec) -> String {
-    format!("layer {}", spec.name.trim())
-}
-
-/// The field of a layer line a relative field path points at.
-fn field_of<'a>(line: &Line<'a>, path: &str) -> Field<'a> {
-    let index = match path.split(['.', '[']).next().unwrap_or("") {
-        "x" => 1,
-        "w" => 2,
-        "y" => 3,
-        "time_s" => 4,
+/// The field of a layer line a field path within the layer points at.
+fn field_of<'a>(line: &Line<'a>, path: &[Segment]) -> Field<'a> {
+    let index = match Path::first_key(path) {
+        Some("x") => 1,
+        Some("w") => 2,
+        Some("y") => 3,
+        Some("time_s") => 4,
         _ => 0,
     };
     line.fields
@@ -165,15 +176,30 @@ fn field_of<'a>(line: &Line<'a>, path: &str) -> Field<'a> {
         .unwrap_or(Field { text: "", column: 1 })
 }
 
-fn locate(err: InputError, positions: &[Line<'_>], input_line: &Line<'_>, input_field: Field<'_>) -> ParseError {
-    match parse_layer_field(&err.field) {
-        Some((index, sub)) => match positions.get(index) {
-            Some(line) => line.error(field_of(line, sub), ParseProblem::Invalid(err)),
+/// The position of a network-level error: the layer's line and field (the
+/// line found again from its number, so that parsing keeps no per-line
+/// data), or the header it is about.
+fn locate(err: InputError, text: &str, positions: &[usize], headers: &Headers<'_, '_>) -> ParseError {
+    let (input_line, input_field) = headers.input;
+    if let Some((index, rest)) = err.field.in_layer() {
+        let line = positions
+            .get(index)
+            .and_then(|&number| lines(text).find(|l| l.number == number));
+        return match line {
+            Some(line) => line.error(field_of(&line, rest), ParseProblem::Invalid(err)),
             None => input_line.error(input_field, ParseProblem::Invalid(err)),
-        },
-        None if err.field == "layers" => ParseError::at(input_line.number + 1, 1, ParseProblem::Invalid(err)),
-        None => input_line.error(input_field, ParseProblem::Invalid(err)),
+        };
     }
+    let (line, field) = if err.field.is(&["layers"]) {
+        return ParseError::at(input_line.number + 1, 1, ParseProblem::Invalid(err));
+    } else if err.field.is(&["name"]) {
+        headers.model
+    } else if err.field.starts_with(&["dataset", "name"]) {
+        headers.dataset
+    } else {
+        headers.input
+    };
+    line.error(field, ParseProblem::Invalid(err))
 }
 
 /// Writes a network as a `.net` file that [`parse`] reads back to the same
@@ -187,16 +213,20 @@ pub fn write(network: &Network) -> Result<String, InputError> {
     let mut text = String::new();
     let mut input = vec![spec.dataset.samples];
     input.extend_from_slice(spec.dataset.sample_shape.dims());
-    let _ = writeln!(text, "Dataset|{}", clean("dataset.name", &spec.dataset.name)?);
-    let _ = writeln!(text, "Input|{}", crate::oracle::shape::Shape::new(input));
-    let _ = writeln!(text, "Model|{}", clean("name", &spec.name)?);
+    let _ = writeln!(
+        text,
+        "Dataset|{}",
+        clean(Path::from("dataset.name"), &spec.dataset.name, false)?
+    );
+    let _ = writeln!(text, "Input|{}", crate::oracle::model::shape::Shape::new(input));
+    let _ = writeln!(text, "Model|{}", clean(Path::from("name"), &spec.name, false)?);
     for (i, layer) in spec.layers.iter().enumerate() {
-        let field = layer_field(i, layer);
-        let name = clean(&format!("{field}.name"), &layer.name)?;
+        let field = Path::from("name").within(&layer_field(i, layer));
+        let name = clean(field.clone(), &layer.name, true)?;
         let reserved = ["dataset", "model", "input"].contains(&name.to_ascii_lowercase().as_str());
         if kind_from_name(name) != layer.kind || reserved {
             return Err(InputError::new(
-                format!("{field}.name"),
+                field,
                 Rule::NotRepresentable(format!(
                     "a .net layer's kind comes from its name, and '{name}' does not stand for {}",
                     layer.kind
@@ -212,13 +242,20 @@ pub fn write(network: &Network) -> Result<String, InputError> {
     Ok(text)
 }
 
-fn clean<'a>(field: &str, name: &'a str) -> Result<&'a str, InputError> {
+/// A name as it can be written: no surrounding blanks, `|` or control
+/// character, and (for a layer, whose name starts its line) no leading `#`,
+/// which would make the line a comment.
+fn clean(field: Path, name: &str, starts_line: bool) -> Result<&str, InputError> {
     let trimmed = name.trim();
-    if trimmed.contains(['|', '\n', '\r']) || trimmed.starts_with('#') || trimmed != name {
+    if trimmed.contains('|')
+        || trimmed.contains(char::is_control)
+        || (starts_line && trimmed.starts_with('#'))
+        || trimmed != name
+    {
         return Err(InputError::new(
             field,
             Rule::NotRepresentable(format!(
-                "'{name}' has surrounding blanks, a '|', a line break or a leading '#'"
+                "'{name}' has surrounding blanks, a '|', a control character or (a layer) a leading '#'"
             )),
         ));
     }
@@ -266,7 +303,7 @@ mod tests {
         let err = parse(&mismatch).unwrap_err();
         assert_eq!((err.line, err.column), (4, 13));
         match err.problem {
-            ParseProblem::Invalid(e) => assert_eq!(e.field, "layer CONV1.w[0]"),
+            ParseProblem::Invalid(e) => assert_eq!(e.field, "layers[0] CONV1.w[0]"),
             other => panic!("{other:?}"),
         }
 
@@ -295,6 +332,43 @@ mod tests {
         let err = parse(&text).unwrap_err();
         assert_eq!(err.line, 6);
         assert_eq!(err.column, 1);
+    }
+
+    #[test]
+    fn names_it_reads_it_writes_back_or_rejects_where_they_are() {
+        // a carriage return inside a name: rejected at its line and column
+        let err = parse(&TINY.replace("RELU|4x6x6", "RE\rLU|4x6x6")).unwrap_err();
+        assert_eq!((err.line, err.column), (5, 1));
+        let err = parse(&TINY.replace("Model|Tiny", "Model|Ti\rny")).unwrap_err();
+        assert_eq!((err.line, err.column), (3, 7));
+        // a leading '#' in the model or dataset name is read and written back
+        let net = parse(
+            &TINY
+                .replace("Model|Tiny", "Model|#Tiny")
+                .replace("Dataset|Toy", "Dataset|#Toy"),
+        )
+        .unwrap();
+        assert_eq!(net.name(), "#Tiny");
+        assert_eq!(parse(&write(&net).unwrap()).unwrap(), net);
+    }
+
+    #[test]
+    fn an_error_in_a_layer_with_dots_in_its_name_points_at_its_field() {
+        // a whole-model time on a network with no FLOPs: the error is on layer
+        // 0's time, column 23, whatever dots its name holds (it was column 1)
+        let text = "Dataset|Toy\nInput|100x4x6x6\nModel|Tiny\ndrop.a.b|4x6x6||4x6x6|0.5\nDROPOUT|4x6x6||4x6x6|0\n";
+        let err = parse(text).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 23));
+        match err.problem {
+            ParseProblem::Invalid(e) => {
+                assert_eq!(
+                    e.field.in_layer().map(|(i, rest)| (i, Path::first_key(rest))),
+                    Some((0, Some("time_s")))
+                );
+                assert_eq!(e.field, "layers[0] drop.a.b.time_s");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -16,8 +16,9 @@
 use std::fmt::Write;
 
 use super::lines::{Field, Line, end_line, lines, parse_number};
-use crate::oracle::cluster::{Cluster, LinkSpec};
-use crate::oracle::error::{InputError, ParseError, ParseProblem, Rule};
+use crate::oracle::model::cluster::{Cluster, LinkSpec};
+use crate::oracle::model::errors::{InputError, ParseError, ParseProblem, Rule};
+use crate::oracle::model::field::Segment;
 
 const KEYS: [&str; 6] = [
     "MEM_PER_NODE",
@@ -87,13 +88,19 @@ pub fn parse(text: &str, name: &str) -> Result<Cluster, ParseError> {
         },
     );
     cluster.map_err(|err| {
-        let at = match err.field.as_str() {
-            "gpu_flops_per_s" => speed,
-            "gpu_memory_bytes" => memory,
-            "gpus_per_node" | "nics_per_node" => per_node,
-            "max_gpus" => max_gpus,
-            f if f.ends_with("bandwidth_bytes_per_s") => bandwidth,
-            _ => latency,
+        let f = &err.field;
+        let at = if f.is(&["gpu_flops_per_s"]) {
+            speed
+        } else if f.is(&["gpu_memory_bytes"]) {
+            memory
+        } else if f.is(&["gpus_per_node"]) || f.is(&["nics_per_node"]) {
+            per_node
+        } else if f.is(&["max_gpus"]) {
+            max_gpus
+        } else if f.segments().last() == Some(&Segment::Key("bandwidth_bytes_per_s")) {
+            bandwidth
+        } else {
+            latency
         };
         at.0.error(at.1, ParseProblem::Invalid(err))
     })
@@ -137,7 +144,7 @@ mod tests {
         assert_eq!(c.gpus_per_node(), 4);
         // every ring sees the file's latency and bandwidth
         for p in [2, 4, 5, 64, 4096] {
-            let r = c.ring(p, 1);
+            let r = crate::oracle::cost::collectives::ring(&c, p, 1);
             assert_eq!(r.alpha_s, 500e-9);
             assert_eq!(r.beta_s_per_byte, 1.0 / 12.5e9);
         }

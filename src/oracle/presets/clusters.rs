@@ -13,7 +13,7 @@
 //! port-to-port latency of InfiniBand Quantum switches (130 ns, NVIDIA
 //! QM8700/QM8790 datasheet; kept for the NDR Quantum-2).
 
-use crate::oracle::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
+use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
 
 fn level(name: &str, span_nodes: Option<u64>, latency_s: f64) -> SwitchLevelSpec {
     SwitchLevelSpec {

@@ -9,10 +9,10 @@
 pub mod clusters;
 mod resnet;
 
-use super::cluster::Cluster;
-use super::error::{InputError, OracleError, Rule};
 use super::formats::net;
-use super::network::Network;
+use super::model::cluster::{Cluster, ClusterSpec};
+use super::model::errors::{InputError, OracleError, Rule};
+use super::model::network::Network;
 use super::scenario::Scenario;
 
 /// How a network preset is made.
@@ -117,7 +117,7 @@ pub struct ClusterPreset {
     pub key: &'static str,
     /// Name for people.
     pub title: &'static str,
-    build: fn() -> super::cluster::ClusterSpec,
+    build: fn() -> ClusterSpec,
 }
 
 impl ClusterPreset {
@@ -149,7 +149,7 @@ pub const CLUSTERS: [ClusterPreset; 3] = [
     },
 ];
 
-fn unknown(what: &str, found: &str, keys: Vec<&str>) -> OracleError {
+fn unknown(what: &'static str, found: &str, keys: Vec<&str>) -> OracleError {
     InputError::new(
         what,
         Rule::Unknown {
@@ -211,7 +211,7 @@ pub fn scenario(model: &str, cluster_key: &str) -> Result<Scenario, OracleError>
 mod tests {
     use super::*;
     use crate::oracle::formats::net;
-    use crate::oracle::network::Profile;
+    use crate::oracle::model::network::Profile;
 
     #[test]
     fn every_preset_builds() {

@@ -7,10 +7,10 @@
 //! first convolution of its first block. Layer names follow the `.net`
 //! convention so that the presets export to that format.
 
-use crate::oracle::error::InputError;
-use crate::oracle::layer::{LayerKind, LayerSpec};
-use crate::oracle::network::{DatasetSpec, Network, NetworkSpec};
-use crate::oracle::shape::Shape;
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::layer::{LayerKind, LayerSpec};
+use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
+use crate::oracle::model::shape::Shape;
 
 /// ImageNet-1k training images.
 const IMAGENET_SAMPLES: u64 = 1_281_167;

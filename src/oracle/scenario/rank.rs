@@ -2,11 +2,11 @@
 
 use std::cmp::Ordering;
 
-use super::projection::Projection;
-use super::run::RunSpec;
-use super::scenario::Scenario;
-use super::strategy::Strategy;
-use super::sweep::{Skipped, Sweep, gpu_counts};
+use super::Scenario;
+use super::sweep::{Skipped, gpu_counts};
+use crate::oracle::model::run::RunSpec;
+use crate::oracle::model::strategy::Strategy;
+use crate::oracle::report::projection::Projection;
 
 /// What a ranking orders by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -17,6 +17,25 @@ pub enum RankBy {
     /// Epoch cost in GPU-hours, each strategy at its cheapest feasible GPU
     /// count up to the budget (powers of two and the budget itself).
     Cost,
+}
+
+/// The strategies ranked at a budget.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Ranking {
+    /// What it is ordered by.
+    pub by: RankBy,
+    /// One projection per strategy: feasible ones first, best first, then
+    /// the infeasible ones in the same order.
+    pub points: Vec<Projection>,
+    /// Strategies whose run was invalid at the budget.
+    pub skipped: Vec<Skipped>,
+}
+
+impl Ranking {
+    /// The best feasible projection, if any strategy is feasible.
+    pub fn best(&self) -> Option<&Projection> {
+        self.points.first().filter(|p| p.feasible)
+    }
 }
 
 impl Scenario {
@@ -30,13 +49,16 @@ impl Scenario {
     /// each strategy the feasible count `p' ≤ p` of least `gpu_hours`
     /// (ties to the faster), then ascending `gpu_hours`; a strategy with no
     /// feasible count is shown at `p`.
-    pub fn rank(&self, template: &RunSpec, by: RankBy) -> Sweep {
+    pub fn rank(&self, template: &RunSpec, by: RankBy) -> Ranking {
         let budget = template.gpus;
         let counts = match by {
             RankBy::Time => vec![budget],
             RankBy::Cost => gpu_counts(budget),
         };
-        let mut ranking = Sweep::default();
+        let mut ranking = Ranking {
+            by,
+            ..Ranking::default()
+        };
         for strategy in Strategy::ALL {
             let mut at_budget = None;
             let mut cheapest: Option<Projection> = None;
@@ -83,8 +105,8 @@ fn cost_order(a: &Projection, b: &Projection) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::model::run::Batch;
     use crate::oracle::presets;
-    use crate::oracle::run::Batch;
 
     #[test]
     fn feasible_first_fastest_first() {

@@ -1,10 +1,10 @@
 //! Scaling sweeps over GPU counts.
 
-use super::error::InputError;
-use super::projection::Projection;
-use super::run::RunSpec;
-use super::scenario::Scenario;
-use super::strategy::Strategy;
+use super::Scenario;
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::run::RunSpec;
+use crate::oracle::model::strategy::Strategy;
+use crate::oracle::report::projection::Projection;
 
 /// A point of a sweep or ranking that could not be projected.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,8 +71,8 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::model::run::Batch;
     use crate::oracle::presets;
-    use crate::oracle::run::Batch;
 
     #[test]
     fn ideal_is_single_gpu_compute_over_p() {

@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{self, MAX_GPUS};
-use super::error::{InputError, Rule};
+use super::checks::{self, MAX_GPUS};
+use super::errors::{InputError, Rule};
+use super::field::Field;
 
 /// A link: bandwidth one way and latency.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -74,20 +75,21 @@ impl Cluster {
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `switch_levels[1].span_nodes`.
     pub fn new(spec: ClusterSpec) -> Result<Self, InputError> {
-        check::name("name", &spec.name)?;
-        check::within("gpu_flops_per_s", spec.gpu_flops_per_s, MIN_RATE, MAX_RATE)?;
-        check::within("gpu_memory_bytes", spec.gpu_memory_bytes, MIN_RATE, MAX_RATE)?;
-        check::count("gpus_per_node", spec.gpus_per_node, 1, MAX_GPUS)?;
-        check::count("max_gpus", spec.max_gpus, 1, MAX_GPUS)?;
-        check::count("nics_per_node", spec.nics_per_node, 1, MAX_GPUS)?;
+        checks::name("name", &spec.name)?;
+        checks::within("gpu_flops_per_s", spec.gpu_flops_per_s, MIN_RATE, MAX_RATE)?;
+        checks::within("gpu_memory_bytes", spec.gpu_memory_bytes, MIN_RATE, MAX_RATE)?;
+        checks::count("gpus_per_node", spec.gpus_per_node, 1, MAX_GPUS)?;
+        checks::count("max_gpus", spec.max_gpus, 1, MAX_GPUS)?;
+        checks::count("nics_per_node", spec.nics_per_node, 1, MAX_GPUS)?;
         for (field, link) in [("intra_node", &spec.intra_node), ("nic", &spec.nic)] {
-            check::within(
-                &format!("{field}.bandwidth_bytes_per_s"),
+            let field = Field::from(field);
+            checks::within(
+                field.clone().key("bandwidth_bytes_per_s"),
                 link.bandwidth_bytes_per_s,
                 MIN_RATE,
                 MAX_RATE,
             )?;
-            check::within(&format!("{field}.latency_s"), link.latency_s, 0.0, MAX_LATENCY_S)?;
+            checks::within(field.key("latency_s"), link.latency_s, 0.0, MAX_LATENCY_S)?;
         }
         check_switch_levels(&spec.switch_levels)?;
         Ok(Self(spec))
@@ -195,28 +197,28 @@ fn check_switch_levels(levels: &[SwitchLevelSpec]) -> Result<(), InputError> {
     }
     let mut previous_span = 0;
     for (i, level) in levels.iter().enumerate() {
-        let field = format!("switch_levels[{i}]");
-        check::name(&format!("{field}.name"), &level.name)?;
-        check::within(&format!("{field}.latency_s"), level.latency_s, 0.0, MAX_LATENCY_S)?;
+        let field = Field::from("switch_levels").index(i);
+        checks::name(field.clone().key("name"), &level.name)?;
+        checks::within(field.clone().key("latency_s"), level.latency_s, 0.0, MAX_LATENCY_S)?;
         let last = i + 1 == levels.len();
         match (level.span_nodes, last) {
             (None, true) => {}
             (Some(_), true) => {
                 return Err(InputError::new(
-                    format!("{field}.span_nodes"),
+                    field.clone().key("span_nodes"),
                     Rule::SwitchOrder("must be empty: the last level spans every node".into()),
                 ));
             }
             (None, false) => {
                 return Err(InputError::new(
-                    format!("{field}.span_nodes"),
+                    field.clone().key("span_nodes"),
                     Rule::SwitchOrder("is required for every level but the last".into()),
                 ));
             }
             (Some(span), false) => {
                 if span <= previous_span {
                     return Err(InputError::new(
-                        format!("{field}.span_nodes"),
+                        field.clone().key("span_nodes"),
                         Rule::SwitchOrder(format!(
                             "must be more than the inner level's span ({previous_span}), found {span}"
                         )),

@@ -31,20 +31,19 @@ impl Stages {
 /// up to it). Both ends are sums of layer runs, so the search ends on the
 /// optimum. The stages are then packed greedily under it, leaving at least
 /// one layer for each remaining stage.
-pub fn partition(times: &[f64], stages: u64) -> Stages {
+///
+/// `prefix` holds the prefix sums of `times` ([`prefix_sums`]), kept by the
+/// caller so that each stage count costs `O(S·log G)` per probe and no
+/// `O(G)` allocation.
+pub fn partition(times: &[f64], prefix: &[f64], stages: u64) -> Stages {
     let count = usize::try_from(stages)
         .unwrap_or(usize::MAX)
         .clamp(1, times.len().max(1));
-    if times.is_empty() {
+    if times.is_empty() || prefix.len() != times.len() + 1 {
         return Stages {
             ranges: Vec::new(),
             times_s: Vec::new(),
         };
-    }
-    let mut prefix = Vec::with_capacity(times.len() + 1);
-    prefix.push(0.0);
-    for t in times {
-        prefix.push(prefix[prefix.len() - 1] + t);
     }
     let total = prefix[times.len()];
     let largest = times.iter().copied().fold(0.0, f64::max);
@@ -54,14 +53,24 @@ pub fn partition(times: &[f64], stages: u64) -> Stages {
         if high <= low * (1.0 + 1e-13) {
             break;
         }
-        let probe = greedy(&prefix, 0.5 * (low + high), count);
+        let probe = greedy(prefix, 0.5 * (low + high), count);
         if probe.groups <= count {
             high = probe.largest.min(high);
         } else {
             low = probe.overflow.min(high);
         }
     }
-    pack(times, &prefix, high, count)
+    pack(times, prefix, high, count)
+}
+
+/// `[0, t_0, t_0 + t_1, ...]`: the prefix sums [`partition`] works on.
+pub fn prefix_sums(times: &[f64]) -> Vec<f64> {
+    let mut prefix = Vec::with_capacity(times.len() + 1);
+    prefix.push(0.0);
+    for t in times {
+        prefix.push(prefix[prefix.len() - 1] + t);
+    }
+    prefix
 }
 
 /// What greedy packing under a bound makes.
@@ -136,6 +145,10 @@ mod tests {
                 .fold(f64::INFINITY, f64::min)
         }
         go(times, stages.min(times.len()))
+    }
+
+    fn partition(times: &[f64], stages: u64) -> Stages {
+        super::partition(times, &prefix_sums(times), stages)
     }
 
     #[test]

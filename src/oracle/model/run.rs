@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{self, MAX_COUNT, MAX_GPUS};
+use super::checks::{self, MAX_COUNT, MAX_GPUS};
 use super::cluster::Cluster;
-use super::error::{InputError, Rule};
+use super::errors::{InputError, Rule};
 use super::network::Network;
 use super::strategy::Strategy;
 
@@ -118,15 +118,15 @@ impl Run {
     /// not divide `gpus`; a split set whose length is not the layer count;
     /// a negative or non-finite `update_s`.
     pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
-        let gpus = check::count("gpus", spec.gpus, 1, MAX_GPUS)?;
+        let gpus = checks::count("gpus", spec.gpus, 1, MAX_GPUS)?;
         if spec.strategy == Strategy::Serial && gpus != 1 {
             return Err(InputError::new("gpus", Rule::SerialNeedsOneGpu { gpus }));
         }
         let mini_batch = resolve_batch(spec.batch, gpus)?;
-        let bytes_per_item = check::positive("bytes_per_item", spec.bytes_per_item)?;
-        check::within("bytes_per_item", bytes_per_item, 0.0, 1024.0)?;
+        let bytes_per_item = checks::positive("bytes_per_item", spec.bytes_per_item)?;
+        checks::within("bytes_per_item", bytes_per_item, 0.0, 1024.0)?;
         let segments = match spec.segments {
-            Some(s) if spec.strategy == Strategy::Pipeline => check::count("segments", s, 1, MAX_COUNT)?,
+            Some(s) if spec.strategy == Strategy::Pipeline => checks::count("segments", s, 1, MAX_COUNT)?,
             _ => gpus,
         };
         let group_size = if spec.strategy.is_hybrid() {
@@ -150,7 +150,7 @@ impl Run {
             }
             _ => None,
         };
-        let update_s = check::within("update_s", spec.update_s, 0.0, 1e6)?;
+        let update_s = checks::within("update_s", spec.update_s, 0.0, 1e6)?;
         Ok(Self {
             strategy: spec.strategy,
             gpus,
@@ -176,10 +176,10 @@ impl Run {
 
 fn resolve_batch(batch: Batch, gpus: u64) -> Result<u64, InputError> {
     match batch {
-        Batch::MiniBatch(b) => check::count("batch.mini_batch", b, 1, MAX_COUNT),
+        Batch::MiniBatch(b) => checks::count("batch.mini_batch", b, 1, MAX_COUNT),
         Batch::SamplesPerGpu(b) => {
             let field = "batch.samples_per_gpu";
-            let b = check::positive(field, b)?;
+            let b = checks::positive(field, b)?;
             let total = b * gpus as f64;
             let whole = total.round();
             if (total - whole).abs() > 1e-9 * whole.max(1.0) {
@@ -191,9 +191,9 @@ fn resolve_batch(batch: Batch, gpus: u64) -> Result<u64, InputError> {
             if whole > MAX_COUNT as f64 {
                 return Err(InputError::new(
                     field,
-                    Rule::TooLarge {
-                        max: MAX_COUNT as f64,
-                        found: total,
+                    Rule::CountTooLarge {
+                        max: MAX_COUNT,
+                        found: whole as u64,
                     },
                 ));
             }
@@ -205,7 +205,7 @@ fn resolve_batch(batch: Batch, gpus: u64) -> Result<u64, InputError> {
 fn resolve_group(group: Option<u64>, gpus: u64, per_node: u64) -> Result<u64, InputError> {
     match group {
         Some(g) => {
-            let g = check::count("group_size", g, 1, gpus)?;
+            let g = checks::count("group_size", g, 1, gpus)?;
             if !gpus.is_multiple_of(g) {
                 return Err(InputError::new("group_size", Rule::NotDivisor { gpus, group: g }));
             }

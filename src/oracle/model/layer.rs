@@ -1,67 +1,40 @@
 //! Layers: kind, input/weight/output shapes and optional profiled time.
 
-use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::check;
-use super::error::{InputError, Rule};
+use super::checks;
+use super::errors::{InputError, Rule};
+use super::field::Field;
+use super::names::named_enum;
 use super::shape::Shape;
 
-/// What a layer computes; decides its FLOPs, memory and how it splits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LayerKind {
-    /// Convolution.
-    Conv,
-    /// Fully connected.
-    Fc,
-    /// Max pooling.
-    Maxpool,
-    /// Average pooling.
-    Avgpool,
-    /// Rectified linear unit (in place).
-    Relu,
-    /// Batch normalisation (in place).
-    Bn,
-    /// Residual sum.
-    Add,
-    /// Dropout.
-    Dropout,
-    /// Anything else (no FLOPs).
-    Other,
+named_enum! {
+    /// What a layer computes; decides its FLOPs, memory and how it splits.
+    pub enum LayerKind {
+        /// Convolution.
+        Conv => ("conv", "convolution"),
+        /// Fully connected.
+        Fc => ("fc", "fully connected"),
+        /// Max pooling.
+        Maxpool => ("maxpool", "max pooling"),
+        /// Average pooling.
+        Avgpool => ("avgpool", "average pooling"),
+        /// Rectified linear unit (in place).
+        Relu => ("relu", "ReLU"),
+        /// Batch normalisation (in place).
+        Bn => ("bn", "batch normalisation"),
+        /// Residual sum.
+        Add => ("add", "residual sum"),
+        /// Dropout.
+        Dropout => ("dropout", "dropout"),
+        /// Anything else (no FLOPs).
+        Other => ("other", "other"),
+    }
 }
 
 impl LayerKind {
-    /// Every kind, in the order the contract lists them.
-    pub const ALL: [LayerKind; 9] = [
-        Self::Conv,
-        Self::Fc,
-        Self::Maxpool,
-        Self::Avgpool,
-        Self::Relu,
-        Self::Bn,
-        Self::Add,
-        Self::Dropout,
-        Self::Other,
-    ];
-
-    /// The lower-case name used in JSON and on screen.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Conv => "conv",
-            Self::Fc => "fc",
-            Self::Maxpool => "maxpool",
-            Self::Avgpool => "avgpool",
-            Self::Relu => "relu",
-            Self::Bn => "bn",
-            Self::Add => "add",
-            Self::Dropout => "dropout",
-            Self::Other => "other",
-        }
-    }
-
     /// Convolution or fully connected: layers with a `[C, F, K...]` weight.
     pub fn has_weights(self) -> bool {
         matches!(self, Self::Conv | Self::Fc)
@@ -89,25 +62,17 @@ impl LayerKind {
     }
 }
 
-impl fmt::Display for LayerKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for LayerKind {
     type Err = InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let wanted = text.trim().to_ascii_lowercase();
-        Self::ALL.into_iter().find(|kind| kind.name() == wanted).ok_or_else(|| {
-            let expected: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+        Self::from_name(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
             InputError::new(
                 "kind",
                 Rule::Unknown {
                     what: "layer kind".into(),
                     found: text.into(),
-                    expected: expected.join(", "),
+                    expected: Self::names(),
                 },
             )
         })
@@ -156,9 +121,18 @@ impl Layer {
     /// # Errors
     /// An [`InputError`] whose field is relative to the layer (`x`, `w[0]`, ...).
     pub fn new(spec: LayerSpec) -> Result<Self, InputError> {
-        check::name("name", &spec.name)?;
-        spec.x.check_activation("x")?;
-        spec.y.check_activation("y")?;
+        Self::check(&spec)?;
+        Ok(Self(spec))
+    }
+
+    /// Checks a layer's data without taking it (the rules of [`Layer::new`]).
+    ///
+    /// # Errors
+    /// As [`Layer::new`].
+    pub fn check(spec: &LayerSpec) -> Result<(), InputError> {
+        checks::name("name", &spec.name)?;
+        spec.x.check_activation(&Field::from("x"))?;
+        spec.y.check_activation(&Field::from("y"))?;
         if spec.y.rank() != spec.x.rank() {
             return Err(InputError::new(
                 "y",
@@ -168,7 +142,7 @@ impl Layer {
                 },
             ));
         }
-        check_weights(&spec)?;
+        check_weights(spec)?;
         if spec.kind.keeps_channels() && spec.y.channels() != spec.x.channels() {
             return Err(InputError::new(
                 "y[0]",
@@ -180,9 +154,9 @@ impl Layer {
             ));
         }
         if let Some(time) = spec.time_s {
-            check::within("time_s", time, 0.0, MAX_TIME_S)?;
+            checks::within("time_s", time, 0.0, MAX_TIME_S)?;
         }
-        Ok(Self(spec))
+        Ok(())
     }
 
     /// The layer's data.
@@ -294,7 +268,7 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
                 },
             ));
         }
-        w.check_dims("w", 1)?;
+        w.check_dims(&Field::from("w"), 1)?;
         for (index, what, expected) in [
             (0, "the input channels x[0]", spec.x.channels()),
             (1, "the output channels y[0]", spec.y.channels()),
@@ -302,7 +276,7 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
             let found = w.dims()[index];
             if found != expected {
                 return Err(InputError::new(
-                    format!("w[{index}]"),
+                    Field::from("w").index(index),
                     Rule::Mismatch {
                         what: what.into(),
                         expected,
@@ -318,7 +292,7 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
             "w",
             Rule::UnexpectedWeights {
                 kind: spec.kind.name().into(),
-                items: w.items() as u64,
+                items: checks::product(w.dims()),
             },
         ));
     }
@@ -335,16 +309,13 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
         for (i, &k) in w.dims().iter().enumerate().skip(2) {
             if k < 1 {
                 return Err(InputError::new(
-                    format!("w[{i}]"),
-                    Rule::TooSmall {
-                        min: 1.0,
-                        found: k as f64,
-                    },
+                    Field::from("w").index(i),
+                    Rule::CountTooSmall { min: 1, found: k },
                 ));
             }
         }
     }
-    w.check_dims("w", 0)
+    w.check_dims(&Field::from("w"), 0)
 }
 
 #[cfg(test)]

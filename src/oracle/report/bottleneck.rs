@@ -4,9 +4,10 @@
 
 use serde::Serialize;
 
-use super::projection::{CommKind, Communication, Violation};
-use super::strategies::{Redundancy, ScalingBound, StageBalance};
-use super::units;
+use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
+use crate::oracle::model::violation::Violation;
+use crate::oracle::units;
 
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -299,11 +300,7 @@ mod tests {
 
     #[test]
     fn communication_bound_names_the_dominant_kind() {
-        let comm = Communication {
-            gradient_allreduce: 20.0,
-            halo: 5.0,
-            ..Communication::default()
-        };
+        let comm = Communication::of(CommKind::GradientAllreduce, 20.0).with(CommKind::Halo, 5.0);
         let found = findings(&evidence(&comm, &[]));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].severity, Severity::Warning);
@@ -342,10 +339,7 @@ mod tests {
 
     #[test]
     fn scaling_limits_and_order() {
-        let comm = Communication {
-            layer_collectives: 3.0,
-            ..Communication::default()
-        };
+        let comm = Communication::of(CommKind::LayerCollectives, 3.0);
         let bound = |value, bound| ScalingBound {
             limit: Violation::Split,
             counted: "GPUs",

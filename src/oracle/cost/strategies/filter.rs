@@ -1,12 +1,13 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
 use super::{IterationCost, groups, redundancy, split_limits};
-use crate::oracle::comm::allreduce;
-use crate::oracle::projection::Communication;
-use crate::oracle::run::Run;
-use crate::oracle::scenario::Scenario;
-use crate::oracle::split::{SplitAxis, SplitPlan};
-use crate::oracle::strategy::Strategy;
+use crate::oracle::cost::collectives::{allreduce, ring};
+use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::split::{SplitAxis, SplitPlan};
+use crate::oracle::cost::table::CostTable;
+use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::run::Run;
+use crate::oracle::model::strategy::Strategy;
 
 /// # Formula
 /// With `p1` groups of `p2` GPUs (`p1 = 1`, `p2 = p` for filter and
@@ -16,10 +17,8 @@ use crate::oracle::strategy::Strategy;
 /// `f = p2` rings per node, `W_local = Σ(|w|/p2 in Sp, |w| else)`; memory
 /// `2δ(B_g·A + W_local)`; limits: the split set is not empty and
 /// `p2 ≤ min F` (filter) or `min C` (channel) over it, `B ≥ p1`.
-pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
-    let costs = scenario.costs();
-    let cluster = scenario.cluster();
-    let network = scenario.network();
+pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
+    let costs = table.layers();
     let (p1, p2) = groups(run);
     let delta = run.bytes_per_item;
     let per_group = run.mini_batch as f64 / p1 as f64;
@@ -32,28 +31,24 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
 
     let mut layer = 0.0;
     if p2 > 1 {
-        let ring = cluster.ring(p2, 1);
+        let inner = ring(cluster, p2, 1);
         let last = costs.len() - 1;
         let per_layer: f64 = plan
             .zip(costs)
             .enumerate()
             .filter(|(i, (_, split))| *split && *i != last)
-            .map(|(_, (c, _))| ring.alpha_s + per_group * c.output_items * delta * ring.beta_s_per_byte / p2 as f64)
+            .map(|(_, (c, _))| inner.alpha_s + per_group * c.output_items * delta * inner.beta_s_per_byte / p2 as f64)
             .sum();
         layer = 3.0 * (p2 - 1) as f64 * per_layer;
     }
     let local_weights = plan.divided(costs, |c| c.weight_items);
-    let gradient = allreduce(p1, delta * local_weights, cluster.ring(run.gpus, p2));
+    let gradient = allreduce(p1, delta * local_weights, ring(cluster, run.gpus, p2));
 
     let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {
         compute_s: per_group * plan.time_s(costs),
-        communication: Communication {
-            gradient_allreduce: gradient,
-            layer_collectives: layer,
-            ..Communication::default()
-        },
-        memory_bytes: 2.0 * delta * (per_group * network.activation_items() + local_weights),
+        communication: Communication::of(CommKind::GradientAllreduce, gradient).with(CommKind::LayerCollectives, layer),
+        memory_bytes: 2.0 * delta * (per_group * table.activation_items() + local_weights),
         violations,
         bounds,
         redundancy: redundancy(&plan, costs),

@@ -1,7 +1,7 @@
 //! The network model: α-β parameters of rings and pairs, and the ring
 //! collectives built on them.
 
-use super::cluster::Cluster;
+use crate::oracle::model::cluster::Cluster;
 
 /// Latency `α` (s) and inverse bandwidth `β` (s per byte) of a ring or pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -12,52 +12,50 @@ pub struct AlphaBeta {
     pub beta_s_per_byte: f64,
 }
 
-impl Cluster {
-    /// α and β of a ring over `span_gpus` consecutive GPUs (GPUs fill nodes
-    /// in order) when `rings_per_node` rings leave each node at once.
-    ///
-    /// # Formula
-    /// `p ≤ n`: `α = a_in`, `β = 1/bw_in`. Otherwise, with `N = ceil(p/n)`
-    /// nodes and `L` the latency of the innermost switch level whose span
-    /// covers `N` nodes plus twice each inner level's latency:
-    /// `α = max(a_in, 2·a_nic + L)`, `β = 1/min(bw_in, share)`,
-    /// `share = min(bw_nic, k_nic·bw_nic/f)`.
-    pub fn ring(&self, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
-        let s = self.spec();
-        if span_gpus <= s.gpus_per_node {
-            return AlphaBeta {
-                alpha_s: s.intra_node.latency_s,
-                beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s,
-            };
-        }
-        let nodes = span_gpus.div_ceil(s.gpus_per_node);
-        let mut inner_s = 0.0;
-        let mut path_s = 0.0;
-        for level in &s.switch_levels {
-            path_s = level.latency_s + 2.0 * inner_s;
-            if level.span_nodes.is_none_or(|span| span >= nodes) {
-                break;
-            }
-            inner_s += level.latency_s;
-        }
-        let nic_bw = s.nic.bandwidth_bytes_per_s;
-        let rings = rings_per_node.max(1) as f64;
-        let share = nic_bw.min(s.nics_per_node as f64 * nic_bw / rings);
-        AlphaBeta {
-            alpha_s: s.intra_node.latency_s.max(2.0 * s.nic.latency_s + path_s),
-            beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s.min(share),
-        }
+/// α and β of a ring over `span_gpus` consecutive GPUs of `cluster` (GPUs
+/// fill nodes in order) when `rings_per_node` rings leave each node at once.
+///
+/// # Formula
+/// `p ≤ n`: `α = a_in`, `β = 1/bw_in`. Otherwise, with `N = ceil(p/n)`
+/// nodes and `L` the latency of the innermost switch level whose span
+/// covers `N` nodes plus twice each inner level's latency:
+/// `α = max(a_in, 2·a_nic + L)`, `β = 1/min(bw_in, share)`,
+/// `share = min(bw_nic, k_nic·bw_nic/f)`.
+pub fn ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
+    let s = cluster.spec();
+    if span_gpus <= s.gpus_per_node {
+        return AlphaBeta {
+            alpha_s: s.intra_node.latency_s,
+            beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s,
+        };
     }
+    let nodes = span_gpus.div_ceil(s.gpus_per_node);
+    let mut inner_s = 0.0;
+    let mut path_s = 0.0;
+    for level in &s.switch_levels {
+        path_s = level.latency_s + 2.0 * inner_s;
+        if level.span_nodes.is_none_or(|span| span >= nodes) {
+            break;
+        }
+        inner_s += level.latency_s;
+    }
+    let nic_bw = s.nic.bandwidth_bytes_per_s;
+    let rings = rings_per_node.max(1) as f64;
+    let share = nic_bw.min(s.nics_per_node as f64 * nic_bw / rings);
+    AlphaBeta {
+        alpha_s: s.intra_node.latency_s.max(2.0 * s.nic.latency_s + path_s),
+        beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s.min(share),
+    }
+}
 
-    /// α and β of a point-to-point pair.
-    ///
-    /// # Formula
-    /// Inside a node the intra-node values; across nodes those of a ring
-    /// over `n + 1` GPUs.
-    pub fn pair(&self, same_node: bool) -> AlphaBeta {
-        let n = self.gpus_per_node();
-        self.ring(if same_node { n } else { n + 1 }, 1)
-    }
+/// α and β of a point-to-point pair of `cluster`.
+///
+/// # Formula
+/// Inside a node the intra-node values; across nodes those of a ring
+/// over `n + 1` GPUs.
+pub fn pair(cluster: &Cluster, same_node: bool) -> AlphaBeta {
+    let n = cluster.gpus_per_node();
+    ring(cluster, if same_node { n } else { n + 1 }, 1)
 }
 
 /// Ring Allreduce of `bytes` among `members`.
@@ -100,25 +98,26 @@ mod tests {
     #[test]
     fn abci_rings_by_hand() {
         let abci = presets::cluster("abci").unwrap();
+        let abci = &abci;
         // inside a node: NVLink
-        let r = abci.ring(4, 1);
+        let r = ring(abci, 4, 1);
         assert_eq!(r.alpha_s, 9e-6);
         assert!(close(r.beta_s_per_byte, 1.0 / 50e9));
         // 2 nodes under one leaf: 2·20.11 µs + 90 ns
-        let r = abci.ring(8, 1);
+        let r = ring(abci, 8, 1);
         assert!(close(r.alpha_s, 40.31e-6));
         assert!(close(r.beta_s_per_byte, 1.0 / 12.5e9));
         // 30 nodes: rack level, 90 ns + 2·90 ns
-        let r = abci.ring(120, 1);
+        let r = ring(abci, 120, 1);
         assert!(close(r.alpha_s, 40.22e-6 + 270e-9));
         // 256 nodes: spine, 400 ns + 2·(90 + 90) ns
-        let r = abci.ring(1024, 1);
+        let r = ring(abci, 1024, 1);
         assert!(close(r.alpha_s, 40.22e-6 + 760e-9));
         // four rings leave each node through two NICs: half a NIC each
-        let r = abci.ring(1024, 4);
+        let r = ring(abci, 1024, 4);
         assert!(close(r.beta_s_per_byte, 1.0 / 6.25e9));
-        assert_eq!(abci.pair(true), abci.ring(4, 1));
-        assert_eq!(abci.pair(false), abci.ring(5, 1));
+        assert_eq!(pair(abci, true), ring(abci, 4, 1));
+        assert_eq!(pair(abci, false), ring(abci, 5, 1));
     }
 
     #[test]

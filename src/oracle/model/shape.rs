@@ -4,8 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::check::MAX_COUNT;
-use super::error::{InputError, Rule};
+use super::checks::{MAX_COUNT, product};
+use super::errors::{InputError, Rule};
+use super::field::Field;
 
 /// A tensor shape `[C, spatial...]` (or `[C, F, K...]` for weights), in items.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -29,11 +30,13 @@ impl Shape {
     }
 
     /// `|s|`: the product of the dimensions, 0 for an empty shape.
+    /// Computed exactly in integers (so a 0 beside huge dimensions gives
+    /// 0, never NaN), then converted; checked shapes stay below 2^53.
     pub fn items(&self) -> f64 {
         if self.0.is_empty() {
             0.0
         } else {
-            self.0.iter().map(|&d| d as f64).product()
+            product(&self.0) as f64
         }
     }
 
@@ -63,10 +66,10 @@ impl Shape {
     /// # Errors
     /// [`Rule::Rank`] for a wrong number of dimensions, [`Rule::TooSmall`]
     /// for a zero dimension, [`Rule::TooLarge`] for too many items.
-    pub fn check_activation(&self, field: &str) -> Result<(), InputError> {
+    pub fn check_activation(&self, field: &Field) -> Result<(), InputError> {
         if !(2..=4).contains(&self.rank()) {
             return Err(InputError::new(
-                field,
+                field.clone(),
                 Rule::Rank {
                     expected: "2 to 4 dimensions (channels, then 1 to 3 spatial)".into(),
                     found: self.rank(),
@@ -81,24 +84,30 @@ impl Shape {
     ///
     /// # Errors
     /// [`Rule::TooSmall`] naming the dimension, or [`Rule::TooLarge`].
-    pub fn check_dims(&self, field: &str, min: u64) -> Result<(), InputError> {
+    pub fn check_dims(&self, field: &Field, min: u64) -> Result<(), InputError> {
         for (i, &d) in self.0.iter().enumerate() {
             if d < min {
                 return Err(InputError::new(
-                    format!("{field}[{i}]"),
-                    Rule::TooSmall {
-                        min: min as f64,
-                        found: d as f64,
+                    field.clone().index(i),
+                    Rule::CountTooSmall { min, found: d },
+                ));
+            }
+            if d > MAX_COUNT {
+                return Err(InputError::new(
+                    field.clone().index(i),
+                    Rule::CountTooLarge {
+                        max: MAX_COUNT,
+                        found: d,
                     },
                 ));
             }
         }
-        let items = self.items();
-        if items > MAX_COUNT as f64 {
+        let items = product(&self.0);
+        if items > MAX_COUNT {
             return Err(InputError::new(
-                field,
-                Rule::TooLarge {
-                    max: MAX_COUNT as f64,
+                field.clone(),
+                Rule::CountTooLarge {
+                    max: MAX_COUNT,
                     found: items,
                 },
             ));
@@ -145,15 +154,24 @@ mod tests {
 
     #[test]
     fn activation_rank_and_zero_dims_are_errors() {
-        assert!(Shape::from([3, 8, 8]).check_activation("x").is_ok());
-        let err = Shape::from([3]).check_activation("x").unwrap_err();
+        let x = Field::from("x");
+        assert!(Shape::from([3, 8, 8]).check_activation(&x).is_ok());
+        let err = Shape::from([3]).check_activation(&x).unwrap_err();
         assert!(matches!(err.rule, Rule::Rank { found: 1, .. }));
-        let err = Shape::from([3, 0, 8]).check_activation("x").unwrap_err();
+        let err = Shape::from([3, 0, 8]).check_activation(&x).unwrap_err();
         assert_eq!(err.field, "x[1]");
         let big = Shape::from([1 << 30, 1 << 30, 1 << 30]);
         assert!(matches!(
-            big.check_activation("y").unwrap_err().rule,
-            Rule::TooLarge { .. }
+            big.check_activation(&x).unwrap_err().rule,
+            Rule::CountTooLarge { .. }
         ));
+    }
+
+    #[test]
+    fn a_zero_beside_an_overflowing_product_is_zero_items_not_nan() {
+        let w = Shape::from([u64::MAX, u64::MAX, 0, u64::MAX]);
+        assert_eq!(w.items(), 0.0);
+        let err = w.check_dims(&Field::from("w"), 0).unwrap_err();
+        assert_eq!(err.field, "w[0]", "each dimension is bounded too");
     }
 }

@@ -1,10 +1,12 @@
 //! Pipeline parallelism.
 
 use super::{IterationCost, ScalingBound, StageBalance};
-use crate::oracle::comm::p2p;
-use crate::oracle::projection::{Communication, Violation};
-use crate::oracle::run::Run;
-use crate::oracle::scenario::Scenario;
+use crate::oracle::cost::collectives::{p2p, pair};
+use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::table::CostTable;
+use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::run::Run;
+use crate::oracle::model::violation::Violation;
 
 /// # Formula
 /// Stages: the optimal linear partition of the layer times into `p`
@@ -12,15 +14,14 @@ use crate::oracle::scenario::Scenario;
 /// communication `2(p+S−2)·max_i P2P_i((B/S)·δ·|y of stage i's last layer|)`
 /// (pairs inside a node when both GPUs share one); memory
 /// `max_i 2δ Σ_{l∈stage i}(B·act_l + |w_l|)`; limits `p ≤ G`, `S ≤ B`.
-pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
-    let costs = scenario.costs();
-    let cluster = scenario.cluster();
+pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
+    let costs = table.layers();
     let p = run.gpus;
     let segments = run.segments;
     let delta = run.bytes_per_item;
     let batch = run.mini_batch as f64;
     let micro = batch / segments as f64;
-    let stages = scenario.stages(p);
+    let stages = table.stages(p);
     let per_node = cluster.gpus_per_node();
 
     let largest_p2p = stages
@@ -32,7 +33,7 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
             let i = i as u64;
             let same_node = i / per_node == (i + 1) / per_node;
             let last = &costs[range.end - 1];
-            p2p(micro * delta * last.output_items, cluster.pair(same_node))
+            p2p(micro * delta * last.output_items, pair(cluster, same_node))
         })
         .fold(0.0, f64::max);
     let memory = stages
@@ -58,10 +59,10 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
     let total_s: f64 = stages.times_s.iter().sum();
     IterationCost {
         compute_s: (p + segments - 1) as f64 * micro * largest_s,
-        communication: Communication {
-            pipeline_p2p: 2.0 * (p + segments).saturating_sub(2) as f64 * largest_p2p,
-            ..Communication::default()
-        },
+        communication: Communication::of(
+            CommKind::PipelineP2p,
+            2.0 * (p + segments).saturating_sub(2) as f64 * largest_p2p,
+        ),
         memory_bytes: memory,
         violations,
         bounds: vec![

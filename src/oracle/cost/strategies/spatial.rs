@@ -1,11 +1,12 @@
 //! Spatial parallelism and its hybrid with data parallelism.
 
 use super::{IterationCost, groups, redundancy, split_limits};
-use crate::oracle::comm::{allgather, allreduce, p2p};
-use crate::oracle::projection::Communication;
-use crate::oracle::run::Run;
-use crate::oracle::scenario::Scenario;
-use crate::oracle::split::{SplitAxis, SplitPlan};
+use crate::oracle::cost::collectives::{allgather, allreduce, p2p, pair, ring};
+use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::split::{SplitAxis, SplitPlan};
+use crate::oracle::cost::table::CostTable;
+use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::run::Run;
 
 /// # Formula
 /// With `p1` groups of `p2` GPUs (`p1 = 1`, `p2 = p` for spatial) and
@@ -16,9 +17,8 @@ use crate::oracle::split::{SplitAxis, SplitPlan};
 /// over a ring of `p` GPUs (`f = 1`); memory
 /// `2δ(B_g·Σ(act/p2 in Sp, act else) + W)`; limits: the split set is not
 /// empty and `p2 ≤` its narrowest width, `B ≥ p1`.
-pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
-    let costs = scenario.costs();
-    let cluster = scenario.cluster();
+pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
+    let costs = table.layers();
     let (p1, p2) = groups(run);
     let delta = run.bytes_per_item;
     let per_group = run.mini_batch as f64 / p1 as f64;
@@ -26,35 +26,32 @@ pub fn cost(scenario: &Scenario, run: &Run) -> IterationCost {
 
     let mut halo = 0.0;
     if p2 > 1 {
-        let pair = cluster.pair(p2 <= cluster.gpus_per_node());
+        let halo_pair = pair(cluster, p2 <= cluster.gpus_per_node());
         for (c, _) in plan.zip(costs).filter(|(_, split)| *split) {
             if c.halo_x_items > 0.0 || c.halo_y_items > 0.0 {
-                halo += 2.0 * p2p(per_group * c.halo_x_items * delta, pair)
-                    + 2.0 * p2p(per_group * c.halo_y_items * delta, pair);
+                halo += 2.0 * p2p(per_group * c.halo_x_items * delta, halo_pair)
+                    + 2.0 * p2p(per_group * c.halo_y_items * delta, halo_pair);
             }
         }
     }
-    let inner = cluster.ring(p2, 1);
+    let inner = ring(cluster, p2, 1);
     let gather = match plan.last() {
         Some(last) if last + 1 < costs.len() => {
             2.0 * allgather(p2, delta * per_group * costs[last].output_items, inner)
         }
         _ => 0.0,
     };
-    let weight_bytes = delta * scenario.network().weight_items();
-    let gradient = allreduce(p2, weight_bytes, inner) + allreduce(p1, weight_bytes, cluster.ring(run.gpus, 1));
+    let weight_bytes = delta * table.weight_items();
+    let gradient = allreduce(p2, weight_bytes, inner) + allreduce(p1, weight_bytes, ring(cluster, run.gpus, 1));
     let activations = plan.divided(costs, |c| c.activation_items);
 
     let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {
         compute_s: per_group * plan.time_s(costs),
-        communication: Communication {
-            gradient_allreduce: gradient,
-            halo,
-            gather,
-            ..Communication::default()
-        },
-        memory_bytes: 2.0 * delta * (per_group * activations + scenario.network().weight_items()),
+        communication: Communication::of(CommKind::GradientAllreduce, gradient)
+            .with(CommKind::Halo, halo)
+            .with(CommKind::Gather, gather),
+        memory_bytes: 2.0 * delta * (per_group * activations + table.weight_items()),
         violations,
         bounds,
         redundancy: redundancy(&plan, costs),

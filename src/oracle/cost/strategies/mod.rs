@@ -5,10 +5,13 @@ mod filter;
 mod pipeline;
 mod spatial;
 
-use super::projection::{Communication, Violation};
-use super::run::Run;
-use super::scenario::Scenario;
-use super::strategy::Strategy;
+use super::communication::Communication;
+use super::split::SplitPlan;
+use super::table::{CostTable, LayerCost};
+use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::run::Run;
+use crate::oracle::model::strategy::Strategy;
+use crate::oracle::model::violation::Violation;
 
 /// A bound on how far a strategy scales, for the findings.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,13 +67,14 @@ pub struct IterationCost {
     pub stages: Option<StageBalance>,
 }
 
-/// The per-iteration cost of `run` on `scenario`.
-pub fn iteration_cost(scenario: &Scenario, run: &Run) -> IterationCost {
+/// The per-iteration cost of `run` with the layer costs of `table` on
+/// `cluster`.
+pub fn iteration_cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     match run.strategy {
-        Strategy::Serial | Strategy::Data => data::cost(scenario, run),
-        Strategy::Spatial | Strategy::DataSpatial => spatial::cost(scenario, run),
-        Strategy::Filter | Strategy::Channel | Strategy::DataFilter => filter::cost(scenario, run),
-        Strategy::Pipeline => pipeline::cost(scenario, run),
+        Strategy::Serial | Strategy::Data => data::cost(table, cluster, run),
+        Strategy::Spatial | Strategy::DataSpatial => spatial::cost(table, cluster, run),
+        Strategy::Filter | Strategy::Channel | Strategy::DataFilter => filter::cost(table, cluster, run),
+        Strategy::Pipeline => pipeline::cost(table, cluster, run),
     }
 }
 
@@ -98,7 +102,7 @@ fn batch_bound(run: &Run, replicas: u64, counted: &'static str) -> ScalingBound 
 /// The limits of a split strategy: the split set holds and is not divided
 /// into more parts than it allows; a hybrid's `p1` groups get at least one
 /// sample each.
-fn split_limits(run: &Run, plan: &super::split::SplitPlan, groups: u64) -> (Vec<Violation>, Vec<ScalingBound>) {
+fn split_limits(run: &Run, plan: &SplitPlan, groups: u64) -> (Vec<Violation>, Vec<ScalingBound>) {
     let hybrid = run.strategy.is_hybrid();
     let mut violations = Vec::new();
     if plan.violated() {
@@ -121,7 +125,7 @@ fn split_limits(run: &Run, plan: &super::split::SplitPlan, groups: u64) -> (Vec<
 }
 
 /// Redundancy of a split plan with more than one part.
-fn redundancy(plan: &super::split::SplitPlan, costs: &[super::scenario::LayerCost]) -> Option<Redundancy> {
+fn redundancy(plan: &SplitPlan, costs: &[LayerCost]) -> Option<Redundancy> {
     if plan.parts <= 1 || plan.is_empty() {
         return None;
     }

@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use super::field::Field;
+
 /// The rule that an input value breaks.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum Rule {
@@ -21,6 +23,16 @@ pub enum Rule {
     /// Above an inclusive upper bound.
     #[error("must be at most {max}, found {found}")]
     TooLarge { max: f64, found: f64 },
+    /// A whole count below an inclusive lower bound.
+    #[error("must be at least {min}, found {found}")]
+    CountTooSmall { min: u64, found: u64 },
+    /// A whole count above an inclusive upper bound (the count, or a
+    /// product of counts, exact up to `u64::MAX` where it saturates).
+    #[error("must be at most {max}, found {found}")]
+    CountTooLarge { max: u64, found: u64 },
+    /// A name holding a character the formats cannot carry.
+    #[error("must not hold a control character (found {found:?})")]
+    ControlCharacter { found: char },
     /// An empty name, list or shape.
     #[error("must not be empty")]
     Empty,
@@ -69,36 +81,32 @@ pub enum Rule {
 }
 
 /// An input value that breaks a rule, with the path of the field it sits in
-/// (for example `layers[3] CONV2.w[0]` or `cluster.intra_node.latency_s`).
+/// (for example `layers[3] CONV2.w[0]` or `intra_node.latency_s`).
 #[derive(Debug, Clone, PartialEq, Error)]
 #[error("{field}: {rule}")]
 pub struct InputError {
     /// Path of the offending field.
-    pub field: String,
+    pub field: Field,
     /// The rule it breaks.
     pub rule: Rule,
 }
 
 impl InputError {
     /// An error on `field`.
-    pub fn new(field: impl Into<String>, rule: Rule) -> Self {
+    pub fn new(field: impl Into<Field>, rule: Rule) -> Self {
         Self {
             field: field.into(),
             rule,
         }
     }
 
-    /// The same error seen from an enclosing value: `prefix.field`.
+    /// The same error seen from an enclosing value: `prefix` then `field`.
     #[must_use]
-    pub fn within(self, prefix: &str) -> Self {
-        let field = if self.field.is_empty() {
-            prefix.to_string()
-        } else if self.field.starts_with('[') {
-            format!("{prefix}{}", self.field)
-        } else {
-            format!("{prefix}.{}", self.field)
-        };
-        Self { field, ..self }
+    pub fn within(self, prefix: &Field) -> Self {
+        Self {
+            field: self.field.within(prefix),
+            ..self
+        }
     }
 }
 

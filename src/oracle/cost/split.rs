@@ -1,8 +1,8 @@
 //! Split sets: which layers a model-parallel strategy divides, and how far
 //! that division can go.
 
-use super::layer::LayerKind;
-use super::scenario::LayerCost;
+use super::table::LayerCost;
+use crate::oracle::model::layer::LayerKind;
 
 /// Along what a split set divides its layers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 
-use super::check::MAX_COUNT;
-use super::error::InputError;
-use super::run::{Batch, Run, RunSpec};
-use super::scenario::Scenario;
-use super::strategies::iteration_cost;
-use super::strategy::Strategy;
+use super::Scenario;
+use crate::oracle::cost::strategies::iteration_cost;
+use crate::oracle::model::checks::MAX_COUNT;
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::run::{Batch, Run, RunSpec};
+use crate::oracle::model::strategy::Strategy;
 
 /// The largest batch that fits in memory for one strategy at one GPU count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -43,7 +43,7 @@ impl Scenario {
                 mini_batch,
                 ..run.clone()
             };
-            iteration_cost(self, &run).memory_bytes <= self.cluster().gpu_memory_bytes()
+            iteration_cost(self.table(), self.cluster(), &run).memory_bytes <= self.cluster().gpu_memory_bytes()
         };
         let max_mini_batch = if !fits(1) {
             None

@@ -1,12 +1,14 @@
-//! A network on a cluster: the per-layer costs every strategy starts from.
+//! The per-layer cost table of a network on a cluster: what every strategy
+//! starts from, computed once, with pipeline partitions remembered per
+//! stage count.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::cluster::Cluster;
-use super::layer::{Layer, LayerKind};
-use super::network::{Network, Profile};
-use super::pipeline::{Stages, partition};
+use super::partition::{Stages, partition, prefix_sums};
+use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::layer::{Layer, LayerKind};
+use crate::oracle::model::network::{Network, Profile};
 
 /// What one layer costs, per sample, on one cluster.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,44 +35,33 @@ pub struct LayerCost {
     pub halo_y_items: f64,
 }
 
-/// A network placed on a cluster, with per-layer costs computed once and
-/// pipeline partitions remembered per stage count.
+/// The cost table: per-layer costs and their sums.
 #[derive(Debug)]
-pub struct Scenario {
-    network: Network,
-    cluster: Cluster,
-    costs: Vec<LayerCost>,
-    time_s: f64,
-    stages: Mutex<HashMap<u64, Arc<Stages>>>,
+pub struct CostTable {
+    layers: Vec<LayerCost>,
+    time_per_sample_s: f64,
+    weight_items: f64,
+    activation_items: f64,
+    times_s: Vec<f64>,
+    prefix_s: Vec<f64>,
+    partitions: Mutex<HashMap<u64, Arc<Stages>>>,
 }
 
 /// Partitions remembered at most (stage counts a session asks for).
 const REMEMBERED_PARTITIONS: usize = 64;
 
-impl Clone for Scenario {
-    fn clone(&self) -> Self {
-        Self::new(self.network.clone(), self.cluster.clone())
-    }
-}
-
-impl PartialEq for Scenario {
-    fn eq(&self, other: &Self) -> bool {
-        self.network == other.network && self.cluster == other.cluster
-    }
-}
-
-impl Scenario {
-    /// Places `network` on `cluster`.
+impl CostTable {
+    /// The costs of `network`'s layers on `cluster`.
     ///
     /// # Formula
     /// Per-sample time of layer `l`: with a whole-model profiled time `T`,
     /// `t_l = T·flops_l/Σflops`; with per-layer profiled times, those; else
     /// `t_l = 3·fwd_flops_l/R`.
-    pub fn new(network: Network, cluster: Cluster) -> Self {
+    pub fn new(network: &Network, cluster: &Cluster) -> Self {
         let total_flops = network.forward_flops();
         let rate = cluster.gpu_flops_per_s();
         let profile = network.profile();
-        let costs: Vec<LayerCost> = network
+        let layers: Vec<LayerCost> = network
             .layers()
             .iter()
             .map(|layer| {
@@ -82,51 +73,52 @@ impl Scenario {
                 layer_cost(layer, time_s)
             })
             .collect();
-        let time_s = costs.iter().map(|c| c.time_s).sum();
+        let times_s: Vec<f64> = layers.iter().map(|c| c.time_s).collect();
         Self {
-            network,
-            cluster,
-            costs,
-            time_s,
-            stages: Mutex::new(HashMap::new()),
+            prefix_s: prefix_sums(&times_s),
+            times_s,
+            time_per_sample_s: layers.iter().map(|c| c.time_s).sum(),
+            weight_items: network.weight_items(),
+            activation_items: network.activation_items(),
+            layers,
+            partitions: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Per-layer costs, in layer order.
+    pub fn layers(&self) -> &[LayerCost] {
+        &self.layers
+    }
+
+    /// `Σt`: training seconds per sample of the whole network.
+    pub fn time_per_sample_s(&self) -> f64 {
+        self.time_per_sample_s
+    }
+
+    /// `W = Σ|w_l|`.
+    pub fn weight_items(&self) -> f64 {
+        self.weight_items
+    }
+
+    /// `A = Σ act_l`.
+    pub fn activation_items(&self) -> f64 {
+        self.activation_items
     }
 
     /// The optimal pipeline partition of the layer times into `stages`
     /// (see [`partition`]), computed once per stage count.
     pub fn stages(&self, stages: u64) -> Arc<Stages> {
-        let key = stages.min(self.costs.len() as u64);
-        let mut memo = self.stages.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = stages.min(self.layers.len() as u64);
+        let mut memo = self.partitions.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(found) = memo.get(&key) {
             return Arc::clone(found);
         }
-        let times: Vec<f64> = self.costs.iter().map(|c| c.time_s).collect();
-        let made = Arc::new(partition(&times, key));
+        let made = Arc::new(partition(&self.times_s, &self.prefix_s, key));
         if memo.len() >= REMEMBERED_PARTITIONS {
             memo.clear();
         }
         memo.insert(key, Arc::clone(&made));
         made
-    }
-
-    /// The network.
-    pub fn network(&self) -> &Network {
-        &self.network
-    }
-
-    /// The cluster.
-    pub fn cluster(&self) -> &Cluster {
-        &self.cluster
-    }
-
-    /// Per-layer costs, in layer order.
-    pub fn costs(&self) -> &[LayerCost] {
-        &self.costs
-    }
-
-    /// `Σt`: training seconds per sample of the whole network.
-    pub fn time_per_sample_s(&self) -> f64 {
-        self.time_s
     }
 }
 
@@ -161,32 +153,47 @@ mod tests {
 
     #[test]
     fn whole_model_time_is_shared_by_flops() {
-        let s = presets::scenario("resnet50", "abci").unwrap();
-        assert!((s.time_per_sample_s() - 0.003119502).abs() < 1e-15);
-        let net = s.network();
+        let net = presets::network("resnet50").unwrap();
+        let table = CostTable::new(&net, &presets::cluster("abci").unwrap());
+        assert!((table.time_per_sample_s() - 0.003119502).abs() < 1e-15);
         let share = net.layers()[0].forward_flops() / net.forward_flops();
-        assert!((s.costs()[0].time_s - 0.003119502 * share).abs() < 1e-18);
+        assert!((table.layers()[0].time_s - 0.003119502 * share).abs() < 1e-18);
     }
 
     #[test]
     fn flops_time_uses_the_gpu_rate() {
         let network =
-            crate::oracle::formats::net::parse(include_str!("presets/reference/ALEXNET_ImageNet.net")).unwrap();
-        assert_eq!(network.profile(), crate::oracle::Profile::Flops);
-        let s = Scenario::new(network, presets::cluster("abci").unwrap());
-        let flops = s.network().forward_flops();
-        assert!((s.time_per_sample_s() - 3.0 * flops / 7.8e12).abs() < 1e-15);
+            crate::oracle::formats::net::parse(include_str!("../presets/reference/ALEXNET_ImageNet.net")).unwrap();
+        assert_eq!(network.profile(), Profile::Flops);
+        let table = CostTable::new(&network, &presets::cluster("abci").unwrap());
+        let flops = network.forward_flops();
+        assert!((table.time_per_sample_s() - 3.0 * flops / 7.8e12).abs() < 1e-15);
     }
 
     #[test]
     fn halo_items_by_hand() {
-        let s = presets::scenario("alexnet", "abci").unwrap();
+        let table = CostTable::new(
+            &presets::network("alexnet").unwrap(),
+            &presets::cluster("abci").unwrap(),
+        );
         // CONV1: 3x226x226 -> 96x54x54, K = 11: h_x = 3·5·226, h_y = 96·5·54
-        let conv1 = &s.costs()[0];
+        let conv1 = &table.layers()[0];
         assert_eq!(conv1.halo_x_items, 3.0 * 5.0 * 226.0);
         assert_eq!(conv1.halo_y_items, 96.0 * 5.0 * 54.0);
         assert_eq!(conv1.width, 54);
         // RELU has no kernel: no halo
-        assert_eq!(s.costs()[1].halo_x_items, 0.0);
+        assert_eq!(table.layers()[1].halo_x_items, 0.0);
+    }
+
+    #[test]
+    fn partitions_are_remembered_per_stage_count() {
+        let table = CostTable::new(
+            &presets::network("resnet50").unwrap(),
+            &presets::cluster("abci").unwrap(),
+        );
+        let a = table.stages(8);
+        assert!(Arc::ptr_eq(&a, &table.stages(8)));
+        assert_eq!(a.ranges.len(), 8);
+        assert!(Arc::ptr_eq(&table.stages(10_000), &table.stages(166)));
     }
 }

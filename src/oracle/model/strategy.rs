@@ -1,68 +1,33 @@
 //! The eight parallel strategies and their names.
 
-use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use super::errors::{InputError, Rule};
+use super::names::named_enum;
 
-use super::error::{InputError, Rule};
-
-/// A way of spreading training over GPUs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Strategy {
-    /// One GPU.
-    #[serde(rename = "serial")]
-    Serial,
-    /// Samples split, weights replicated.
-    #[serde(rename = "data")]
-    Data,
-    /// Early wide layers split along their width.
-    #[serde(rename = "spatial")]
-    Spatial,
-    /// Consecutive layers on consecutive GPUs, micro-batches in flight.
-    #[serde(rename = "pipeline")]
-    Pipeline,
-    /// Output channels (filters) of convolutions split.
-    #[serde(rename = "filter")]
-    Filter,
-    /// Input channels of convolutions split.
-    #[serde(rename = "channel")]
-    Channel,
-    /// Filter parallelism in groups, data parallelism between groups.
-    #[serde(rename = "data+filter")]
-    DataFilter,
-    /// Spatial parallelism in groups, data parallelism between groups.
-    #[serde(rename = "data+spatial")]
-    DataSpatial,
+named_enum! {
+    /// A way of spreading training over GPUs.
+    pub enum Strategy {
+        /// One GPU.
+        Serial => ("serial", "serial"),
+        /// Samples split, weights replicated.
+        Data => ("data", "data"),
+        /// Early wide layers split along their width.
+        Spatial => ("spatial", "spatial"),
+        /// Consecutive layers on consecutive GPUs, micro-batches in flight.
+        Pipeline => ("pipeline", "pipeline"),
+        /// Output channels (filters) of convolutions split.
+        Filter => ("filter", "filter"),
+        /// Input channels of convolutions split.
+        Channel => ("channel", "channel"),
+        /// Filter parallelism in groups, data parallelism between groups.
+        DataFilter => ("data+filter", "data + filter"),
+        /// Spatial parallelism in groups, data parallelism between groups.
+        DataSpatial => ("data+spatial", "data + spatial"),
+    }
 }
 
 impl Strategy {
-    /// Every strategy, in the contract's order.
-    pub const ALL: [Strategy; 8] = [
-        Self::Serial,
-        Self::Data,
-        Self::Spatial,
-        Self::Pipeline,
-        Self::Filter,
-        Self::Channel,
-        Self::DataFilter,
-        Self::DataSpatial,
-    ];
-
-    /// Canonical name: `data+filter`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Serial => "serial",
-            Self::Data => "data",
-            Self::Spatial => "spatial",
-            Self::Pipeline => "pipeline",
-            Self::Filter => "filter",
-            Self::Channel => "channel",
-            Self::DataFilter => "data+filter",
-            Self::DataSpatial => "data+spatial",
-        }
-    }
-
     /// The paper's short name (`d s p f c df ds`; serial has none).
     pub fn short_name(self) -> Option<&'static str> {
         match self {
@@ -115,12 +80,6 @@ impl Strategy {
     }
 }
 
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Strategy {
     type Err = InputError;
 
@@ -131,13 +90,12 @@ impl FromStr for Strategy {
             .into_iter()
             .find(|s| s.name() == wanted || s.short_name() == Some(wanted.as_str()))
             .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
                 InputError::new(
                     "strategy",
                     Rule::Unknown {
                         what: "strategy".into(),
                         found: text.into(),
-                        expected: format!("{} (or d s p f c df ds)", names.join(", ")),
+                        expected: format!("{} (or d s p f c df ds)", Self::names()),
                     },
                 )
             })

@@ -1,11 +1,13 @@
 //! From per-iteration costs to a per-epoch projection.
 
-use super::bottleneck::{Evidence, findings};
-use super::error::InputError;
-use super::projection::{Projection, Violation};
-use super::run::{Run, RunSpec};
-use super::scenario::Scenario;
-use super::strategies::{ScalingBound, iteration_cost};
+use super::Scenario;
+use crate::oracle::cost::strategies::{ScalingBound, iteration_cost};
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::run::{Run, RunSpec};
+use crate::oracle::model::strategy::Strategy;
+use crate::oracle::model::violation::Violation;
+use crate::oracle::report::bottleneck::{Evidence, findings};
+use crate::oracle::report::projection::Projection;
 
 impl Scenario {
     /// Projects one run: per-epoch compute and communication, per-GPU
@@ -15,8 +17,8 @@ impl Scenario {
     /// With `I = ceil(D/B)` iterations: compute `(D/B)·c + I·WU` where `c`
     /// is the strategy's per-iteration forward and backward time;
     /// communication `I ×` the per-iteration value; total their sum;
-    /// GPU-hours `total·p/3600`. Feasible when memory `≤ M`, `p ≤ P_max`
-    /// and the strategy's limits hold.
+    /// GPU-hours `total·p/3600`. Feasible when memory `≤ M` (and finite),
+    /// `p ≤ P_max`, `B ≤ D` and the strategy's limits hold.
     ///
     /// # Errors
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
@@ -28,7 +30,7 @@ impl Scenario {
     /// Projects a run already checked against this scenario's network and
     /// cluster (see [`Scenario::project`] for the formula).
     pub fn project_run(&self, run: &Run) -> Projection {
-        let cost = iteration_cost(self, run);
+        let cost = iteration_cost(self.table(), self.cluster(), run);
         let samples = self.network().dataset_samples();
         let iterations = samples.div_ceil(run.mini_batch);
         let epochs_of_batches = samples as f64 / run.mini_batch as f64;
@@ -40,11 +42,15 @@ impl Scenario {
         let max_gpus = self.cluster().max_gpus();
 
         let mut violations = cost.violations;
-        if cost.memory_bytes > capacity {
+        // a value that is not finite breaks every bound it is held to
+        if cost.memory_bytes.is_nan() || cost.memory_bytes > capacity {
             violations.push(Violation::Memory);
         }
         if run.gpus > max_gpus {
             violations.push(Violation::Gpus);
+        }
+        if run.mini_batch > samples {
+            violations.push(Violation::Dataset);
         }
         violations.sort();
         violations.dedup();
@@ -56,6 +62,13 @@ impl Scenario {
             value: run.gpus,
             bounded_by: "the cluster's largest allocation",
             bound: max_gpus,
+        });
+        bounds.push(ScalingBound {
+            limit: Violation::Dataset,
+            counted: "samples per iteration",
+            value: run.mini_batch,
+            bounded_by: "the dataset's size",
+            bound: samples,
         });
         let bottlenecks = findings(&Evidence {
             compute_s,
@@ -73,7 +86,7 @@ impl Scenario {
             samples_per_gpu: run.samples_per_gpu(),
             iterations,
             group_size: run.strategy.is_hybrid().then_some(run.group_size),
-            segments: (run.strategy == super::strategy::Strategy::Pipeline).then_some(run.segments),
+            segments: (run.strategy == Strategy::Pipeline).then_some(run.segments),
             compute_s,
             communication_s,
             total_s,

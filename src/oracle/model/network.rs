@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check::{self, MAX_COUNT};
-use super::error::{InputError, Rule};
+use super::checks::{self, MAX_COUNT};
+use super::errors::{InputError, Rule};
+use super::field::Field;
 use super::layer::{Layer, LayerSpec};
 use super::shape::Shape;
 
@@ -47,7 +48,8 @@ pub enum Profile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "NetworkSpec", into = "NetworkSpec")]
 pub struct Network {
-    spec: NetworkSpec,
+    name: String,
+    dataset: DatasetSpec,
     layers: Vec<Layer>,
     profile: Profile,
     totals: Totals,
@@ -73,19 +75,22 @@ impl Network {
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `layers[3] CONV2.w[0]`.
     pub fn new(spec: NetworkSpec) -> Result<Self, InputError> {
-        check::name("name", &spec.name)?;
-        check::name("dataset.name", &spec.dataset.name)?;
-        check::count("dataset.samples", spec.dataset.samples, 1, MAX_COUNT)?;
-        spec.dataset.sample_shape.check_activation("dataset.sample_shape")?;
+        checks::name("name", &spec.name)?;
+        checks::name("dataset.name", &spec.dataset.name)?;
+        checks::count("dataset.samples", spec.dataset.samples, 1, MAX_COUNT)?;
+        spec.dataset
+            .sample_shape
+            .check_activation(&Field::from("dataset.sample_shape"))?;
         if spec.layers.is_empty() {
             return Err(InputError::new("layers", Rule::Empty));
         }
-        let layers = spec
-            .layers
-            .iter()
-            .enumerate()
-            .map(|(i, layer)| Layer::new(layer.clone()).map_err(|e| e.within(&layer_field(i, layer))))
-            .collect::<Result<Vec<_>, _>>()?;
+        let NetworkSpec { name, dataset, layers } = spec;
+        let mut checked = Vec::with_capacity(layers.len());
+        for (i, layer) in layers.into_iter().enumerate() {
+            let field = layer_field(i, &layer);
+            checked.push(Layer::new(layer).map_err(|e| e.within(&field))?);
+        }
+        let layers = checked;
         let profile = detect_profile(&layers)?;
         let totals = Totals {
             weight_items: layers.iter().map(Layer::weight_items).sum(),
@@ -93,26 +98,37 @@ impl Network {
             forward_flops: layers.iter().map(Layer::forward_flops).sum(),
         };
         Ok(Self {
-            spec,
+            name,
+            dataset,
             layers,
             profile,
             totals,
         })
     }
 
-    /// The network's data.
-    pub fn spec(&self) -> &NetworkSpec {
-        &self.spec
+    /// The network's data (a copy: the checked network keeps each layer
+    /// once, inside its [`Layer`]).
+    pub fn spec(&self) -> NetworkSpec {
+        NetworkSpec {
+            name: self.name.clone(),
+            dataset: self.dataset.clone(),
+            layers: self.layers.iter().map(|l| l.spec().clone()).collect(),
+        }
     }
 
     /// Model name.
     pub fn name(&self) -> &str {
-        &self.spec.name
+        &self.name
+    }
+
+    /// The training set.
+    pub fn dataset(&self) -> &DatasetSpec {
+        &self.dataset
     }
 
     /// `D`: samples per epoch.
     pub fn dataset_samples(&self) -> u64 {
-        self.spec.dataset.samples
+        self.dataset.samples
     }
 
     /// The checked layers.
@@ -142,18 +158,8 @@ impl Network {
 }
 
 /// The field path of layer `index`: `layers[3] CONV2`.
-pub fn layer_field(index: usize, layer: &LayerSpec) -> String {
-    format!("layers[{index}] {}", layer.name.trim())
-}
-
-/// The layer index and the rest of a field path made by [`layer_field`]:
-/// `layers[3] CONV2.w[0]` gives `(3, "w[0]")`.
-pub fn parse_layer_field(field: &str) -> Option<(usize, &str)> {
-    let rest = field.strip_prefix("layers[")?;
-    let (index, rest) = rest.split_once(']')?;
-    let index = index.parse().ok()?;
-    let sub = rest.split_once('.').map_or("", |(_, sub)| sub);
-    Some((index, sub))
+pub fn layer_field(index: usize, layer: &LayerSpec) -> Field {
+    Field::layer(index, &layer.name)
 }
 
 impl TryFrom<NetworkSpec> for Network {
@@ -166,7 +172,11 @@ impl TryFrom<NetworkSpec> for Network {
 
 impl From<Network> for NetworkSpec {
     fn from(network: Network) -> Self {
-        network.spec
+        NetworkSpec {
+            name: network.name,
+            dataset: network.dataset,
+            layers: network.layers.into_iter().map(LayerSpec::from).collect(),
+        }
     }
 }
 
@@ -185,7 +195,7 @@ fn detect_profile(layers: &[Layer]) -> Result<Profile, InputError> {
                 Ok(Profile::WholeModel { per_sample_s })
             } else {
                 Err(InputError::new(
-                    format!("{}.time_s", layer_field(0, layers[0].spec())),
+                    Field::from("time_s").within(&layer_field(0, layers[0].spec())),
                     Rule::NoFlops,
                 ))
             }
@@ -193,7 +203,7 @@ fn detect_profile(layers: &[Layer]) -> Result<Profile, InputError> {
         _ => match layers.iter().position(|l| l.time_s().is_none()) {
             None => Ok(Profile::PerLayer),
             Some(i) => Err(InputError::new(
-                format!("{}.time_s", layer_field(i, layers[i].spec())),
+                Field::from("time_s").within(&layer_field(i, layers[i].spec())),
                 Rule::PartialProfile,
             )),
         },
@@ -203,7 +213,7 @@ fn detect_profile(layers: &[Layer]) -> Result<Profile, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::layer::LayerKind;
+    use crate::oracle::model::layer::LayerKind;
 
     fn layer(name: &str, kind: LayerKind, time_s: Option<f64>) -> LayerSpec {
         let (w, y) = match kind {
@@ -233,12 +243,16 @@ mod tests {
     }
 
     #[test]
-    fn layer_fields_parse_back() {
-        let field = format!("{}.w[0]", layer_field(3, &layer("CONV2", LayerKind::Conv, None)));
+    fn layer_fields_are_typed() {
+        let field = Field::from("w")
+            .index(0)
+            .within(&layer_field(3, &layer("CONV2", LayerKind::Conv, None)));
         assert_eq!(field, "layers[3] CONV2.w[0]");
-        assert_eq!(parse_layer_field(&field), Some((3, "w[0]")));
-        assert_eq!(parse_layer_field("layers[1] RELU"), Some((1, "")));
-        assert_eq!(parse_layer_field("dataset.samples"), None);
+        assert_eq!(
+            field.in_layer().map(|(i, rest)| (i, Field::first_key(rest))),
+            Some((3, Some("w")))
+        );
+        assert_eq!(Field::from("dataset.samples").in_layer(), None);
     }
 
     #[test]

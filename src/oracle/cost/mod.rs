@@ -1,0 +1,11 @@
+//! What each strategy costs per iteration, from the checked inputs: the
+//! per-layer cost table, the α-β network model and its collectives, split
+//! sets, the pipeline partition, and the strategies of the contract's
+//! table. Imports only [`crate::oracle::model`].
+
+pub mod collectives;
+pub mod communication;
+pub mod partition;
+pub mod split;
+pub mod strategies;
+pub mod table;

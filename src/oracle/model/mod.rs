@@ -1,0 +1,16 @@
+//! The inputs of the model, checked: tensor shapes, layers, networks,
+//! clusters, runs and strategies, with the typed errors and field paths of
+//! everything invalid and the limits a configuration can break. This layer
+//! imports nothing else of the engine.
+
+pub mod checks;
+pub mod cluster;
+pub mod errors;
+pub mod field;
+pub mod layer;
+pub(crate) mod names;
+pub mod network;
+pub mod run;
+pub mod shape;
+pub mod strategy;
+pub mod violation;

@@ -1,0 +1,6 @@
+//! What a projection reports: per-epoch times, memory, the limits broken
+//! and the bottlenecks found, in data and plain sentences. Imports
+//! [`crate::oracle::cost`] and [`crate::oracle::model`].
+
+pub mod bottleneck;
+pub mod projection;
