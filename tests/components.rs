@@ -34,8 +34,16 @@ fn mount<C: BaseComponent>(props: C::Properties) -> Element {
     root
 }
 
-async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(30).await;
+/// Waits (polling every 5 ms, at most 10 s) until `check` holds: a
+/// rendering is awaited by what it shows, not by a fixed sleep.
+async fn until(what: &str, check: impl Fn() -> bool) {
+    for _ in 0..2000 {
+        if check() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(5).await;
+    }
+    panic!("timed out waiting for {what}");
 }
 
 fn find(root: &Element, selector: &str) -> Element {
@@ -70,7 +78,7 @@ async fn number_field_shows_its_error_as_an_alert() {
         error: Some("Must be at least 1, found 0".into()),
         oninput: Callback::from(move |t: String| *sink.borrow_mut() = t),
     });
-    settle().await;
+    until("the field", || count(&root, "[role=alert]") == 1).await;
     let alert = find(&root, "[role=alert]");
     assert_eq!(alert.text_content().unwrap_or_default(), "Must be at least 1, found 0");
     let input = find(&root, "#gpus");
@@ -92,7 +100,7 @@ async fn ranking_rows_carry_the_engines_numbers() {
     let root = mount::<RankingTable>(RankingTableProps {
         ranking: ranking.clone(),
     });
-    settle().await;
+    until("the rows", || count(&root, "#ranking tbody tr") > 0).await;
     assert_eq!(count(&root, "#ranking tbody tr"), ranking.len() as u32);
     let rows = root.query_selector_all("#ranking tbody tr").expect("rows");
     for (i, p) in ranking.iter().enumerate() {
@@ -129,19 +137,19 @@ async fn plot_frame_shows_numbers_on_hover() {
         summary: "test".into(),
         drawn: Rc::new(Ok(drawn)),
     });
-    settle().await;
+    until("the plot", || count(&root, ".overlay .mark") == 2).await;
     assert_eq!(count(&root, "#scaling-plot svg"), 2, "the plot and its overlay");
     assert_eq!(count(&root, ".overlay .mark"), 2);
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);
     let mark = find(&root, ".overlay circle.mark");
     mark.dispatch_event(&MouseEvent::new("mouseenter").expect("event"))
         .expect("dispatched");
-    settle().await;
+    until("the tooltip", || count(&root, ".tooltip:not([hidden])") == 1).await;
     let tip = find(&root, ".tooltip:not([hidden])");
     assert!(tip.text_content().unwrap_or_default().contains("epoch 12 s"));
     mark.dispatch_event(&MouseEvent::new("mouseleave").expect("event"))
         .expect("dispatched");
-    settle().await;
+    until("the tooltip to hide", || count(&root, ".tooltip:not([hidden])") == 0).await;
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);
 }
 
@@ -149,7 +157,7 @@ async fn plot_frame_shows_numbers_on_hover() {
 async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
     let initial = Rc::new(AppState::new(Inputs::default(), None));
     let root = mount::<App>(AppProps { initial: Some(initial) });
-    settle().await;
+    until("the app", || count(&root, "#ranking tbody tr") == 7).await;
     assert_eq!(count(&root, "#ranking tbody tr"), 7);
     for id in [
         "#scaling-plot",
@@ -167,7 +175,7 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
 
     // an invalid GPU count: an alert next to the input, the results stay
     type_into(&find(&root, "#gpus"), "0");
-    settle().await;
+    until("the alert", || count(&root, "#gpus-error") == 1).await;
     let alert = find(&root, "#gpus-error");
     assert_eq!(alert.get_attribute("role").as_deref(), Some("alert"));
     assert_eq!(
@@ -182,7 +190,10 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
 
     // a valid one: new results
     type_into(&find(&root, "#gpus"), "256");
-    settle().await;
+    until("the new ranking", || {
+        count(&root, "#gpus-error") == 0 && find(&root, "#ranking tbody tr").get_attribute("data-total-s") != first
+    })
+    .await;
     assert_eq!(count(&root, "#gpus-error"), 0);
     assert_ne!(find(&root, "#ranking tbody tr").get_attribute("data-total-s"), first);
 
@@ -192,7 +203,6 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
     select
         .dispatch_event(&Event::new("change").expect("event"))
         .expect("dispatched");
-    settle().await;
     let scenario = presets::scenario("alexnet", "abci").expect("preset");
     let best = &scenario
         .rank(
@@ -200,6 +210,10 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
             RankBy::Time,
         )
         .points[0];
+    until("the alexnet ranking", || {
+        find(&root, "#ranking tbody tr").get_attribute("data-total-s") == Some(best.total_s.to_string())
+    })
+    .await;
     let row = find(&root, "#ranking tbody tr");
     assert_eq!(
         row.get_attribute("data-strategy").as_deref(),
@@ -221,7 +235,7 @@ async fn a_notice_is_an_alert_that_can_be_dismissed() {
         Some("This link could not be opened".into()),
     ));
     let root = mount::<App>(AppProps { initial: Some(initial) });
-    settle().await;
+    until("the notice", || count(&root, "#notice") == 1).await;
     let notice = find(&root, "#notice");
     assert_eq!(notice.get_attribute("role").as_deref(), Some("alert"));
     assert_eq!(
@@ -231,6 +245,45 @@ async fn a_notice_is_an_alert_that_can_be_dismissed() {
     );
     let button: web_sys::HtmlElement = find(&root, "#notice button").dyn_into().expect("a button");
     button.click();
-    settle().await;
+    until("the notice to go", || count(&root, "#notice") == 0).await;
     assert_eq!(count(&root, "#notice"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_long_layer_table_renders_only_the_rows_in_view() {
+    use paradl::app::state::inputs::ModelSource;
+    let mut spec = presets::network("resnet152").expect("preset").spec();
+    let layers = spec.layers.clone();
+    spec.layers.extend(layers.iter().cloned());
+    let total = spec.layers.len();
+    assert!(total > 1000);
+    let inputs = Inputs {
+        model: ModelSource::Custom(spec),
+        ..Inputs::default()
+    };
+    let root = mount::<App>(AppProps {
+        initial: Some(Rc::new(AppState::new(inputs, None))),
+    });
+    until("the app", || count(&root, "#ranking tbody tr") > 0).await;
+    let summary: web_sys::HtmlElement = find(&root, ".layer-table summary").dyn_into().expect("summary");
+    summary.click();
+    until("the table", || count(&root, "#layers tbody tr:not(.spacer)") > 0).await;
+    let rendered = count(&root, "#layers tbody tr:not(.spacer)");
+    assert!(rendered < 60, "{rendered} of {total} rows rendered");
+    let first_index = || {
+        find(&root, "#layers tbody tr:not(.spacer) td")
+            .text_content()
+            .unwrap_or_default()
+    };
+    assert_eq!(first_index(), "0");
+    // scrolled far down, the rows there are rendered instead
+    let scroller = find(&root, ".layer-scroll");
+    scroller.set_scroll_top(500 * 34);
+    scroller
+        .dispatch_event(&Event::new("scroll").expect("event"))
+        .expect("dispatched");
+    until("the rows further down", || first_index() != "0").await;
+    let first: usize = first_index().parse().expect("a row index");
+    assert!((480..=500).contains(&first), "first rendered row {first}");
+    assert!(count(&root, "#layers tbody tr:not(.spacer)") < 60);
 }

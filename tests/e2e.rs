@@ -81,6 +81,7 @@ fn setup() -> Setup {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn loads_the_default_view_with_the_clis_ranking() {
     let s = setup();
     let client = web::browser(&s.driver).await;
@@ -103,6 +104,7 @@ async fn loads_the_default_view_with_the_clis_ranking() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
     let s = setup();
     let client = web::browser(&s.driver).await;
@@ -139,6 +141,7 @@ async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn a_shared_link_reproduces_the_view_in_a_fresh_browser() {
     let s = setup();
     let first = web::browser(&s.driver).await;
@@ -189,6 +192,7 @@ async fn a_shared_link_reproduces_the_view_in_a_fresh_browser() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn malformed_and_oversized_links_show_an_alert_and_the_defaults() {
     let s = setup();
     let client = web::browser(&s.driver).await;
@@ -206,6 +210,7 @@ async fn malformed_and_oversized_links_show_an_alert_and_the_defaults() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn an_invalid_value_shows_an_error_and_keeps_the_results() {
     let s = setup();
     let client = web::browser(&s.driver).await;
@@ -239,6 +244,7 @@ async fn an_invalid_value_shows_an_error_and_keeps_the_results() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn reload_restores_the_last_state() {
     let s = setup();
     let client = web::browser(&s.driver).await;

@@ -79,21 +79,29 @@ pub fn default_results() -> Results {
 mod tests {
     use super::*;
     use crate::app::state::fields::{Key, RunKey};
-    use crate::oracle::{Batch, RunSpec};
+    use crate::oracle::Batch;
 
     #[test]
-    fn the_ranking_is_the_cli_ranking() {
+    fn the_default_view_projects_the_inputs_it_shows() {
+        // ResNet-50 on ABCI, 64 GPUs at 32 samples each, computed by hand:
+        // B = 2048, I = ceil(1,280,000 / 2048) = 625, data-parallel compute
+        // D·T/p = 1,280,000 · 0.003119502 s / 64 = 62.39004 s per epoch
         let inputs = Inputs::default();
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        let cli = scenario.rank(
-            &RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)),
-            RankBy::Time,
-        );
-        assert_eq!(results.ranking, cli.points);
+        assert_eq!(results.gpus, 64);
+        assert_eq!(results.ranking.len(), 7, "every strategy but serial applies at 64 GPUs");
+        let data = results.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
+        assert_eq!((data.gpus, data.mini_batch, data.iterations), (64, 2048, 625));
+        assert!((data.compute_s - 62.39004).abs() < 1e-9, "{}", data.compute_s);
+        // the sweep: the 8 chosen strategies at 1, 2, 4 ... 4096 GPUs (serial at 1 only)
         assert_eq!(results.sweep.len(), 1 + 7 * 13);
+        assert!(results.sweep.iter().all(|p| p.samples_per_gpu == 32.0));
         assert_eq!(results.ideal.len(), 13);
+        assert_eq!(results.ideal[6].0, 64);
+        assert!((results.ideal[6].1 - 62.39004).abs() < 1e-9);
         assert_eq!(results.fits.len(), 7);
+        assert_eq!(results.capacity_bytes, 16e9);
     }
 
     #[test]

@@ -1,0 +1,519 @@
+//! A fuzz harness on the stable toolchain: every parser, the share-link
+//! decoder and the engine's entry points are fed mutated seeds (the
+//! reference files, the presets' JSON, valid links) with byte flips,
+//! splices, numeric edge values and huge counts. Each input is checked for
+//! panics, for NaN or infinity in what the engine returns, and for its
+//! time and peak memory (a counting allocator).
+//!
+//! `cargo test --test fuzz` runs a short fixed-seed pass; `scripts/dev fuzz
+//! [SECONDS]` runs `long_run` for that many seconds per target and prints
+//! the executions per target.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use paradl::oracle::formats::{json, lc, net, plat};
+use paradl::oracle::{Batch, Capacity, Projection, RankBy, RunSpec, Scenario, Strategy, presets};
+
+/// Counts live and peak heap bytes.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// One test at a time measures memory (the test harness runs tests in threads).
+static MEASURING: Mutex<()> = Mutex::new(());
+
+/// xorshift64*: a small, seeded, reproducible generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const EDGES: [&str; 16] = [
+    "0",
+    "-1",
+    "NaN",
+    "inf",
+    "-inf",
+    "1e308",
+    "1e-308",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9007199254740993",
+    "4294967296",
+    "0.25",
+    "x",
+    "|",
+    "\r",
+    "#",
+];
+
+/// A mutation of `seed` (with `other` for splices).
+fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
+    let mut data = seed.to_vec();
+    for _ in 0..=rng.below(4) {
+        let at = rng.below(data.len() + 1);
+        match rng.below(24) {
+            0 if !data.is_empty() => {
+                let i = at.min(data.len() - 1);
+                data[i] ^= 1 << rng.below(8);
+            }
+            1 => {
+                let end = (at + rng.below(16)).min(data.len());
+                data.drain(at..end);
+            }
+            2 => {
+                let edge = EDGES[rng.below(EDGES.len())].as_bytes();
+                // replace the number or word at `at` by an edge value
+                let end = data[at..]
+                    .iter()
+                    .position(|b| !b.is_ascii_alphanumeric() && *b != b'.' && *b != b'-')
+                    .map_or(data.len(), |p| at + p);
+                data.splice(at..end, edge.iter().copied());
+            }
+            3 if !other.is_empty() => {
+                let from = rng.below(other.len());
+                let len = rng.below(other.len() - from + 1);
+                data.splice(at..at, other[from..from + len].iter().copied());
+            }
+            4 => {
+                // a huge count: one line repeated many times
+                let start = data[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                let end = data[at..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(data.len(), |p| at + p + 1);
+                let line = data[start..end].to_vec();
+                let copies = 1 << rng.below(10);
+                for _ in 0..copies {
+                    data.splice(end..end, line.iter().copied());
+                }
+            }
+            5 | 8 | 9 => data.insert(at, rng.next() as u8),
+            10..=15 if !data.is_empty() => {
+                let i = at.min(data.len() - 1);
+                data[i] = b"0123456789x|.-\n e"[rng.below(17)];
+            }
+            6 => {
+                // a long line of separators
+                let fill = [b'|', b'x', b'9', b' '][rng.below(4)];
+                data.splice(at..at, std::iter::repeat_n(fill, 1 << rng.below(14)));
+            }
+            _ => {
+                // a short run copied in place
+                let end = (at + 1 + rng.below(8)).min(data.len());
+                let copy = data[at.min(end)..end].to_vec();
+                data.splice(at..at, copy);
+            }
+        }
+        data.truncate(MAX_INPUT_BYTES);
+    }
+    data
+}
+
+/// Inputs are cut to this size (huge counts still reach 10^5 lines).
+const MAX_INPUT_BYTES: usize = 4 << 20;
+
+/// What a target reports of one input: numbers that must be finite.
+type Numbers = Vec<f64>;
+
+struct Target {
+    name: &'static str,
+    seeds: Vec<Vec<u8>>,
+    /// `None` when the input was rejected (an error, as it should be for
+    /// most mutants); `Some` with the numbers of an accepted one.
+    run: fn(&[u8]) -> Option<Numbers>,
+}
+
+fn projection_numbers(p: &Projection, out: &mut Numbers) {
+    out.extend([
+        p.compute_s,
+        p.communication_s,
+        p.total_s,
+        p.gpu_hours,
+        p.memory_bytes,
+        p.samples_per_gpu,
+    ]);
+    out.extend(p.communication.iter().map(|(_, s)| s));
+}
+
+fn capacity_numbers(c: &Capacity, out: &mut Numbers) {
+    out.extend(c.max_samples_per_gpu);
+}
+
+/// The engine's entry points on a scenario and a run.
+fn exercise(scenario: &Scenario, run: &RunSpec) -> Numbers {
+    let mut out = Numbers::new();
+    if let Ok(p) = scenario.project(run) {
+        projection_numbers(&p, &mut out);
+        // an infeasible projection must say why
+        assert!(p.feasible == p.violations.is_empty());
+    }
+    let budget = RunSpec {
+        gpus: run.gpus.clamp(1, 64),
+        ..run.clone()
+    };
+    for p in scenario.rank(&budget, RankBy::Time).points {
+        projection_numbers(&p, &mut out);
+    }
+    if let Ok(c) = scenario.capacity(&budget) {
+        capacity_numbers(&c, &mut out);
+    }
+    out
+}
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+fn targets() -> Vec<Target> {
+    let reference = |name: &str| -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/src/oracle/presets/reference/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap_or_default()
+    };
+    let nets: Vec<Vec<u8>> = [
+        "ALEXNET_ImageNet_profall.net_sc",
+        "VGG_ImageNet_profall.net_sc",
+        "RESNET50_ImageNet_profall.net_sc",
+        "COSMOFLOW.net",
+        "ALEXNET_ImageNet.net",
+    ]
+    .iter()
+    .map(|n| reference(n))
+    .collect();
+    let networks_json: Vec<Vec<u8>> = ["alexnet", "resnet18", "cosmoflow-256"]
+        .iter()
+        .filter_map(|k| presets::network(k).ok())
+        .filter_map(|n| json::write(&n.spec()).ok())
+        .map(String::into_bytes)
+        .collect();
+    let clusters_json: Vec<Vec<u8>> = presets::CLUSTERS
+        .iter()
+        .filter_map(|p| p.build().ok())
+        .filter_map(|c| json::write(c.spec()).ok())
+        .map(String::into_bytes)
+        .collect();
+    let runs_json: Vec<Vec<u8>> = [
+        RunSpec::new(Strategy::DataFilter, 64, Batch::SamplesPerGpu(0.25)),
+        RunSpec {
+            segments: Some(8),
+            group_size: Some(4),
+            ..RunSpec::new(Strategy::Pipeline, 16, Batch::MiniBatch(64))
+        },
+    ]
+    .iter()
+    .filter_map(|r| json::write(r).ok())
+    .map(String::into_bytes)
+    .collect();
+    let lcs = vec![reference("filter_alexnet.lc"), reference("spatial_alexnet.lc")];
+    let mut all = vec![
+        Target {
+            name: ".net",
+            seeds: nets,
+            run: |data| {
+                let network = net::parse(&text(data)).ok()?;
+                if let Ok(written) = net::write(&network) {
+                    assert_eq!(
+                        net::parse(&written).ok().as_ref(),
+                        Some(&network),
+                        "written back differently"
+                    );
+                }
+                Some(vec![
+                    network.weight_items(),
+                    network.activation_items(),
+                    network.forward_flops(),
+                ])
+            },
+        },
+        Target {
+            name: ".plat",
+            seeds: vec![reference("ABCI.plat")],
+            run: |data| {
+                let cluster = plat::parse(&text(data), "x").ok()?;
+                if let Ok(written) = plat::write(&cluster) {
+                    assert_eq!(plat::parse(&written, "x").ok().as_ref(), Some(&cluster));
+                }
+                Some(vec![cluster.gpu_flops_per_s(), cluster.gpu_memory_bytes()])
+            },
+        },
+        Target {
+            name: ".lc",
+            seeds: lcs,
+            run: |data| {
+                let alexnet = presets::network("alexnet").ok()?;
+                lc::parse(&text(data), &alexnet).ok().map(|_| Numbers::new())
+            },
+        },
+        Target {
+            name: "json network",
+            seeds: networks_json.clone(),
+            run: |data| {
+                let network = json::network(&text(data)).ok()?;
+                Some(vec![
+                    network.weight_items(),
+                    network.activation_items(),
+                    network.forward_flops(),
+                ])
+            },
+        },
+        Target {
+            name: "json cluster",
+            seeds: clusters_json,
+            run: |data| {
+                json::cluster(&text(data))
+                    .ok()
+                    .map(|c| vec![c.gpu_flops_per_s(), c.gpu_memory_bytes()])
+            },
+        },
+        Target {
+            name: "json run",
+            seeds: runs_json,
+            run: |data| json::run(&text(data)).ok().map(|r| vec![r.bytes_per_item, r.update_s]),
+        },
+        Target {
+            name: "engine",
+            seeds: networks_json,
+            run: |data| {
+                // a mutated network on ABCI, at the runs a view asks for
+                let network = json::network(&text(data)).ok()?;
+                let cluster = presets::cluster("abci").ok()?;
+                let scenario = Scenario::new(network, cluster);
+                let seed = data.len() as u64;
+                let strategy = Strategy::ALL[(seed % 8) as usize];
+                let gpus = 1 << (seed % 11);
+                Some(exercise(
+                    &scenario,
+                    &RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(32.0)),
+                ))
+            },
+        },
+    ];
+    all.extend(link_target());
+    all
+}
+
+#[cfg(feature = "web")]
+fn link_target() -> Option<Target> {
+    use paradl::app::state::inputs::{ClusterSource, Inputs, ModelSource};
+    use paradl::app::url;
+    let mut custom = presets::network("alexnet").ok()?.spec();
+    custom.dataset.samples = 50_000;
+    let seeds = [
+        Inputs {
+            gpus: 256,
+            model: ModelSource::Preset("vgg16".into()),
+            ..Inputs::default()
+        },
+        Inputs {
+            model: ModelSource::Custom(custom),
+            cluster: ClusterSource::Preset("dgx-h100".into()),
+            batch: Batch::MiniBatch(4096),
+            ..Inputs::default()
+        },
+    ]
+    .iter()
+    .map(|i| url::encode(i).into_bytes())
+    .collect();
+    Some(Target {
+        name: "share link",
+        seeds,
+        run: |data| url::decode(&text(data)).ok().map(|i| vec![i.bytes_per_item]),
+    })
+}
+
+#[cfg(not(feature = "web"))]
+fn link_target() -> Option<Target> {
+    None
+}
+
+/// What a run of one target found.
+#[derive(Debug, Default)]
+struct Report {
+    executions: u64,
+    accepted: u64,
+    failures: Vec<String>,
+    slowest: Duration,
+    most_bytes: usize,
+}
+
+/// Bounds per input: time and peak heap beyond what was live before.
+const MAX_TIME: Duration = Duration::from_secs(5);
+const MAX_BYTES_PER_INPUT_BYTE: usize = 400;
+const MAX_BYTES_BASE: usize = 64 << 20;
+
+fn fuzz(target: &Target, seed: u64, budget: Budget) -> Report {
+    let mut rng = Rng(seed | 1);
+    let mut report = Report::default();
+    let started = Instant::now();
+    while budget.more(report.executions, started) && report.failures.len() < 5 {
+        let a = &target.seeds[rng.below(target.seeds.len())];
+        let b = &target.seeds[rng.below(target.seeds.len())];
+        let input = mutate(&mut rng, a, b);
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
+        let t0 = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| (target.run)(&input)));
+        let took = t0.elapsed();
+        let bytes = PEAK.load(Ordering::Relaxed).saturating_sub(before);
+        report.executions += 1;
+        report.slowest = report.slowest.max(took);
+        report.most_bytes = report.most_bytes.max(bytes);
+        let shown = String::from_utf8_lossy(&input[..input.len().min(120)]).into_owned();
+        match outcome {
+            Err(_) => report.failures.push(format!("panic on {shown:?}")),
+            Ok(None) => {}
+            Ok(Some(numbers)) => {
+                report.accepted += 1;
+                if let Some(bad) = numbers.iter().find(|n| !n.is_finite()) {
+                    report.failures.push(format!("{bad} on {shown:?}"));
+                }
+            }
+        }
+        if took > MAX_TIME {
+            report
+                .failures
+                .push(format!("{took:?} on an input of {} bytes", input.len()));
+        }
+        if bytes > MAX_BYTES_BASE + MAX_BYTES_PER_INPUT_BYTE * input.len() {
+            report
+                .failures
+                .push(format!("{bytes} bytes on an input of {} bytes", input.len()));
+        }
+    }
+    report
+}
+
+#[derive(Clone, Copy)]
+enum Budget {
+    Executions(u64),
+    Time(Duration),
+}
+
+impl Budget {
+    fn more(self, done: u64, started: Instant) -> bool {
+        match self {
+            Self::Executions(n) => done < n,
+            Self::Time(t) => started.elapsed() < t,
+        }
+    }
+}
+
+fn run_all(budget: Budget) -> Vec<(&'static str, Report)> {
+    let _one = MEASURING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let reports = targets()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            assert!(
+                !t.seeds.is_empty() && t.seeds.iter().all(|s| !s.is_empty()),
+                "{} has seeds",
+                t.name
+            );
+            (t.name, fuzz(t, 2026 + i as u64, budget))
+        })
+        .collect();
+    std::panic::set_hook(hook);
+    reports
+}
+
+fn print(reports: &[(&str, Report)]) {
+    for (name, r) in reports {
+        println!(
+            "fuzz {name:<14} {:>9} executions ({:>8} accepted), slowest {:>8.2?}, peak {:>6.1} MiB, {} failures",
+            r.executions,
+            r.accepted,
+            r.slowest,
+            r.most_bytes as f64 / (1 << 20) as f64,
+            r.failures.len()
+        );
+        for f in &r.failures {
+            println!("    {f}");
+        }
+    }
+}
+
+#[test]
+fn a_short_fixed_seed_pass_finds_nothing() {
+    let reports = run_all(Budget::Executions(300));
+    print(&reports);
+    for (name, r) in &reports {
+        assert_eq!(r.executions, 300, "{name}");
+        assert!(
+            r.accepted > 0,
+            "{name}: no mutant was accepted, so nothing past the parser was tested"
+        );
+        assert!(r.failures.is_empty(), "{name}: {:?}", r.failures);
+    }
+}
+
+#[test]
+fn the_mutator_reaches_both_valid_and_invalid_inputs() {
+    // a harness whose mutants never parse (or always do) tests little
+    let Some(target) = targets().into_iter().find(|t| t.name == ".net") else {
+        panic!("no .net target")
+    };
+    let mut rng = Rng(7);
+    let (mut ok, mut bad) = (0, 0);
+    for _ in 0..400 {
+        let a = &target.seeds[rng.below(target.seeds.len())];
+        match net::parse(&text(&mutate(&mut rng, a, a))) {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                assert!(e.line >= 1 && e.column >= 1);
+                bad += 1;
+            }
+        }
+    }
+    assert!(ok >= 20 && bad >= 20, "{ok} valid, {bad} invalid");
+}
+
+#[test]
+#[ignore = "a long run: scripts/dev fuzz [SECONDS]"]
+fn long_run() {
+    let seconds = std::env::var("FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let reports = run_all(Budget::Time(Duration::from_secs(seconds)));
+    print(&reports);
+    let failures: usize = reports.iter().map(|(_, r)| r.failures.len()).sum();
+    assert_eq!(failures, 0, "the fuzzer found problems (listed above)");
+}
