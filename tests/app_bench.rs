@@ -135,6 +135,98 @@ async fn measure() {
         );
     }
     client.close().await.ok();
+    report += &large_networks(&driver, &base).await;
     let mut out = std::io::stdout();
     let _ = writeln!(out, "\n{report}");
+}
+
+/// Times, in the page, from an action to the second animation frame after
+/// it (the frame after the app's work is painted): `click` on a selector, or
+/// `input` of a value into one.
+const FRAME_AFTER: &str = r#"
+const [selector, value, done] = arguments;
+const element = document.querySelector(selector);
+const start = performance.now();
+if (value === null) { element.click(); } else {
+  element.value = value;
+  element.dispatchEvent(new Event('input', { bubbles: true }));
+}
+requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - start)));
+"#;
+
+/// Opening the layer table and typing in it with a large network: ResNet-152
+/// (514 layers) and two ResNet-152s in a row (1,028 layers).
+async fn large_networks(driver: &web::Driver, base: &str) -> String {
+    use paradl::app::state::inputs::{Inputs, ModelSource};
+    use paradl::oracle::presets;
+    let mut report = String::new();
+    let single = presets::network("resnet152").map(|n| n.spec()).ok();
+    let doubled = single.clone().map(|mut spec| {
+        let copy = spec.layers.clone();
+        spec.layers.extend(copy);
+        spec
+    });
+    for spec in [single, doubled].into_iter().flatten() {
+        let layers = spec.layers.len();
+        let link = paradl::app::url::encode(&Inputs {
+            model: ModelSource::Custom(spec),
+            ..Inputs::default()
+        });
+        let client = web::browser(driver).await;
+        client.goto(&format!("{base}?s={link}")).await.expect("loaded");
+        client
+            .wait()
+            .for_element(Locator::Css("#memory-plot svg"))
+            .await
+            .expect("rendered");
+        let open = client
+            .execute_async(FRAME_AFTER, vec![Value::from(".layer-table summary"), Value::Null])
+            .await
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(f64::NAN);
+        client
+            .wait()
+            .for_element(Locator::Css("#layers tbody tr:not(.spacer)"))
+            .await
+            .expect("the table");
+        let rows = client
+            .execute(
+                "return document.querySelectorAll('#layers tbody tr:not(.spacer)').length;",
+                vec![],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_i64())
+            .unwrap_or(-1);
+        let cell = "#layers tbody tr:not(.spacer) input[aria-label='name of layer 0']";
+        let mut typing = Vec::new();
+        for i in 0..12 {
+            let name = format!("CONV1_{i}");
+            let ms = client
+                .execute_async(FRAME_AFTER, vec![Value::from(cell), Value::from(name)])
+                .await
+                .ok()
+                .and_then(|v| v.as_f64());
+            typing.push(ms.unwrap_or(f64::NAN));
+        }
+        let mut gpus = Vec::new();
+        for value in ["128", "256", "32", "64", "512", "16"] {
+            let ms = client
+                .execute_async(FRAME_AFTER, vec![Value::from("#gpus"), Value::from(value)])
+                .await
+                .ok()
+                .and_then(|v| v.as_f64());
+            gpus.push(ms.unwrap_or(f64::NAN));
+        }
+        report += &format!(
+            "{layers} layers, table open ({rows} rows rendered): opening {open:.0} ms; a keystroke in a layer name to the next painted frame: median {:.1} ms, max {:.1} ms; a GPU count typed: median {:.1} ms, max {:.1} ms\n",
+            median(typing.clone()),
+            typing.iter().copied().fold(0.0, f64::max),
+            median(gpus.clone()),
+            gpus.iter().copied().fold(0.0, f64::max),
+        );
+        client.close().await.ok();
+    }
+    report
 }

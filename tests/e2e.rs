@@ -263,3 +263,35 @@ async fn reload_restores_the_last_state() {
     assert_eq!(value(&client, "#model").await, "resnet152");
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_view_beyond_the_largest_allocation_opens_from_its_link_and_survives_reload() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let link = paradl::app::url::encode(&paradl::app::state::inputs::Inputs {
+        gpus: 8192,
+        ..Default::default()
+    });
+    let rows = open(&client, &format!("{}?s={link}", s.base)).await;
+    assert_eq!(value(&client, "#gpus").await, "8192");
+    assert_eq!(
+        client
+            .find_all(Locator::Css("#notice"))
+            .await
+            .map(|v| v.len())
+            .unwrap_or(1),
+        0,
+        "the link is accepted"
+    );
+    assert!(
+        rows.iter().all(|r| !r.feasible),
+        "ABCI has 4096 GPUs: every strategy is ruled out"
+    );
+    assert_eq!(rows, cli_ranking("resnet50", "abci", 8192, "32"));
+    client.refresh().await.expect("reloaded");
+    let again = open(&client, &client.current_url().await.expect("a URL").to_string()).await;
+    assert_eq!(again, rows);
+    assert_eq!(value(&client, "#gpus").await, "8192");
+    client.close().await.ok();
+}

@@ -97,7 +97,7 @@ pub fn layer_table() -> Html {
         let above = visible.start * ROW_HEIGHT_PX;
         let below = rows.len().saturating_sub(visible.end) * ROW_HEIGHT_PX;
         html! {
-            <div class="layer-scroll" {onscroll} style={format!("max-height: {VIEW_HEIGHT_PX}px")}>
+            <div class="layer-scroll" {onscroll} style={format!("max-height: {VIEW_HEIGHT_PX}px; overflow-y: auto")}>
                 <table class="layers" id="layers" aria-rowcount={(rows.len() + 1).to_string()}>
                     <thead><tr>
                         <th>{ "#" }</th><th>{ "name" }</th><th>{ "kind" }</th><th>{ "input x" }</th><th>{ "weights w" }</th>
