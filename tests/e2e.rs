@@ -290,7 +290,8 @@ async fn a_view_beyond_the_largest_allocation_opens_from_its_link_and_survives_r
     );
     assert_eq!(rows, cli_ranking("resnet50", "abci", 8192, "32"));
     client.refresh().await.expect("reloaded");
-    let again = open(&client, &client.current_url().await.expect("a URL").to_string()).await;
+    let url = client.current_url().await.expect("a URL");
+    let again = open(&client, url.as_ref()).await;
     assert_eq!(again, rows);
     assert_eq!(value(&client, "#gpus").await, "8192");
     client.close().await.ok();
