@@ -33,7 +33,7 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn project_prints_one_object_with_the_contract_numbers() {
-    let p = json("project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 64 --format json");
+    let p = json("project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 64 --fidelity ideal --format json");
     for key in [
         "strategy",
         "gpus",
@@ -261,4 +261,119 @@ fn capacity_reports_the_largest_batch() {
         .find(|c| c["strategy"] == "data")
         .unwrap();
     assert_eq!(data["max_mini_batch"], 530);
+}
+
+#[test]
+fn fidelity_switches_the_edition() {
+    let real = json("project --model resnet50 --cluster abci --strategy ds --gpus 64 --samples-per-gpu 16 --format json");
+    let ideal = json(
+        "project --model resnet50 --cluster abci --strategy ds --gpus 64 --samples-per-gpu 16 --fidelity ideal --format json",
+    );
+    assert_eq!(real["fidelity"], "realistic");
+    assert_eq!(ideal["fidelity"], "ideal");
+    let terms: Vec<&str> = real["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["term"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        terms,
+        ["roofline", "elementwise_split", "allreduce", "nic_sharing", "halo_transport"]
+    );
+    assert_eq!(ideal["terms"], Value::Array(vec![]));
+    // host-staged halos make the realistic hybrid slower
+    assert!(real["communication"]["halo"].as_f64().unwrap() > 10.0 * ideal["communication"]["halo"].as_f64().unwrap());
+    let out = paradl("project --model resnet50 --cluster abci --strategy d --gpus 8 --batch 64 --fidelity exact");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn calibrate_then_project_reproduces_the_measurement() {
+    let csv = temp_file(
+        "runs.csv",
+        "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\nds,64,1024,,0.25,,\nd,8,512,,0.45,,\n",
+    );
+    let cal = json(&format!(
+        "calibrate --model resnet50 --cluster abci --measured {} --format json",
+        csv.display()
+    ));
+    assert_eq!(cal["fidelity"], "realistic");
+    assert_eq!(cal["runs"].as_array().unwrap().len(), 2);
+    let after = cal["runs"][0]["after"]["total_s"].as_f64().unwrap();
+    assert!((after - 0.25).abs() < 1e-12, "{after}");
+    let path = temp_file("calibration.json", &cal.to_string());
+    let p = json(&format!(
+        "project --model resnet50 --cluster abci --strategy ds --gpus 64 --batch 1024 --calibration {} --format json",
+        path.display()
+    ));
+    // per epoch: 1,280,000/1024 = 1250 iterations of 0.25 s
+    assert!((p["total_s"].as_f64().unwrap() - 1250.0 * 0.25).abs() < 1e-6, "{}", p["total_s"]);
+    assert_eq!(p["calibration"]["measured"], true);
+    // the table says so
+    let out = paradl(&format!(
+        "project --model resnet50 --cluster abci --strategy filter --gpus 4 --batch 64 --calibration {}",
+        path.display()
+    ));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("calibrated: compute x"), "{text}");
+    assert!(text.contains("global factors"), "{text}");
+    // rank, sweep and capacity take it too
+    for command in ["rank --gpus 64", "sweep --max-gpus 16", "capacity --gpus 8"] {
+        let out = paradl(&format!(
+            "{command} --model resnet50 --cluster abci --batch 1024 --calibration {}",
+            path.display()
+        ));
+        assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // a calibration of the realistic edition does not apply to the ideal one
+    let out = paradl(&format!(
+        "project --model resnet50 --cluster abci --strategy ds --gpus 64 --batch 1024 --fidelity ideal --calibration {}",
+        path.display()
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("calibration.fidelity"));
+}
+
+#[test]
+fn calibrate_reports_bad_runs_with_line_and_column() {
+    let csv = temp_file(
+        "bad.csv",
+        "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\nd,8,512,,0.45,,\nd,8,512,,zero,,\n",
+    );
+    let out = paradl(&format!(
+        "calibrate --model resnet50 --cluster abci --measured {}",
+        csv.display()
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3, column 10"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = paradl(&format!(
+        "calibrate --model resnet50 --cluster abci --measured {} --format table",
+        temp_file(
+            "ok.csv",
+            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\nd,8,512,,0.45,,\n"
+        )
+        .display()
+    ));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("mean accuracy"), "{text}");
+}
+
+#[test]
+fn validate_prints_the_accuracy_of_both_editions() {
+    let report = json("validate --tier head --format json");
+    assert_eq!(report["runs"].as_array().unwrap().len(), 58);
+    let overall = &report["overall"];
+    let ideal = overall["ideal"].as_f64().unwrap();
+    let realistic = overall["realistic"].as_f64().unwrap();
+    let calibrated = overall["realistic_calibrated"].as_f64().unwrap();
+    assert!(ideal > 0.0 && realistic > 0.0 && calibrated <= 1.0);
+    let out = paradl("validate --format csv");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 1 + 107);
+    assert!(text.starts_with("id,model,strategy,tier,gpus"));
+    let out = paradl("validate");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("realistic, calibrated"));
 }

@@ -1,7 +1,13 @@
-//! The contract's section 6 table and worked examples, exactly.
+//! The contract's section 6 table and worked examples, exactly, in the
+//! ideal edition (sections 1 to 6).
 #![cfg(not(target_arch = "wasm32"))]
 
-use paradl::oracle::{Batch, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Fidelity, RunSpec, Strategy, presets};
+
+/// A run of the ideal edition (sections 1 to 6: this file's checks).
+fn ideal(strategy: Strategy, gpus: u64, batch: Batch) -> RunSpec {
+    RunSpec::new(strategy, gpus, batch).in_edition(Fidelity::Ideal)
+}
 
 /// Checks `got` against a decimal `want`, to half a unit of its last digit.
 fn matches_table(got: f64, want: &str) {
@@ -23,7 +29,7 @@ fn section_6_resnet50_data_parallel_on_abci() {
     for (gpus, compute, communication, memory) in rows {
         let strategy = if gpus == 1 { Strategy::Serial } else { Strategy::Data };
         let p = scenario
-            .project(&RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(64.0)))
+            .project(&ideal(strategy, gpus, Batch::SamplesPerGpu(64.0)))
             .unwrap();
         matches_table(p.compute_s, compute);
         matches_table(p.communication_s, communication);
@@ -36,10 +42,10 @@ fn section_6_resnet50_data_parallel_on_abci() {
 fn serial_equals_data_on_one_gpu() {
     let scenario = presets::scenario("resnet50", "abci").unwrap();
     let serial = scenario
-        .project(&RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)))
+        .project(&ideal(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)))
         .unwrap();
     let data = scenario
-        .project(&RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(64.0)))
+        .project(&ideal(Strategy::Data, 1, Batch::SamplesPerGpu(64.0)))
         .unwrap();
     assert_eq!(serial.total_s, data.total_s);
     assert_eq!(serial.memory_bytes, data.memory_bytes);
@@ -51,7 +57,7 @@ fn partial_last_batch_alexnet_1024_gpus() {
     // difference between 0.76 s and 0.94 s."
     let scenario = presets::scenario("alexnet", "abci").unwrap();
     let p = scenario
-        .project(&RunSpec::new(Strategy::Data, 1024, Batch::SamplesPerGpu(512.0)))
+        .project(&ideal(Strategy::Data, 1024, Batch::SamplesPerGpu(512.0)))
         .unwrap();
     assert_eq!(p.iterations, 3);
     // D/B = 1.220703125 iterations of compute, not I = 3:
@@ -95,13 +101,13 @@ fn abci_preset_is_section_6() {
 fn cosmoflow_trains_at_a_quarter_sample_per_gpu() {
     let scenario = presets::scenario("cosmoflow", "abci").unwrap();
     let ds = scenario
-        .project(&RunSpec::new(Strategy::DataSpatial, 512, Batch::SamplesPerGpu(0.25)))
+        .project(&ideal(Strategy::DataSpatial, 512, Batch::SamplesPerGpu(0.25)))
         .unwrap();
     assert_eq!(ds.mini_batch, 128);
     assert_eq!(ds.group_size, Some(4));
     assert!(ds.feasible, "{:?}", ds.violations);
     let data = scenario
-        .project(&RunSpec::new(Strategy::Data, 512, Batch::SamplesPerGpu(0.25)))
+        .project(&ideal(Strategy::Data, 512, Batch::SamplesPerGpu(0.25)))
         .unwrap();
     assert!(data.violations.contains(&paradl::oracle::Violation::Batch));
 }

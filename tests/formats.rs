@@ -4,7 +4,7 @@
 
 use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::{
-    Batch, Cluster, DatasetSpec, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, RunSpec, Shape, Strategy as Par,
+    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, RunSpec, Shape, Strategy as Par,
     presets,
 };
 use proptest::prelude::*;
@@ -222,6 +222,7 @@ fn random_network() -> impl Strategy<Value = Network> {
                     sample_shape: [3, 224, 224].into(),
                 },
                 layers,
+                profiled_on: None,
             }
         })
         .prop_filter_map("valid network", |spec| Network::new(spec).ok())
@@ -268,6 +269,8 @@ proptest! {
             group_size: group,
             split,
             update_s: update,
+            fidelity: if mini { Fidelity::Ideal } else { Fidelity::Realistic },
+            calibration: None,
         };
         prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);
     }

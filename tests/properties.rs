@@ -3,8 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::{
-    Batch, Cluster, ClusterSpec, DatasetSpec, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, Projection, RankBy,
-    RunSpec, Scenario, Shape, Strategy as Par, SwitchLevelSpec, Violation, formats, presets,
+    AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Fidelity, HaloTransport, LayerKind, LayerSpec,
+    LinkSpec, Network, NetworkSpec, ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape,
+    Strategy as Par, SwitchLevelSpec, Violation, formats, presets,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -58,7 +59,7 @@ fn assert_finite(p: &Projection) {
 
 /// Cases of each property below that got past `if let Ok` and checked
 /// something: a generator that only makes invalid runs fails its wrapper.
-static COMPARED: [AtomicUsize; 4] = [const { AtomicUsize::new(0) }; 4];
+static COMPARED: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
 
 proptest! {
     #![proptest_config(ProptestConfig {
@@ -155,6 +156,87 @@ proptest! {
             assert_finite(&p);
         }
     }
+}
+
+/// A preset network and cluster stripped of every section 7 fact (the
+/// network's profile GPU, the cluster's realistic facts).
+fn without_facts(model: &str, cluster: &str) -> Scenario {
+    let mut network = presets::network(model).unwrap().spec();
+    network.profiled_on = None;
+    let mut cluster = presets::cluster(cluster).unwrap().spec().clone();
+    cluster.realistic = RealisticFacts::default();
+    Scenario::new(Network::new(network).unwrap(), Cluster::new(cluster).unwrap())
+}
+
+/// The numbers of a projection (not its edition or terms).
+fn numbers(p: &Projection) -> (f64, f64, f64, Vec<Violation>) {
+    (p.compute_s, p.communication_s, p.memory_bytes, p.violations.clone())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(7),
+        .. ProptestConfig::default()
+    })]
+
+    fn without_section_7_facts_both_editions_agree_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(),
+        gpus in gpus(),
+        b in samples_per_gpu(),
+        bytes in prop::sample::select(vec![2.0, 4.0]),
+    ) {
+        let s = without_facts(model, cluster);
+        let spec = RunSpec { bytes_per_item: bytes, ..RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)) };
+        let (real, ideal) = (s.project(&spec), s.project(&spec.clone().in_edition(Fidelity::Ideal)));
+        if let (Ok(real), Ok(ideal)) = (real, ideal) {
+            COMPARED[4].fetch_add(1, Ordering::Relaxed);
+            prop_assert_eq!(numbers(&real), numbers(&ideal));
+            prop_assert!(real.terms.is_empty());
+        }
+    }
+
+    fn nic_sharing_and_slower_halos_never_speed_up_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        strategy in strategy(),
+        gpus in gpus(),
+        b in samples_per_gpu(),
+        sharing in 1u64..8,
+        more in 1u64..8,
+        slower in 1.0f64..100.0,
+    ) {
+        let base = scenario(model, "abci");
+        let mut spec = base.cluster().spec().clone();
+        spec.realistic.nic_sharing = Some(sharing);
+        let less = Scenario::new(base.network().clone(), Cluster::new(spec.clone()).unwrap());
+        spec.realistic.nic_sharing = Some(sharing + more);
+        if let Some(h) = spec.realistic.halo_transport.as_mut() {
+            h.latency_s *= slower;
+            h.pcie_bandwidth_bytes_per_s /= slower;
+        }
+        let worse = Scenario::new(base.network().clone(), Cluster::new(spec).unwrap());
+        let run = RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b));
+        if let (Ok(a), Ok(c)) = (less.project(&run), worse.project(&run)) {
+            COMPARED[5].fetch_add(1, Ordering::Relaxed);
+            prop_assert!(c.total_s >= a.total_s * (1.0 - 1e-12), "{strategy} p={gpus}: {} < {}", c.total_s, a.total_s);
+            prop_assert_eq!(a.compute_s, c.compute_s);
+        }
+    }
+}
+
+#[test]
+fn without_section_7_facts_both_editions_agree() {
+    without_section_7_facts_both_editions_agree_case();
+    assert!(COMPARED[4].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn nic_sharing_and_slower_halos_never_speed_up() {
+    nic_sharing_and_slower_halos_never_speed_up_case();
+    assert!(COMPARED[5].load(Ordering::Relaxed) >= 30);
 }
 
 /// Runs each property of the block above and checks that enough of its
@@ -255,9 +337,10 @@ fn network_spec() -> impl Strategy<Value = NetworkSpec> {
                 log_uniform(1e-9, 1e9),
                 corruption(),
                 0usize..12,
+                prop::option::of((log_uniform(1.0, 1e30), prop::option::of(log_uniform(1.0, 1e30)))),
             )
         })
-        .prop_map(|(mut layers, samples, profile, time, corrupt, at)| {
+        .prop_map(|(mut layers, samples, profile, time, corrupt, at, profiled_on)| {
             let count = layers.len();
             match profile {
                 1 => layers[0].time_s = Some(time),
@@ -285,7 +368,31 @@ fn network_spec() -> impl Strategy<Value = NetworkSpec> {
                     sample_shape: [3, 32, 32].into(),
                 },
                 layers,
+                profiled_on: profiled_on.map(|(flops_per_s, bw)| ProfiledGpu {
+                    name: "GPU".into(),
+                    flops_per_s,
+                    memory_bandwidth_bytes_per_s: bw,
+                }),
             }
+        })
+}
+
+/// Realistic facts, each given or not, at any scale.
+fn facts() -> impl Strategy<Value = RealisticFacts> {
+    (
+        prop::option::of(log_uniform(1.0, 1e30)),
+        prop::option::of(prop::sample::select(AllreduceAlgorithm::ALL.to_vec())),
+        prop::option::of(log_count(1 << 40)),
+        prop::option::of((log_uniform(1e-12, 1e3), log_uniform(1.0, 1e30))),
+    )
+        .prop_map(|(bw, allreduce, sharing, halo)| RealisticFacts {
+            memory_bandwidth_bytes_per_s: bw,
+            allreduce,
+            nic_sharing: sharing,
+            halo_transport: halo.map(|(latency_s, pcie_bandwidth_bytes_per_s)| HaloTransport {
+                latency_s,
+                pcie_bandwidth_bytes_per_s,
+            }),
         })
 }
 
@@ -306,9 +413,10 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
         ),
         prop::collection::vec((log_count(1 << 20), log_uniform(1e-12, 1e3)), 1..4),
         corruption(),
+        facts(),
     )
         .prop_map(
-            |((flops, memory, per_node, max_gpus, nics), (bw_in, a_in, bw_nic, a_nic), levels, corrupt)| {
+            |((flops, memory, per_node, max_gpus, nics), (bw_in, a_in, bw_nic, a_nic), levels, corrupt, realistic)| {
                 let count = levels.len();
                 let mut span = 0;
                 let mut spec = ClusterSpec {
@@ -339,6 +447,7 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                             }
                         })
                         .collect(),
+                    realistic,
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 8 {
@@ -371,9 +480,10 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
         prop::option::of(prop::collection::vec(any::<bool>(), 1..12)),
         prop_oneof![Just(0.0), log_uniform(1e-9, 1e6)],
         corruption(),
+        prop::sample::select(Fidelity::ALL.to_vec()),
     )
         .prop_map(
-            |(strategy, gpus, batch, bytes_per_item, segments, group_size, split, update_s, corrupt)| {
+            |(strategy, gpus, batch, bytes_per_item, segments, group_size, split, update_s, corrupt, fidelity)| {
                 let mut run = RunSpec {
                     strategy,
                     gpus,
@@ -383,6 +493,8 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     group_size,
                     split,
                     update_s,
+                    fidelity,
+                    calibration: None,
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 5 {

@@ -2,7 +2,10 @@
 
 use super::state::fields::{self, Errors};
 use super::state::inputs::Inputs;
-use crate::oracle::{Capacity, Projection, RankBy, Scenario, Strategy, gpu_counts};
+use crate::oracle::formats::measured;
+use crate::oracle::{
+    Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts,
+};
 
 /// Per-layer totals of the layer table.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,6 +34,16 @@ pub struct Results {
     pub ideal: Vec<(u64, f64)>,
     /// Largest batch that fits, per chosen strategy, at the budget.
     pub fits: Vec<Capacity>,
+    /// The edition shown.
+    pub fidelity: Fidelity,
+    /// The calibration from the measured runs, if any (applied to the
+    /// ranking, the sweep and the ideal line).
+    pub calibration: Option<Calibration>,
+    /// Every strategy at the budget in the other edition, uncalibrated.
+    pub other_ranking: Vec<Projection>,
+    /// The chosen strategies' sweep in the other edition, uncalibrated
+    /// (empty unless the inputs ask to compare editions).
+    pub other_sweep: Vec<Projection>,
 }
 
 impl Results {
@@ -42,20 +55,32 @@ impl Results {
         inputs
             .check_runs(scenario.network(), scenario.cluster())
             .map_err(|e| Errors::from([(fields::of_run(&e), fields::message(&e))]))?;
-        let template = inputs.run(Strategy::Data);
+        let uncalibrated = inputs.run(Strategy::Data);
+        let calibration = calibrate(inputs, scenario, &uncalibrated)?;
+        let template = RunSpec {
+            calibration: calibration.as_ref().and_then(|c| c.factors().ok()),
+            ..uncalibrated.clone()
+        };
         let ranking = scenario.rank(&template, RankBy::Time).points;
         let max_gpus = scenario.cluster().max_gpus().max(inputs.gpus);
         let sweep = scenario.sweep(&template, &inputs.strategies, max_gpus).points;
         let ideal = gpu_counts(max_gpus)
             .into_iter()
-            .map(|p| (p, scenario.ideal_epoch_s(p)))
+            .map(|p| (p, scenario.ideal_epoch_s(&template, p)))
             .collect();
         let fits = inputs
             .strategies
             .iter()
             .filter(|s| s.applies_at(inputs.gpus))
-            .filter_map(|&s| scenario.capacity(&inputs.run(s)).ok())
+            .filter_map(|&s| scenario.capacity(&template.at(s, inputs.gpus)).ok())
             .collect();
+        let other = uncalibrated.in_edition(inputs.fidelity.other());
+        let other_ranking = scenario.rank(&other, RankBy::Time).points;
+        let other_sweep = if inputs.compare_editions {
+            scenario.sweep(&other, &inputs.strategies, max_gpus).points
+        } else {
+            Vec::new()
+        };
         Ok(Self {
             gpus: inputs.gpus,
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),
@@ -63,8 +88,30 @@ impl Results {
             sweep,
             ideal,
             fits,
+            fidelity: inputs.fidelity,
+            calibration,
+            other_ranking,
+            other_sweep,
         })
     }
+
+    /// The projection of `strategy` at the budget in the other edition.
+    pub fn other_edition(&self, strategy: Strategy) -> Option<&Projection> {
+        self.other_ranking.iter().find(|p| p.strategy == strategy)
+    }
+}
+
+/// The calibration of the inputs' measured runs, if any.
+///
+/// # Errors
+/// The line of a run that does not parse or that the engine rejects.
+fn calibrate(inputs: &Inputs, scenario: &Scenario, template: &RunSpec) -> Result<Option<Calibration>, Errors> {
+    if !inputs.calibrated() {
+        return Ok(None);
+    }
+    let keyed = |e: &crate::oracle::ParseError| Errors::from([fields::of_measured(e)]);
+    let runs = measured::parse(&inputs.measured).map_err(|e| keyed(&e))?;
+    scenario.calibrate(&runs, template).map(Some).map_err(|e| keyed(&e))
 }
 
 /// The default view's results, for tests.

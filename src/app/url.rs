@@ -13,7 +13,8 @@ use thiserror::Error;
 
 use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
 use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
-use crate::oracle::{Batch, ClusterSpec, NetworkSpec, OracleError, Strategy, presets};
+use crate::oracle::formats::measured;
+use crate::oracle::{Batch, ClusterSpec, Fidelity, NetworkSpec, OracleError, Scenario, Strategy, presets};
 
 /// The query parameter that carries the state.
 pub const PARAMETER: &str = "s";
@@ -88,6 +89,12 @@ struct Wire {
     sg: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     p2: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    f: Option<Fidelity>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cal: Option<String>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    ce: bool,
 }
 
 /// Encodes `inputs`; the defaults give the empty string.
@@ -127,6 +134,9 @@ pub fn encode(inputs: &Inputs) -> String {
         d: (inputs.bytes_per_item != DEFAULT_BYTES_PER_ITEM).then_some(inputs.bytes_per_item),
         sg: inputs.segments,
         p2: inputs.group_size,
+        f: (inputs.fidelity != defaults.fidelity).then_some(inputs.fidelity),
+        cal: inputs.calibrated().then(|| inputs.measured.clone()),
+        ce: inputs.compare_editions,
     };
     if wire == Wire::default() {
         return String::new();
@@ -212,17 +222,28 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
         bytes_per_item: wire.d.unwrap_or(defaults.bytes_per_item),
         segments: wire.sg,
         group_size: wire.p2,
+        fidelity: wire.f.unwrap_or(defaults.fidelity),
+        measured: wire.cal.unwrap_or_default(),
+        compare_editions: wire.ce,
     })
 }
 
-/// Every value of a link must be valid: network, cluster, and the run of
-/// every strategy that applies at the budget. A budget beyond the cluster's
-/// largest allocation is valid (the views show it, marked infeasible by
-/// the engine's `gpus` limit).
+/// Every value of a link must be valid: network, cluster, the run of
+/// every strategy that applies at the budget, and the measured runs (they
+/// must calibrate). A budget beyond the cluster's largest allocation is
+/// valid (the views show it, marked infeasible by the engine's `gpus`
+/// limit).
 fn check(inputs: &Inputs) -> Result<(), LinkError> {
     let network = inputs.network().map_err(LinkError::Invalid)?;
     let cluster = inputs.cluster().map_err(LinkError::Invalid)?;
-    inputs.check_runs(&network, &cluster).map_err(invalid)
+    inputs.check_runs(&network, &cluster).map_err(invalid)?;
+    if inputs.calibrated() {
+        let runs = measured::parse(&inputs.measured).map_err(invalid)?;
+        Scenario::new(network, cluster)
+            .calibrate(&runs, &inputs.run(Strategy::Data))
+            .map_err(invalid)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -244,6 +265,10 @@ mod tests {
             bytes_per_item: 2.0,
             segments: Some(64),
             group_size: Some(8),
+            fidelity: Fidelity::Ideal,
+            measured: "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,2048,,0.9,,\n"
+                .into(),
+            compare_editions: true,
         }
     }
 
@@ -344,6 +369,11 @@ mod tests {
             Err(LinkError::Invalid(_))
         ));
         assert!(matches!(decode(&wrap(r#"{"x":1}"#)), Err(LinkError::NotState(_))));
+        assert!(matches!(decode(&wrap(r#"{"f":"exact"}"#)), Err(LinkError::NotState(_))));
+        // measured runs that do not parse, or do not calibrate, are refused
+        assert!(matches!(decode(&wrap(r#"{"cal":"strategy\ndata"}"#)), Err(LinkError::Invalid(_))));
+        let zero = r#"{"cal":"strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,0,,"}"#;
+        assert!(matches!(decode(&wrap(zero)), Err(LinkError::Invalid(_))));
         // a decompression bomb stops at the limit
         let bomb = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&vec![b' '; 8 << 20], 10));
         assert!(bomb.len() < MAX_ENCODED_CHARS);

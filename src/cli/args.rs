@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::oracle::Strategy;
+use crate::oracle::validation::Tier;
+use crate::oracle::{Fidelity, Strategy};
 
 /// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
 #[derive(Debug, Parser)]
@@ -26,30 +27,31 @@ pub enum Command {
     Rank(RankArgs),
     /// The largest batch that fits in a GPU's memory, per strategy.
     Capacity(CapacityArgs),
+    /// Calibrate the model on measured runs (seconds per iteration).
+    Calibrate(CalibrateArgs),
+    /// How accurate is the model: the shipped runs measured on ABCI against
+    /// both editions, uncalibrated and calibrated.
+    Validate(ValidateArgs),
     /// List the built-in models and clusters.
     Presets,
     /// Print a model or cluster in the JSON or ParaDL format.
     Export(ExportArgs),
 }
 
-/// The scenario and batch every projection needs.
+/// The model, the cluster and the settings of every run but its strategy,
+/// GPUs and batch.
 #[derive(Debug, Args)]
-pub struct Common {
+pub struct ModelArgs {
     /// A model preset (see `paradl presets`) or a `.net` or `.json` file.
     #[arg(long)]
     pub model: String,
     /// A cluster preset or a `.plat` or `.json` file.
     #[arg(long)]
     pub cluster: String,
-    /// Samples per GPU `b` (the mini-batch is `b × GPUs`); may be fractional.
-    #[arg(long, conflicts_with = "batch", required_unless_present = "batch")]
-    pub samples_per_gpu: Option<f64>,
-    /// Global mini-batch `B`.
-    #[arg(long)]
-    pub batch: Option<u64>,
-    /// Hybrid group size `p2` (default: GPUs per node).
-    #[arg(long)]
-    pub group: Option<u64>,
+    /// The edition of the model: ParaDL's published one (ideal) or with
+    /// what real clusters add (realistic).
+    #[arg(long, value_parser = parse_fidelity, default_value = "realistic")]
+    pub fidelity: Fidelity,
     /// A ParaDL `.lc` split-set file for model-parallel strategies.
     #[arg(long)]
     pub split: Option<PathBuf>,
@@ -62,6 +64,52 @@ pub struct Common {
     /// Pipeline segments `S` (default: GPUs).
     #[arg(long)]
     pub segments: Option<u64>,
+}
+
+/// The scenario and batch every projection needs.
+#[derive(Debug, Args)]
+pub struct Common {
+    /// Model, cluster, edition and run settings.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// A calibration (the JSON that `paradl calibrate` prints) to apply.
+    #[arg(long)]
+    pub calibration: Option<PathBuf>,
+    /// Samples per GPU `b` (the mini-batch is `b × GPUs`); may be fractional.
+    #[arg(long, conflicts_with = "batch", required_unless_present = "batch")]
+    pub samples_per_gpu: Option<f64>,
+    /// Global mini-batch `B`.
+    #[arg(long)]
+    pub batch: Option<u64>,
+    /// Hybrid group size `p2` (default: GPUs per node).
+    #[arg(long)]
+    pub group: Option<u64>,
+}
+
+/// `paradl calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Model, cluster, edition and run settings.
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// A CSV of measured runs with the header
+    /// `strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s`.
+    #[arg(long)]
+    pub measured: PathBuf,
+    /// Output format (the JSON is what `--calibration` reads).
+    #[arg(long, value_enum, default_value_t = OneFormat::Table)]
+    pub format: OneFormat,
+}
+
+/// `paradl validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Which runs: all, head (January 2020 code) or historical (2019 code).
+    #[arg(long, value_parser = parse_tier, default_value = "all")]
+    pub tier: Tier,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
 }
 
 /// Output of `project`.
@@ -183,6 +231,14 @@ pub struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
     pub format: ExportFormat,
+}
+
+fn parse_fidelity(text: &str) -> Result<Fidelity, String> {
+    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
+}
+
+fn parse_tier(text: &str) -> Result<Tier, String> {
+    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
 }
 
 fn parse_strategy(text: &str) -> Result<Strategy, String> {

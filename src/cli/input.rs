@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::args::{Common, ExportArgs, ExportFormat};
+use super::args::{Common, ExportArgs, ExportFormat, ModelArgs};
 use super::{CliError, json};
 use crate::oracle::formats::{self, lc, net, plat};
 use crate::oracle::{Batch, Cluster, InputError, Network, OracleError, RunSpec, Scenario, Strategy, presets};
@@ -11,41 +11,70 @@ use crate::oracle::{Batch, Cluster, InputError, Network, OracleError, RunSpec, S
 pub struct Loaded {
     /// The model on the cluster.
     pub scenario: Scenario,
-    /// Batch, group, split, bytes per item, update time (strategy and GPUs
-    /// are set by the command).
+    /// Batch, group, split, bytes per item, update time, edition and
+    /// calibration (strategy and GPUs are set by the command).
     pub template: RunSpec,
 }
 
-/// Loads `--model`, `--cluster` and `--split` and builds the run template.
+/// Loads `--model`, `--cluster` and `--split` and builds the run template
+/// of a batch of one sample per GPU, uncalibrated.
 ///
 /// # Errors
 /// A [`CliError`] naming the input that failed.
-pub fn load(common: &Common) -> Result<Loaded, CliError> {
-    let network = model(&common.model)?;
-    let cluster = cluster(&common.cluster)?;
-    let split = match &common.split {
+pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
+    let network = model(&args.model)?;
+    let cluster = cluster(&args.cluster)?;
+    let split = match &args.split {
         Some(path) => {
             let text = read(path)?;
             Some(lc::parse(&text, &network).map_err(|e| oracle(path.display().to_string(), e.into()))?)
         }
         None => None,
     };
-    let batch = match (common.samples_per_gpu, common.batch) {
+    Ok(Loaded {
+        scenario: Scenario::new(network, cluster),
+        template: RunSpec {
+            bytes_per_item: args.bytes_per_item,
+            segments: args.segments,
+            split,
+            update_s: args.update_s,
+            ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.fidelity)
+        },
+    })
+}
+
+/// Loads what [`load_model`] does, the batch, the group and `--calibration`.
+///
+/// # Errors
+/// A [`CliError`] naming the input that failed.
+pub fn load(common: &Common) -> Result<Loaded, CliError> {
+    let mut loaded = load_model(&common.model)?;
+    loaded.template.batch = match (common.samples_per_gpu, common.batch) {
         (Some(b), _) => Batch::SamplesPerGpu(b),
         (None, Some(b)) => Batch::MiniBatch(b),
         (None, None) => Batch::SamplesPerGpu(1.0),
     };
-    Ok(Loaded {
-        scenario: Scenario::new(network, cluster),
-        template: RunSpec {
-            bytes_per_item: common.bytes_per_item,
-            group_size: common.group,
-            segments: common.segments,
-            split,
-            update_s: common.update_s,
-            ..RunSpec::new(Strategy::Data, 1, batch)
-        },
-    })
+    loaded.template.group_size = common.group;
+    if let Some(path) = &common.calibration {
+        let text = read(path)?;
+        let factors = formats::json::factors(&text).map_err(|e| oracle(path.display().to_string(), e))?;
+        loaded.template.calibration = Some(factors);
+    }
+    Ok(loaded)
+}
+
+/// An error in a file of measured runs.
+pub fn measured_error(path: &Path, error: crate::oracle::ParseError) -> CliError {
+    oracle(path.display().to_string(), error.into())
+}
+
+/// Reads a file of measured runs.
+///
+/// # Errors
+/// A [`CliError`] when it cannot be read or parsed (line and column).
+pub fn measured(path: &Path) -> Result<Vec<crate::oracle::Located>, CliError> {
+    let text = read(path)?;
+    formats::measured::parse(&text).map_err(|e| measured_error(path, e))
 }
 
 /// An error of the run's own settings.

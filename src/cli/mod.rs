@@ -112,6 +112,19 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             }
             output::capacities(&rows, a.format)
         }
+        Command::Calibrate(a) => {
+            let loaded = input::load_model(&a.model)?;
+            let runs = input::measured(&a.measured)?;
+            let calibration = loaded
+                .scenario
+                .calibrate(&runs, &loaded.template)
+                .map_err(|e| input::measured_error(&a.measured, e))?;
+            output::calibration(&calibration, a.format)
+        }
+        Command::Validate(a) => {
+            let report = crate::oracle::validation::report(a.tier).map_err(input::run_error)?;
+            output::validation(&report, a.format)
+        }
         Command::Presets => Ok(output::presets()),
         Command::Export(a) => input::export(a),
     }

@@ -4,7 +4,8 @@ use std::fmt::Write;
 
 use super::args::{ListFormat, OneFormat};
 use super::{CliError, json};
-use crate::oracle::{Capacity, Projection, Violations, formats, presets, units};
+use crate::oracle::validation::{Method, Report};
+use crate::oracle::{Calibration, Capacity, Projection, Violations, formats, presets, units};
 
 /// One projection.
 ///
@@ -16,6 +17,23 @@ pub fn projection(p: &Projection, format: OneFormat) -> Result<String, CliError>
         OneFormat::Table => {
             let mut text = table(std::slice::from_ref(p));
             text.push('\n');
+            let _ = writeln!(text, "  edition: {}", p.fidelity.label());
+            for term in &p.terms {
+                let _ = writeln!(text, "  + {}: {}", term.term.label(), term.detail);
+            }
+            if let Some(k) = &p.calibration {
+                let _ = writeln!(
+                    text,
+                    "  calibrated: compute x{}, communication x{} ({})",
+                    units::significant(k.compute, 4),
+                    units::significant(k.communication, 4),
+                    if k.measured {
+                        "from runs of this strategy"
+                    } else {
+                        "global factors: no run of this strategy"
+                    }
+                );
+            }
             for (kind, seconds) in p.communication.iter() {
                 if seconds > 0.0 {
                     let _ = writeln!(text, "  {:<24} {}", kind.label(), units::seconds(seconds));
@@ -37,7 +55,144 @@ pub fn projections(points: &[Projection], format: ListFormat) -> Result<String, 
     match format {
         ListFormat::Json => json(&points),
         ListFormat::Csv => Ok(formats::csv::projections(points)),
-        ListFormat::Table => Ok(table(points)),
+        ListFormat::Table => {
+            let mut text = table(points);
+            if let Some(first) = points.first() {
+                let _ = writeln!(text, "edition: {}", first.fidelity.label());
+                if first.calibration.is_some() {
+                    let _ = writeln!(text, "calibrated (see project for each strategy's factors)");
+                }
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// A calibration: its factors, then each run before and after.
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn calibration(c: &Calibration, format: OneFormat) -> Result<String, CliError> {
+    if format == OneFormat::Json {
+        return json(c);
+    }
+    let mut text = format!(
+        "calibration of the {} edition on {} runs\n{:<13} {:>5} {:>10} {:>10}\n",
+        c.fidelity,
+        c.runs.len(),
+        "strategy",
+        "runs",
+        "κ_comp",
+        "κ_comm"
+    );
+    for s in &c.strategies {
+        let _ = writeln!(
+            text,
+            "{:<13} {:>5} {:>10} {:>10}",
+            s.strategy.name(),
+            s.runs,
+            units::significant(s.compute, 4),
+            units::significant(s.communication, 4)
+        );
+    }
+    let _ = writeln!(
+        text,
+        "{:<13} {:>5} {:>10} {:>10}  (strategies without a run)\n",
+        "global",
+        c.runs.len(),
+        units::significant(c.global.compute, 4),
+        units::significant(c.global.communication, 4)
+    );
+    let _ = writeln!(
+        text,
+        "{:>5} {:<13} {:>6} {:>9} {:>11} {:>11} {:>9} {:>11} {:>9}",
+        "line", "strategy", "gpus", "batch", "measured", "before", "accuracy", "after", "accuracy"
+    );
+    for r in &c.runs {
+        let _ = writeln!(
+            text,
+            "{:>5} {:<13} {:>6} {:>9} {:>11} {:>11} {:>9} {:>11} {:>9}",
+            r.line,
+            r.measured.strategy.name(),
+            r.measured.gpus,
+            r.measured.mini_batch,
+            units::seconds(r.measured.iteration_s),
+            units::seconds(r.before.total_s),
+            units::percent(r.accuracy_before),
+            units::seconds(r.after.total_s),
+            units::percent(r.accuracy_after)
+        );
+    }
+    let _ = writeln!(
+        text,
+        "mean accuracy: {} before, {} after (accuracy = min(pred/meas, meas/pred))",
+        units::percent(c.mean_accuracy_before),
+        units::percent(c.mean_accuracy_after)
+    );
+    Ok(text)
+}
+
+/// The accuracy of the model on the shipped measured runs.
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliError> {
+    let cell = |v: Option<f64>| v.map_or_else(|| "-".to_string(), units::percent);
+    match format {
+        ListFormat::Json => json(report),
+        ListFormat::Csv => {
+            let mut text =
+                String::from("id,model,strategy,tier,gpus,mini_batch,measured_s,ideal_s,realistic_s,ideal_calibrated_s,realistic_calibrated_s,series\n");
+            let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+            for r in &report.runs {
+                let _ = writeln!(
+                    text,
+                    "{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+                    r.run.id,
+                    r.run.model,
+                    r.run.strategy,
+                    r.run.tier,
+                    r.run.gpus,
+                    r.run.mini_batch,
+                    r.run.measured_s,
+                    r.predicted.ideal_s,
+                    r.predicted.realistic_s,
+                    opt(r.predicted.ideal_calibrated_s),
+                    opt(r.predicted.realistic_calibrated_s),
+                    report.series.get(r.run.series).map_or(String::new(), |s| s.replace('"', "\"\""))
+                );
+            }
+            Ok(text)
+        }
+        ListFormat::Table => {
+            let mut text = format!(
+                "{} measured runs on ABCI ({} tiers); mean accuracy = min(pred/meas, meas/pred)\n",
+                report.runs.len(),
+                report.tier.name()
+            );
+            let _ = write!(text, "{:<13} {:>5} {:>10}", "strategy", "runs", "predicted");
+            for m in Method::ALL {
+                let _ = write!(text, " {:>22}", m.label());
+            }
+            text.push('\n');
+            for a in report.by_strategy.iter().chain(std::iter::once(&report.overall)) {
+                let name = a.strategy.map_or("all", |s| s.name());
+                let _ = write!(text, "{:<13} {:>5} {:>10}", name, a.runs, a.calibrated_runs);
+                for m in Method::ALL {
+                    let _ = write!(text, " {:>22}", cell(a.get(m)));
+                }
+                text.push('\n');
+            }
+            let _ = writeln!(
+                text,
+                "calibrated: on each series' fewest-GPU run, predicting the other runs of the series ({} runs)",
+                report.overall.calibrated_runs
+            );
+            for s in &report.skipped {
+                let _ = writeln!(text, "skipped {}: {}", s.id, s.reason);
+            }
+            Ok(text)
+        }
     }
 }
 

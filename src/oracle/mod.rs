@@ -90,19 +90,28 @@ pub mod presets;
 pub mod report;
 pub mod scenario;
 pub mod units;
+pub mod validation;
 
 pub use cost::communication::{CommKind, Communication};
-pub use cost::table::{CostTable, LayerCost};
+pub use cost::table::{CostTable, LayerCost, ProfileScaling};
+pub use cost::terms::{AppliedTerm, Term, Terms};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
 pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
 pub use model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};
+pub use model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
+pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
+pub use model::fidelity::Fidelity;
 pub use model::field::{Field, Segment};
 pub use model::layer::{Layer, LayerKind, LayerSpec};
-pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile};
+pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu};
 pub use model::run::{Batch, Run, RunSpec};
 pub use model::shape::Shape;
 pub use model::strategy::Strategy;
 pub use model::violation::{Violation, Violations};
 pub use report::bottleneck::{Finding, FindingDetail, Severity};
-pub use report::projection::Projection;
-pub use scenario::{Capacity, RankBy, Ranking, Scenario, Skipped, Sweep, gpu_counts};
+pub use report::projection::{Calibrated, Projection};
+pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
+pub use scenario::{
+    CalibratedRun, Calibration, Capacity, IterationTimes, RankBy, Ranking, Scenario, Skipped, StrategyFactors, Sweep,
+    accuracy, gpu_counts,
+};

@@ -33,6 +33,7 @@ pub fn network() -> Network {
             layer("MPOOL", LayerKind::Maxpool, &[4, 8, 8], &[0, 0, 2, 2], &[4, 4, 4], 1e-3),
             layer("FC", LayerKind::Fc, &[4, 4, 4], &[4, 10, 4, 4], &[10, 1, 1], 2e-3),
         ],
+        profiled_on: None,
     })
     .unwrap()
 }
@@ -69,6 +70,7 @@ pub fn cluster() -> Cluster {
                 latency_s: 3e-7,
             },
         ],
+        realistic: Default::default(),
     })
     .unwrap()
 }

@@ -2,6 +2,7 @@
 //! drawing it, and draws with plotters into an SVG string together with
 //! the places a pointer can hover for numbers.
 
+pub mod accuracy;
 pub mod comparison;
 pub mod memory;
 pub mod scaling;
@@ -287,8 +288,10 @@ mod edge_tests {
                 layer.w = Default::default();
             }
         }
+        // the ideal edition: in the realistic one memory traffic takes time even without FLOPs
         let inputs = Inputs {
             model: ModelSource::Custom(spec),
+            fidelity: crate::oracle::Fidelity::Ideal,
             ..Inputs::default()
         };
         let scenario = inputs.scenario().unwrap();

@@ -28,12 +28,16 @@ pub struct ScalingData {
     pub ideal: Vec<(u64, f64)>,
     /// The GPU budget (a vertical line).
     pub budget: u64,
+    /// The other edition's curves (thin, dashed), if asked for.
+    pub other: Vec<Curve>,
+    /// The other edition's name, for the legend.
+    pub other_name: &'static str,
 }
 
-/// The curves of the results' sweep.
-pub fn data(results: &Results) -> ScalingData {
+/// Projections grouped into one curve per strategy, in order of appearance.
+fn curves(points: &[Projection]) -> Vec<Curve> {
     let mut curves: Vec<Curve> = Vec::new();
-    for p in &results.sweep {
+    for p in points {
         match curves.iter_mut().find(|c| c.strategy == p.strategy) {
             Some(curve) => curve.points.push(p.clone()),
             None => curves.push(Curve {
@@ -42,10 +46,17 @@ pub fn data(results: &Results) -> ScalingData {
             }),
         }
     }
+    curves
+}
+
+/// The curves of the results' sweep.
+pub fn data(results: &Results) -> ScalingData {
     ScalingData {
-        curves,
+        curves: curves(&results.sweep),
         ideal: results.ideal.clone(),
         budget: results.gpus,
+        other: curves(&results.other_sweep),
+        other_name: results.fidelity.other().name(),
     }
 }
 
@@ -55,7 +66,11 @@ pub fn data(results: &Results) -> ScalingData {
 /// A [`ChartError`] if plotters fails.
 pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
     render(|root, targets| {
-        let times = data.curves.iter().flat_map(|c| c.points.iter().map(|p| p.total_s));
+        let times = data
+            .curves
+            .iter()
+            .chain(&data.other)
+            .flat_map(|c| c.points.iter().map(|p| p.total_s));
         let Some((low, high)) = log_bounds(times.chain(data.ideal.iter().map(|i| i.1))) else {
             return Ok(false);
         };
@@ -123,6 +138,16 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
                 });
             }
         }
+        for curve in &data.other {
+            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
+            let color = strategy_color(curve.strategy);
+            chart
+                .draw_series(DashedLineSeries::new(line, 3, 3, color.stroke_width(1)))
+                .map_err(fail)?;
+        }
+        if !data.other.is_empty() {
+            entries.push((format!("thin dashed: {} edition", data.other_name), Swatch::Dashed(grey)));
+        }
         entries.push((
             format!("budget: {} GPUs", data.budget),
             Swatch::Line(RGBColor(0xbb, 0xbb, 0xbb)),
@@ -164,5 +189,23 @@ mod tests {
             })
             .collect();
         assert!(xs.windows(2).all(|w| w[0] < w[1]));
+        assert!(data.other.is_empty(), "the other edition is drawn only when asked for");
+    }
+
+    #[test]
+    fn the_other_edition_is_drawn_when_asked_for() {
+        let inputs = crate::app::state::inputs::Inputs {
+            compare_editions: true,
+            ..Default::default()
+        };
+        let scenario = inputs.scenario().unwrap();
+        let results = Results::compute(&inputs, &scenario).unwrap();
+        let data = data(&results);
+        assert_eq!(data.other.len(), data.curves.len());
+        assert!(data.other.iter().flat_map(|c| &c.points).all(|p| p.fidelity == crate::oracle::Fidelity::Ideal));
+        let drawn = draw(&data).unwrap();
+        assert!(drawn.svg.contains("thin dashed: ideal edition"));
+        // the hover targets are the shown edition's points only
+        assert_eq!(drawn.targets.len(), results.sweep.len());
     }
 }

@@ -6,8 +6,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::AppContext;
+use super::accuracy_view::AccuracyView;
+use super::calibration_panel::CalibrationPanel;
 use super::cluster_panel::ClusterPanel;
 use super::comparison_plot::ComparisonPlot;
+use super::edition_note::EditionNote;
+use super::edition_panel::EditionPanel;
 use super::exports::Exports;
 use super::findings::Findings;
 use super::memory_plot::MemoryPlot;
@@ -103,6 +107,7 @@ pub fn app(props: &AppProps) -> Html {
             <>
                 <RankingTable ranking={view.results.ranking.clone()} />
                 <Findings ranking={view.results.ranking.clone()} />
+                <EditionNote view={view.clone()} />
                 <ScalingPlot view={view.clone()} />
                 <ComparisonPlot view={view.clone()} />
                 <MemoryPlot view={view.clone()} />
@@ -125,9 +130,12 @@ pub fn app(props: &AppProps) -> Html {
                     <ModelPanel />
                     <ClusterPanel />
                     <RunPanel />
+                    <EditionPanel />
+                    <CalibrationPanel />
                 </aside>
                 <section class="outputs" aria-live="polite">
                     { results.unwrap_or_else(|| html! { <p class="quiet">{ "Fix the highlighted inputs to see results." }</p> }) }
+                    <AccuracyView />
                 </section>
             </main>
             <footer>

@@ -5,6 +5,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::AppContext;
+use super::facts_table::FactsTable;
 use super::level_table::LevelTable;
 use super::number_field::NumberField;
 use crate::app::state::Action;
@@ -59,6 +60,7 @@ pub fn cluster_panel() -> Html {
             <div class="params">{ for params }</div>
             if let Some(e) = whole { <p class="error" role="alert">{ e }</p> }
             <LevelTable />
+            <FactsTable />
         </section>
     }
 }

@@ -3,8 +3,15 @@
 
 pub mod app;
 pub mod cluster_panel;
+pub mod calibration_panel;
+pub mod calibration_table;
 pub mod comparison_plot;
+pub mod edition_note;
+pub mod edition_panel;
+pub mod accuracy_table;
+pub mod accuracy_view;
 pub mod exports;
+pub mod facts_table;
 pub mod findings;
 pub mod layer_row;
 pub mod layer_table;
@@ -15,6 +22,7 @@ pub mod model_panel;
 pub mod notice;
 pub mod number_field;
 pub mod plot_frame;
+pub mod profile_note;
 pub mod ranking_table;
 pub mod run_panel;
 pub mod scaling_plot;

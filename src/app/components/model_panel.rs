@@ -7,6 +7,7 @@ use super::AppContext;
 use super::layer_table::LayerTable;
 use super::model_import::ModelImport;
 use super::number_field::NumberField;
+use super::profile_note::ProfileNote;
 use crate::app::state::Action;
 use crate::app::state::fields::Key;
 use crate::oracle::presets;
@@ -57,6 +58,7 @@ pub fn model_panel() -> Html {
                 if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.name) }</option> }
             </select>
             <p class="source">{ origin }</p>
+            if let Some(view) = state.view.clone() { <ProfileNote {view} /> }
             <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.dataset)} unit="samples"
                 value={state.model.samples.clone()} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />
             { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 pub use super::fields::LevelColumn;
 use super::fields::{self, ClusterKey, Errors, Key};
 use super::inputs::ClusterSource;
-use crate::oracle::{Cluster, ClusterSpec, OracleError, SwitchLevelSpec, presets, units};
+use crate::oracle::{
+    AllreduceAlgorithm, Cluster, ClusterSpec, HaloTransport, OracleError, SwitchLevelSpec, presets, units,
+};
 
 /// One editable scalar of a cluster.
 #[derive(Debug, Clone, Copy)]
@@ -122,6 +124,86 @@ pub const PARAMS: [Param; 9] = [
     },
 ];
 
+/// One optional fact of the realistic edition (blank: left out, its term off).
+#[derive(Debug, Clone, Copy)]
+pub struct Fact {
+    /// Engine field path, member by member.
+    pub path: &'static [&'static str],
+    /// A stable id for the input.
+    pub id: &'static str,
+    /// Label.
+    pub label: &'static str,
+    /// Display unit.
+    pub unit: &'static str,
+    /// Engine value per display unit.
+    pub scale: f64,
+    /// A whole number.
+    pub whole: bool,
+    get: fn(&ClusterSpec) -> Option<f64>,
+    set: fn(&mut ClusterSpec, Option<f64>),
+}
+
+/// Halo transport as the two cells set it: a latency and a bandwidth,
+/// either possibly blank.
+fn set_halo(spec: &mut ClusterSpec, latency_s: Option<Option<f64>>, bandwidth: Option<Option<f64>>) {
+    let old = spec.realistic.halo_transport;
+    let given = |v: f64| (!v.is_nan()).then_some(v);
+    let latency = latency_s.unwrap_or(old.and_then(|h| given(h.latency_s)));
+    let bw = bandwidth.unwrap_or(old.and_then(|h| given(h.pcie_bandwidth_bytes_per_s)));
+    spec.realistic.halo_transport = match (latency, bw) {
+        (None, None) => None,
+        // one cell blank: NaN until the other is given ([`ClusterEditor::build`] says which)
+        (l, b) => Some(HaloTransport {
+            latency_s: l.unwrap_or(f64::NAN),
+            pcie_bandwidth_bytes_per_s: b.unwrap_or(f64::NAN),
+        }),
+    };
+}
+
+/// The realistic edition's numeric facts, in display order.
+pub const FACTS: [Fact; 4] = [
+    Fact {
+        path: &["realistic", "memory_bandwidth_bytes_per_s"],
+        id: "cluster-memory-bandwidth",
+        label: "GPU memory bandwidth (sustained)",
+        unit: "GB/s",
+        scale: 1e9,
+        whole: false,
+        get: |c| c.realistic.memory_bandwidth_bytes_per_s,
+        set: |c, v| c.realistic.memory_bandwidth_bytes_per_s = v,
+    },
+    Fact {
+        path: &["realistic", "nic_sharing"],
+        id: "cluster-nic-sharing",
+        label: "GPUs sharing a path to a NIC",
+        unit: "GPUs",
+        scale: 1.0,
+        whole: true,
+        get: |c| c.realistic.nic_sharing.map(|n| n as f64),
+        set: |c, v| c.realistic.nic_sharing = v.map(|n| n as u64),
+    },
+    Fact {
+        path: &["realistic", "halo_transport", "latency_s"],
+        id: "cluster-halo-latency",
+        label: "Host-staged halo latency",
+        unit: "ms",
+        scale: 1e-3,
+        whole: false,
+        get: |c| c.realistic.halo_transport.map(|h| h.latency_s),
+        set: |c, v| set_halo(c, Some(v), None),
+    },
+    Fact {
+        path: &["realistic", "halo_transport", "pcie_bandwidth_bytes_per_s"],
+        id: "cluster-halo-pcie-bandwidth",
+        label: "Host PCIe bandwidth (halos)",
+        unit: "GB/s",
+        scale: 1e9,
+        whole: false,
+        get: |c| c.realistic.halo_transport.map(|h| h.pcie_bandwidth_bytes_per_s),
+        set: |c, v| set_halo(c, None, Some(v)),
+    },
+];
+
 /// The cluster editor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterEditor {
@@ -175,6 +257,31 @@ impl ClusterEditor {
             .get(index)
             .map(|param| self.text(ClusterKey::Param(index), (param.get)(&self.base), param.scale))
             .unwrap_or_default()
+    }
+
+    /// The text of fact `index` of [`FACTS`]: typed, the value, or blank
+    /// when the fact is left out.
+    pub fn fact_text(&self, index: usize) -> String {
+        let key = ClusterKey::Fact(index);
+        if let Some(typed) = self.edits.get(&key) {
+            return typed.clone();
+        }
+        FACTS
+            .get(index)
+            .and_then(|fact| (fact.get)(&self.base).map(|v| (v, fact.scale)))
+            .filter(|(v, _)| v.is_finite())
+            .map(|(v, scale)| units::significant(v / scale, 12))
+            .unwrap_or_default()
+    }
+
+    /// The Allreduce algorithm (`None`: left out, ring).
+    pub fn allreduce(&self) -> Option<AllreduceAlgorithm> {
+        self.base.realistic.allreduce
+    }
+
+    /// Sets the Allreduce algorithm (`None`: left out).
+    pub fn set_allreduce(&mut self, algorithm: Option<AllreduceAlgorithm>) {
+        self.base.realistic.allreduce = algorithm;
     }
 
     /// GPUs per node as the editor shows them (typed, or the value).
@@ -234,6 +341,20 @@ impl ClusterEditor {
                 errors.insert(Key::Cluster(key), message);
             }
         }
+        // a host-staged halo needs both of its cells
+        if let Some(halo) = spec.realistic.halo_transport {
+            for (index, value, other) in [
+                (2, halo.latency_s, "the PCIe bandwidth"),
+                (3, halo.pcie_bandwidth_bytes_per_s, "the latency"),
+            ] {
+                if value.is_nan() && !errors.contains_key(&Key::Cluster(ClusterKey::Fact(index))) {
+                    errors.insert(
+                        Key::Cluster(ClusterKey::Fact(index)),
+                        format!("Give this too, or clear {other} (no host staging)"),
+                    );
+                }
+            }
+        }
         if errors.is_empty() { Ok(spec) } else { Err(errors) }
     }
 
@@ -282,6 +403,19 @@ impl ClusterEditor {
 }
 
 fn apply(spec: &mut ClusterSpec, key: ClusterKey, text: &str) -> Result<(), String> {
+    if let ClusterKey::Fact(index) = key {
+        let fact = FACTS.get(index).ok_or_else(|| "Unknown field".to_string())?;
+        if text.trim().is_empty() {
+            (fact.set)(spec, None);
+            return Ok(());
+        }
+        let value: f64 = text.trim().parse().map_err(|_| "Must be a number (or blank: left out)".to_string())?;
+        if fact.whole && (value.fract() != 0.0 || value < 0.0) {
+            return Err("Must be a whole number".into());
+        }
+        (fact.set)(spec, Some(value * fact.scale));
+        return Ok(());
+    }
     let value: f64 = text.trim().parse().map_err(|_| "Must be a number".to_string())?;
     match key {
         ClusterKey::Param(index) => {
@@ -308,7 +442,7 @@ fn apply(spec: &mut ClusterSpec, key: ClusterKey, text: &str) -> Result<(), Stri
             }
             Ok(())
         }
-        ClusterKey::Whole => Err("Unknown field".into()),
+        ClusterKey::Whole | ClusterKey::Fact(_) => Err("Unknown field".into()),
     }
 }
 
@@ -363,6 +497,36 @@ mod tests {
                 .unwrap_err()
                 .contains_key(&Key::Cluster(ClusterKey::Level(1, LevelColumn::Span)))
         );
+    }
+
+    #[test]
+    fn realistic_facts_are_optional_cells() {
+        let mut editor = abci();
+        assert_eq!(editor.fact_text(0), "450");
+        assert_eq!(editor.fact_text(1), "2");
+        assert_eq!(editor.fact_text(2), "3.00011");
+        assert_eq!(editor.fact_text(3), "16");
+        assert_eq!(editor.allreduce(), Some(AllreduceAlgorithm::Best));
+        // blank: the fact is left out
+        editor.edit(ClusterKey::Fact(0), " ".into());
+        editor.edit(ClusterKey::Fact(2), "".into());
+        editor.edit(ClusterKey::Fact(3), "".into());
+        let (_, cluster) = editor.build().unwrap();
+        assert_eq!(cluster.realistic().memory_bandwidth_bytes_per_s, None);
+        assert_eq!(cluster.realistic().halo_transport, None);
+        // half a halo transport is an error on the blank cell
+        editor.edit(ClusterKey::Fact(2), "1.5".into());
+        let errors = editor.build().unwrap_err();
+        assert!(errors[&Key::Cluster(ClusterKey::Fact(3))].contains("latency"));
+        editor.edit(ClusterKey::Fact(3), "8".into());
+        let (_, cluster) = editor.build().unwrap();
+        let halo = cluster.realistic().halo_transport.unwrap();
+        assert_eq!((halo.latency_s, halo.pcie_bandwidth_bytes_per_s), (1.5e-3, 8e9));
+        editor.edit(ClusterKey::Fact(1), "0".into());
+        let errors = editor.build().unwrap_err();
+        assert!(errors.contains_key(&Key::Cluster(ClusterKey::Fact(1))), "{errors:?}");
+        editor.set_allreduce(None);
+        assert_eq!(editor.allreduce(), None);
     }
 
     #[test]

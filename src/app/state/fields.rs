@@ -31,6 +31,8 @@ pub enum RunKey {
 pub enum ClusterKey {
     /// One of [`super::cluster_editor::PARAMS`], by position.
     Param(usize),
+    /// One of the realistic edition's facts, [`super::cluster_editor::FACTS`], by position.
+    Fact(usize),
     /// A cell of switch level `index`.
     Level(usize, LevelColumn),
     /// The cluster as a whole (an error of no single cell).
@@ -61,6 +63,9 @@ pub enum Key {
     Network,
     /// A cluster cell.
     Cluster(ClusterKey),
+    /// A line of the measured runs (calibration); line 0 for the text as
+    /// a whole.
+    Measured(usize),
 }
 
 /// Field errors by key.
@@ -115,6 +120,9 @@ pub fn of_cluster(error: &InputError) -> Key {
     if let Some(i) = super::cluster_editor::PARAMS.iter().position(|p| f.is(p.path)) {
         return Key::Cluster(ClusterKey::Param(i));
     }
+    if let Some(i) = super::cluster_editor::FACTS.iter().position(|p| f.is(p.path)) {
+        return Key::Cluster(ClusterKey::Fact(i));
+    }
     let key = match f.segments() {
         [
             Segment::Key("switch_levels"),
@@ -140,6 +148,15 @@ pub fn message(error: &InputError) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => rule,
     }
+}
+
+/// The key and message of an error in the measured runs: its line, and
+/// the message with its column.
+pub fn of_measured(error: &ParseError) -> (Key, String) {
+    (
+        Key::Measured(error.line),
+        format!("Line {}, column {}: {}", error.line, error.column, error.problem),
+    )
 }
 
 /// The message of an import error, with its line and column.

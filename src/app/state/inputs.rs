@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::oracle::{
-    Batch, Cluster, ClusterSpec, InputError, Network, NetworkSpec, OracleError, Run, RunSpec, Scenario, Strategy,
-    presets,
+    Batch, Cluster, ClusterSpec, Fidelity, InputError, Network, NetworkSpec, OracleError, Run, RunSpec, Scenario,
+    Strategy, presets,
 };
 
 /// Where the network comes from.
@@ -44,6 +44,12 @@ pub struct Inputs {
     pub segments: Option<u64>,
     /// Hybrid group size (default: GPUs per node).
     pub group_size: Option<u64>,
+    /// The edition of the model.
+    pub fidelity: Fidelity,
+    /// Measured runs to calibrate with, as CSV (blank: no calibration).
+    pub measured: String,
+    /// Draw the other edition's scaling curves too.
+    pub compare_editions: bool,
 }
 
 /// The view a first visit shows: ResNet-50 on ABCI at 64 GPUs, 32 samples
@@ -67,6 +73,9 @@ impl Default for Inputs {
             bytes_per_item: crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM,
             segments: None,
             group_size: None,
+            fidelity: Fidelity::default(),
+            measured: String::new(),
+            compare_editions: false,
         }
     }
 }
@@ -102,14 +111,21 @@ impl Inputs {
         Ok(Scenario::new(self.network()?, self.cluster()?))
     }
 
-    /// The run of `strategy` at the GPU budget.
+    /// The run of `strategy` at the GPU budget, in the chosen edition,
+    /// uncalibrated (the view adds the calibration it computes).
     pub fn run(&self, strategy: Strategy) -> RunSpec {
         RunSpec {
             bytes_per_item: self.bytes_per_item,
             segments: self.segments,
             group_size: self.group_size,
+            fidelity: self.fidelity,
             ..RunSpec::new(strategy, self.gpus, self.batch)
         }
+    }
+
+    /// Whether measured runs are given (a calibration applies).
+    pub fn calibrated(&self) -> bool {
+        !self.measured.trim().is_empty()
     }
 
     /// Checks the run of every strategy that applies at the GPU budget (the

@@ -18,7 +18,7 @@ use self::model_editor::{LayerColumn, ModelEditor};
 use self::run_editor::{BatchMode, RunEditor};
 use super::results::Results;
 use super::url;
-use crate::oracle::{Cluster, LayerKind, Network, Scenario, Strategy};
+use crate::oracle::{AllreduceAlgorithm, Cluster, Fidelity, LayerKind, Network, Scenario, Strategy};
 
 /// Valid inputs and what they give.
 #[derive(Debug)]
@@ -70,6 +70,8 @@ pub enum Action {
     AddLevel,
     /// Remove a switch level.
     RemoveLevel(usize),
+    /// Choose the Allreduce algorithm (`None`: left out).
+    SetAllreduce(Option<AllreduceAlgorithm>),
     /// Type the GPU budget.
     SetGpus(String),
     /// Choose samples per GPU or a global mini-batch.
@@ -86,6 +88,12 @@ pub enum Action {
     SetSegments(String),
     /// Type the hybrid group size.
     SetGroupSize(String),
+    /// Choose the edition of the model.
+    SetFidelity(Fidelity),
+    /// Draw the other edition's curves, or stop.
+    ToggleCompareEditions,
+    /// Type (or paste) the measured runs.
+    SetMeasured(String),
     /// Hide the notice.
     DismissNotice,
     /// Say something about the page (storage, links) in the notice.
@@ -114,7 +122,11 @@ impl Action {
                 model: true,
                 ..Touched::default()
             },
-            Self::PickCluster(_) | Self::EditCluster(..) | Self::AddLevel | Self::RemoveLevel(_) => Touched {
+            Self::PickCluster(_)
+            | Self::EditCluster(..)
+            | Self::AddLevel
+            | Self::RemoveLevel(_)
+            | Self::SetAllreduce(_) => Touched {
                 cluster: true,
                 ..Touched::default()
             },
@@ -224,6 +236,7 @@ impl AppState {
             Action::EditCluster(key, text) => Rc::make_mut(&mut self.cluster).edit(key, text),
             Action::AddLevel => Rc::make_mut(&mut self.cluster).add_level(),
             Action::RemoveLevel(index) => Rc::make_mut(&mut self.cluster).remove_level(index),
+            Action::SetAllreduce(algorithm) => Rc::make_mut(&mut self.cluster).set_allreduce(algorithm),
             Action::SetGpus(text) => self.run.gpus = text,
             Action::SetBatchMode(mode) => self.run.batch_mode = mode,
             Action::SetSamplesPerGpu(text) => self.run.per_gpu = text,
@@ -232,6 +245,9 @@ impl AppState {
             Action::SetBytesPerItem(text) => self.run.bytes_per_item = text,
             Action::SetSegments(text) => self.run.segments = text,
             Action::SetGroupSize(text) => self.run.group_size = text,
+            Action::SetFidelity(fidelity) => self.run.fidelity = fidelity,
+            Action::ToggleCompareEditions => self.run.compare_editions = !self.run.compare_editions,
+            Action::SetMeasured(text) => self.run.measured = text,
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use super::fields::{self, Errors, Key};
 use super::inputs::ModelSource;
 use crate::oracle::formats::{self, parse_shape};
-use crate::oracle::{DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, presets};
+use crate::oracle::{DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, ProfiledGpu, presets};
 
 /// One layer's cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +70,8 @@ pub struct ModelEditor {
     pub sample_shape: String,
     /// Layers.
     pub rows: Vec<LayerRow>,
+    /// The GPU the profiled times were measured on (kept while edited).
+    pub profiled_on: Option<ProfiledGpu>,
 }
 
 impl ModelEditor {
@@ -83,6 +85,7 @@ impl ModelEditor {
             samples: spec.dataset.samples.to_string(),
             sample_shape: spec.dataset.sample_shape.to_string(),
             rows: spec.layers.iter().map(row).collect(),
+            profiled_on: spec.profiled_on.clone(),
         }
     }
 
@@ -182,6 +185,7 @@ impl ModelEditor {
                 sample_shape,
             },
             layers,
+            profiled_on: self.profiled_on.clone(),
         })
     }
 

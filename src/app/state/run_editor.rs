@@ -2,7 +2,8 @@
 
 use super::fields::{Errors, Key, RunKey};
 use super::inputs::Inputs;
-use crate::oracle::{Batch, Strategy};
+use crate::oracle::formats::measured;
+use crate::oracle::{Batch, Fidelity, Strategy};
 
 /// How the batch is entered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +33,12 @@ pub struct RunEditor {
     pub segments: String,
     /// Hybrid group size (blank: GPUs per node).
     pub group_size: String,
+    /// The edition of the model.
+    pub fidelity: Fidelity,
+    /// Measured runs as typed (CSV).
+    pub measured: String,
+    /// Draw the other edition's curves too.
+    pub compare_editions: bool,
 }
 
 impl RunEditor {
@@ -58,6 +65,9 @@ impl RunEditor {
             bytes_per_item: inputs.bytes_per_item.to_string(),
             segments: inputs.segments.map(|s| s.to_string()).unwrap_or_default(),
             group_size: inputs.group_size.map(|s| s.to_string()).unwrap_or_default(),
+            fidelity: inputs.fidelity,
+            measured: inputs.measured.clone(),
+            compare_editions: inputs.compare_editions,
         }
     }
 
@@ -78,6 +88,12 @@ impl RunEditor {
         if self.strategies.is_empty() {
             errors.insert(Key::Run(RunKey::Strategies), "Pick at least one strategy".into());
         }
+        if !self.measured.trim().is_empty()
+            && let Err(e) = measured::parse(&self.measured)
+        {
+            let (key, message) = super::fields::of_measured(&e);
+            errors.insert(key, message);
+        }
         match (gpus, batch, bytes, segments, group_size) {
             (Some(g), Some(b), Some(d), Some(s), Some(p2)) if errors.is_empty() => {
                 inputs.gpus = g;
@@ -86,6 +102,9 @@ impl RunEditor {
                 inputs.segments = s;
                 inputs.group_size = p2;
                 inputs.strategies = self.strategies.clone();
+                inputs.fidelity = self.fidelity;
+                inputs.measured = self.measured.clone();
+                inputs.compare_editions = self.compare_editions;
                 Ok(())
             }
             _ => Err(errors),
@@ -157,6 +176,21 @@ mod tests {
             ]
         );
         assert_eq!(copy, inputs, "nothing is applied on error");
+    }
+
+    #[test]
+    fn measured_runs_that_do_not_parse_are_errors_on_their_line() {
+        let mut editor = RunEditor::from_inputs(&Inputs::default());
+        editor.measured = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,x,,1,,\n".into();
+        let mut inputs = Inputs::default();
+        let errors = editor.apply(&mut inputs).unwrap_err();
+        assert!(errors[&Key::Measured(2)].starts_with("Line 2, column 8"), "{errors:?}");
+        assert_eq!(inputs, Inputs::default(), "nothing applied");
+        editor.measured = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,1,,\n".into();
+        editor.fidelity = Fidelity::Ideal;
+        editor.apply(&mut inputs).unwrap();
+        assert!(inputs.calibrated());
+        assert_eq!(inputs.fidelity, Fidelity::Ideal);
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The network model: α-β parameters of rings and pairs, and the ring
-//! collectives built on them.
+//! collectives built on them; [`Fabric`] adds the realistic edition's
+//! terms (Allreduce algorithm, NIC sharing, host-staged halos).
 
+use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::facts::AllreduceAlgorithm;
 
 /// Latency `α` (s) and inverse bandwidth `β` (s per byte) of a ring or pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,6 +25,15 @@ pub struct AlphaBeta {
 /// `α = max(a_in, 2·a_nic + L)`, `β = 1/min(bw_in, share)`,
 /// `share = min(bw_nic, k_nic·bw_nic/f)`.
 pub fn ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
+    shared_ring(cluster, span_gpus, rings_per_node, 1)
+}
+
+/// [`ring`] when `nic_sharing` GPUs share each PCIe path to a NIC.
+///
+/// # Formula
+/// As [`ring`], with `share = min(bw_nic, k_nic·bw_nic/f) / nic_sharing`
+/// for a ring that leaves a node (contract, section 7).
+pub fn shared_ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64, nic_sharing: u64) -> AlphaBeta {
     let s = cluster.spec();
     if span_gpus <= s.gpus_per_node {
         return AlphaBeta {
@@ -41,7 +53,7 @@ pub fn ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64) -> AlphaBeta
     }
     let nic_bw = s.nic.bandwidth_bytes_per_s;
     let rings = rings_per_node.max(1) as f64;
-    let share = nic_bw.min(s.nics_per_node as f64 * nic_bw / rings);
+    let share = nic_bw.min(s.nics_per_node as f64 * nic_bw / rings) / nic_sharing.max(1) as f64;
     AlphaBeta {
         alpha_s: s.intra_node.latency_s.max(2.0 * s.nic.latency_s + path_s),
         beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s.min(share),
@@ -56,6 +68,78 @@ pub fn ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64) -> AlphaBeta
 pub fn pair(cluster: &Cluster, same_node: bool) -> AlphaBeta {
     let n = cluster.gpus_per_node();
     ring(cluster, if same_node { n } else { n + 1 }, 1)
+}
+
+/// Tree Allreduce of `bytes` among `members` (NCCL's double binary tree).
+///
+/// # Formula
+/// `AR_tree(p, m) = 2·⌈log2 p⌉·α + 2·m·β`; 0 when `p ≤ 1`.
+pub fn tree_allreduce(members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
+    if members <= 1 {
+        return 0.0;
+    }
+    let depth = f64::from(u64::BITS - (members - 1).leading_zeros());
+    2.0 * depth * ab.alpha_s + 2.0 * bytes * ab.beta_s_per_byte
+}
+
+/// The network of one cluster as one edition of the model sees it: the
+/// ideal edition's rings and pairs, plus the section 7 terms in force.
+#[derive(Debug, Clone, Copy)]
+pub struct Fabric<'a> {
+    cluster: &'a Cluster,
+    terms: &'a Terms,
+}
+
+impl<'a> Fabric<'a> {
+    /// The fabric of `cluster` under `terms`.
+    pub fn new(cluster: &'a Cluster, terms: &'a Terms) -> Self {
+        Self { cluster, terms }
+    }
+
+    /// A ring over `span_gpus` GPUs with `rings_per_node` rings leaving
+    /// each node (see [`shared_ring`]; NIC sharing when in force).
+    pub fn ring(&self, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
+        shared_ring(self.cluster, span_gpus, rings_per_node, self.terms.nic_sharing)
+    }
+
+    /// A point-to-point pair (see [`pair`]; NIC sharing when in force).
+    pub fn pair(&self, same_node: bool) -> AlphaBeta {
+        let n = self.cluster.gpus_per_node();
+        self.ring(if same_node { n } else { n + 1 }, 1)
+    }
+
+    /// The pair of a halo exchange among `parts` parts of a split.
+    ///
+    /// # Formula
+    /// Host-staged halos (section 7): `α = latency_s`,
+    /// `β = 2·q_node / pcie_bandwidth` with `q_node = min(q, n)`; else
+    /// [`Fabric::pair`].
+    pub fn halo_pair(&self, same_node: bool, parts: u64) -> AlphaBeta {
+        match self.terms.halo_transport {
+            Some(host) => {
+                let per_host = parts.min(self.cluster.gpus_per_node()).max(1) as f64;
+                AlphaBeta {
+                    alpha_s: host.latency_s,
+                    beta_s_per_byte: 2.0 * per_host / host.pcie_bandwidth_bytes_per_s,
+                }
+            }
+            None => self.pair(same_node),
+        }
+    }
+
+    /// An Allreduce of `bytes` among `members` over `ab`, with the
+    /// algorithm in force.
+    ///
+    /// # Formula
+    /// Ring [`allreduce`], [`tree_allreduce`], or the smaller of the two
+    /// (`best`).
+    pub fn allreduce(&self, members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
+        match self.terms.allreduce {
+            AllreduceAlgorithm::Ring => allreduce(members, bytes, ab),
+            AllreduceAlgorithm::Tree => tree_allreduce(members, bytes, ab),
+            AllreduceAlgorithm::Best => allreduce(members, bytes, ab).min(tree_allreduce(members, bytes, ab)),
+        }
+    }
 }
 
 /// Ring Allreduce of `bytes` among `members`.
@@ -132,5 +216,43 @@ mod tests {
         assert!(close(p2p(1e6, ab), 1e-6 + 1e-3));
         assert_eq!(allreduce(1, 1e6, ab), 0.0);
         assert_eq!(allgather(0, 1e6, ab), 0.0);
+        // tree: 2·⌈log2 5⌉·α + 2·m·β = 2·3·1e-6 + 2·1e-3
+        assert!(close(tree_allreduce(5, 1e6, ab), 6e-6 + 2e-3));
+        assert!(close(tree_allreduce(4, 1e6, ab), 4e-6 + 2e-3));
+        assert!(close(tree_allreduce(2, 1e6, ab), 2e-6 + 2e-3));
+        assert_eq!(tree_allreduce(1, 1e6, ab), 0.0);
+    }
+
+    #[test]
+    fn section_7_terms_by_hand() {
+        use crate::oracle::model::facts::HaloTransport;
+        let abci = presets::cluster("abci").unwrap();
+        let mut terms = Terms::ideal();
+        terms.nic_sharing = 2;
+        let fabric = Fabric::new(&abci, &terms);
+        // a ring across nodes: a NIC's 12.5 GB/s shared by 2 GPUs
+        assert!(close(fabric.ring(8, 1).beta_s_per_byte, 1.0 / 6.25e9));
+        // inside a node nothing is shared
+        assert!(close(fabric.ring(4, 1).beta_s_per_byte, 1.0 / 50e9));
+        assert!(close(fabric.pair(false).beta_s_per_byte, 1.0 / 6.25e9));
+        // host-staged halo among 8 parts, 4 per node: β = 2·4/16e9
+        terms.halo_transport = Some(HaloTransport {
+            latency_s: 3e-3,
+            pcie_bandwidth_bytes_per_s: 16e9,
+        });
+        let fabric = Fabric::new(&abci, &terms);
+        let halo = fabric.halo_pair(false, 8);
+        assert_eq!(halo.alpha_s, 3e-3);
+        assert!(close(halo.beta_s_per_byte, 8.0 / 16e9));
+        assert!(close(fabric.halo_pair(true, 2).beta_s_per_byte, 4.0 / 16e9));
+        // best: tree wins for small messages over many GPUs, ring for large ones
+        terms.allreduce = AllreduceAlgorithm::Best;
+        let fabric = Fabric::new(&abci, &terms);
+        let ab = AlphaBeta {
+            alpha_s: 10e-6,
+            beta_s_per_byte: 1e-10,
+        };
+        assert!(close(fabric.allreduce(1024, 1e3, ab), tree_allreduce(1024, 1e3, ab)));
+        assert!(close(fabric.allreduce(4, 1e9, ab), allreduce(4, 1e9, ab)));
     }
 }

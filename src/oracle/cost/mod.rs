@@ -9,3 +9,4 @@ pub mod partition;
 pub mod split;
 pub mod strategies;
 pub mod table;
+pub mod terms;

@@ -57,9 +57,12 @@ impl SplitPlan {
     /// pool layers are all at least `q` wide. The bound is the smallest
     /// extent (width, `F` or `C`) over the set; for the default width split,
     /// the width of the first conv or pool layer (the largest `q` whose
-    /// default set is not empty).
-    pub fn new(costs: &[LayerCost], axis: SplitAxis, parts: u64, explicit: Option<&[bool]>) -> Self {
-        let (mask, bound) = match (explicit, axis) {
+    /// default set is not empty). With `elementwise` (the realistic
+    /// edition's roofline), a width split also divides the bn, relu, add
+    /// and dropout layers that lie before its last split layer (they run
+    /// on the local slice); they do not bound it.
+    pub fn new(costs: &[LayerCost], axis: SplitAxis, parts: u64, explicit: Option<&[bool]>, elementwise: bool) -> Self {
+        let (mut mask, bound) = match (explicit, axis) {
             (Some(mask), _) => {
                 let mask = mask.to_vec();
                 let bound = smallest_extent(costs, &mask, axis);
@@ -76,6 +79,14 @@ impl SplitPlan {
                 (mask, bound)
             }
         };
+        if elementwise && axis == SplitAxis::Width {
+            let last = mask.iter().rposition(|&m| m).unwrap_or(0);
+            for (flag, cost) in mask.iter_mut().zip(costs).take(last) {
+                if cost.kind.is_elementwise() {
+                    *flag = true;
+                }
+            }
+        }
         Self {
             mask,
             parts,
@@ -180,15 +191,15 @@ mod tests {
     fn alexnet_default_spatial_split_follows_the_width() {
         let s = presets::scenario("alexnet", "abci").unwrap();
         // widths: CONV1 54, MPOOL 27, CONV2 27, MPOOL 13, CONV3-5 13, MPOOL 6
-        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 4, None);
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 4, None, false);
         assert_eq!(
             names(&plan, &s),
             ["CONV1", "MPOOL", "CONV2", "MPOOL", "CONV3", "CONV4", "CONV5", "MPOOL"]
         );
         assert_eq!(plan.bound, 54);
-        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 16, None);
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 16, None, false);
         assert_eq!(names(&plan, &s), ["CONV1", "MPOOL", "CONV2"]);
-        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 64, None);
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 64, None, false);
         assert!(plan.is_empty());
         assert!(plan.violated());
     }
@@ -196,21 +207,21 @@ mod tests {
     #[test]
     fn filter_and_channel_defaults() {
         let s = presets::scenario("alexnet", "abci").unwrap();
-        let filter = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None);
+        let filter = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None, false);
         assert_eq!(names(&filter, &s), ["CONV1", "CONV2", "CONV3", "CONV4", "CONV5"]);
         assert_eq!(filter.bound, 96);
-        let channel = SplitPlan::new(s.costs(), SplitAxis::Channels, 4, None);
+        let channel = SplitPlan::new(s.costs(), SplitAxis::Channels, 4, None, false);
         assert_eq!(names(&channel, &s), ["CONV2", "CONV3", "CONV4", "CONV5"]);
         assert_eq!(channel.bound, 96);
         assert!(!channel.violated());
-        let channel = SplitPlan::new(s.costs(), SplitAxis::Channels, 128, None);
+        let channel = SplitPlan::new(s.costs(), SplitAxis::Channels, 128, None, false);
         assert!(channel.violated());
     }
 
     #[test]
     fn split_time_divides_only_split_layers() {
         let s = presets::scenario("alexnet", "abci").unwrap();
-        let plan = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None);
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None, false);
         let split: f64 = s
             .costs()
             .iter()
@@ -224,12 +235,25 @@ mod tests {
     }
 
     #[test]
+    fn the_realistic_width_split_also_divides_elementwise_layers_inside_it() {
+        let s = presets::scenario("alexnet", "abci").unwrap();
+        // widths: CONV1 54, MPOOL 27, CONV2 27, MPOOL 13 ...: at 16 parts CONV1, MPOOL, CONV2 split
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 16, None, true);
+        assert_eq!(names(&plan, &s), ["CONV1", "RELU", "MPOOL", "CONV2"]);
+        assert_eq!(plan.bound, 54);
+        assert_eq!(plan.last(), Some(3));
+        // filter splits are not widened
+        let filter = SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None, true);
+        assert_eq!(filter, SplitPlan::new(s.costs(), SplitAxis::Filters, 4, None, false));
+    }
+
+    #[test]
     fn explicit_split_bound_is_the_smallest_extent() {
         let s = presets::scenario("alexnet", "abci").unwrap();
         let mut mask = vec![false; s.costs().len()];
         mask[0] = true;
         mask[3] = true;
-        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 8, Some(&mask));
+        let plan = SplitPlan::new(s.costs(), SplitAxis::Width, 8, Some(&mask), false);
         assert_eq!(plan.bound, 27);
         assert_eq!(plan.last(), Some(3));
     }

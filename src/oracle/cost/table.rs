@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::partition::{Stages, partition, prefix_sums};
+use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::layer::{Layer, LayerKind};
-use crate::oracle::model::network::{Network, Profile};
+use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
 
 /// What one layer costs, per sample, on one cluster.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,7 +37,19 @@ pub struct LayerCost {
     pub halo_y_items: f64,
 }
 
-/// The cost table: per-layer costs and their sums.
+/// A profile scaled from the GPU it was measured on to the cluster's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProfileScaling {
+    /// The GPU the profile was measured on.
+    pub gpu: String,
+    /// Training seconds per sample there (the profile).
+    pub there_s: f64,
+    /// Training seconds per sample on the cluster's GPU.
+    pub here_s: f64,
+}
+
+/// The cost table: per-layer costs and their sums, for one edition of
+/// the model and one item size.
 #[derive(Debug)]
 pub struct CostTable {
     layers: Vec<LayerCost>,
@@ -45,33 +59,69 @@ pub struct CostTable {
     times_s: Vec<f64>,
     prefix_s: Vec<f64>,
     partitions: Mutex<HashMap<u64, Arc<Stages>>>,
+    terms: Terms,
+    memory_bound_layers: usize,
+    profile_scaling: Option<ProfileScaling>,
+}
+
+/// Bytes per item a profile was measured with (fp32, as the reference
+/// files were).
+const PROFILE_BYTES_PER_ITEM: f64 = 4.0;
+
+/// `w_l`: a layer's training time on a GPU of `flops_per_s` and, when
+/// known, `memory_bandwidth` bytes/s.
+///
+/// # Formula
+/// `w_l = max(3·fwd_flops_l / R, 3·δ·(|x_l| + |y_l|) / BW_mem)`; without a
+/// bandwidth, `3·fwd_flops_l / R` (contract, section 7).
+pub fn roofline_s(layer: &Layer, flops_per_s: f64, memory_bandwidth: Option<f64>, bytes_per_item: f64) -> f64 {
+    let arithmetic = 3.0 * layer.forward_flops() / flops_per_s;
+    match memory_bandwidth {
+        Some(bw) => arithmetic.max(3.0 * bytes_per_item * (layer.x().items() + layer.y().items()) / bw),
+        None => arithmetic,
+    }
 }
 
 /// Partitions remembered at most (stage counts a session asks for).
 const REMEMBERED_PARTITIONS: usize = 64;
 
 impl CostTable {
-    /// The costs of `network`'s layers on `cluster`.
+    /// The costs of `network`'s layers on `cluster` in the ideal edition
+    /// (see [`CostTable::for_edition`]).
+    pub fn new(network: &Network, cluster: &Cluster) -> Self {
+        Self::for_edition(network, cluster, Fidelity::Ideal, PROFILE_BYTES_PER_ITEM)
+    }
+
+    /// The costs of `network`'s layers on `cluster` in one edition, with
+    /// `bytes_per_item` (`δ`) for the memory traffic of the roofline.
     ///
     /// # Formula
-    /// Per-sample time of layer `l`: with a whole-model profiled time `T`,
+    /// Ideal edition (section 2): with a whole-model profiled time `T`,
     /// `t_l = T·flops_l/Σflops`; with per-layer profiled times, those; else
     /// `t_l = 3·fwd_flops_l/R`.
-    pub fn new(network: &Network, cluster: &Cluster) -> Self {
-        let total_flops = network.forward_flops();
-        let rate = cluster.gpu_flops_per_s();
-        let profile = network.profile();
+    ///
+    /// Realistic edition (section 7), with the roofline weights `w_l` of
+    /// [`roofline_s`] on the cluster's GPU (`w_l`) and on the GPU the
+    /// profile was measured on (`w'_l`, with `δ = 4` of its fp32 run and,
+    /// for a fact it does not record, the cluster GPU's): without a
+    /// profile `t_l = w_l`; with a whole-model time `t_l = T·w_l/Σw'`;
+    /// with per-layer times `t_l = t'_l·w_l/w'_l`. A profile whose GPU is
+    /// not recorded is taken as measured on the cluster's GPU (so at
+    /// `δ = 4` it is used as it is). Without a roofline (no memory
+    /// bandwidth) the weights are `3·flops/R`: the section 2 times, a
+    /// profile's multiplied by `R'/R` (bit for bit the ideal edition's when
+    /// the GPUs agree).
+    pub fn for_edition(network: &Network, cluster: &Cluster, fidelity: Fidelity, bytes_per_item: f64) -> Self {
+        let terms = Terms::new(cluster, fidelity);
+        let (times, memory_bound_layers, profile_scaling) = match fidelity {
+            Fidelity::Ideal => (ideal_times(network, cluster), 0, None),
+            Fidelity::Realistic => realistic_times(network, cluster, &terms, bytes_per_item),
+        };
         let layers: Vec<LayerCost> = network
             .layers()
             .iter()
-            .map(|layer| {
-                let time_s = match profile {
-                    Profile::WholeModel { per_sample_s } => per_sample_s * layer.forward_flops() / total_flops,
-                    Profile::PerLayer => layer.time_s().unwrap_or(0.0),
-                    Profile::Flops => 3.0 * layer.forward_flops() / rate,
-                };
-                layer_cost(layer, time_s)
-            })
+            .zip(times)
+            .map(|(layer, time_s)| layer_cost(layer, time_s))
             .collect();
         let times_s: Vec<f64> = layers.iter().map(|c| c.time_s).collect();
         Self {
@@ -82,7 +132,27 @@ impl CostTable {
             activation_items: network.activation_items(),
             layers,
             partitions: Mutex::new(HashMap::new()),
+            terms,
+            memory_bound_layers,
+            profile_scaling,
         }
+    }
+
+    /// The section 7 terms in force for this table's edition.
+    pub fn terms(&self) -> &Terms {
+        &self.terms
+    }
+
+    /// Layers whose roofline time is set by memory traffic (0 without a
+    /// roofline).
+    pub fn memory_bound_layers(&self) -> usize {
+        self.memory_bound_layers
+    }
+
+    /// How a profile was scaled to the cluster's GPU, when it was (a
+    /// profile recorded on another GPU, in the realistic edition).
+    pub fn profile_scaling(&self) -> Option<&ProfileScaling> {
+        self.profile_scaling.as_ref()
     }
 
     /// Per-layer costs, in layer order.
@@ -120,6 +190,117 @@ impl CostTable {
         memo.insert(key, Arc::clone(&made));
         made
     }
+}
+
+/// Section 2's per-sample times.
+fn ideal_times(network: &Network, cluster: &Cluster) -> Vec<f64> {
+    let total_flops = network.forward_flops();
+    let rate = cluster.gpu_flops_per_s();
+    let profile = network.profile();
+    network
+        .layers()
+        .iter()
+        .map(|layer| match profile {
+            Profile::WholeModel { per_sample_s } => per_sample_s * layer.forward_flops() / total_flops,
+            Profile::PerLayer => layer.time_s().unwrap_or(0.0),
+            Profile::Flops => 3.0 * layer.forward_flops() / rate,
+        })
+        .collect()
+}
+
+/// Section 7's per-sample times, the count of memory-bound layers and the
+/// profile's scaling (see [`CostTable::for_edition`]).
+fn realistic_times(
+    network: &Network,
+    cluster: &Cluster,
+    terms: &Terms,
+    bytes_per_item: f64,
+) -> (Vec<f64>, usize, Option<ProfileScaling>) {
+    let rate = cluster.gpu_flops_per_s();
+    let bandwidth = terms.memory_bandwidth_bytes_per_s;
+    let gpu = network.profiled_on();
+    let Some(_) = bandwidth else {
+        // no roofline: every weight is 3·flops/R, so a profile scales by the
+        // ratio of FLOP/s, and without a profile's GPU nothing changes
+        let ideal = ideal_times(network, cluster);
+        let Some(gpu) = gpu.filter(|g| g.flops_per_s != rate) else {
+            return (ideal, 0, None);
+        };
+        let ratio = gpu.flops_per_s / rate;
+        let there_s: f64 = ideal.iter().sum();
+        let times: Vec<f64> = ideal.iter().map(|t| t * ratio).collect();
+        let scaling = ProfileScaling {
+            gpu: gpu.name.clone(),
+            there_s,
+            here_s: times.iter().sum(),
+        };
+        return (times, 0, Some(scaling));
+    };
+    let here: Vec<f64> = network
+        .layers()
+        .iter()
+        .map(|l| roofline_s(l, rate, bandwidth, bytes_per_item))
+        .collect();
+    let memory_bound = match bandwidth {
+        Some(_) => network
+            .layers()
+            .iter()
+            .zip(&here)
+            .filter(|(l, w)| **w > 3.0 * l.forward_flops() / rate)
+            .count(),
+        None => 0,
+    };
+    // w'_l: on the profile's GPU (its own facts, the cluster's where it records none)
+    let there: Vec<f64> = match gpu {
+        Some(gpu) => network
+            .layers()
+            .iter()
+            .map(|l| profiled_roofline_s(l, gpu, bandwidth))
+            .collect(),
+        None => network
+            .layers()
+            .iter()
+            .map(|l| roofline_s(l, rate, bandwidth, PROFILE_BYTES_PER_ITEM))
+            .collect(),
+    };
+    let (times, profiled_s): (Vec<f64>, f64) = match network.profile() {
+        Profile::Flops => return (here, memory_bound, None),
+        Profile::WholeModel { per_sample_s } => {
+            let total: f64 = there.iter().sum();
+            let scale = if total > 0.0 { per_sample_s / total } else { 0.0 };
+            (here.iter().map(|w| w * scale).collect(), per_sample_s)
+        }
+        Profile::PerLayer => {
+            let measured: Vec<f64> = network.layers().iter().map(|l| l.time_s().unwrap_or(0.0)).collect();
+            let times = measured
+                .iter()
+                .zip(here.iter().zip(&there))
+                .map(|(t, (w, w_there))| if *w_there > 0.0 { t * w / w_there } else { *t })
+                .collect();
+            (times, measured.iter().sum())
+        }
+    };
+    let scaling = gpu.filter(|g| !same_gpu(g, rate, bandwidth)).map(|g| ProfileScaling {
+        gpu: g.name.clone(),
+        there_s: profiled_s,
+        here_s: times.iter().sum(),
+    });
+    (times, memory_bound, scaling)
+}
+
+/// `w'_l` on the GPU a profile was measured on, at fp32.
+fn profiled_roofline_s(layer: &Layer, gpu: &ProfiledGpu, cluster_bandwidth: Option<f64>) -> f64 {
+    // the roofline is on when the cluster states its bandwidth; a profile
+    // GPU that records none is taken to have the cluster's
+    let bandwidth = cluster_bandwidth.map(|bw| gpu.memory_bandwidth_bytes_per_s.unwrap_or(bw));
+    roofline_s(layer, gpu.flops_per_s, bandwidth, PROFILE_BYTES_PER_ITEM)
+}
+
+/// Whether the profile's GPU is the cluster's (same rate, and the same
+/// bandwidth when the roofline is on).
+fn same_gpu(gpu: &ProfiledGpu, rate: f64, bandwidth: Option<f64>) -> bool {
+    gpu.flops_per_s == rate
+        && bandwidth.is_none_or(|bw| gpu.memory_bandwidth_bytes_per_s.is_none_or(|own| own == bw))
 }
 
 fn layer_cost(layer: &Layer, time_s: f64) -> LayerCost {

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 
 use crate::oracle::model::cluster::{Cluster, ClusterSpec};
 use crate::oracle::model::errors::{InputError, OracleError, ParseError, ParseProblem};
+use crate::oracle::model::factors::{Factors, FactorsSpec};
 use crate::oracle::model::network::{Network, NetworkSpec};
 use crate::oracle::model::run::RunSpec;
 
@@ -35,6 +36,16 @@ pub fn network(text: &str) -> Result<Network, OracleError> {
 /// As [`network`].
 pub fn cluster(text: &str) -> Result<Cluster, OracleError> {
     Ok(Cluster::new(parse_spec::<ClusterSpec>(text)?)?)
+}
+
+/// Reads calibration factors: the JSON that `paradl calibrate` prints (its
+/// runs and accuracies are ignored).
+///
+/// # Errors
+/// As [`network`]; a factor that is not finite and within bounds names
+/// its field.
+pub fn factors(text: &str) -> Result<Factors, OracleError> {
+    Ok(Factors::new(parse_spec::<FactorsSpec>(text)?)?)
 }
 
 /// Reads a run (checked only against a network and cluster, by

@@ -55,7 +55,7 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
 /// The `|`-separated fields of a line with their columns, in one pass
 /// over the line (columns are counted as the scan goes, so that a long
 /// line costs linear time).
-fn split_fields(raw: &str) -> Vec<Field<'_>> {
+pub fn split_fields(raw: &str) -> Vec<Field<'_>> {
     let mut fields = Vec::new();
     let mut column = 1;
     for part in raw.split('|') {

@@ -7,6 +7,8 @@ pub mod csv;
 pub mod json;
 pub mod lc;
 mod lines;
+pub mod measured;
+pub mod records;
 pub mod net;
 pub mod plat;
 

@@ -12,6 +12,11 @@
 //! `NAME|x|w|y[|time]`; the kind comes from the name (`CONV*` conv, `FC*`
 //! fc, `MPOOL` maxpool, `APOOL` avgpool, `RELU`, `BNORM` bn, `ADD`,
 //! `DROPOUT`, anything else other). Lines starting with `#` are comments.
+//!
+//! One comment means something to this tool (the original one skips it):
+//! `#profiled_on|NAME|FLOP/s|memory bytes/s` records the GPU the profiled
+//! time was measured on (the last field may be empty), so that the
+//! realistic edition can scale it (contract, section 7).
 
 use std::fmt::Write;
 
@@ -19,7 +24,36 @@ use super::lines::{Field, Line, end_line, lines, parse_number, parse_shape};
 use crate::oracle::model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};
 use crate::oracle::model::field::{Field as Path, Segment};
 use crate::oracle::model::layer::{Layer, LayerKind, LayerSpec};
-use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec, layer_field};
+use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec, ProfiledGpu, layer_field};
+
+/// The comment that records the profile's GPU.
+const PROFILED_ON: &str = "#profiled_on|";
+
+/// The profile's GPU, from its comment line, if the file has one.
+fn profiled_on(text: &str) -> Result<Option<ProfiledGpu>, ParseError> {
+    let Some((index, raw)) = text
+        .split('\n')
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with(PROFILED_ON))
+    else {
+        return Ok(None);
+    };
+    let line = Line {
+        number: index + 1,
+        fields: super::lines::split_fields(raw.strip_suffix('\r').unwrap_or(raw)),
+    };
+    let name = line.field(1, "GPU name")?;
+    let flops = line.field(2, "FLOP/s")?;
+    let gpu = ProfiledGpu {
+        name: name.text.into(),
+        flops_per_s: parse_number(&line, flops, "number of FLOP/s")?,
+        memory_bandwidth_bytes_per_s: match line.fields.get(3) {
+            Some(f) if !f.text.is_empty() => Some(parse_number(&line, *f, "number of bytes/s")?),
+            _ => None,
+        },
+    };
+    Ok(Some(gpu))
+}
 
 /// The kind a ParaDL layer name stands for.
 pub fn kind_from_name(name: &str) -> LayerKind {
@@ -96,6 +130,7 @@ pub fn parse(text: &str) -> Result<Network, ParseError> {
             sample_shape,
         },
         layers,
+        profiled_on: profiled_on(text)?,
     };
     Network::new(spec).map_err(|err| {
         let headers = Headers {
@@ -220,6 +255,11 @@ pub fn write(network: &Network) -> Result<String, InputError> {
     );
     let _ = writeln!(text, "Input|{}", crate::oracle::model::shape::Shape::new(input));
     let _ = writeln!(text, "Model|{}", clean(Path::from("name"), &spec.name, false)?);
+    if let Some(gpu) = &spec.profiled_on {
+        let name = clean(Path::from("profiled_on.name"), &gpu.name, false)?;
+        let bandwidth = gpu.memory_bandwidth_bytes_per_s.map(|b| format!("{b:e}")).unwrap_or_default();
+        let _ = writeln!(text, "{PROFILED_ON}{name}|{:e}|{bandwidth}", gpu.flops_per_s);
+    }
     for (i, layer) in spec.layers.iter().enumerate() {
         let field = Path::from("name").within(&layer_field(i, layer));
         let name = clean(field.clone(), &layer.name, true)?;
@@ -268,6 +308,19 @@ mod tests {
 
     const TINY: &str =
         "Dataset|Toy\nInput|100x3x8x8\nModel|Tiny\nCONV1|3x8x8|3x4x3x3|4x6x6|0.5\nRELU|4x6x6|4x4x0x0|4x6x6|0\n";
+
+    #[test]
+    fn the_profiles_gpu_travels_in_a_comment() {
+        let text = TINY.replace("Model|Tiny\n", "Model|Tiny\n#profiled_on| V100 |7.8e12|4.5e11\n");
+        let net = parse(&text).unwrap();
+        let gpu = net.profiled_on().unwrap();
+        assert_eq!((gpu.name.as_str(), gpu.flops_per_s, gpu.memory_bandwidth_bytes_per_s), ("V100", 7.8e12, Some(4.5e11)));
+        assert_eq!(parse(&write(&net).unwrap()).unwrap(), net);
+        let err = parse(&TINY.replace("Model|Tiny\n", "Model|Tiny\n#profiled_on|V100|fast\n")).unwrap_err();
+        assert_eq!((err.line, err.column), (4, 19));
+        let err = parse(&TINY.replace("Model|Tiny\n", "Model|Tiny\n#profiled_on|V100|0\n")).unwrap_err();
+        assert!(err.to_string().contains("profiled_on.flops_per_s"), "{err}");
+    }
 
     #[test]
     fn reads_a_small_file() {

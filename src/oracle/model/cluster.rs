@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_GPUS};
 use super::errors::{InputError, Rule};
+use super::facts::RealisticFacts;
 use super::field::Field;
 
 /// A link: bandwidth one way and latency.
@@ -51,6 +52,10 @@ pub struct ClusterSpec {
     pub nics_per_node: u64,
     /// Switch levels, innermost first; the last spans everything.
     pub switch_levels: Vec<SwitchLevelSpec>,
+    /// The facts of the realistic edition (section 7); each one left out
+    /// turns its term off.
+    #[serde(default, skip_serializing_if = "RealisticFacts::is_empty")]
+    pub realistic: RealisticFacts,
 }
 
 /// A checked cluster.
@@ -92,6 +97,7 @@ impl Cluster {
             checks::within(field.key("latency_s"), link.latency_s, 0.0, MAX_LATENCY_S)?;
         }
         check_switch_levels(&spec.switch_levels)?;
+        spec.realistic.check()?;
         Ok(Self(spec))
     }
 
@@ -125,8 +131,15 @@ impl Cluster {
         self.0.max_gpus
     }
 
+    /// The facts of the realistic edition.
+    pub fn realistic(&self) -> &RealisticFacts {
+        &self.0.realistic
+    }
+
     /// A flat cluster, as the original tool's `.plat` files describe one:
     /// every ring and pair sees `latency_s` and `bandwidth_bytes_per_s`.
+    /// A `.plat` file carries none of the realistic edition's facts, so a
+    /// flat cluster projects as the ideal edition in both.
     ///
     /// # Formula
     /// `bw_in = bw_nic = bandwidth`, one NIC per GPU (`k_nic = n`),
@@ -146,7 +159,7 @@ impl Cluster {
     ) -> Result<Self, InputError> {
         Self::new(ClusterSpec {
             name: name.into(),
-            source: "a flat ParaDL platform: one bandwidth and one latency for every link".into(),
+            source: "a flat ParaDL platform: one bandwidth and one latency for every link; a .plat file carries none of the realistic edition's facts (memory bandwidth, Allreduce algorithm, NIC sharing, halo transport), so it projects as the ideal edition".into(),
             gpu_flops_per_s,
             gpu_memory_bytes,
             gpus_per_node,
@@ -162,6 +175,7 @@ impl Cluster {
                 span_nodes: None,
                 latency_s: 0.0,
             }],
+            realistic: RealisticFacts::default(),
         })
     }
 
@@ -172,7 +186,8 @@ impl Cluster {
             && s.nic.latency_s == s.intra_node.latency_s / 2.0
             && s.nics_per_node == s.gpus_per_node
             && s.switch_levels.len() == 1
-            && s.switch_levels[0].latency_s == 0.0;
+            && s.switch_levels[0].latency_s == 0.0
+            && s.realistic.is_empty();
         flat.then_some(s.intra_node)
     }
 }

@@ -71,6 +71,16 @@ pub enum Rule {
     /// A value that a file format cannot express.
     #[error("cannot be written in this format: {0}")]
     NotRepresentable(String),
+    /// A list entry that appears twice.
+    #[error("must not list '{0}' twice")]
+    Repeated(String),
+    /// A calibration made for the other edition of the model.
+    #[error("was made for the {made_for} edition, but the run uses the {found} edition: calibrate again with --fidelity {found}")]
+    EditionMismatch { made_for: String, found: String },
+    /// A measurement against a projection whose ratio is not finite and
+    /// positive (contract, section 8).
+    #[error("gives a factor measured/projected = {measured} s / {projected} s that is not finite and positive")]
+    BadRatio { measured: f64, projected: f64 },
     /// A name that is not one of the accepted ones.
     #[error("unknown {what} '{found}'; expected one of: {expected}")]
     Unknown {

@@ -40,6 +40,12 @@ impl LayerKind {
         matches!(self, Self::Conv | Self::Fc)
     }
 
+    /// Layers that act on each item alone (bn, relu, add, dropout): they
+    /// follow a spatial split without a halo.
+    pub fn is_elementwise(self) -> bool {
+        matches!(self, Self::Relu | Self::Bn | Self::Add | Self::Dropout)
+    }
+
     /// Max or average pooling.
     pub fn is_pool(self) -> bool {
         matches!(self, Self::Maxpool | Self::Avgpool)

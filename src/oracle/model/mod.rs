@@ -6,8 +6,12 @@
 pub mod checks;
 pub mod cluster;
 pub mod errors;
+pub mod facts;
+pub mod factors;
+pub mod fidelity;
 pub mod field;
 pub mod layer;
+pub mod measured;
 pub(crate) mod names;
 pub mod network;
 pub mod run;

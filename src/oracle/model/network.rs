@@ -19,6 +19,19 @@ pub struct DatasetSpec {
     pub sample_shape: Shape,
 }
 
+/// The GPU a profiled time was measured on (contract, section 7): in the
+/// realistic edition a profile is scaled from it to the cluster's GPU.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfiledGpu {
+    /// Name, e.g. `V100 SXM2 (ABCI)`.
+    pub name: String,
+    /// Its sustained FLOP/s (the `R` the profile goes with).
+    pub flops_per_s: f64,
+    /// Its sustained memory bandwidth in bytes/s, if known (roofline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_bandwidth_bytes_per_s: Option<f64>,
+}
+
 /// A network as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NetworkSpec {
@@ -28,6 +41,10 @@ pub struct NetworkSpec {
     pub dataset: DatasetSpec,
     /// Layers in order, `l = 1..G`.
     pub layers: Vec<LayerSpec>,
+    /// The GPU the profiled times were measured on; `None` when unknown
+    /// (the profile is then used as it is) or when there is no profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profiled_on: Option<ProfiledGpu>,
 }
 
 /// Where per-layer compute times come from.
@@ -52,6 +69,7 @@ pub struct Network {
     dataset: DatasetSpec,
     layers: Vec<Layer>,
     profile: Profile,
+    profiled_on: Option<ProfiledGpu>,
     totals: Totals,
 }
 
@@ -84,7 +102,15 @@ impl Network {
         if spec.layers.is_empty() {
             return Err(InputError::new("layers", Rule::Empty));
         }
-        let NetworkSpec { name, dataset, layers } = spec;
+        if let Some(gpu) = &spec.profiled_on {
+            check_profiled_gpu(gpu)?;
+        }
+        let NetworkSpec {
+            name,
+            dataset,
+            layers,
+            profiled_on,
+        } = spec;
         let mut checked = Vec::with_capacity(layers.len());
         for (i, layer) in layers.into_iter().enumerate() {
             let field = layer_field(i, &layer);
@@ -102,6 +128,7 @@ impl Network {
             dataset,
             layers,
             profile,
+            profiled_on,
             totals,
         })
     }
@@ -113,6 +140,7 @@ impl Network {
             name: self.name.clone(),
             dataset: self.dataset.clone(),
             layers: self.layers.iter().map(|l| l.spec().clone()).collect(),
+            profiled_on: self.profiled_on.clone(),
         }
     }
 
@@ -139,6 +167,22 @@ impl Network {
     /// Where compute times come from.
     pub fn profile(&self) -> Profile {
         self.profile
+    }
+
+    /// The GPU the profile was measured on, when the network has a
+    /// profile and says which GPU.
+    pub fn profiled_on(&self) -> Option<&ProfiledGpu> {
+        match self.profile {
+            Profile::Flops => None,
+            _ => self.profiled_on.as_ref(),
+        }
+    }
+
+    /// The same network, recorded as profiled on `gpu`.
+    #[must_use]
+    pub fn profiled_on_gpu(mut self, gpu: ProfiledGpu) -> Self {
+        self.profiled_on = Some(gpu);
+        self
     }
 
     /// `W = Σ|w_l|`: weight items of the whole network.
@@ -176,8 +220,20 @@ impl From<Network> for NetworkSpec {
             name: network.name,
             dataset: network.dataset,
             layers: network.layers.into_iter().map(LayerSpec::from).collect(),
+            profiled_on: network.profiled_on,
         }
     }
+}
+
+/// Rules of a profiled GPU: a non-blank name, rates between 1 and 1e30.
+fn check_profiled_gpu(gpu: &ProfiledGpu) -> Result<(), InputError> {
+    let field = |key: &'static str| Field::from("profiled_on").key(key);
+    checks::name(field("name"), &gpu.name)?;
+    checks::within(field("flops_per_s"), gpu.flops_per_s, 1.0, 1e30)?;
+    if let Some(bw) = gpu.memory_bandwidth_bytes_per_s {
+        checks::within(field("memory_bandwidth_bytes_per_s"), bw, 1.0, 1e30)?;
+    }
+    Ok(())
 }
 
 fn detect_profile(layers: &[Layer]) -> Result<Profile, InputError> {
@@ -239,6 +295,7 @@ mod tests {
                 sample_shape: [3, 8, 8].into(),
             },
             layers,
+            profiled_on: None,
         }
     }
 

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use super::checks::{self, MAX_COUNT, MAX_GPUS};
 use super::cluster::Cluster;
 use super::errors::{InputError, Rule};
+use super::factors::Factors;
+use super::fidelity::Fidelity;
 use super::network::Network;
 use super::strategy::Strategy;
 
@@ -54,6 +56,12 @@ pub struct RunSpec {
     /// `WU`: weight-update seconds per iteration (optimizer cost); default 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub update_s: f64,
+    /// The edition of the model (default: realistic).
+    #[serde(default)]
+    pub fidelity: Fidelity,
+    /// Calibration factors (section 8) to apply, made for the same edition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Factors>,
 }
 
 impl RunSpec {
@@ -78,7 +86,15 @@ impl RunSpec {
             group_size: None,
             split: None,
             update_s: 0.0,
+            fidelity: Fidelity::default(),
+            calibration: None,
         }
+    }
+
+    /// The same run in another edition of the model.
+    #[must_use]
+    pub fn in_edition(self, fidelity: Fidelity) -> Self {
+        Self { fidelity, ..self }
     }
 }
 
@@ -101,6 +117,10 @@ pub struct Run {
     pub split: Option<Vec<bool>>,
     /// `WU`.
     pub update_s: f64,
+    /// The edition of the model.
+    pub fidelity: Fidelity,
+    /// Calibration factors, if any.
+    pub calibration: Option<Factors>,
 }
 
 impl Run {
@@ -116,7 +136,8 @@ impl Run {
     /// whole number of samples of at least 1; `bytes_per_item` outside
     /// (0, 1024]; `segments` below 1; for hybrids a `group_size` that does
     /// not divide `gpus`; a split set whose length is not the layer count;
-    /// a negative or non-finite `update_s`.
+    /// a negative or non-finite `update_s`; a calibration made for the
+    /// other edition (`calibration.fidelity`).
     pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
         let gpus = checks::count("gpus", spec.gpus, 1, MAX_GPUS)?;
         if spec.strategy == Strategy::Serial && gpus != 1 {
@@ -151,6 +172,17 @@ impl Run {
             _ => None,
         };
         let update_s = checks::within("update_s", spec.update_s, 0.0, 1e6)?;
+        if let Some(factors) = &spec.calibration
+            && factors.fidelity() != spec.fidelity
+        {
+            return Err(InputError::new(
+                "calibration.fidelity",
+                Rule::EditionMismatch {
+                    made_for: factors.fidelity().name().into(),
+                    found: spec.fidelity.name().into(),
+                },
+            ));
+        }
         Ok(Self {
             strategy: spec.strategy,
             gpus,
@@ -160,6 +192,8 @@ impl Run {
             group_size,
             split,
             update_s,
+            fidelity: spec.fidelity,
+            calibration: spec.calibration,
         })
     }
 

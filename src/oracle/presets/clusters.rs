@@ -12,8 +12,46 @@
 //! (intra-node) and 20.11 µs (one NIC endpoint), and the switch
 //! port-to-port latency of InfiniBand Quantum switches (130 ns, NVIDIA
 //! QM8700/QM8790 datasheet; kept for the NDR Quantum-2).
+//!
+//! The realistic edition's facts (contract, section 7), measured or
+//! assumed:
+//! - ABCI: as the original tool measured them (section 7): sustained
+//!   memory bandwidth 450 GB/s (half the V100's 900 GB/s peak, the same
+//!   derating as `R`), NCCL's best Allreduce, 2 GPUs per PCIe path to a NIC
+//!   (measured: 4 GPUs share 2 EDR HCAs, one per PCIe switch), halos staged
+//!   through host memory by MPI (measured 3.00011 ms, 16 GB/s PCIe).
+//! - DGX A100 and H100: memory bandwidth from NVIDIA's datasheets derated
+//!   like `R` (assumed: half of 2,039 GB/s for the A100 80 GB SXM, half of
+//!   3.35 TB/s for the H100 SXM); NCCL chooses the best Allreduce
+//!   (assumed: NCCL's default tuning); every GPU has its own NIC behind its
+//!   PCIe switch (DGX A100 and H100 user guides: 4 PCIe switches, each with
+//!   2 GPUs and 2 compute NICs), so no NIC path is shared; NCCL moves halos
+//!   GPU to GPU with GPUDirect RDMA, so there is no host staging.
 
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
+use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
+use crate::oracle::model::network::ProfiledGpu;
+
+/// ABCI's V100 as the original tool's profiles were measured on it: the
+/// GPU of the reference files' profiled times (section 7).
+pub fn abci_v100() -> ProfiledGpu {
+    ProfiledGpu {
+        name: "V100 SXM2 (ABCI)".into(),
+        flops_per_s: 7.8e12,
+        memory_bandwidth_bytes_per_s: Some(450e9),
+    }
+}
+
+/// A DGX node's facts: derated memory bandwidth, NCCL's best Allreduce,
+/// a NIC per GPU, GPUDirect halos.
+fn dgx_facts(memory_bandwidth_bytes_per_s: f64) -> RealisticFacts {
+    RealisticFacts {
+        memory_bandwidth_bytes_per_s: Some(memory_bandwidth_bytes_per_s),
+        allreduce: Some(AllreduceAlgorithm::Best),
+        nic_sharing: Some(1),
+        halo_transport: None,
+    }
+}
 
 fn level(name: &str, span_nodes: Option<u64>, latency_s: f64) -> SwitchLevelSpec {
     SwitchLevelSpec {
@@ -49,6 +87,15 @@ pub fn abci() -> ClusterSpec {
             level("rack", Some(34), 90e-9),
             level("spine", None, 400e-9),
         ],
+        realistic: RealisticFacts {
+            memory_bandwidth_bytes_per_s: Some(450e9),
+            allreduce: Some(AllreduceAlgorithm::Best),
+            nic_sharing: Some(2),
+            halo_transport: Some(HaloTransport {
+                latency_s: 3.00011e-3,
+                pcie_bandwidth_bytes_per_s: 16e9,
+            }),
+        },
     }
 }
 
@@ -76,6 +123,8 @@ pub fn dgx_a100() -> ClusterSpec {
         },
         nics_per_node: 8,
         switch_levels: vec![level("leaf", Some(20), 130e-9), level("spine", None, 130e-9)],
+        // half the A100 80 GB SXM's 2,039 GB/s
+        realistic: dgx_facts(1019.5e9),
     }
 }
 
@@ -103,5 +152,7 @@ pub fn dgx_h100() -> ClusterSpec {
         },
         nics_per_node: 8,
         switch_levels: vec![level("leaf", Some(32), 130e-9), level("spine", None, 130e-9)],
+        // half the H100 SXM's 3.35 TB/s
+        realistic: dgx_facts(1675e9),
     }
 }

@@ -138,6 +138,7 @@ fn build(name: &str, blocks: [u32; 4], bottleneck: bool) -> Result<Network, Inpu
             sample_shape: [3, 224, 224].into(),
         },
         layers: b.layers,
+        profiled_on: None,
     })
 }
 

@@ -4,6 +4,8 @@ use serde::Serialize;
 
 use super::bottleneck::Finding;
 use crate::oracle::cost::communication::Communication;
+use crate::oracle::cost::terms::AppliedTerm;
+use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 
@@ -13,6 +15,8 @@ use crate::oracle::model::violation::Violation;
 pub struct Projection {
     /// Strategy.
     pub strategy: Strategy,
+    /// The edition of the model it follows.
+    pub fidelity: Fidelity,
     /// `p`.
     pub gpus: u64,
     /// `B`.
@@ -47,4 +51,21 @@ pub struct Projection {
     pub communication: Communication,
     /// What limits this configuration, most severe first.
     pub bottlenecks: Vec<Finding>,
+    /// The realistic edition's terms that applied, with their values
+    /// (empty in the ideal edition).
+    pub terms: Vec<AppliedTerm>,
+    /// The calibration factors applied, if the run was calibrated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibrated>,
+}
+
+/// The calibration factors a projection was multiplied by (section 8).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Calibrated {
+    /// `κ_comp` of its strategy.
+    pub compute: f64,
+    /// `κ_comm` of its strategy.
+    pub communication: f64,
+    /// Whether runs of this strategy measured it (else the global factors).
+    pub measured: bool,
 }

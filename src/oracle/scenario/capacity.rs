@@ -38,12 +38,13 @@ impl Scenario {
             ..template.clone()
         };
         let run = Run::new(&spec, self.network(), self.cluster())?;
+        let table = self.table_of(&run);
         let fits = |mini_batch: u64| {
             let run = Run {
                 mini_batch,
                 ..run.clone()
             };
-            iteration_cost(self.table(), self.cluster(), &run).memory_bytes <= self.cluster().gpu_memory_bytes()
+            iteration_cost(&table, self.cluster(), &run).memory_bytes <= self.cluster().gpu_memory_bytes()
         };
         let max_mini_batch = if !fits(1) {
             None

@@ -5,25 +5,58 @@
 //! ([`crate::oracle::report`], [`crate::oracle::cost`],
 //! [`crate::oracle::model`]).
 
+mod calibrate;
 mod capacity;
 mod project;
 mod rank;
 mod sweep;
 
+pub use calibrate::{CalibratedRun, Calibration, IterationTimes, StrategyFactors, accuracy};
 pub use capacity::Capacity;
 pub use rank::{RankBy, Ranking};
 pub use sweep::{Skipped, Sweep, gpu_counts};
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use crate::oracle::cost::table::{CostTable, LayerCost};
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::network::Network;
+use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
 
-/// A network placed on a cluster, with per-layer costs computed once.
+/// What a cost table depends on besides the network and the cluster: the
+/// edition, and in the realistic one the bytes per item of the roofline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct TableKey {
+    fidelity: Fidelity,
+    bytes_per_item_bits: u64,
+}
+
+impl TableKey {
+    fn new(fidelity: Fidelity, bytes_per_item: f64) -> Self {
+        Self {
+            fidelity,
+            // the ideal edition's times do not depend on δ
+            bytes_per_item_bits: match fidelity {
+                Fidelity::Ideal => 0,
+                Fidelity::Realistic => bytes_per_item.to_bits(),
+            },
+        }
+    }
+}
+
+/// Cost tables remembered at most (editions × item sizes a session uses).
+const REMEMBERED_TABLES: usize = 16;
+
+/// A network placed on a cluster, with per-layer costs computed once per
+/// edition (and item size).
 #[derive(Debug)]
 pub struct Scenario {
     network: Network,
     cluster: Cluster,
-    table: CostTable,
+    table: Arc<CostTable>,
+    tables: Mutex<HashMap<TableKey, Arc<CostTable>>>,
 }
 
 impl Clone for Scenario {
@@ -39,15 +72,49 @@ impl PartialEq for Scenario {
 }
 
 impl Scenario {
-    /// Places `network` on `cluster` (see [`CostTable::new`] for the
-    /// per-layer times).
+    /// Places `network` on `cluster` (see [`CostTable::for_edition`] for
+    /// the per-layer times). The realistic edition's table at 4 bytes per
+    /// item is built now, the others when first asked for.
     pub fn new(network: Network, cluster: Cluster) -> Self {
-        let table = CostTable::new(&network, &cluster);
+        let table = Arc::new(CostTable::for_edition(
+            &network,
+            &cluster,
+            Fidelity::Realistic,
+            DEFAULT_BYTES_PER_ITEM,
+        ));
+        let mut tables = HashMap::new();
+        tables.insert(TableKey::new(Fidelity::Realistic, DEFAULT_BYTES_PER_ITEM), Arc::clone(&table));
         Self {
             network,
             cluster,
             table,
+            tables: Mutex::new(tables),
         }
+    }
+
+    /// The cost table of one edition with `bytes_per_item`, built once.
+    pub fn table_for(&self, fidelity: Fidelity, bytes_per_item: f64) -> Arc<CostTable> {
+        let key = TableKey::new(fidelity, bytes_per_item);
+        let mut memo = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = memo.get(&key) {
+            return Arc::clone(found);
+        }
+        let made = Arc::new(CostTable::for_edition(
+            &self.network,
+            &self.cluster,
+            fidelity,
+            bytes_per_item,
+        ));
+        if memo.len() >= REMEMBERED_TABLES {
+            memo.clear();
+        }
+        memo.insert(key, Arc::clone(&made));
+        made
+    }
+
+    /// The cost table a checked run is costed with.
+    pub fn table_of(&self, run: &Run) -> Arc<CostTable> {
+        self.table_for(run.fidelity, run.bytes_per_item)
     }
 
     /// The network.
@@ -60,17 +127,19 @@ impl Scenario {
         &self.cluster
     }
 
-    /// The cost table.
+    /// The cost table of the default run (realistic edition, 4 bytes per
+    /// item).
     pub fn table(&self) -> &CostTable {
         &self.table
     }
 
-    /// Per-layer costs, in layer order.
+    /// Per-layer costs of the default run, in layer order.
     pub fn costs(&self) -> &[LayerCost] {
         self.table.layers()
     }
 
-    /// `Σt`: training seconds per sample of the whole network.
+    /// `Σt`: training seconds per sample of the whole network, in the
+    /// default run's table.
     pub fn time_per_sample_s(&self) -> f64 {
         self.table.time_per_sample_s()
     }

@@ -1,24 +1,28 @@
 //! From per-iteration costs to a per-epoch projection.
 
 use super::Scenario;
-use crate::oracle::cost::strategies::{ScalingBound, iteration_cost};
+use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
+use crate::oracle::cost::terms;
+use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::bottleneck::{Evidence, findings};
-use crate::oracle::report::projection::Projection;
+use crate::oracle::report::projection::{Calibrated, Projection};
 
 impl Scenario {
     /// Projects one run: per-epoch compute and communication, per-GPU
     /// memory, violated limits and bottlenecks.
     ///
     /// # Formula
-    /// With `I = ceil(D/B)` iterations: compute `(D/B)·c + I·WU` where `c`
-    /// is the strategy's per-iteration forward and backward time;
-    /// communication `I ×` the per-iteration value; total their sum;
-    /// GPU-hours `total·p/3600`. Feasible when memory `≤ M` (and finite),
-    /// `p ≤ P_max`, `B ≤ D` and the strategy's limits hold.
+    /// With `I = ceil(D/B)` iterations: compute `κ_comp·((D/B)·c + I·WU)`
+    /// where `c` is the strategy's per-iteration forward and backward time;
+    /// communication `κ_comm·I ×` the per-iteration value; total their
+    /// sum; GPU-hours `total·p/3600`. `κ` are the run's calibration factors
+    /// for its strategy (section 8; 1 without a calibration). Feasible when
+    /// memory `≤ M` (and finite), `p ≤ P_max`, `B ≤ D` and the strategy's
+    /// limits hold.
     ///
     /// # Errors
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
@@ -30,12 +34,14 @@ impl Scenario {
     /// Projects a run already checked against this scenario's network and
     /// cluster (see [`Scenario::project`] for the formula).
     pub fn project_run(&self, run: &Run) -> Projection {
-        let cost = iteration_cost(self.table(), self.cluster(), run);
+        let table = self.table_of(run);
+        let cost = iteration_cost(&table, self.cluster(), run);
+        let kappa = run.calibration.map_or(Kappa::ONE, |f| f.of(run.strategy));
         let samples = self.network().dataset_samples();
         let iterations = samples.div_ceil(run.mini_batch);
         let epochs_of_batches = samples as f64 / run.mini_batch as f64;
-        let compute_s = epochs_of_batches * cost.compute_s + iterations as f64 * run.update_s;
-        let communication = cost.communication.scaled(iterations as f64);
+        let compute_s = kappa.compute * (epochs_of_batches * cost.compute_s + iterations as f64 * run.update_s);
+        let communication = cost.communication.scaled(kappa.communication * iterations as f64);
         let communication_s = communication.total_s();
         let total_s = compute_s + communication_s;
         let capacity = self.cluster().gpu_memory_bytes();
@@ -81,6 +87,7 @@ impl Scenario {
         });
         Projection {
             strategy: run.strategy,
+            fidelity: run.fidelity,
             gpus: run.gpus,
             mini_batch: run.mini_batch,
             samples_per_gpu: run.samples_per_gpu(),
@@ -97,6 +104,18 @@ impl Scenario {
             violations,
             communication,
             bottlenecks,
+            terms: terms::applied(&table, self.cluster(), run),
+            calibration: run.calibration.map(|factors| Calibrated {
+                compute: kappa.compute,
+                communication: kappa.communication,
+                measured: factors.measured(run.strategy),
+            }),
         }
+    }
+
+    /// The uncalibrated cost of one iteration of a checked run (what
+    /// calibration compares measurements with).
+    pub fn iteration(&self, run: &Run) -> IterationCost {
+        iteration_cost(&self.table_of(run), self.cluster(), run)
     }
 }

@@ -41,12 +41,15 @@ pub fn gpu_counts(max_gpus: u64) -> Vec<u64> {
 
 impl Scenario {
     /// The ideal-scaling reference of the scaling curves: one GPU's compute
-    /// for an epoch, divided among `gpus` with no overhead.
+    /// for an epoch, divided among `gpus` with no overhead, in the
+    /// edition (and with the calibration) of `template`.
     ///
     /// # Formula
-    /// `T_ideal(p) = D·Σt / p`.
-    pub fn ideal_epoch_s(&self, gpus: u64) -> f64 {
-        self.network().dataset_samples() as f64 * self.time_per_sample_s() / gpus.max(1) as f64
+    /// `T_ideal(p) = κ_comp(serial)·D·Σt / p`.
+    pub fn ideal_epoch_s(&self, template: &RunSpec, gpus: u64) -> f64 {
+        let table = self.table_for(template.fidelity, template.bytes_per_item);
+        let kappa = template.calibration.map_or(1.0, |f| f.of(Strategy::Serial).compute);
+        kappa * self.network().dataset_samples() as f64 * table.time_per_sample_s() / gpus.max(1) as f64
     }
 
     /// Projects `template` (its strategy and GPU count replaced) for every
@@ -77,11 +80,14 @@ mod tests {
     #[test]
     fn ideal_is_single_gpu_compute_over_p() {
         let s = presets::scenario("resnet50", "abci").unwrap();
-        let serial = s
-            .project(&RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)))
-            .unwrap();
-        assert_eq!(s.ideal_epoch_s(1), serial.total_s);
-        assert!((s.ideal_epoch_s(64) - serial.total_s / 64.0).abs() < 1e-9);
+        for template in [
+            RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)),
+            RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)).in_edition(crate::oracle::Fidelity::Ideal),
+        ] {
+            let serial = s.project(&template).unwrap();
+            assert_eq!(s.ideal_epoch_s(&template, 1), serial.total_s);
+            assert!((s.ideal_epoch_s(&template, 64) - serial.total_s / 64.0).abs() < 1e-9);
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
 use super::{IterationCost, groups, redundancy, split_limits};
-use crate::oracle::cost::collectives::{allreduce, ring};
+use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
@@ -27,11 +27,12 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     } else {
         SplitAxis::Filters
     };
-    let plan = SplitPlan::new(costs, axis, p2, run.split.as_deref());
+    let plan = SplitPlan::new(costs, axis, p2, run.split.as_deref(), false);
+    let fabric = Fabric::new(cluster, table.terms());
 
     let mut layer = 0.0;
     if p2 > 1 {
-        let inner = ring(cluster, p2, 1);
+        let inner = fabric.ring(p2, 1);
         let last = costs.len() - 1;
         let per_layer: f64 = plan
             .zip(costs)
@@ -42,7 +43,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         layer = 3.0 * (p2 - 1) as f64 * per_layer;
     }
     let local_weights = plan.divided(costs, |c| c.weight_items);
-    let gradient = allreduce(p1, delta * local_weights, ring(cluster, run.gpus, p2));
+    let gradient = fabric.allreduce(p1, delta * local_weights, fabric.ring(run.gpus, p2));
 
     let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {

@@ -1,7 +1,7 @@
 //! Pipeline parallelism.
 
 use super::{IterationCost, ScalingBound, StageBalance};
-use crate::oracle::cost::collectives::{p2p, pair};
+use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -23,6 +23,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let micro = batch / segments as f64;
     let stages = table.stages(p);
     let per_node = cluster.gpus_per_node();
+    let fabric = Fabric::new(cluster, table.terms());
 
     let largest_p2p = stages
         .ranges
@@ -33,7 +34,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             let i = i as u64;
             let same_node = i / per_node == (i + 1) / per_node;
             let last = &costs[range.end - 1];
-            p2p(micro * delta * last.output_items, pair(cluster, same_node))
+            p2p(micro * delta * last.output_items, fabric.pair(same_node))
         })
         .fold(0.0, f64::max);
     let memory = stages

@@ -1,7 +1,7 @@
 //! Spatial parallelism and its hybrid with data parallelism.
 
 use super::{IterationCost, groups, redundancy, split_limits};
-use crate::oracle::cost::collectives::{allgather, allreduce, p2p, pair, ring};
+use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
@@ -16,17 +16,21 @@ use crate::oracle::model::run::Run;
 /// split set; gradient `AR(p2, δW)` over a ring of `p2` plus `AR(p1, δW)`
 /// over a ring of `p` GPUs (`f = 1`); memory
 /// `2δ(B_g·Σ(act/p2 in Sp, act else) + W)`; limits: the split set is not
-/// empty and `p2 ≤` its narrowest width, `B ≥ p1`.
+/// empty and `p2 ≤` its narrowest width, `B ≥ p1`. The realistic
+/// edition's terms: elementwise layers inside the split count as split,
+/// halos may be host-staged, Allreduces use its algorithm and NIC sharing.
 pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let costs = table.layers();
     let (p1, p2) = groups(run);
     let delta = run.bytes_per_item;
     let per_group = run.mini_batch as f64 / p1 as f64;
-    let plan = SplitPlan::new(costs, SplitAxis::Width, p2, run.split.as_deref());
+    let terms = table.terms();
+    let plan = SplitPlan::new(costs, SplitAxis::Width, p2, run.split.as_deref(), terms.elementwise_split);
+    let fabric = Fabric::new(cluster, terms);
 
     let mut halo = 0.0;
     if p2 > 1 {
-        let halo_pair = pair(cluster, p2 <= cluster.gpus_per_node());
+        let halo_pair = fabric.halo_pair(p2 <= cluster.gpus_per_node(), p2);
         for (c, _) in plan.zip(costs).filter(|(_, split)| *split) {
             if c.halo_x_items > 0.0 || c.halo_y_items > 0.0 {
                 halo += 2.0 * p2p(per_group * c.halo_x_items * delta, halo_pair)
@@ -34,7 +38,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             }
         }
     }
-    let inner = ring(cluster, p2, 1);
+    let inner = fabric.ring(p2, 1);
     let gather = match plan.last() {
         Some(last) if last + 1 < costs.len() => {
             2.0 * allgather(p2, delta * per_group * costs[last].output_items, inner)
@@ -42,7 +46,8 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         _ => 0.0,
     };
     let weight_bytes = delta * table.weight_items();
-    let gradient = allreduce(p2, weight_bytes, inner) + allreduce(p1, weight_bytes, ring(cluster, run.gpus, 1));
+    let gradient =
+        fabric.allreduce(p2, weight_bytes, inner) + fabric.allreduce(p1, weight_bytes, fabric.ring(run.gpus, 1));
     let activations = plan.divided(costs, |c| c.activation_items);
 
     let (violations, bounds) = split_limits(run, &plan, p1);

@@ -1,0 +1,150 @@
+//! The accuracy scatter: each measured run's prediction against its
+//! measurement, log-log, with the line y = x and the band within 2 times,
+//! coloured by strategy.
+
+use plotters::prelude::*;
+
+use super::{
+    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, fail, legend, log_bounds, render, strategy_color,
+};
+use crate::oracle::validation::{Method, Report};
+use crate::oracle::{Strategy, accuracy, units};
+
+/// One run on the scatter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunPoint {
+    /// Strategy (the colour).
+    pub strategy: Strategy,
+    /// Measured seconds per iteration (x).
+    pub measured_s: f64,
+    /// Predicted seconds per iteration (y).
+    pub predicted_s: f64,
+    /// The hover text.
+    pub lines: Vec<String>,
+}
+
+/// The points of one way of predicting (runs it does not predict are left
+/// out: a series' calibration run, when calibrated).
+pub fn data(report: &Report, method: Method) -> Vec<RunPoint> {
+    report
+        .runs
+        .iter()
+        .filter_map(|r| {
+            let predicted_s = method.of(&r.predicted)?;
+            Some(RunPoint {
+                strategy: r.run.strategy,
+                measured_s: r.run.measured_s,
+                predicted_s,
+                lines: vec![
+                    format!(
+                        "{} {}: {} {} GPUs, batch {}",
+                        r.run.id, r.run.model, r.run.strategy, r.run.gpus, r.run.mini_batch
+                    ),
+                    format!(
+                        "measured {}, predicted {} ({})",
+                        units::seconds(r.run.measured_s),
+                        units::seconds(predicted_s),
+                        method.label()
+                    ),
+                    format!("accuracy {}", units::percent(accuracy(predicted_s, r.run.measured_s))),
+                    report.series.get(r.run.series).cloned().unwrap_or_default(),
+                ],
+            })
+        })
+        .collect()
+}
+
+/// Draws the scatter.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
+    render(|root, targets| {
+        let values = points.iter().flat_map(|p| [p.measured_s, p.predicted_s]);
+        let Some((low, high)) = log_bounds(values) else {
+            return Ok(false);
+        };
+        let mut chart = ChartBuilder::on(root)
+            .margin(12)
+            .margin_right(LEGEND_WIDTH)
+            .x_label_area_size(44)
+            .y_label_area_size(72)
+            .build_cartesian_2d((low..high).log_scale(), (low..high).log_scale())
+            .map_err(fail)?;
+        chart
+            .configure_mesh()
+            .x_desc("measured s per iteration")
+            .y_desc("predicted s per iteration")
+            .x_label_formatter(&|v| units::significant(*v, 2))
+            .y_label_formatter(&|v| units::significant(*v, 2))
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(fail)?;
+        let grey = RGBColor(0x70, 0x70, 0x70);
+        let line = |factor: f64| vec![(low, low * factor), (high, high * factor)];
+        chart
+            .draw_series(LineSeries::new(line(1.0), grey.stroke_width(2)))
+            .map_err(fail)?;
+        for factor in [2.0, 0.5] {
+            chart
+                .draw_series(DashedLineSeries::new(line(factor), 5, 4, grey.stroke_width(1)))
+                .map_err(fail)?;
+        }
+        let mut entries = vec![
+            ("exact: y = x".to_string(), Swatch::Line(grey)),
+            ("within 2x".to_string(), Swatch::Dashed(grey)),
+        ];
+        for p in points {
+            let at = (p.measured_s, p.predicted_s);
+            chart
+                .draw_series(std::iter::once(Circle::new(at, 4, strategy_color(p.strategy).filled())))
+                .map_err(fail)?;
+            let (x, y) = chart.backend_coord(&at);
+            targets.push(Target {
+                area: Area::Point { x, y },
+                lines: p.lines.clone(),
+            });
+        }
+        for strategy in Strategy::ALL.into_iter().filter(|s| points.iter().any(|p| p.strategy == *s)) {
+            entries.push((strategy.name().to_string(), Swatch::Box(strategy_color(strategy))));
+        }
+        legend(root, &entries)?;
+        Ok(true)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::validation::{Tier, report};
+
+    #[test]
+    fn every_predicted_run_is_a_hoverable_point() {
+        let report = report(Tier::All).unwrap();
+        let points = data(&report, Method::Realistic);
+        assert_eq!(points.len(), report.runs.len());
+        let calibrated = data(&report, Method::RealisticCalibrated);
+        assert_eq!(calibrated.len(), report.overall.calibrated_runs);
+        let drawn = draw(&points).unwrap();
+        assert_eq!(drawn.targets.len(), points.len());
+        assert!(drawn.svg.contains("measured s per iteration"));
+        assert!(drawn.svg.contains("within 2x"));
+        // log-log: a larger prediction sits higher (smaller y), a larger measurement further right
+        let at = |i: usize| match drawn.targets[i].area {
+            Area::Point { x, y } => (x, y),
+            Area::Bar { x, y, .. } => (x, y),
+        };
+        for i in 0..points.len() {
+            for j in 0..points.len() {
+                if points[i].predicted_s > points[j].predicted_s * 1.05 {
+                    assert!(at(i).1 < at(j).1, "{i} {j}");
+                }
+                if points[i].measured_s > points[j].measured_s * 1.05 {
+                    assert!(at(i).0 > at(j).0, "{i} {j}");
+                }
+            }
+        }
+    }
+}

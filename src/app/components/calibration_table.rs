@@ -1,0 +1,80 @@
+//! A calibration's factors and every measured run before and after it.
+
+use yew::prelude::*;
+
+use crate::oracle::{Calibration, units};
+
+/// Props of [`CalibrationTable`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct CalibrationTableProps {
+    /// The calibration shown (the last valid one).
+    pub calibration: Calibration,
+    /// Lines of the typed runs that have an error now.
+    #[prop_or_default]
+    pub error_lines: Vec<usize>,
+}
+
+/// The factors, then the runs.
+#[function_component(CalibrationTable)]
+pub fn calibration_table(props: &CalibrationTableProps) -> Html {
+    let c = &props.calibration;
+    let factor = |v: f64| units::significant(v, 3);
+    let strategies = c.strategies.iter().map(|s| {
+        html! {
+            <tr data-strategy={s.strategy.name()}>
+                <th scope="row">{ s.strategy.name() }</th>
+                <td class="num">{ s.runs }</td>
+                <td class="num" data-kappa="compute">{ factor(s.compute) }</td>
+                <td class="num" data-kappa="communication">{ factor(s.communication) }</td>
+            </tr>
+        }
+    });
+    let runs = c.runs.iter().map(|r| {
+        let bad = props.error_lines.contains(&r.line);
+        html! {
+            <tr data-line={r.line.to_string()} class={classes!(bad.then_some("invalid"))}>
+                <td class="num">{ r.line }</td>
+                <td>{ r.measured.strategy.name() }</td>
+                <td class="num">{ r.measured.gpus }</td>
+                <td class="num">{ r.measured.mini_batch }</td>
+                <td class="num">{ units::seconds(r.measured.iteration_s) }</td>
+                <td class="num">{ units::seconds(r.before.total_s) }</td>
+                <td class="num">{ units::percent(r.accuracy_before) }</td>
+                <td class="num" data-after-s={r.after.total_s.to_string()}>{ units::seconds(r.after.total_s) }</td>
+                <td class="num">{ units::percent(r.accuracy_after) }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="calibration-result">
+            <table class="factors">
+                <caption>{ format!("Factors of the {} edition", c.fidelity) }</caption>
+                <thead><tr>
+                    <th scope="col">{ "strategy" }</th><th scope="col">{ "runs" }</th>
+                    <th scope="col">{ "κ compute" }</th><th scope="col">{ "κ communication" }</th>
+                </tr></thead>
+                <tbody>
+                    { for strategies }
+                    <tr data-strategy="global">
+                        <th scope="row">{ "others" }</th>
+                        <td class="num">{ c.runs.len() }</td>
+                        <td class="num">{ factor(c.global.compute) }</td>
+                        <td class="num">{ factor(c.global.communication) }</td>
+                    </tr>
+                </tbody>
+            </table>
+            <table class="calibrated-runs">
+                <caption>{ format!(
+                    "Each run per iteration: accuracy {} before, {} after (min(pred/meas, meas/pred))",
+                    units::percent(c.mean_accuracy_before), units::percent(c.mean_accuracy_after)
+                ) }</caption>
+                <thead><tr>
+                    <th scope="col">{ "line" }</th><th scope="col">{ "strategy" }</th><th scope="col">{ "GPUs" }</th>
+                    <th scope="col">{ "batch" }</th><th scope="col">{ "measured" }</th><th scope="col">{ "before" }</th>
+                    <th scope="col">{ "acc." }</th><th scope="col">{ "after" }</th><th scope="col">{ "acc." }</th>
+                </tr></thead>
+                <tbody>{ for runs }</tbody>
+            </table>
+        </div>
+    }
+}

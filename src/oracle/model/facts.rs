@@ -1,0 +1,121 @@
+//! The facts of a cluster that drive the realistic edition's terms
+//! (contract, section 7). Each one left out turns its term off, so a
+//! cluster without any projects exactly as in the ideal edition.
+
+use serde::{Deserialize, Serialize};
+
+use super::checks;
+use super::errors::InputError;
+use super::field::Field;
+use super::names::named_enum;
+
+named_enum! {
+    /// How gradient Allreduces are run (NCCL chooses per call).
+    pub enum AllreduceAlgorithm {
+        /// Ring: `AR(p, m) = 2(p−1)(α + m·β/p)` (the ideal edition's).
+        Ring => ("ring", "ring"),
+        /// NCCL's double binary tree: `2·⌈log2 p⌉·α + 2·m·β`.
+        Tree => ("tree", "double binary tree"),
+        /// The faster of ring and tree, for each collective.
+        Best => ("best", "best of ring and tree"),
+    }
+}
+
+/// Halos that travel through host memory (MPI without GPUDirect), as in
+/// the paper's runs: every halo transfer crosses the host's PCIe twice.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HaloTransport {
+    /// Latency of one host-staged point-to-point, in seconds.
+    pub latency_s: f64,
+    /// PCIe bandwidth of one host, in bytes per second.
+    pub pcie_bandwidth_bytes_per_s: f64,
+}
+
+/// The section 7 facts of a cluster; every one is optional.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct RealisticFacts {
+    /// Sustained GPU memory bandwidth in bytes per second (roofline
+    /// weights of layers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_bandwidth_bytes_per_s: Option<f64>,
+    /// The Allreduce algorithm (left out: ring, the ideal edition's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allreduce: Option<AllreduceAlgorithm>,
+    /// GPUs that share one PCIe path to a NIC (left out: 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nic_sharing: Option<u64>,
+    /// Host-staged halo exchange (left out: halos go GPU to GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halo_transport: Option<HaloTransport>,
+}
+
+/// Bounds that keep every projection finite (as the cluster's other rates).
+const MIN_RATE: f64 = 1.0;
+const MAX_RATE: f64 = 1e30;
+const MAX_LATENCY_S: f64 = 1e3;
+
+impl RealisticFacts {
+    /// None of the facts is given.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Checks the facts given.
+    ///
+    /// Rules: bandwidths between 1 and 1e30 bytes/s; a latency finite, not
+    /// negative and at most 1000 s; `nic_sharing` from 1 to 2^40.
+    ///
+    /// # Errors
+    /// An [`InputError`] naming the field, e.g. `realistic.nic_sharing`.
+    pub fn check(&self) -> Result<(), InputError> {
+        let field = |key: &'static str| Field::from("realistic").key(key);
+        if let Some(bw) = self.memory_bandwidth_bytes_per_s {
+            checks::within(field("memory_bandwidth_bytes_per_s"), bw, MIN_RATE, MAX_RATE)?;
+        }
+        if let Some(sharing) = self.nic_sharing {
+            checks::count(field("nic_sharing"), sharing, 1, checks::MAX_GPUS)?;
+        }
+        if let Some(halo) = self.halo_transport {
+            let at = field("halo_transport");
+            checks::within(at.clone().key("latency_s"), halo.latency_s, 0.0, MAX_LATENCY_S)?;
+            checks::within(
+                at.key("pcie_bandwidth_bytes_per_s"),
+                halo.pcie_bandwidth_bytes_per_s,
+                MIN_RATE,
+                MAX_RATE,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_are_checked_and_optional_in_json() {
+        assert!(RealisticFacts::default().is_empty());
+        assert_eq!(serde_json::to_string(&RealisticFacts::default()).unwrap(), "{}");
+        let facts: RealisticFacts = serde_json::from_str(
+            r#"{"memory_bandwidth_bytes_per_s":450e9,"allreduce":"best","nic_sharing":2,
+                "halo_transport":{"latency_s":3e-3,"pcie_bandwidth_bytes_per_s":16e9}}"#,
+        )
+        .unwrap();
+        assert_eq!(facts.allreduce, Some(AllreduceAlgorithm::Best));
+        assert!(facts.check().is_ok());
+        let bad = RealisticFacts {
+            nic_sharing: Some(0),
+            ..facts
+        };
+        assert_eq!(bad.check().unwrap_err().field, "realistic.nic_sharing");
+        let bad = RealisticFacts {
+            halo_transport: Some(HaloTransport {
+                latency_s: f64::NAN,
+                pcie_bandwidth_bytes_per_s: 1e9,
+            }),
+            ..facts
+        };
+        assert_eq!(bad.check().unwrap_err().field, "realistic.halo_transport.latency_s");
+    }
+}

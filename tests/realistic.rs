@@ -1,0 +1,204 @@
+//! Each term of the realistic edition (contract, section 7) against values
+//! computed by hand on the toy network and cluster of `support/toy.rs`
+//! (per-layer times 4, 1, 1, 2 ms; D = 1000; B = 16, so I = 63 iterations
+//! and D/B = 62.5; W = 712; 2 GPUs per node at 1 GB/s and 1 µs; one
+//! 0.5 GB/s NIC per node, 2 µs; a 2-node leaf of 100 ns).
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/toy.rs"]
+mod toy;
+
+use paradl::oracle::{
+    AllreduceAlgorithm, Batch, Cluster, CommKind, Fidelity, HaloTransport, Network, Projection, ProfiledGpu,
+    RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
+};
+
+fn close(got: f64, want: f64) {
+    assert!(
+        (got - want).abs() <= 1e-9 * want.abs().max(1e-300),
+        "got {got:e}, want {want:e}"
+    );
+}
+
+fn cluster(facts: RealisticFacts) -> Cluster {
+    let mut spec = toy::cluster().spec().clone();
+    spec.realistic = facts;
+    Cluster::new(spec).unwrap()
+}
+
+fn project(network: Network, facts: RealisticFacts, strategy: Strategy, gpus: u64, fidelity: Fidelity) -> Projection {
+    Scenario::new(network, cluster(facts))
+        .project(&RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(fidelity))
+        .unwrap()
+}
+
+fn terms(p: &Projection) -> Vec<Term> {
+    p.terms.iter().map(|t| t.term).collect()
+}
+
+#[test]
+fn allreduce_algorithms_by_hand() {
+    // data on 4 GPUs (2 nodes under one leaf): α = max(1 µs, 2·2 µs + 100 ns) = 4.1 µs, β = 1/0.5e9;
+    // m = 4·712 = 2848 bytes. Ring: 2·3·(4.1 µs + 2848·2 ns/4) = 33.144 µs.
+    // Tree: 2·⌈log2 4⌉·4.1 µs + 2·2848·2 ns = 16.4 µs + 11.392 µs = 27.792 µs.
+    let ring = project(toy::network(), RealisticFacts::default(), Strategy::Data, 4, Fidelity::Realistic);
+    close(ring.communication_s, 63.0 * 33.144e-6);
+    assert!(ring.terms.is_empty());
+    for (algorithm, per_iteration) in [
+        (AllreduceAlgorithm::Ring, 33.144e-6),
+        (AllreduceAlgorithm::Tree, 27.792e-6),
+        (AllreduceAlgorithm::Best, 27.792e-6),
+    ] {
+        let facts = RealisticFacts {
+            allreduce: Some(algorithm),
+            ..Default::default()
+        };
+        let p = project(toy::network(), facts, Strategy::Data, 4, Fidelity::Realistic);
+        close(p.communication.get(CommKind::GradientAllreduce), 63.0 * per_iteration);
+        // the ideal edition keeps rings whatever the cluster says
+        let ideal = project(toy::network(), facts, Strategy::Data, 4, Fidelity::Ideal);
+        close(ideal.communication_s, 63.0 * 33.144e-6);
+        assert!(ideal.terms.is_empty());
+    }
+}
+
+#[test]
+fn nic_sharing_by_hand() {
+    // two GPUs share the NIC path: β = 1/(0.5e9/2) = 4 ns a byte once the ring leaves the node.
+    // Ring: 2·3·(4.1 µs + 2848·4 ns/4) = 41.688 µs; inside one node (2 GPUs) nothing changes.
+    let facts = RealisticFacts {
+        nic_sharing: Some(2),
+        ..Default::default()
+    };
+    let p = project(toy::network(), facts, Strategy::Data, 4, Fidelity::Realistic);
+    close(p.communication_s, 63.0 * 41.688e-6);
+    assert_eq!(terms(&p), [Term::NicSharing]);
+    let inside = project(toy::network(), facts, Strategy::Data, 2, Fidelity::Realistic);
+    // 2 GPUs in a node: 2·1·(1 µs + 2848·1 ns/2) = 4.848 µs
+    close(inside.communication_s, 63.0 * 4.848e-6);
+    assert!(inside.terms.is_empty());
+}
+
+#[test]
+fn roofline_by_hand() {
+    // without profiled times, t_l = max(3·flops/R, 3·δ·(|x| + |y|)/BW) with R = 1e12, BW = 1e9, δ = 4:
+    // CONV1 max(3·9216/1e12 = 27.648 ns, 3·4·(128 + 256)/1e9 = 4.608 µs), RELU 3·4·512/1e9 = 6.144 µs,
+    // MPOOL 3·4·(256 + 64)/1e9 = 3.84 µs, FC 3·4·(64 + 10)/1e9 = 0.888 µs: Σ = 15.48 µs a sample
+    let mut spec = toy::network().spec();
+    for layer in &mut spec.layers {
+        layer.time_s = None;
+    }
+    let network = Network::new(spec).unwrap();
+    let facts = RealisticFacts {
+        memory_bandwidth_bytes_per_s: Some(1e9),
+        ..Default::default()
+    };
+    let p = project(network.clone(), facts, Strategy::Serial, 1, Fidelity::Realistic);
+    close(p.compute_s, 62.5 * 16.0 * 15.48e-6);
+    assert_eq!(terms(&p), [Term::Roofline]);
+    assert!(p.terms[0].detail.contains("4 of 4 layers"), "{}", p.terms[0].detail);
+    // ideal: 3·(9216 + 256 + 256 + 1280)/1e12 = 33.024 ns a sample
+    let ideal = project(network, facts, Strategy::Serial, 1, Fidelity::Ideal);
+    close(ideal.compute_s, 62.5 * 16.0 * 33.024e-9);
+}
+
+#[test]
+fn a_profile_scales_to_the_clusters_gpu() {
+    // measured on a GPU of 2e12 FLOP/s, run on the toy's 1e12 (no roofline): every layer takes
+    // 2 times its profiled time, Σt = 16 ms
+    let network = toy::network().profiled_on_gpu(ProfiledGpu {
+        name: "twice as fast".into(),
+        flops_per_s: 2e12,
+        memory_bandwidth_bytes_per_s: None,
+    });
+    let p = project(network.clone(), RealisticFacts::default(), Strategy::Serial, 1, Fidelity::Realistic);
+    close(p.compute_s, 62.5 * 16.0 * 16e-3);
+    assert_eq!(terms(&p), [Term::ProfileScaling]);
+    close(p.terms[0].value, 2.0);
+    let ideal = project(network, RealisticFacts::default(), Strategy::Serial, 1, Fidelity::Ideal);
+    close(ideal.compute_s, 62.5 * 16.0 * 8e-3);
+}
+
+#[test]
+fn resnet50s_v100_profile_on_other_gpus() {
+    // 64 GPUs at 32 samples: D·T/p = 1,280,000 · 3.119502 ms / 64 = 62.39004 s on ABCI's V100
+    let compute = |spec: paradl::oracle::ClusterSpec, fidelity| {
+        Scenario::new(presets::network("resnet50").unwrap(), Cluster::new(spec).unwrap())
+            .project(&RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(fidelity))
+            .unwrap()
+            .compute_s
+    };
+    let abci = presets::clusters::abci();
+    close(compute(abci.clone(), Fidelity::Realistic), 62.39004);
+    // a GPU twice as fast in arithmetic and memory: every roofline weight halves
+    let mut twice = abci.clone();
+    twice.gpu_flops_per_s *= 2.0;
+    twice.realistic.memory_bandwidth_bytes_per_s = Some(900e9);
+    close(compute(twice, Fidelity::Realistic), 62.39004 / 2.0);
+    // 1,000 TFLOP/s but the same memory: only the arithmetic-bound layers speed up
+    let mut fast = abci.clone();
+    fast.gpu_flops_per_s = 1e15;
+    let on_fast = compute(fast.clone(), Fidelity::Realistic);
+    assert!(on_fast < 62.39004 && on_fast > 62.39004 / 128.0, "{on_fast}");
+    // the ideal edition uses the profile as it is, on any GPU
+    close(compute(fast, Fidelity::Ideal), 62.39004);
+    let h100 = presets::clusters::dgx_h100();
+    assert!(compute(h100.clone(), Fidelity::Realistic) < 62.39004 / 4.0);
+    close(compute(h100, Fidelity::Ideal), 62.39004);
+}
+
+#[test]
+fn elementwise_layers_split_with_the_spatial_split() {
+    // spatial on 2 GPUs: the split set is CONV1 (8 wide) and MPOOL (4 wide); with the roofline the
+    // RELU between them is split too: t_split = 4/2 + 1/2 + 1/2 + 2 = 5 ms, against 5.5 ms.
+    // (The profile has no GPU, so it is this cluster's: at δ = 4 the times stay as profiled.)
+    let facts = RealisticFacts {
+        memory_bandwidth_bytes_per_s: Some(1e9),
+        ..Default::default()
+    };
+    let p = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Realistic);
+    close(p.compute_s, 62.5 * 16.0 * 5e-3);
+    assert!(terms(&p).contains(&Term::ElementwiseSplit));
+    let ideal = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Ideal);
+    close(ideal.compute_s, 62.5 * 16.0 * 5.5e-3);
+    // the relu is in place (no activation memory), so memory is the same: 2·4·(16·426 + 712)
+    assert_eq!(p.memory_bytes, 2.0 * 4.0 * (16.0 * 426.0 + 712.0));
+    assert_eq!(p.memory_bytes, ideal.memory_bytes);
+}
+
+#[test]
+fn host_staged_halos_by_hand() {
+    // spatial on 2 GPUs (one node): α = 1 ms, β = 2·min(2, 2)/1e9 = 4 ns a byte. B = 16, δ = 4.
+    // CONV1 (K = 3): h_x = 2·1·8 = 16, h_y = 4·1·8 = 32; MPOOL (K = 2): h_x = 4·1·8 = 32, h_y = 4·1·4 = 16.
+    // Each layer: 2·(1 ms + 16·16·4·4 ns) + 2·(1 ms + 16·32·4·4 ns) = 4 ms + 24.576 µs.
+    let facts = RealisticFacts {
+        halo_transport: Some(HaloTransport {
+            latency_s: 1e-3,
+            pcie_bandwidth_bytes_per_s: 1e9,
+        }),
+        ..Default::default()
+    };
+    let p = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Realistic);
+    close(p.communication.get(CommKind::Halo), 63.0 * 2.0 * (4e-3 + 24.576e-6));
+    assert_eq!(terms(&p), [Term::HaloTransport]);
+    // GPU to GPU over NVLink-like 1 GB/s, 1 µs: each layer 2·(1 µs + 1.024 µs) + 2·(1 µs + 2.048 µs)
+    let ideal = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Ideal);
+    close(ideal.communication.get(CommKind::Halo), 63.0 * 2.0 * (4e-6 + 6.144e-6));
+}
+
+#[test]
+fn a_calibration_of_the_other_edition_is_refused() {
+    let calibration = paradl::oracle::Factors::new(paradl::oracle::FactorsSpec {
+        fidelity: Fidelity::Ideal,
+        global: paradl::oracle::Kappa::ONE,
+        strategies: vec![],
+    })
+    .unwrap();
+    let spec = RunSpec {
+        calibration: Some(calibration),
+        ..RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16))
+    };
+    let err = toy::scenario().project(&spec).unwrap_err();
+    assert_eq!(err.field, "calibration.fidelity");
+    assert!(err.to_string().contains("--fidelity realistic"), "{err}");
+}
