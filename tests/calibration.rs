@@ -54,7 +54,12 @@ fn factors_are_geometric_means() {
     // data at 2 and 4 GPUs, measured at 3 and 12 times their projections: κ = √(3·12) = 6
     let (c2, m2) = projected(Strategy::Data, 2, 16);
     let (c4, m4) = projected(Strategy::Data, 4, 16);
-    let c = calibrate(&format!("data,2,16,,{},,\ndata,4,16,,{},,", 3.0 * (c2 + m2), 12.0 * (c4 + m4))).unwrap();
+    let c = calibrate(&format!(
+        "data,2,16,,{},,\ndata,4,16,,{},,",
+        3.0 * (c2 + m2),
+        12.0 * (c4 + m4)
+    ))
+    .unwrap();
     let data = &c.strategies[0];
     assert_eq!((data.strategy, data.runs), (Strategy::Data, 2));
     assert!((data.compute - 6.0).abs() < 1e-12 && (data.communication - 6.0).abs() < 1e-12);
@@ -96,12 +101,17 @@ fn bad_runs_name_their_line_and_column() {
     // a run the engine rejects: a group that does not divide the GPUs, at its column, with the engine's field
     let (line, column, text) = at("data+filter,4,16,3,0.5,,");
     assert_eq!((line, column), (2, 18));
-    assert!(text.contains("group_size: must divide the GPU count 4, found 3"), "{text}");
+    assert!(
+        text.contains("group_size: must divide the GPU count 4, found 3"),
+        "{text}"
+    );
     // communication measured where the projection has none (one GPU): not finite
     let (line, column, _) = at("data,1,16,,0.5,0.4,0.1");
     assert_eq!((line, column), (2, 20));
     let e = calibrate("data,4,16,,-1,,").unwrap_err();
-    assert!(matches!(e.problem, paradl::oracle::ParseProblem::Invalid(ref i) if matches!(i.rule, Rule::BadRatio { .. })));
+    assert!(
+        matches!(e.problem, paradl::oracle::ParseProblem::Invalid(ref i) if matches!(i.rule, Rule::BadRatio { .. }))
+    );
     // nothing measured
     let runs = measured::parse(measured::HEADER).unwrap();
     assert!(toy::scenario().calibrate(&runs, &template(Fidelity::Ideal)).is_err());

@@ -33,7 +33,9 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn project_prints_one_object_with_the_contract_numbers() {
-    let p = json("project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 64 --fidelity ideal --format json");
+    let p = json(
+        "project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 64 --fidelity ideal --format json",
+    );
     for key in [
         "strategy",
         "gpus",
@@ -265,7 +267,8 @@ fn capacity_reports_the_largest_batch() {
 
 #[test]
 fn fidelity_switches_the_edition() {
-    let real = json("project --model resnet50 --cluster abci --strategy ds --gpus 64 --samples-per-gpu 16 --format json");
+    let real =
+        json("project --model resnet50 --cluster abci --strategy ds --gpus 64 --samples-per-gpu 16 --format json");
     let ideal = json(
         "project --model resnet50 --cluster abci --strategy ds --gpus 64 --samples-per-gpu 16 --fidelity ideal --format json",
     );
@@ -279,7 +282,13 @@ fn fidelity_switches_the_edition() {
         .collect();
     assert_eq!(
         terms,
-        ["roofline", "elementwise_split", "allreduce", "nic_sharing", "halo_transport"]
+        [
+            "roofline",
+            "elementwise_split",
+            "allreduce",
+            "nic_sharing",
+            "halo_transport"
+        ]
     );
     assert_eq!(ideal["terms"], Value::Array(vec![]));
     // host-staged halos make the realistic hybrid slower
@@ -308,7 +317,11 @@ fn calibrate_then_project_reproduces_the_measurement() {
         path.display()
     ));
     // per epoch: 1,280,000/1024 = 1250 iterations of 0.25 s
-    assert!((p["total_s"].as_f64().unwrap() - 1250.0 * 0.25).abs() < 1e-6, "{}", p["total_s"]);
+    assert!(
+        (p["total_s"].as_f64().unwrap() - 1250.0 * 0.25).abs() < 1e-6,
+        "{}",
+        p["total_s"]
+    );
     assert_eq!(p["calibration"]["measured"], true);
     // the table says so
     let out = paradl(&format!(
@@ -324,7 +337,11 @@ fn calibrate_then_project_reproduces_the_measurement() {
             "{command} --model resnet50 --cluster abci --batch 1024 --calibration {}",
             path.display()
         ));
-        assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     // a calibration of the realistic edition does not apply to the ideal one
     let out = paradl(&format!(

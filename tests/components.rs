@@ -287,3 +287,79 @@ async fn a_long_layer_table_renders_only_the_rows_in_view() {
     assert!((480..=500).contains(&first), "first rendered row {first}");
     assert!(count(&root, "#layers tbody tr:not(.spacer)") < 60);
 }
+
+#[wasm_bindgen_test]
+async fn the_calibration_panel_calibrates_and_marks_a_bad_row() {
+    let root = mount::<App>(AppProps {
+        initial: Some(Rc::new(AppState::new(Inputs::default(), None))),
+    });
+    until("the app", || count(&root, "#calibration-input") == 1).await;
+    let before = find(&root, "#ranking tbody tr[data-strategy='data']")
+        .get_attribute("data-total-s")
+        .unwrap_or_default();
+    let area: web_sys::HtmlTextAreaElement = find(&root, "#calibration-input").dyn_into().expect("a text area");
+    area.set_value("strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,64,2048,,0.3,,\n");
+    area.dispatch_event(&Event::new("input").expect("event"))
+        .expect("dispatched");
+    // the data row: 625 iterations of the measured 0.3 s
+    until("the calibrated ranking", || {
+        find(&root, "#ranking tbody tr[data-strategy='data']").get_attribute("data-total-s") == Some("187.5".into())
+    })
+    .await;
+    assert_ne!(before, "187.5");
+    assert_eq!(count(&root, "#calibration .factors tr[data-strategy='data']"), 1);
+    assert!(
+        find(&root, "#edition")
+            .text_content()
+            .unwrap_or_default()
+            .contains("Calibrated")
+    );
+    // a bad row: its error with line and column, the calibrated ranking kept
+    area.set_value(
+        "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,64,2048,,0.3,,\ndata,8,x,,1,,\n",
+    );
+    area.dispatch_event(&Event::new("input").expect("event"))
+        .expect("dispatched");
+    until("the row's error", || {
+        count(&root, "#calibration .error[data-line='3']") == 1
+    })
+    .await;
+    assert!(
+        find(&root, "#calibration .error")
+            .text_content()
+            .unwrap_or_default()
+            .starts_with("Line 3, column 8")
+    );
+    assert_eq!(
+        find(&root, "#ranking tbody tr[data-strategy='data']")
+            .get_attribute("data-total-s")
+            .as_deref(),
+        Some("187.5")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_edition_switch_lists_the_realistic_terms() {
+    let root = mount::<App>(AppProps {
+        initial: Some(Rc::new(AppState::new(Inputs::default(), None))),
+    });
+    until("the app", || count(&root, "#edition") == 1).await;
+    assert_eq!(
+        find(&root, "#edition").get_attribute("data-fidelity").as_deref(),
+        Some("realistic")
+    );
+    // data on 64 GPUs of ABCI: the roofline, the best Allreduce and NIC sharing applied
+    for term in ["roofline", "allreduce", "nic_sharing"] {
+        assert_eq!(count(&root, &format!("#edition li[data-term='{term}']")), 1, "{term}");
+    }
+    let select: HtmlSelectElement = find(&root, "#fidelity").dyn_into().expect("a select");
+    select.set_value("ideal");
+    select
+        .dispatch_event(&Event::new("change").expect("event"))
+        .expect("dispatched");
+    until("the ideal edition", || {
+        find(&root, "#edition").get_attribute("data-fidelity").as_deref() == Some("ideal")
+    })
+    .await;
+    assert_eq!(count(&root, "#edition li"), 0);
+}

@@ -17,21 +17,34 @@ use web::eventually;
 
 /// What `paradl rank` prints for a view, as rows.
 fn cli_ranking(model: &str, cluster: &str, gpus: u64, samples_per_gpu: &str) -> Vec<Row> {
+    cli_rank(&[
+        "--model",
+        model,
+        "--cluster",
+        cluster,
+        "--gpus",
+        &gpus.to_string(),
+        "--samples-per-gpu",
+        samples_per_gpu,
+    ])
+}
+
+/// Runs `paradl` and returns what it prints.
+fn cli(args: &[&str]) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_paradl"))
-        .args([
-            "rank",
-            "--model",
-            model,
-            "--cluster",
-            cluster,
-            "--gpus",
-            &gpus.to_string(),
-        ])
-        .args(["--samples-per-gpu", samples_per_gpu, "--format", "json"])
+        .args(args)
         .output()
         .expect("paradl runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let list: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    out.stdout
+}
+
+/// What `paradl rank ARGS --format json` prints, as rows.
+fn cli_rank(args: &[&str]) -> Vec<Row> {
+    let mut line = vec!["rank"];
+    line.extend_from_slice(args);
+    line.extend_from_slice(&["--format", "json"]);
+    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
     list.as_array()
         .expect("a list")
         .iter()
@@ -294,5 +307,129 @@ async fn a_view_beyond_the_largest_allocation_opens_from_its_link_and_survives_r
     let again = open(&client, url.as_ref()).await;
     assert_eq!(again, rows);
     assert_eq!(value(&client, "#gpus").await, "8192");
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn edition_and_calibration_change_the_ranking_and_travel_in_the_link() {
+    let s = setup();
+    let first = web::browser(&s.driver).await;
+    let realistic = open(&first, &s.base).await;
+    let base = [
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+    ];
+    assert_eq!(realistic, cli_rank(&base));
+    // the ideal edition: ParaDL's published numbers
+    let fidelity = first.find(Locator::Css("#fidelity")).await.expect("#fidelity");
+    fidelity.select_by_value("ideal").await.expect("selected");
+    let mut ideal_args = base.to_vec();
+    ideal_args.extend_from_slice(&["--fidelity", "ideal"]);
+    let ideal = ranking_becomes(&first, &cli_rank(&ideal_args)).await;
+    assert_ne!(ideal, realistic);
+    fidelity.select_by_value("realistic").await.expect("selected");
+    ranking_becomes(&first, &realistic).await;
+
+    // measured runs calibrate every strategy; the ranking equals the CLI's calibrated one
+    let csv = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,64,2048,,0.3,,\ndata+spatial,64,1024,,0.25,,\n";
+    page::type_into(&first, "#calibration-input", csv).await;
+    let dir = std::env::temp_dir().join(format!("paradl-e2e-cal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let measured = dir.join("runs.csv");
+    std::fs::write(&measured, csv).expect("written");
+    let calibration = cli(&[
+        "calibrate",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--measured",
+        &measured.to_string_lossy(),
+        "--format",
+        "json",
+    ]);
+    let factors = dir.join("calibration.json");
+    std::fs::write(&factors, calibration).expect("written");
+    let mut calibrated_args = base.to_vec();
+    let factors_path = factors.to_string_lossy().to_string();
+    calibrated_args.extend_from_slice(&["--calibration", &factors_path]);
+    let calibrated = ranking_becomes(&first, &cli_rank(&calibrated_args)).await;
+    // data at 64 GPUs, 32 samples each: 625 iterations of the measured 0.3 s
+    let data = calibrated.iter().find(|r| r.strategy == "data").expect("data");
+    assert!((data.total_s - 625.0 * 0.3).abs() < 1e-6, "{}", data.total_s);
+    let factor_rows = page::html(&first, "#calibration .factors").await;
+    assert!(factor_rows.contains("data-strategy=\"data+spatial\""), "{factor_rows}");
+
+    // a bad row shows its error next to the input and keeps the last calibration
+    page::type_into(&first, "#calibration-input", &format!("{csv}filter,4,x,,1,,\n")).await;
+    let error = eventually("the row's error", || async {
+        let e = first
+            .find(Locator::Css("#calibration .error[data-line='4']"))
+            .await
+            .ok()?;
+        e.text().await.ok()
+    })
+    .await;
+    assert!(error.contains("Line 4, column 10"), "{error}");
+    assert_eq!(ranking(&first).await, calibrated);
+    page::type_into(&first, "#calibration-input", csv).await;
+
+    // the link carries edition and calibration into a fresh browser
+    let href = eventually("the share link", || async {
+        let link = first.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
+    })
+    .await;
+    first.close().await.ok();
+    let second = web::browser(&s.driver).await;
+    assert_eq!(open(&second, &href).await, calibrated);
+    assert_eq!(value(&second, "#fidelity").await, "realistic");
+    assert_eq!(value(&second, "#calibration-input").await, csv);
+    second.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn the_accuracy_view_shows_the_measured_runs() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    client
+        .find(Locator::Css("#accuracy-view summary"))
+        .await
+        .expect("the view")
+        .click()
+        .await
+        .expect("opened");
+    let table = eventually("the accuracy table", || async {
+        let html = page::html(&client, "#accuracy-table").await;
+        html.contains("data-strategy=\"all\"").then_some(html)
+    })
+    .await;
+    // the same mean accuracy as `paradl validate --tier head`
+    let report: Value =
+        serde_json::from_slice(&cli(&["validate", "--tier", "head", "--format", "json"])).expect("JSON");
+    let want = report["overall"]["realistic"].as_f64().expect("a number");
+    let shown = client
+        .execute(
+            "return document.querySelector('#accuracy-table tr[data-strategy=\"all\"] td[data-method=\"realistic\"]').dataset.accuracy;",
+            vec![],
+        )
+        .await
+        .ok()
+        .and_then(|v| v.as_str().and_then(|t| t.parse::<f64>().ok()))
+        .expect("the accuracy");
+    assert!((shown - want).abs() < 1e-12, "{shown} {want}");
+    assert!(table.contains("realistic, calibrated"));
+    let plot = page::html(&client, "#accuracy-plot").await;
+    let marks = plot.matches("class=\"mark\"").count();
+    assert_eq!(marks, report["runs"].as_array().map_or(0, Vec::len));
     client.close().await.ok();
 }

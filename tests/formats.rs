@@ -4,8 +4,8 @@
 
 use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::{
-    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, RunSpec, Shape, Strategy as Par,
-    presets,
+    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, RunSpec, Shape,
+    Strategy as Par, presets,
 };
 use proptest::prelude::*;
 

@@ -16,8 +16,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use paradl::oracle::formats::{json, lc, net, plat};
-use paradl::oracle::{Batch, Capacity, Projection, RankBy, RunSpec, Scenario, Strategy, presets};
+use paradl::oracle::formats::{json, lc, measured, net, plat};
+use paradl::oracle::{Batch, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, presets};
 
 /// Counts live and peak heap bytes.
 struct Counting;
@@ -42,6 +42,13 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
+
+thread_local! {
+    /// ResNet-50 on ABCI, built once per thread for the calibration target.
+    static SCENARIO: std::rc::Rc<Scenario> = std::rc::Rc::new(
+        presets::scenario("resnet50", "abci").expect("a preset"),
+    );
+}
 
 /// One test at a time measures memory (the test harness runs tests in threads).
 static MEASURING: Mutex<()> = Mutex::new(());
@@ -241,7 +248,63 @@ fn targets() -> Vec<Target> {
     .map(String::into_bytes)
     .collect();
     let lcs = vec![reference("filter_alexnet.lc"), reference("spatial_alexnet.lc")];
+    let measured_csv: Vec<Vec<u8>> = vec![
+        format!(
+            "{}\ndata,64,2048,,0.3,,\nds,64,1024,4,0.25,0.2,0.05\nfilter,4,64,,1.1,,\n",
+            measured::HEADER
+        )
+        .into_bytes(),
+        // the ResNet-50 runs measured on ABCI, as measured-run CSV
+        measured::write(
+            &paradl::oracle::validation::runs()
+                .map(|s| s.runs)
+                .unwrap_or_default()
+                .iter()
+                .filter(|r| r.model == "resnet50")
+                .map(|r| paradl::oracle::MeasuredRun {
+                    strategy: r.strategy,
+                    gpus: r.gpus,
+                    mini_batch: r.mini_batch,
+                    group: None,
+                    iteration_s: r.measured_s,
+                    compute_s: None,
+                    communication_s: None,
+                })
+                .collect::<Vec<_>>(),
+        )
+        .into_bytes(),
+    ];
     let mut all = vec![
+        Target {
+            name: "measured runs",
+            seeds: measured_csv,
+            run: |data| {
+                // parsed, written back the same, then calibrated and applied in both editions
+                let runs = measured::parse(&text(data)).ok()?;
+                let plain: Vec<_> = runs.iter().map(|r| r.run.clone()).collect();
+                let again: Vec<_> = measured::parse(&measured::write(&plain))
+                    .map(|r| r.into_iter().map(|l| l.run).collect())
+                    .unwrap_or_default();
+                assert_eq!(again, plain, "written back differently");
+                let scenario = SCENARIO.with(|s| s.clone());
+                let mut out = Numbers::new();
+                for fidelity in Fidelity::ALL {
+                    let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(fidelity);
+                    if let Ok(c) = scenario.calibrate(&runs, &template) {
+                        out.extend([c.global.compute, c.global.communication, c.mean_accuracy_after]);
+                        let factors = c.factors().ok();
+                        assert!(factors.is_some(), "a calibration's own factors are valid");
+                        if let Ok(p) = scenario.project(&RunSpec {
+                            calibration: factors,
+                            ..template
+                        }) {
+                            projection_numbers(&p, &mut out);
+                        }
+                    }
+                }
+                Some(out)
+            },
+        },
         Target {
             name: ".net",
             seeds: nets,

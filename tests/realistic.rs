@@ -9,7 +9,7 @@
 mod toy;
 
 use paradl::oracle::{
-    AllreduceAlgorithm, Batch, Cluster, CommKind, Fidelity, HaloTransport, Network, Projection, ProfiledGpu,
+    AllreduceAlgorithm, Batch, Cluster, CommKind, Fidelity, HaloTransport, Network, ProfiledGpu, Projection,
     RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
 };
 
@@ -41,7 +41,13 @@ fn allreduce_algorithms_by_hand() {
     // data on 4 GPUs (2 nodes under one leaf): α = max(1 µs, 2·2 µs + 100 ns) = 4.1 µs, β = 1/0.5e9;
     // m = 4·712 = 2848 bytes. Ring: 2·3·(4.1 µs + 2848·2 ns/4) = 33.144 µs.
     // Tree: 2·⌈log2 4⌉·4.1 µs + 2·2848·2 ns = 16.4 µs + 11.392 µs = 27.792 µs.
-    let ring = project(toy::network(), RealisticFacts::default(), Strategy::Data, 4, Fidelity::Realistic);
+    let ring = project(
+        toy::network(),
+        RealisticFacts::default(),
+        Strategy::Data,
+        4,
+        Fidelity::Realistic,
+    );
     close(ring.communication_s, 63.0 * 33.144e-6);
     assert!(ring.terms.is_empty());
     for (algorithm, per_iteration) in [
@@ -111,7 +117,13 @@ fn a_profile_scales_to_the_clusters_gpu() {
         flops_per_s: 2e12,
         memory_bandwidth_bytes_per_s: None,
     });
-    let p = project(network.clone(), RealisticFacts::default(), Strategy::Serial, 1, Fidelity::Realistic);
+    let p = project(
+        network.clone(),
+        RealisticFacts::default(),
+        Strategy::Serial,
+        1,
+        Fidelity::Realistic,
+    );
     close(p.compute_s, 62.5 * 16.0 * 16e-3);
     assert_eq!(terms(&p), [Term::ProfileScaling]);
     close(p.terms[0].value, 2.0);

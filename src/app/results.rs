@@ -3,9 +3,7 @@
 use super::state::fields::{self, Errors};
 use super::state::inputs::Inputs;
 use crate::oracle::formats::measured;
-use crate::oracle::{
-    Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts,
-};
+use crate::oracle::{Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts};
 
 /// Per-layer totals of the layer table.
 #[derive(Debug, Clone, Copy, PartialEq)]

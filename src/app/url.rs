@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
-use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
 use crate::oracle::formats::measured;
+use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
 use crate::oracle::{Batch, ClusterSpec, Fidelity, NetworkSpec, OracleError, Scenario, Strategy, presets};
 
 /// The query parameter that carries the state.
@@ -371,7 +371,10 @@ mod tests {
         assert!(matches!(decode(&wrap(r#"{"x":1}"#)), Err(LinkError::NotState(_))));
         assert!(matches!(decode(&wrap(r#"{"f":"exact"}"#)), Err(LinkError::NotState(_))));
         // measured runs that do not parse, or do not calibrate, are refused
-        assert!(matches!(decode(&wrap(r#"{"cal":"strategy\ndata"}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(
+            decode(&wrap(r#"{"cal":"strategy\ndata"}"#)),
+            Err(LinkError::Invalid(_))
+        ));
         let zero = r#"{"cal":"strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,0,,"}"#;
         assert!(matches!(decode(&wrap(zero)), Err(LinkError::Invalid(_))));
         // a decompression bomb stops at the limit

@@ -141,8 +141,9 @@ pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliErro
     match format {
         ListFormat::Json => json(report),
         ListFormat::Csv => {
-            let mut text =
-                String::from("id,model,strategy,tier,gpus,mini_batch,measured_s,ideal_s,realistic_s,ideal_calibrated_s,realistic_calibrated_s,series\n");
+            let mut text = String::from(
+                "id,model,strategy,tier,gpus,mini_batch,measured_s,ideal_s,realistic_s,ideal_calibrated_s,realistic_calibrated_s,series\n",
+            );
             let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
             for r in &report.runs {
                 let _ = writeln!(
@@ -159,7 +160,10 @@ pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliErro
                     r.predicted.realistic_s,
                     opt(r.predicted.ideal_calibrated_s),
                     opt(r.predicted.realistic_calibrated_s),
-                    report.series.get(r.run.series).map_or(String::new(), |s| s.replace('"', "\"\""))
+                    report
+                        .series
+                        .get(r.run.series)
+                        .map_or(String::new(), |s| s.replace('"', "\"\""))
                 );
             }
             Ok(text)

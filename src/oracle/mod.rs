@@ -98,11 +98,12 @@ pub use cost::terms::{AppliedTerm, Term, Terms};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
 pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
 pub use model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};
-pub use model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
 pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
+pub use model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
 pub use model::fidelity::Fidelity;
 pub use model::field::{Field, Segment};
 pub use model::layer::{Layer, LayerKind, LayerSpec};
+pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
 pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu};
 pub use model::run::{Batch, Run, RunSpec};
 pub use model::shape::Shape;
@@ -110,7 +111,6 @@ pub use model::strategy::Strategy;
 pub use model::violation::{Violation, Violations};
 pub use report::bottleneck::{Finding, FindingDetail, Severity};
 pub use report::projection::{Calibrated, Projection};
-pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
 pub use scenario::{
     CalibratedRun, Calibration, Capacity, IterationTimes, RankBy, Ranking, Scenario, Skipped, StrategyFactors, Sweep,
     accuracy, gpu_counts,

@@ -107,7 +107,10 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
                 lines: p.lines.clone(),
             });
         }
-        for strategy in Strategy::ALL.into_iter().filter(|s| points.iter().any(|p| p.strategy == *s)) {
+        for strategy in Strategy::ALL
+            .into_iter()
+            .filter(|s| points.iter().any(|p| p.strategy == *s))
+        {
             entries.push((strategy.name().to_string(), Swatch::Box(strategy_color(strategy))));
         }
         legend(root, &entries)?;

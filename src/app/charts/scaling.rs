@@ -146,7 +146,10 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
                 .map_err(fail)?;
         }
         if !data.other.is_empty() {
-            entries.push((format!("thin dashed: {} edition", data.other_name), Swatch::Dashed(grey)));
+            entries.push((
+                format!("thin dashed: {} edition", data.other_name),
+                Swatch::Dashed(grey),
+            ));
         }
         entries.push((
             format!("budget: {} GPUs", data.budget),
@@ -202,7 +205,12 @@ mod tests {
         let results = Results::compute(&inputs, &scenario).unwrap();
         let data = data(&results);
         assert_eq!(data.other.len(), data.curves.len());
-        assert!(data.other.iter().flat_map(|c| &c.points).all(|p| p.fidelity == crate::oracle::Fidelity::Ideal));
+        assert!(
+            data.other
+                .iter()
+                .flat_map(|c| &c.points)
+                .all(|p| p.fidelity == crate::oracle::Fidelity::Ideal)
+        );
         let drawn = draw(&data).unwrap();
         assert!(drawn.svg.contains("thin dashed: ideal edition"));
         // the hover targets are the shown edition's points only

@@ -57,7 +57,8 @@ pub fn accuracy_view() -> Html {
         (Tier::All, "both"),
     ]
     .map(|(t, label)| html! { <option value={t.name()} selected={t == *tier}>{ label }</option> });
-    let methods = Method::ALL.map(|m| html! { <option value={m.name()} selected={m == *method}>{ m.label() }</option> });
+    let methods =
+        Method::ALL.map(|m| html! { <option value={m.name()} selected={m == *method}>{ m.label() }</option> });
     let body = match report.as_ref() {
         Some(Ok(report)) => html! {
             <>

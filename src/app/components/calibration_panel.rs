@@ -9,9 +9,9 @@ use super::AppContext;
 use super::calibration_table::CalibrationTable;
 use crate::app::state::Action;
 use crate::app::state::fields::Key;
+use crate::oracle::MeasuredRun;
 use crate::oracle::formats::measured;
 use crate::oracle::validation::{self, Tier};
-use crate::oracle::MeasuredRun;
 
 /// The shipped runs measured on ABCI for a model preset, as measured-run
 /// CSV (empty when there are none).
@@ -33,7 +33,11 @@ pub fn shipped_runs(model: &str) -> String {
             communication_s: None,
         })
         .collect();
-    if runs.is_empty() { String::new() } else { measured::write(&runs) }
+    if runs.is_empty() {
+        String::new()
+    } else {
+        measured::write(&runs)
+    }
 }
 
 /// The calibration panel.
@@ -61,7 +65,11 @@ pub fn calibration_panel() -> Html {
     let view = state.view.clone();
     let model = view.as_ref().and_then(|v| v.inputs.model_preset().map(str::to_string));
     let on_abci = view.as_ref().and_then(|v| v.inputs.cluster_preset()) == Some(validation::CLUSTER);
-    let shipped = model.as_deref().filter(|_| on_abci).map(shipped_runs).unwrap_or_default();
+    let shipped = model
+        .as_deref()
+        .filter(|_| on_abci)
+        .map(shipped_runs)
+        .unwrap_or_default();
     let onload = {
         let state = state.clone();
         let shipped = shipped.clone();
@@ -91,15 +99,21 @@ pub fn calibration_panel() -> Html {
                     <button type="button" id="calibration-clear" onclick={onclear}>{ "Clear" }</button>
                 }
             </div>
-            { for errors.iter().map(|(line, e)| html! {
-                <p class="error" role="alert" data-line={line.to_string()}>{ e }</p>
-            }) }
-            if invalid {
-                <p class="quiet">{ "The last valid calibration stays applied until this is fixed." }</p>
-            }
-            if let Some(calibration) = view.as_ref().and_then(|v| v.results.calibration.clone()) {
-                <CalibrationTable {calibration} error_lines={errors.iter().map(|e| e.0).collect::<Vec<_>>()} />
-            }
+            // fixed containers: yew matches unkeyed children from the end, so a child that
+            // comes and goes at the end would make the text area a new element while typing
+            <div class="calibration-errors">
+                { for errors.iter().map(|(line, e)| html! {
+                    <p class="error" role="alert" data-line={line.to_string()}>{ e }</p>
+                }) }
+                if invalid {
+                    <p class="quiet">{ "The last valid calibration stays applied until this is fixed." }</p>
+                }
+            </div>
+            <div class="calibration-output">
+                if let Some(calibration) = view.as_ref().and_then(|v| v.results.calibration.clone()) {
+                    <CalibrationTable {calibration} error_lines={errors.iter().map(|e| e.0).collect::<Vec<_>>()} />
+                }
+            </div>
         </section>
     }
 }

@@ -16,7 +16,11 @@ pub fn edition_note(props: &ViewProps) -> Html {
     };
     let other = results.other_edition(shown.strategy);
     let comparison = other.map(|o| {
-        let ratio = if o.total_s > 0.0 { shown.total_s / o.total_s } else { 1.0 };
+        let ratio = if o.total_s > 0.0 {
+            shown.total_s / o.total_s
+        } else {
+            1.0
+        };
         format!(
             "{} at {} GPUs: {} an epoch here; {} in the {} edition{} ({}x).",
             shown.strategy,
@@ -24,7 +28,11 @@ pub fn edition_note(props: &ViewProps) -> Html {
             units::seconds(shown.total_s),
             units::seconds(o.total_s),
             o.fidelity,
-            if shown.calibration.is_some() { ", uncalibrated" } else { "" },
+            if shown.calibration.is_some() {
+                ", uncalibrated"
+            } else {
+                ""
+            },
             units::significant(ratio, 3)
         )
     });
@@ -36,7 +44,11 @@ pub fn edition_note(props: &ViewProps) -> Html {
             "Calibrated: compute ×{}, communication ×{} ({}).",
             units::significant(k.compute, 3),
             units::significant(k.communication, 3),
-            if k.measured { "from measured runs of this strategy" } else { "global factors: no run of this strategy was measured" }
+            if k.measured {
+                "from measured runs of this strategy"
+            } else {
+                "global factors: no run of this strategy was measured"
+            }
         )
     });
     html! {

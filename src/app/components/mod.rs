@@ -1,15 +1,15 @@
 //! The Yew components, one per file. Panels read the app state from the
 //! context ([`AppContext`]); leaf components take plain props.
 
+pub mod accuracy_table;
+pub mod accuracy_view;
 pub mod app;
-pub mod cluster_panel;
 pub mod calibration_panel;
 pub mod calibration_table;
+pub mod cluster_panel;
 pub mod comparison_plot;
 pub mod edition_note;
 pub mod edition_panel;
-pub mod accuracy_table;
-pub mod accuracy_view;
 pub mod exports;
 pub mod facts_table;
 pub mod findings;

@@ -409,7 +409,10 @@ fn apply(spec: &mut ClusterSpec, key: ClusterKey, text: &str) -> Result<(), Stri
             (fact.set)(spec, None);
             return Ok(());
         }
-        let value: f64 = text.trim().parse().map_err(|_| "Must be a number (or blank: left out)".to_string())?;
+        let value: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| "Must be a number (or blank: left out)".to_string())?;
         if fact.whole && (value.fract() != 0.0 || value < 0.0) {
             return Err("Must be a whole number".into());
         }

@@ -181,12 +181,14 @@ mod tests {
     #[test]
     fn measured_runs_that_do_not_parse_are_errors_on_their_line() {
         let mut editor = RunEditor::from_inputs(&Inputs::default());
-        editor.measured = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,x,,1,,\n".into();
+        editor.measured =
+            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,x,,1,,\n".into();
         let mut inputs = Inputs::default();
         let errors = editor.apply(&mut inputs).unwrap_err();
         assert!(errors[&Key::Measured(2)].starts_with("Line 2, column 8"), "{errors:?}");
         assert_eq!(inputs, Inputs::default(), "nothing applied");
-        editor.measured = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,1,,\n".into();
+        editor.measured =
+            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,1,,\n".into();
         editor.fidelity = Fidelity::Ideal;
         editor.apply(&mut inputs).unwrap();
         assert!(inputs.calibrated());

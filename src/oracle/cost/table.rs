@@ -299,8 +299,7 @@ fn profiled_roofline_s(layer: &Layer, gpu: &ProfiledGpu, cluster_bandwidth: Opti
 /// Whether the profile's GPU is the cluster's (same rate, and the same
 /// bandwidth when the roofline is on).
 fn same_gpu(gpu: &ProfiledGpu, rate: f64, bandwidth: Option<f64>) -> bool {
-    gpu.flops_per_s == rate
-        && bandwidth.is_none_or(|bw| gpu.memory_bandwidth_bytes_per_s.is_none_or(|own| own == bw))
+    gpu.flops_per_s == rate && bandwidth.is_none_or(|bw| gpu.memory_bandwidth_bytes_per_s.is_none_or(|own| own == bw))
 }
 
 fn layer_cost(layer: &Layer, time_s: f64) -> LayerCost {

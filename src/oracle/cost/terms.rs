@@ -172,7 +172,10 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
     }
     if let Some(host) = terms.halo_transport
         && spatial
-        && table.layers().iter().any(|c| c.halo_x_items > 0.0 || c.halo_y_items > 0.0)
+        && table
+            .layers()
+            .iter()
+            .any(|c| c.halo_x_items > 0.0 || c.halo_y_items > 0.0)
     {
         out.push(AppliedTerm::new(
             Term::HaloTransport,

@@ -25,7 +25,11 @@ pub const HEADER: &str = "strategy,gpus,mini_batch,group,iteration_s,compute_s,c
 pub fn parse(text: &str) -> Result<Vec<Located>, ParseError> {
     let records = records(text)?;
     let Some((header, rows)) = records.split_first() else {
-        return Err(ParseError::at(1, 1, ParseProblem::Missing(format!("the header {HEADER}"))));
+        return Err(ParseError::at(
+            1,
+            1,
+            ParseProblem::Missing(format!("the header {HEADER}")),
+        ));
     };
     let order = header_order(header)?;
     rows.iter().map(|row| run(row, &order)).collect()
@@ -71,7 +75,10 @@ fn header_order(header: &Record<'_>) -> Result<[usize; 7], ParseError> {
         }
         order[column as usize] = index;
     }
-    if let Some(missing) = MeasuredColumn::ALL.into_iter().find(|c| order[*c as usize] == usize::MAX) {
+    if let Some(missing) = MeasuredColumn::ALL
+        .into_iter()
+        .find(|c| order[*c as usize] == usize::MAX)
+    {
         return Err(header.error(
             header.cells.len(),
             ParseProblem::Missing(format!("column '{}' (the header is {HEADER})", missing.name())),
@@ -127,8 +134,12 @@ fn run(row: &Record<'_>, order: &[usize; 7]) -> Result<Located, ParseError> {
     let gpus = required(count(MeasuredColumn::Gpus)?, MeasuredColumn::Gpus)?;
     let mini_batch = required(count(MeasuredColumn::MiniBatch)?, MeasuredColumn::MiniBatch)?;
     let group = count(MeasuredColumn::Group)?;
-    let iteration_s = seconds(MeasuredColumn::IterationS)?
-        .ok_or_else(|| row.error(at(MeasuredColumn::IterationS), ParseProblem::MissingField("iteration_s".into())))?;
+    let iteration_s = seconds(MeasuredColumn::IterationS)?.ok_or_else(|| {
+        row.error(
+            at(MeasuredColumn::IterationS),
+            ParseProblem::MissingField("iteration_s".into()),
+        )
+    })?;
     let compute_s = seconds(MeasuredColumn::ComputeS)?;
     let communication_s = seconds(MeasuredColumn::CommunicationS)?;
     if compute_s.is_some() != communication_s.is_some() {

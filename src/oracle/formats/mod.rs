@@ -8,8 +8,8 @@ pub mod json;
 pub mod lc;
 mod lines;
 pub mod measured;
-pub mod records;
 pub mod net;
 pub mod plat;
+pub mod records;
 
 pub use lines::parse_shape;

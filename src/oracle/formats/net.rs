@@ -257,7 +257,10 @@ pub fn write(network: &Network) -> Result<String, InputError> {
     let _ = writeln!(text, "Model|{}", clean(Path::from("name"), &spec.name, false)?);
     if let Some(gpu) = &spec.profiled_on {
         let name = clean(Path::from("profiled_on.name"), &gpu.name, false)?;
-        let bandwidth = gpu.memory_bandwidth_bytes_per_s.map(|b| format!("{b:e}")).unwrap_or_default();
+        let bandwidth = gpu
+            .memory_bandwidth_bytes_per_s
+            .map(|b| format!("{b:e}"))
+            .unwrap_or_default();
         let _ = writeln!(text, "{PROFILED_ON}{name}|{:e}|{bandwidth}", gpu.flops_per_s);
     }
     for (i, layer) in spec.layers.iter().enumerate() {
@@ -314,7 +317,10 @@ mod tests {
         let text = TINY.replace("Model|Tiny\n", "Model|Tiny\n#profiled_on| V100 |7.8e12|4.5e11\n");
         let net = parse(&text).unwrap();
         let gpu = net.profiled_on().unwrap();
-        assert_eq!((gpu.name.as_str(), gpu.flops_per_s, gpu.memory_bandwidth_bytes_per_s), ("V100", 7.8e12, Some(4.5e11)));
+        assert_eq!(
+            (gpu.name.as_str(), gpu.flops_per_s, gpu.memory_bandwidth_bytes_per_s),
+            ("V100", 7.8e12, Some(4.5e11))
+        );
         assert_eq!(parse(&write(&net).unwrap()).unwrap(), net);
         let err = parse(&TINY.replace("Model|Tiny\n", "Model|Tiny\n#profiled_on|V100|fast\n")).unwrap_err();
         assert_eq!((err.line, err.column), (4, 19));

@@ -34,10 +34,7 @@ impl Record<'_> {
     pub fn column(&self, index: usize) -> usize {
         match self.cells.get(index) {
             Some(cell) => cell.column,
-            None => self
-                .cells
-                .last()
-                .map_or(1, |c| c.column + c.text.chars().count() + 1),
+            None => self.cells.last().map_or(1, |c| c.column + c.text.chars().count() + 1),
         }
     }
 

@@ -75,7 +75,9 @@ pub enum Rule {
     #[error("must not list '{0}' twice")]
     Repeated(String),
     /// A calibration made for the other edition of the model.
-    #[error("was made for the {made_for} edition, but the run uses the {found} edition: calibrate again with --fidelity {found}")]
+    #[error(
+        "was made for the {made_for} edition, but the run uses the {found} edition: calibrate again with --fidelity {found}"
+    )]
     EditionMismatch { made_for: String, found: String },
     /// A measurement against a projection whose ratio is not finite and
     /// positive (contract, section 8).

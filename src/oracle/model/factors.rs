@@ -141,7 +141,9 @@ impl From<Factors> for FactorsSpec {
             global: factors.global,
             strategies: Strategy::ALL
                 .into_iter()
-                .filter_map(|strategy| factors.measured[strategy as usize].map(|kappa| StrategyKappa { strategy, kappa }))
+                .filter_map(|strategy| {
+                    factors.measured[strategy as usize].map(|kappa| StrategyKappa { strategy, kappa })
+                })
                 .collect(),
         }
     }
@@ -175,7 +177,10 @@ mod tests {
         assert_eq!(factors.of(Strategy::Filter), factors.global());
         assert!(factors.measured(Strategy::Data) && !factors.measured(Strategy::Spatial));
         let json = serde_json::to_string(&factors).unwrap();
-        assert!(json.contains(r#""strategies":[{"strategy":"data","compute":1.1,"communication":0.9}]"#), "{json}");
+        assert!(
+            json.contains(r#""strategies":[{"strategy":"data","compute":1.1,"communication":0.9}]"#),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Factors>(&json).unwrap(), factors);
     }
 
@@ -192,6 +197,9 @@ mod tests {
         assert!(matches!(Factors::new(bad).unwrap_err().rule, Rule::Repeated(_)));
         // extra keys of the calibration report are ignored
         let json = r#"{"fidelity":"ideal","global":{"compute":1,"communication":1},"runs":[1,2]}"#;
-        assert_eq!(serde_json::from_str::<Factors>(json).unwrap().fidelity(), Fidelity::Ideal);
+        assert_eq!(
+            serde_json::from_str::<Factors>(json).unwrap().fidelity(),
+            Fidelity::Ideal
+        );
     }
 }

@@ -6,8 +6,8 @@
 pub mod checks;
 pub mod cluster;
 pub mod errors;
-pub mod facts;
 pub mod factors;
+pub mod facts;
 pub mod fidelity;
 pub mod field;
 pub mod layer;

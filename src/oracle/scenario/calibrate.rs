@@ -33,7 +33,10 @@ impl IterationTimes {
     }
 
     fn scaled(&self, kappa: Kappa) -> Self {
-        Self::new(self.compute_s * kappa.compute, self.communication_s * kappa.communication)
+        Self::new(
+            self.compute_s * kappa.compute,
+            self.communication_s * kappa.communication,
+        )
     }
 }
 
@@ -120,10 +123,53 @@ impl Calibration {
     }
 }
 
-/// The geometric mean of positive values (1 for none).
-fn geometric_mean(values: impl Iterator<Item = f64>) -> f64 {
-    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v.ln(), n + 1));
-    if n == 0 { 1.0 } else { (sum / n as f64).exp() }
+/// A positive normal number as `m·2^e` with `m` in `[1, 2)`.
+fn split(value: f64) -> (f64, i64) {
+    let bits = value.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let mantissa = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
+    (mantissa, exponent)
+}
+
+/// `2^e` for an exponent of a normal number.
+fn power_of_two(exponent: i64) -> f64 {
+    f64::from_bits(((exponent.clamp(-1022, 1023) + 1023) as u64) << 52)
+}
+
+/// The geometric mean of positive normal values (1 for none), with
+/// additions, multiplications and comparisons only, so that it is the
+/// same to the last bit natively and in WebAssembly (whose `ln` and `exp`
+/// differ in the last place), and exact for one value.
+///
+/// # Formula
+/// `(Π v_i)^(1/n)`: the product kept as `m·2^e`; with `e = q·n + r`, the
+/// root is `2^q · (m·2^r)^(1/n)`, the last root (in `[1, 2)`) found by
+/// bisection to 53 bits.
+pub fn geometric_mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (mut m, mut e, mut n) = (1.0, 0i64, 0i64);
+    for value in values {
+        let (vm, ve) = split(value);
+        let (pm, pe) = split(m * vm);
+        m = pm;
+        e += ve + pe;
+        n += 1;
+    }
+    if n == 0 {
+        return 1.0;
+    }
+    let (q, r) = (e.div_euclid(n), e.rem_euclid(n));
+    let target = m * power_of_two(r);
+    let power = |t: f64| (0..n).fold(1.0, |acc, _| acc * t);
+    let (mut low, mut high) = (1.0f64, 2.0f64);
+    for _ in 0..53 {
+        let mid = low + (high - low) / 2.0;
+        if power(mid) <= target {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    low * power_of_two(q)
 }
 
 impl Scenario {
@@ -134,7 +180,7 @@ impl Scenario {
     ///
     /// # Formula
     /// Per run, with projected compute `c` and communication `m` per
-    /// iteration: `κ_comp = meas_comp/c`, `κ_comm = meas_comm/m` when both
+    /// iteration (the means as [`geometric_mean`]): `κ_comp = meas_comp/c`, `κ_comm = meas_comm/m` when both
     /// were measured, else `κ_comp = κ_comm = meas_total/(c+m)`. A
     /// strategy's factors are the geometric means of its runs' ratios; the
     /// global factors the geometric means over all runs.
@@ -243,7 +289,9 @@ fn ratios(located: &Located, projected: IterationTimes) -> Result<Kappa, ParseEr
     let m = &located.run;
     let ratio = |measured: f64, projected: f64, column: MeasuredColumn| {
         let r = measured / projected;
-        if r.is_finite() && (crate::oracle::model::factors::MIN_FACTOR..=crate::oracle::model::factors::MAX_FACTOR).contains(&r) {
+        if r.is_finite()
+            && (crate::oracle::model::factors::MIN_FACTOR..=crate::oracle::model::factors::MAX_FACTOR).contains(&r)
+        {
             Ok(r)
         } else {
             Err(ParseError::at(
@@ -264,6 +312,32 @@ fn ratios(located: &Located, projected: IterationTimes) -> Result<Kappa, ParseEr
                 compute: k,
                 communication: k,
             })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::geometric_mean;
+
+    #[test]
+    fn geometric_means_are_exact_where_they_can_be() {
+        for v in [0.3, 1e-6, 7.123456789, 1e6, 0.999999] {
+            assert_eq!(geometric_mean([v].into_iter()), v);
+        }
+        assert_eq!(geometric_mean([3.0, 12.0].into_iter()), 6.0);
+        assert_eq!(geometric_mean([2.0, 8.0].into_iter()), 4.0);
+        assert_eq!(geometric_mean([0.5, 2.0, 8.0, 0.125].into_iter()), 1.0);
+        assert_eq!(geometric_mean(std::iter::empty()), 1.0);
+        // against ln/exp, to 2 ulp, over the factors' whole range
+        for (a, b, c) in [(1e-6, 1e6, 3.0), (0.37, 0.41, 55.0), (123.0, 1e-3, 9.9)] {
+            let want: f64 = ((a as f64).ln() + (b as f64).ln() + (c as f64).ln()) / 3.0;
+            let got = geometric_mean([a, b, c].into_iter());
+            assert!(
+                (got - want.exp()).abs() <= 4.0 * f64::EPSILON * got,
+                "{got} {}",
+                want.exp()
+            );
         }
     }
 }

@@ -11,7 +11,7 @@ mod project;
 mod rank;
 mod sweep;
 
-pub use calibrate::{CalibratedRun, Calibration, IterationTimes, StrategyFactors, accuracy};
+pub use calibrate::{CalibratedRun, Calibration, IterationTimes, StrategyFactors, accuracy, geometric_mean};
 pub use capacity::Capacity;
 pub use rank::{RankBy, Ranking};
 pub use sweep::{Skipped, Sweep, gpu_counts};
@@ -83,7 +83,10 @@ impl Scenario {
             DEFAULT_BYTES_PER_ITEM,
         ));
         let mut tables = HashMap::new();
-        tables.insert(TableKey::new(Fidelity::Realistic, DEFAULT_BYTES_PER_ITEM), Arc::clone(&table));
+        tables.insert(
+            TableKey::new(Fidelity::Realistic, DEFAULT_BYTES_PER_ITEM),
+            Arc::clone(&table),
+        );
         Self {
             network,
             cluster,

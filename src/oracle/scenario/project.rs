@@ -3,8 +3,8 @@
 use super::Scenario;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
 use crate::oracle::cost::terms;
-use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::errors::InputError;
+use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;

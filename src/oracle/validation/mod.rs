@@ -215,7 +215,10 @@ impl Accuracy {
         Self {
             strategy,
             runs: runs.clone().count(),
-            calibrated_runs: runs.clone().filter(|r| r.predicted.ideal_calibrated_s.is_some()).count(),
+            calibrated_runs: runs
+                .clone()
+                .filter(|r| r.predicted.ideal_calibrated_s.is_some())
+                .count(),
             ideal: mean(Method::Ideal),
             realistic: mean(Method::Realistic),
             ideal_calibrated: mean(Method::IdealCalibrated),
@@ -489,7 +492,11 @@ mod tests {
     #[test]
     fn the_shipped_runs_read() {
         let Selected { runs, series: names } = runs().unwrap();
-        assert!(names[runs[0].series].starts_with("alexnet data data (HEAD"), "{}", names[runs[0].series]);
+        assert!(
+            names[runs[0].series].starts_with("alexnet data data (HEAD"),
+            "{}",
+            names[runs[0].series]
+        );
         // one selected run per configuration
         assert_eq!(runs.len(), 107);
         assert_eq!(runs[0].id, "R001");
@@ -497,9 +504,16 @@ mod tests {
         assert_eq!((runs[0].gpus, runs[0].mini_batch), (1, 512));
         assert_eq!(runs[0].measured_s, 0.460764);
         let cosmo = runs.iter().find(|r| r.id == "R049").unwrap();
-        assert_eq!((cosmo.strategy, cosmo.gpus, cosmo.mini_batch), (Strategy::DataSpatial, 8, 2));
+        assert_eq!(
+            (cosmo.strategy, cosmo.gpus, cosmo.mini_batch),
+            (Strategy::DataSpatial, 8, 2)
+        );
         // weak-scaling series share a batch argument: AlexNet's 512-per-GPU data runs are one series
-        let series: Vec<usize> = runs.iter().filter(|r| r.id.as_str() < "R030").map(|r| r.series).collect();
+        let series: Vec<usize> = runs
+            .iter()
+            .filter(|r| r.id.as_str() < "R030")
+            .map(|r| r.series)
+            .collect();
         assert_eq!(series.iter().filter(|&&s| s == runs[0].series).count(), 11);
     }
 
@@ -546,10 +560,25 @@ mod print {
     fn print_report() {
         let r = super::report(super::Tier::Head).unwrap();
         for a in r.by_strategy.iter().chain(std::iter::once(&r.overall)) {
-            println!("{:?} n={} cal={} ideal={:?} real={:?} idealcal={:?} realcal={:?}", a.strategy, a.runs, a.calibrated_runs, a.ideal, a.realistic, a.ideal_calibrated, a.realistic_calibrated);
+            println!(
+                "{:?} n={} cal={} ideal={:?} real={:?} idealcal={:?} realcal={:?}",
+                a.strategy, a.runs, a.calibrated_runs, a.ideal, a.realistic, a.ideal_calibrated, a.realistic_calibrated
+            );
         }
         for v in &r.runs {
-            println!("{} {} {} p={} B={} meas={} ideal={:.4} real={:.4} {:?} {:?}", v.run.id, v.run.model, v.run.strategy, v.run.gpus, v.run.mini_batch, v.run.measured_s, v.predicted.ideal_s, v.predicted.realistic_s, v.predicted.ideal_calibrated_s, v.predicted.realistic_calibrated_s);
+            println!(
+                "{} {} {} p={} B={} meas={} ideal={:.4} real={:.4} {:?} {:?}",
+                v.run.id,
+                v.run.model,
+                v.run.strategy,
+                v.run.gpus,
+                v.run.mini_batch,
+                v.run.measured_s,
+                v.predicted.ideal_s,
+                v.predicted.realistic_s,
+                v.predicted.ideal_calibrated_s,
+                v.predicted.realistic_calibrated_s
+            );
         }
     }
 }

@@ -25,7 +25,13 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let delta = run.bytes_per_item;
     let per_group = run.mini_batch as f64 / p1 as f64;
     let terms = table.terms();
-    let plan = SplitPlan::new(costs, SplitAxis::Width, p2, run.split.as_deref(), terms.elementwise_split);
+    let plan = SplitPlan::new(
+        costs,
+        SplitAxis::Width,
+        p2,
+        run.split.as_deref(),
+        terms.elementwise_split,
+    );
     let fabric = Fabric::new(cluster, terms);
 
     let mut halo = 0.0;
