@@ -330,8 +330,8 @@ mod tests {
         assert_eq!(geometric_mean([0.5, 2.0, 8.0, 0.125].into_iter()), 1.0);
         assert_eq!(geometric_mean(std::iter::empty()), 1.0);
         // against ln/exp, to 2 ulp, over the factors' whole range
-        for (a, b, c) in [(1e-6, 1e6, 3.0), (0.37, 0.41, 55.0), (123.0, 1e-3, 9.9)] {
-            let want: f64 = ((a as f64).ln() + (b as f64).ln() + (c as f64).ln()) / 3.0;
+        for (a, b, c) in [(1e-6f64, 1e6f64, 3.0f64), (0.37, 0.41, 55.0), (123.0, 1e-3, 9.9)] {
+            let want = (a.ln() + b.ln() + c.ln()) / 3.0;
             let got = geometric_mean([a, b, c].into_iter());
             assert!(
                 (got - want.exp()).abs() <= 4.0 * f64::EPSILON * got,
