@@ -21,19 +21,36 @@
 //! # Ok::<(), paradl::oracle::OracleError>(())
 //! ```
 //!
-//! Project one run: data parallelism on 8 GPUs with 64 samples per GPU.
-//! The numbers are the contract's section 6 table.
+//! Project one run: data parallelism on 8 GPUs with 64 samples per GPU,
+//! in the ideal edition (ParaDL's published model). The numbers are the
+//! contract's section 6 table.
 //!
 //! ```
-//! # use paradl::oracle::{presets, Batch, RunSpec, Strategy};
+//! # use paradl::oracle::{presets, Batch, Fidelity, RunSpec, Strategy};
 //! # let scenario = presets::scenario("resnet50", "abci")?;
-//! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0));
+//! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0)).in_edition(Fidelity::Ideal);
 //! let p = scenario.project(&run)?;
 //! assert_eq!(p.iterations, 2500);
 //! assert!((p.compute_s - 499.12032).abs() < 1e-6);
 //! assert!((p.communication_s - 33.2384724).abs() < 1e-6);
 //! assert_eq!(p.memory_bytes, 15_434_845_696.0);
 //! assert!(p.feasible);
+//! # Ok::<(), paradl::oracle::OracleError>(())
+//! ```
+//!
+//! The realistic edition, the default, adds what real clusters cost, each
+//! term driven by a fact of the cluster (section 7), and says which terms
+//! applied: on ABCI two GPUs share each path to a NIC, so the gradient
+//! Allreduce across nodes is slower.
+//!
+//! ```
+//! # use paradl::oracle::{presets, Batch, Fidelity, RunSpec, Strategy, Term};
+//! # let scenario = presets::scenario("resnet50", "abci")?;
+//! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0));
+//! let p = scenario.project(&run)?;
+//! assert_eq!(p.fidelity, Fidelity::Realistic);
+//! assert!(p.terms.iter().any(|t| t.term == Term::NicSharing));
+//! assert!(p.communication_s > 33.2384724);
 //! # Ok::<(), paradl::oracle::OracleError>(())
 //! ```
 //!

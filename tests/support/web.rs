@@ -134,11 +134,21 @@ pub async fn browser(driver: &Driver) -> Client {
     let Value::Object(capabilities) = capabilities else {
         unreachable!()
     };
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&driver.url)
-        .await
-        .expect("a browser session")
+    // a driver that has just opened its port may still reset the first
+    // connection: try a few times before failing
+    let mut last = None;
+    for _ in 0..5 {
+        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities.clone())
+            .connect(&driver.url)
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    panic!("a browser session: {last:?}")
 }
 
 /// Polls `check` until it gives `Some`, or fails after 20 s naming `what`.
