@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use paradl::oracle::{Batch, RankBy, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Fidelity, RankBy, RunSpec, Strategy, presets};
 
 fn full_sweep(c: &mut Criterion) {
     let scenario = match presets::scenario("resnet152", "abci") {
@@ -12,17 +12,23 @@ fn full_sweep(c: &mut Criterion) {
         Err(e) => panic!("preset: {e}"),
     };
     let samples: Vec<f64> = (0..=8).map(|e| f64::from(1u32 << e)).collect();
-    c.bench_function("sweep resnet152 all strategies 1..4096 GPUs x 1..256 samples", |b| {
-        b.iter(|| {
-            let mut points = 0;
-            for &per_gpu in &samples {
-                let template = RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(per_gpu));
-                let sweep = scenario.sweep(&template, &Strategy::ALL, 4096);
-                points += sweep.points.len();
-            }
-            black_box(points)
-        })
-    });
+    for fidelity in Fidelity::ALL {
+        c.bench_function(
+            &format!("sweep resnet152 all strategies 1..4096 GPUs x 1..256 samples ({fidelity})"),
+            |b| {
+                b.iter(|| {
+                    let mut points = 0;
+                    for &per_gpu in &samples {
+                        let template =
+                            RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(per_gpu)).in_edition(fidelity);
+                        let sweep = scenario.sweep(&template, &Strategy::ALL, 4096);
+                        points += sweep.points.len();
+                    }
+                    black_box(points)
+                })
+            },
+        );
+    }
     c.bench_function("rank resnet152 at 256 GPUs", |b| {
         let template = RunSpec::new(Strategy::Data, 256, Batch::SamplesPerGpu(32.0));
         b.iter(|| black_box(scenario.rank(&template, RankBy::Time).points.len()))

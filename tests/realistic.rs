@@ -102,7 +102,7 @@ fn roofline_by_hand() {
     let p = project(network.clone(), facts, Strategy::Serial, 1, Fidelity::Realistic);
     close(p.compute_s, 62.5 * 16.0 * 15.48e-6);
     assert_eq!(terms(&p), [Term::Roofline]);
-    assert!(p.terms[0].detail.contains("4 of 4 layers"), "{}", p.terms[0].detail);
+    assert!(p.terms[0].detail().contains("4 of 4 layers"), "{}", p.terms[0].detail());
     // ideal: 3·(9216 + 256 + 256 + 1280)/1e12 = 33.024 ns a sample
     let ideal = project(network, facts, Strategy::Serial, 1, Fidelity::Ideal);
     close(ideal.compute_s, 62.5 * 16.0 * 33.024e-9);
@@ -126,7 +126,7 @@ fn a_profile_scales_to_the_clusters_gpu() {
     );
     close(p.compute_s, 62.5 * 16.0 * 16e-3);
     assert_eq!(terms(&p), [Term::ProfileScaling]);
-    close(p.terms[0].value, 2.0);
+    close(p.terms[0].value(), 2.0);
     let ideal = project(network, RealisticFacts::default(), Strategy::Serial, 1, Fidelity::Ideal);
     close(ideal.compute_s, 62.5 * 16.0 * 8e-3);
 }

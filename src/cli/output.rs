@@ -19,7 +19,7 @@ pub fn projection(p: &Projection, format: OneFormat) -> Result<String, CliError>
             text.push('\n');
             let _ = writeln!(text, "  edition: {}", p.fidelity.label());
             for term in &p.terms {
-                let _ = writeln!(text, "  + {}: {}", term.term.label(), term.detail);
+                let _ = writeln!(text, "  + {}: {}", term.term.label(), term.detail());
             }
             if let Some(k) = &p.calibration {
                 let _ = writeln!(

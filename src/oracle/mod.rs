@@ -111,7 +111,7 @@ pub mod validation;
 
 pub use cost::communication::{CommKind, Communication};
 pub use cost::table::{CostTable, LayerCost, ProfileScaling};
-pub use cost::terms::{AppliedTerm, Term, Terms};
+pub use cost::terms::{Applied, AppliedTerm, Term, Terms};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
 pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
 pub use model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};

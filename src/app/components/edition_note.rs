@@ -37,7 +37,7 @@ pub fn edition_note(props: &ViewProps) -> Html {
         )
     });
     let terms = shown.terms.iter().map(|t| {
-        html! { <li data-term={t.term.name()}><strong>{ t.term.label() }</strong>{ ": " }{ &t.detail }</li> }
+        html! { <li data-term={t.term.name()}><strong>{ t.term.label() }</strong>{ ": " }{ t.detail() }</li> }
     });
     let calibrated = shown.calibration.map(|k| {
         format!(

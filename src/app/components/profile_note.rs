@@ -26,7 +26,7 @@ pub fn profile_note(props: &ViewProps) -> Html {
         .and_then(|p| p.terms.iter().find(|t| t.term == Term::ProfileScaling));
     let effect = match (results.fidelity, scaled) {
         (Fidelity::Ideal, _) => "The ideal edition uses it as it is, on any GPU.".to_string(),
-        (Fidelity::Realistic, Some(term)) => format!("Scaled to this cluster's GPU: {}.", term.detail),
+        (Fidelity::Realistic, Some(term)) => format!("Scaled to this cluster's GPU: {}.", term.detail()),
         (Fidelity::Realistic, None) => "Same GPU as this cluster's: used as it is.".to_string(),
     };
     html! {

@@ -41,7 +41,7 @@ pub struct LayerCost {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProfileScaling {
     /// The GPU the profile was measured on.
-    pub gpu: String,
+    pub gpu: Arc<str>,
     /// Training seconds per sample there (the profile).
     pub there_s: f64,
     /// Training seconds per sample on the cluster's GPU.
@@ -230,7 +230,7 @@ fn realistic_times(
         let there_s: f64 = ideal.iter().sum();
         let times: Vec<f64> = ideal.iter().map(|t| t * ratio).collect();
         let scaling = ProfileScaling {
-            gpu: gpu.name.clone(),
+            gpu: gpu.name.as_str().into(),
             there_s,
             here_s: times.iter().sum(),
         };
@@ -281,7 +281,7 @@ fn realistic_times(
         }
     };
     let scaling = gpu.filter(|g| !same_gpu(g, rate, bandwidth)).map(|g| ProfileScaling {
-        gpu: g.name.clone(),
+        gpu: g.name.as_str().into(),
         there_s: profiled_s,
         here_s: times.iter().sum(),
     });

@@ -2,7 +2,10 @@
 //! for an edition on a cluster, and which applied to a run, with their
 //! values, so that a projection can say why the two editions differ.
 
-use serde::Serialize;
+use std::sync::Arc;
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 
 use super::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -81,21 +84,119 @@ impl Terms {
     }
 }
 
-/// A term that applied to a projection, with its value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What a term that applied acted with: its facts and effect, kept as
+/// numbers (the sentence is written only when shown).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    /// The roofline: the bandwidth, and how many layers it bounds.
+    Roofline {
+        /// Sustained memory bandwidth, bytes/s.
+        bandwidth_bytes_per_s: f64,
+        /// Layers bound by memory traffic.
+        memory_bound: usize,
+        /// Layers.
+        layers: usize,
+    },
+    /// A profile scaled to this GPU.
+    ProfileScaling {
+        /// The GPU it was measured on.
+        gpu: Arc<str>,
+        /// Seconds per sample there.
+        there_s: f64,
+        /// Seconds per sample here.
+        here_s: f64,
+    },
+    /// Elementwise layers split into `parts`.
+    ElementwiseSplit {
+        /// Parts of the split.
+        parts: u64,
+    },
+    /// The Allreduce algorithm.
+    Allreduce {
+        /// The algorithm.
+        algorithm: AllreduceAlgorithm,
+    },
+    /// GPUs sharing a path to a NIC.
+    NicSharing {
+        /// How many.
+        gpus: u64,
+    },
+    /// Host-staged halos.
+    HaloTransport {
+        /// The transport.
+        host: HaloTransport,
+        /// Parts of the split in one node.
+        per_node: u64,
+    },
+}
+
+/// A term that applied to a projection, with its value. Serialises as
+/// `{term, label, value, detail}`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct AppliedTerm {
     /// The term.
     pub term: Term,
-    /// Its main number (bandwidth in bytes/s, GPUs sharing a NIC path,
-    /// latency in seconds, the profile's time ratio; 0 when it has none).
-    pub value: f64,
-    /// What it is and what it did, in words.
-    pub detail: String,
+    /// What it acted with.
+    pub applied: Applied,
 }
 
 impl AppliedTerm {
-    fn new(term: Term, value: f64, detail: String) -> Self {
-        Self { term, value, detail }
+    /// Its main number: bandwidth in bytes/s, the profile's time ratio
+    /// here/there, parts of a split, GPUs sharing a NIC path, the halo
+    /// latency in seconds (0 for the Allreduce algorithm).
+    pub fn value(&self) -> f64 {
+        match &self.applied {
+            Applied::Roofline {
+                bandwidth_bytes_per_s, ..
+            } => *bandwidth_bytes_per_s,
+            Applied::ProfileScaling { there_s, here_s, .. } => here_s / there_s,
+            Applied::ElementwiseSplit { parts } => *parts as f64,
+            Applied::Allreduce { .. } => 0.0,
+            Applied::NicSharing { gpus } => *gpus as f64,
+            Applied::HaloTransport { host, .. } => host.latency_s,
+        }
+    }
+
+    /// What it is and what it did, in words.
+    pub fn detail(&self) -> String {
+        match &self.applied {
+            Applied::Roofline {
+                bandwidth_bytes_per_s,
+                memory_bound,
+                layers,
+            } => format!(
+                "memory bandwidth {}/s: {memory_bound} of {layers} layers are bound by memory traffic, not arithmetic",
+                units::bytes(*bandwidth_bytes_per_s)
+            ),
+            Applied::ProfileScaling { gpu, there_s, here_s } => format!(
+                "profiled on {gpu} at {} per sample; {} per sample on this cluster's GPU",
+                units::seconds(*there_s),
+                units::seconds(*here_s)
+            ),
+            Applied::ElementwiseSplit { parts } => {
+                format!("bn, relu, add and dropout layers inside the split run on 1/{parts} of the width")
+            }
+            Applied::Allreduce { algorithm } => format!("gradient Allreduces use the {}", algorithm.label()),
+            Applied::NicSharing { gpus } => format!(
+                "{gpus} GPUs share each PCIe path to a NIC: traffic that leaves a node gets 1/{gpus} of the NIC"
+            ),
+            Applied::HaloTransport { host, per_node } => format!(
+                "halos go through host memory: {} a transfer, PCIe {}/s shared by the node's {per_node} parts, crossed twice",
+                units::seconds(host.latency_s),
+                units::bytes(host.pcie_bandwidth_bytes_per_s)
+            ),
+        }
+    }
+}
+
+impl Serialize for AppliedTerm {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("term", &self.term)?;
+        map.serialize_entry("label", self.term.label())?;
+        map.serialize_entry("value", &self.value())?;
+        map.serialize_entry("detail", &self.detail())?;
+        map.end()
     }
 }
 
@@ -109,29 +210,26 @@ impl AppliedTerm {
 pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTerm> {
     let terms = table.terms();
     let mut out = Vec::new();
+    let mut push = |term: Term, applied: Applied| out.push(AppliedTerm { term, applied });
     if let Some(bw) = terms.memory_bandwidth_bytes_per_s {
-        out.push(AppliedTerm::new(
+        push(
             Term::Roofline,
-            bw,
-            format!(
-                "memory bandwidth {}/s: {} of {} layers are bound by memory traffic, not arithmetic",
-                units::bytes(bw),
-                table.memory_bound_layers(),
-                table.layers().len()
-            ),
-        ));
+            Applied::Roofline {
+                bandwidth_bytes_per_s: bw,
+                memory_bound: table.memory_bound_layers(),
+                layers: table.layers().len(),
+            },
+        );
     }
     if let Some(scaling) = table.profile_scaling() {
-        out.push(AppliedTerm::new(
+        push(
             Term::ProfileScaling,
-            scaling.here_s / scaling.there_s,
-            format!(
-                "profiled on {} at {} per sample; {} per sample on this cluster's GPU",
-                scaling.gpu,
-                units::seconds(scaling.there_s),
-                units::seconds(scaling.here_s)
-            ),
-        ));
+            Applied::ProfileScaling {
+                gpu: Arc::clone(&scaling.gpu),
+                there_s: scaling.there_s,
+                here_s: scaling.here_s,
+            },
+        );
     }
     let (groups, parts) = if run.strategy.is_hybrid() {
         (run.groups(), run.group_size)
@@ -142,11 +240,7 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
     };
     let spatial = matches!(run.strategy, Strategy::Spatial | Strategy::DataSpatial) && parts > 1;
     if spatial && terms.elementwise_split {
-        out.push(AppliedTerm::new(
-            Term::ElementwiseSplit,
-            parts as f64,
-            format!("bn, relu, add and dropout layers inside the split run on 1/{parts} of the width"),
-        ));
+        push(Term::ElementwiseSplit, Applied::ElementwiseSplit { parts });
     }
     let has_allreduce = match run.strategy {
         Strategy::Serial | Strategy::Pipeline | Strategy::Filter | Strategy::Channel => false,
@@ -154,21 +248,20 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
         Strategy::Spatial | Strategy::DataSpatial => run.gpus > 1,
     };
     if has_allreduce && terms.allreduce != AllreduceAlgorithm::Ring {
-        out.push(AppliedTerm::new(
+        push(
             Term::Allreduce,
-            0.0,
-            format!("gradient Allreduces use the {}", terms.allreduce.label()),
-        ));
+            Applied::Allreduce {
+                algorithm: terms.allreduce,
+            },
+        );
     }
     if terms.nic_sharing > 1 && run.gpus > cluster.gpus_per_node() {
-        out.push(AppliedTerm::new(
+        push(
             Term::NicSharing,
-            terms.nic_sharing as f64,
-            format!(
-                "{} GPUs share each PCIe path to a NIC: traffic that leaves a node gets 1/{} of the NIC",
-                terms.nic_sharing, terms.nic_sharing
-            ),
-        ));
+            Applied::NicSharing {
+                gpus: terms.nic_sharing,
+            },
+        );
     }
     if let Some(host) = terms.halo_transport
         && spatial
@@ -177,16 +270,13 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
             .iter()
             .any(|c| c.halo_x_items > 0.0 || c.halo_y_items > 0.0)
     {
-        out.push(AppliedTerm::new(
+        push(
             Term::HaloTransport,
-            host.latency_s,
-            format!(
-                "halos go through host memory: {} a transfer, PCIe {}/s shared by the node's {} parts, crossed twice",
-                units::seconds(host.latency_s),
-                units::bytes(host.pcie_bandwidth_bytes_per_s),
-                parts.min(cluster.gpus_per_node())
-            ),
-        ));
+            Applied::HaloTransport {
+                host,
+                per_node: parts.min(cluster.gpus_per_node()),
+            },
+        );
     }
     out
 }
