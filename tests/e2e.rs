@@ -433,3 +433,91 @@ async fn the_accuracy_view_shows_the_measured_runs() {
     assert_eq!(marks, report["runs"].as_array().map_or(0, Vec::len));
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let rows = open(&client, &s.base).await;
+    for (css, value) in [("#precision", "bf16"), ("#optimizer", "adam"), ("#zero", "1")] {
+        let select = client.find(Locator::Css(css)).await.expect(css);
+        select.select_by_value(value).await.expect("selected");
+    }
+    client
+        .find(Locator::Css("#recompute"))
+        .await
+        .expect("#recompute")
+        .click()
+        .await
+        .expect("clicked");
+    let args = [
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+        "--precision",
+        "bf16",
+        "--optimizer",
+        "adam",
+        "--zero",
+        "1",
+        "--recompute",
+    ];
+    let shown = ranking_becomes(&client, &cli_rank(&args)).await;
+    assert_ne!(shown, rows);
+    // every part of every row, as the CLI's JSON gives it
+    let mut line = vec!["rank"];
+    line.extend_from_slice(&args);
+    line.extend_from_slice(&["--format", "json"]);
+    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
+    let parts = client
+        .execute(
+            "return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => r.dataset.memoryParts);",
+            vec![],
+        )
+        .await
+        .expect("parts");
+    let parts = parts.as_array().expect("a list");
+    assert_eq!(parts.len(), list.as_array().map_or(0, Vec::len));
+    for (row, p) in parts.iter().zip(list.as_array().expect("a list")) {
+        let numbers: Vec<f64> = row
+            .as_str()
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        let want: Vec<f64> = [
+            "weights_bytes",
+            "gradients_bytes",
+            "optimizer_bytes",
+            "activations_bytes",
+            "reserved_bytes",
+        ]
+        .iter()
+        .map(|k| p["memory"][k].as_f64().unwrap_or(f64::NAN))
+        .collect();
+        assert_eq!(numbers, want, "{}", p["strategy"]);
+    }
+    // the memory plot stacks the parts
+    let plot = page::html(&client, "#memory-plot").await;
+    for part in ["weights", "gradients", "optimizer states", "activations", "reserved"] {
+        assert!(plot.contains(part), "{part}");
+    }
+    // and the link carries the options
+    let href = eventually("the share link", || async {
+        let link = client.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
+    })
+    .await;
+    client.close().await.ok();
+    let second = web::browser(&s.driver).await;
+    assert_eq!(open(&second, &href).await, shown);
+    assert_eq!(value(&second, "#precision").await, "bf16");
+    assert_eq!(value(&second, "#zero").await, "1");
+    second.close().await.ok();
+}

@@ -4,8 +4,8 @@
 
 use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::{
-    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, RunSpec, Shape,
-    Strategy as Par, presets,
+    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, Optimizer, Precision,
+    RunSpec, Shape, Strategy as Par, presets,
 };
 use proptest::prelude::*;
 
@@ -271,6 +271,12 @@ proptest! {
             update_s: update,
             fidelity: if mini { Fidelity::Ideal } else { Fidelity::Realistic },
             calibration: None,
+            precision: Precision::ALL[(gpus % 4) as usize],
+            optimizer: Optimizer::ALL[(gpus / 4 % 4) as usize],
+            zero: (gpus % 3) as u8,
+            recompute: mini,
+            overlap: !mini,
+            bucket_mib: if mini { 25.0 } else { b },
         };
         prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);
     }

@@ -4,8 +4,8 @@
 
 use paradl::oracle::{
     AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Fidelity, HaloTransport, LayerKind, LayerSpec,
-    LinkSpec, Network, NetworkSpec, ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape,
-    Strategy as Par, SwitchLevelSpec, Violation, formats, presets,
+    LinkSpec, Network, NetworkSpec, Optimizer, Precision, PrecisionRates, ProfiledGpu, Projection, RankBy,
+    RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par, SwitchLevelSpec, Violation, formats, presets,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -25,7 +25,7 @@ const MODELS: [&str; 7] = [
     "cosmoflow",
     "cosmoflow-256",
 ];
-const CLUSTERS: [&str; 3] = ["abci", "dgx-a100", "dgx-h100"];
+const CLUSTERS: [&str; 6] = ["abci", "dgx-a100", "dgx-h100", "dgx-h200", "dgx-b200", "mi300x"];
 
 fn scenario(model: &str, cluster: &str) -> Scenario {
     presets::scenario(model, cluster).unwrap()
@@ -59,7 +59,7 @@ fn assert_finite(p: &Projection) {
 
 /// Cases of each property below that got past `if let Ok` and checked
 /// something: a generator that only makes invalid runs fails its wrapper.
-static COMPARED: [AtomicUsize; 6] = [const { AtomicUsize::new(0) }; 6];
+static COMPARED: [AtomicUsize; 9] = [const { AtomicUsize::new(0) }; 9];
 
 proptest! {
     #![proptest_config(ProptestConfig {
@@ -227,6 +227,105 @@ proptest! {
     }
 }
 
+/// A run with every option of section 9 drawn at random.
+fn practice(strategy: Par, gpus: u64, b: f64, precision: Precision, optimizer: Optimizer) -> RunSpec {
+    RunSpec {
+        precision,
+        optimizer,
+        ..RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b))
+    }
+}
+
+fn precision() -> impl Strategy<Value = Precision> {
+    prop::sample::select(Precision::ALL.to_vec())
+}
+
+fn optimizer() -> impl Strategy<Value = Optimizer> {
+    prop::sample::select(Optimizer::ALL.to_vec())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 96,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(9),
+        .. ProptestConfig::default()
+    })]
+
+    fn a_higher_zero_stage_never_needs_more_memory_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in prop::sample::select(vec![Par::Data, Par::DataFilter, Par::DataSpatial]),
+        gpus in gpus(), b in samples_per_gpu(), precision in precision(), optimizer in optimizer(),
+        stage in 0u8..3,
+    ) {
+        let s = scenario(model, cluster);
+        let run = practice(strategy, gpus, b, precision, optimizer);
+        let lower = s.project(&RunSpec { zero: stage, ..run.clone() });
+        let higher = s.project(&RunSpec { zero: stage + 1, ..run });
+        if let (Ok(lower), Ok(higher)) = (lower, higher) {
+            COMPARED[6].fetch_add(1, Ordering::Relaxed);
+            prop_assert!(higher.memory_bytes <= lower.memory_bytes, "{} > {}", higher.memory_bytes, lower.memory_bytes);
+        }
+    }
+
+    fn recompute_never_needs_more_activation_memory_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(), gpus in gpus(), b in samples_per_gpu(), precision in precision(),
+    ) {
+        let s = scenario(model, cluster);
+        let run = practice(strategy, gpus, b, precision, Optimizer::None);
+        let kept = s.project(&run);
+        let recomputed = s.project(&RunSpec { recompute: true, ..run });
+        if let (Ok(kept), Ok(recomputed)) = (kept, recomputed) {
+            COMPARED[7].fetch_add(1, Ordering::Relaxed);
+            prop_assert!(recomputed.memory.activations_bytes <= kept.memory.activations_bytes);
+            prop_assert!(recomputed.compute_s >= kept.compute_s);
+        }
+    }
+
+    fn overlap_never_makes_a_step_slower_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(), gpus in gpus(), b in samples_per_gpu(), precision in precision(),
+        zero in 0u8..4, bucket in prop_oneof![Just(25.0), 0.001f64..100.0],
+    ) {
+        let s = scenario(model, cluster);
+        let run = RunSpec {
+            zero: if strategy.has_data_dimension() { zero } else { 0 },
+            bucket_mib: bucket,
+            ..practice(strategy, gpus, b, precision, Optimizer::Adam)
+        };
+        let plain = s.project(&run);
+        let overlapped = s.project(&RunSpec { overlap: true, ..run });
+        if let (Ok(plain), Ok(overlapped)) = (plain, overlapped) {
+            COMPARED[8].fetch_add(1, Ordering::Relaxed);
+            prop_assert!(overlapped.total_s <= plain.total_s * (1.0 + 1e-12));
+            prop_assert!(overlapped.hidden_communication_s >= 0.0);
+            prop_assert!((overlapped.communication_s + overlapped.hidden_communication_s - plain.communication_s).abs() <= 1e-9 * plain.communication_s.max(1e-300));
+        }
+    }
+}
+
+#[test]
+fn a_higher_zero_stage_never_needs_more_memory() {
+    a_higher_zero_stage_never_needs_more_memory_case();
+    assert!(COMPARED[6].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn recompute_never_needs_more_activation_memory() {
+    recompute_never_needs_more_activation_memory_case();
+    assert!(COMPARED[7].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn overlap_never_makes_a_step_slower() {
+    overlap_never_makes_a_step_slower_case();
+    assert!(COMPARED[8].load(Ordering::Relaxed) >= 30);
+}
+
 #[test]
 fn without_section_7_facts_both_editions_agree() {
     without_section_7_facts_both_editions_agree_case();
@@ -384,8 +483,10 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
         prop::option::of(prop::sample::select(AllreduceAlgorithm::ALL.to_vec())),
         prop::option::of(log_count(1 << 40)),
         prop::option::of((log_uniform(1e-12, 1e3), log_uniform(1.0, 1e30))),
+        prop::option::of(log_uniform(1.0, 1e30)),
     )
-        .prop_map(|(bw, allreduce, sharing, halo)| RealisticFacts {
+        .prop_map(|(bw, allreduce, sharing, halo, reserved)| RealisticFacts {
+            reserved_bytes: reserved,
             memory_bandwidth_bytes_per_s: bw,
             allreduce,
             nic_sharing: sharing,
@@ -414,9 +515,21 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
         prop::collection::vec((log_count(1 << 20), log_uniform(1e-12, 1e3)), 1..4),
         corruption(),
         facts(),
+        (
+            prop::option::of(log_uniform(1.0, 1e30)),
+            prop::option::of(log_uniform(1.0, 1e30)),
+            prop::option::of(log_uniform(1.0, 1e30)),
+        ),
     )
         .prop_map(
-            |((flops, memory, per_node, max_gpus, nics), (bw_in, a_in, bw_nic, a_nic), levels, corrupt, realistic)| {
+            |(
+                (flops, memory, per_node, max_gpus, nics),
+                (bw_in, a_in, bw_nic, a_nic),
+                levels,
+                corrupt,
+                realistic,
+                (tf32, fp16, bf16),
+            )| {
                 let count = levels.len();
                 let mut span = 0;
                 let mut spec = ClusterSpec {
@@ -448,6 +561,7 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                         })
                         .collect(),
                     realistic,
+                    gpu_flops_by_precision: PrecisionRates { tf32, fp16, bf16 },
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 8 {
@@ -480,10 +594,29 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
         prop::option::of(prop::collection::vec(any::<bool>(), 1..12)),
         prop_oneof![Just(0.0), log_uniform(1e-9, 1e6)],
         corruption(),
-        prop::sample::select(Fidelity::ALL.to_vec()),
+        (
+            prop::sample::select(Fidelity::ALL.to_vec()),
+            prop::sample::select(Precision::ALL.to_vec()),
+            prop::sample::select(Optimizer::ALL.to_vec()),
+            0u8..5,
+            any::<bool>(),
+            any::<bool>(),
+            prop_oneof![Just(25.0), log_uniform(1e-4, 1e7)],
+        ),
     )
         .prop_map(
-            |(strategy, gpus, batch, bytes_per_item, segments, group_size, split, update_s, corrupt, fidelity)| {
+            |(
+                strategy,
+                gpus,
+                batch,
+                bytes_per_item,
+                segments,
+                group_size,
+                split,
+                update_s,
+                corrupt,
+                (fidelity, precision, optimizer, zero, recompute, overlap, bucket_mib),
+            )| {
                 let mut run = RunSpec {
                     strategy,
                     gpus,
@@ -495,6 +628,12 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     update_s,
                     fidelity,
                     calibration: None,
+                    precision,
+                    optimizer,
+                    zero: if strategy.has_data_dimension() { zero } else { zero / 4 },
+                    recompute,
+                    overlap,
+                    bucket_mib,
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 5 {

@@ -70,7 +70,7 @@ impl Results {
             .strategies
             .iter()
             .filter(|s| s.applies_at(inputs.gpus))
-            .filter_map(|&s| scenario.capacity(&template.at(s, inputs.gpus)).ok())
+            .filter_map(|&s| scenario.capacity(&template.for_strategy(s, inputs.gpus)).ok())
             .collect();
         let other = uncalibrated.in_edition(inputs.fidelity.other());
         let other_ranking = scenario.rank(&other, RankBy::Time).points;

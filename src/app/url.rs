@@ -14,7 +14,10 @@ use thiserror::Error;
 use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
 use crate::oracle::formats::measured;
 use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
-use crate::oracle::{Batch, ClusterSpec, Fidelity, NetworkSpec, OracleError, Scenario, Strategy, presets};
+use crate::oracle::{
+    Batch, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, NetworkSpec, Optimizer, OracleError, Precision, Scenario,
+    Strategy, presets,
+};
 
 /// The query parameter that carries the state.
 pub const PARAMETER: &str = "s";
@@ -95,6 +98,18 @@ struct Wire {
     cal: Option<String>,
     #[serde(default, skip_serializing_if = "is_default")]
     ce: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pr: Option<Precision>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    op: Option<Optimizer>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    z: u8,
+    #[serde(default, skip_serializing_if = "is_default")]
+    rc: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    ov: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bk: Option<f64>,
 }
 
 /// Encodes `inputs`; the defaults give the empty string.
@@ -115,7 +130,7 @@ pub fn encode(inputs: &Inputs) -> String {
             _ => None,
         },
         k: match &inputs.cluster {
-            ClusterSource::Custom(spec) => Some(spec.clone()),
+            ClusterSource::Custom(spec) => Some(spec.as_ref().clone()),
             ClusterSource::Preset(_) => None,
         },
         g: (inputs.gpus != DEFAULT_GPUS).then_some(inputs.gpus),
@@ -137,6 +152,12 @@ pub fn encode(inputs: &Inputs) -> String {
         f: (inputs.fidelity != defaults.fidelity).then_some(inputs.fidelity),
         cal: inputs.calibrated().then(|| inputs.measured.clone()),
         ce: inputs.compare_editions,
+        pr: (inputs.precision != Precision::default()).then_some(inputs.precision),
+        op: (inputs.optimizer != Optimizer::default()).then_some(inputs.optimizer),
+        z: inputs.zero,
+        rc: inputs.recompute,
+        ov: inputs.overlap,
+        bk: (inputs.bucket_mib != DEFAULT_BUCKET_MIB).then_some(inputs.bucket_mib),
     };
     if wire == Wire::default() {
         return String::new();
@@ -200,7 +221,7 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
         (None, None) => defaults.model,
     };
     let cluster = match (wire.k, wire.c) {
-        (Some(spec), _) => ClusterSource::Custom(spec),
+        (Some(spec), _) => ClusterSource::Custom(Box::new(spec)),
         (None, Some(key)) => ClusterSource::Preset(presets::cluster_preset(&key).map_err(invalid)?.key.into()),
         (None, None) => defaults.cluster,
     };
@@ -225,6 +246,12 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
         fidelity: wire.f.unwrap_or(defaults.fidelity),
         measured: wire.cal.unwrap_or_default(),
         compare_editions: wire.ce,
+        precision: wire.pr.unwrap_or_default(),
+        optimizer: wire.op.unwrap_or_default(),
+        zero: wire.z,
+        recompute: wire.rc,
+        overlap: wire.ov,
+        bucket_mib: wire.bk.unwrap_or(DEFAULT_BUCKET_MIB),
     })
 }
 
@@ -258,7 +285,7 @@ mod tests {
         cluster.nic.latency_s = 5e-6;
         Inputs {
             model: ModelSource::Custom(spec),
-            cluster: ClusterSource::Custom(cluster),
+            cluster: ClusterSource::Custom(Box::new(cluster)),
             gpus: 256,
             batch: Batch::MiniBatch(8192),
             strategies: vec![Strategy::Data, Strategy::DataFilter],
@@ -269,6 +296,12 @@ mod tests {
             measured: "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,2048,,0.9,,\n"
                 .into(),
             compare_editions: true,
+            precision: Precision::Bf16,
+            optimizer: Optimizer::Adam,
+            zero: 2,
+            recompute: true,
+            overlap: true,
+            bucket_mib: 50.0,
         }
     }
 
@@ -370,6 +403,9 @@ mod tests {
         ));
         assert!(matches!(decode(&wrap(r#"{"x":1}"#)), Err(LinkError::NotState(_))));
         assert!(matches!(decode(&wrap(r#"{"f":"exact"}"#)), Err(LinkError::NotState(_))));
+        assert!(matches!(decode(&wrap(r#"{"z":4}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(decode(&wrap(r#"{"bk":0}"#)), Err(LinkError::Invalid(_))));
+        assert!(matches!(decode(&wrap(r#"{"pr":"fp8"}"#)), Err(LinkError::NotState(_))));
         // measured runs that do not parse, or do not calibrate, are refused
         assert!(matches!(
             decode(&wrap(r#"{"cal":"strategy\ndata"}"#)),

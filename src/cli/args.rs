@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::oracle::validation::Tier;
-use crate::oracle::{Fidelity, Strategy};
+use crate::oracle::{Fidelity, Optimizer, Precision, Strategy};
 
 /// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
 #[derive(Debug, Parser)]
@@ -64,6 +64,24 @@ pub struct ModelArgs {
     /// Pipeline segments `S` (default: GPUs).
     #[arg(long)]
     pub segments: Option<u64>,
+    /// Arithmetic: fp32, tf32, or fp16 / bf16 mixed precision.
+    #[arg(long, value_parser = parse_precision, default_value = "fp32")]
+    pub precision: Precision,
+    /// Optimizer, for its state: none, sgd, momentum, adam.
+    #[arg(long, value_parser = parse_optimizer, default_value = "none")]
+    pub optimizer: Optimizer,
+    /// ZeRO stage 0 to 3 over the data-parallel dimension.
+    #[arg(long, default_value_t = 0)]
+    pub zero: u8,
+    /// Activation checkpointing every ⌈√layers⌉ layers (one more forward pass).
+    #[arg(long)]
+    pub recompute: bool,
+    /// Overlap the gradient exchange with the backward pass, bucket by bucket.
+    #[arg(long)]
+    pub overlap: bool,
+    /// Gradient bucket of the overlap, MiB.
+    #[arg(long, default_value_t = crate::oracle::DEFAULT_BUCKET_MIB)]
+    pub bucket_mib: f64,
 }
 
 /// The scenario and batch every projection needs.
@@ -234,6 +252,14 @@ pub struct ExportArgs {
 }
 
 fn parse_fidelity(text: &str) -> Result<Fidelity, String> {
+    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
+}
+
+fn parse_precision(text: &str) -> Result<Precision, String> {
+    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
+}
+
+fn parse_optimizer(text: &str) -> Result<Optimizer, String> {
     text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
 }
 

@@ -38,6 +38,12 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
             segments: args.segments,
             split,
             update_s: args.update_s,
+            precision: args.precision,
+            optimizer: args.optimizer,
+            zero: args.zero,
+            recompute: args.recompute,
+            overlap: args.overlap,
+            bucket_mib: args.bucket_mib,
             ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.fidelity)
         },
     })

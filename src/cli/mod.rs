@@ -105,7 +105,10 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let loaded = input::load(&a.common)?;
             let mut rows = Vec::new();
             for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(a.gpus)) {
-                match loaded.scenario.capacity(&loaded.template.at(strategy, a.gpus)) {
+                match loaded
+                    .scenario
+                    .capacity(&loaded.template.for_strategy(strategy, a.gpus))
+                {
                     Ok(capacity) => rows.push(capacity),
                     Err(e) => eprintln!("note: {strategy} skipped: {e}"),
                 }

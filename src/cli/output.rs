@@ -18,6 +18,27 @@ pub fn projection(p: &Projection, format: OneFormat) -> Result<String, CliError>
             let mut text = table(std::slice::from_ref(p));
             text.push('\n');
             let _ = writeln!(text, "  edition: {}", p.fidelity.label());
+            let _ = writeln!(
+                text,
+                "  training: {}, optimizer {}, ZeRO {}{}{}",
+                p.precision.label(),
+                p.optimizer.name(),
+                p.zero,
+                if p.recompute { ", recompute" } else { "" },
+                if p.overlap { ", overlap" } else { "" }
+            );
+            let parts: Vec<String> = crate::oracle::Part::ALL
+                .iter()
+                .map(|&part| format!("{} {}", part.label(), units::bytes(p.memory.get(part))))
+                .collect();
+            let _ = writeln!(text, "  memory per GPU: {}", parts.join(", "));
+            if p.hidden_communication_s > 0.0 {
+                let _ = writeln!(
+                    text,
+                    "  overlap hides {} of gradient exchange behind the backward pass",
+                    units::seconds(p.hidden_communication_s)
+                );
+            }
             for term in &p.terms {
                 let _ = writeln!(text, "  + {}: {}", term.term.label(), term.detail());
             }

@@ -110,10 +110,11 @@ pub mod units;
 pub mod validation;
 
 pub use cost::communication::{CommKind, Communication};
-pub use cost::table::{CostTable, LayerCost, ProfileScaling};
+pub use cost::memory::{MemoryParts, Part};
+pub use cost::table::{CostTable, LayerCost, ProfileScaling, TimeBasis};
 pub use cost::terms::{Applied, AppliedTerm, Term, Terms};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
-pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, SwitchLevelSpec};
+pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
 pub use model::errors::{InputError, OracleError, ParseError, ParseProblem, Rule};
 pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
 pub use model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
@@ -122,11 +123,12 @@ pub use model::field::{Field, Segment};
 pub use model::layer::{Layer, LayerKind, LayerSpec};
 pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
 pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu};
-pub use model::run::{Batch, Run, RunSpec};
+pub use model::practice::{Optimizer, Precision};
+pub use model::run::{Batch, DEFAULT_BUCKET_MIB, MAX_ZERO_STAGE, Run, RunSpec};
 pub use model::shape::Shape;
 pub use model::strategy::Strategy;
 pub use model::violation::{Violation, Violations};
-pub use report::bottleneck::{Finding, FindingDetail, Severity};
+pub use report::bottleneck::{Finding, FindingDetail, FitOption, Severity};
 pub use report::projection::{Calibrated, Projection};
 pub use scenario::{
     CalibratedRun, Calibration, Capacity, IterationTimes, RankBy, Ranking, Scenario, Skipped, StrategyFactors, Sweep,

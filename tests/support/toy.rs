@@ -71,6 +71,7 @@ pub fn cluster() -> Cluster {
             },
         ],
         realistic: Default::default(),
+        gpu_flops_by_precision: Default::default(),
     })
     .unwrap()
 }

@@ -1,17 +1,18 @@
 //! Strategy comparison at the GPU budget: one stacked bar per strategy,
 //! compute then each kind of communication.
 
-use plotters::coord::ranged1d::SegmentValue;
-use plotters::prelude::*;
+use plotters::style::RGBColor;
 
-use super::{Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, describe, fail, legend, part_color, render};
+use super::stacked::{self, Frame, Stack};
+use super::{ChartError, Drawn, describe, part_color, render};
 use crate::app::results::Results;
 use crate::oracle::{CommKind, Projection, units};
 
 /// The parts of a bar, bottom to top: compute (`None`) then communication.
-pub const PARTS: [Option<CommKind>; 6] = [
+pub const PARTS: [Option<CommKind>; 7] = [
     None,
     Some(CommKind::GradientAllreduce),
+    Some(CommKind::WeightAllgather),
     Some(CommKind::LayerCollectives),
     Some(CommKind::Halo),
     Some(CommKind::Gather),
@@ -49,15 +50,7 @@ pub const CLIP_RATIO: f64 = 6.0;
 /// The top of the time axis: the tallest bar, or [`CLIP_RATIO`] times the
 /// shortest when that is lower.
 pub fn axis_top(bars: &[Projection]) -> f64 {
-    let positive = || bars.iter().map(|p| p.total_s).filter(|t| *t > 0.0);
-    let tallest = positive().fold(0.0, f64::max);
-    let shortest = positive().fold(f64::INFINITY, f64::min);
-    let top = if tallest > CLIP_RATIO * shortest {
-        CLIP_RATIO * shortest
-    } else {
-        tallest
-    };
-    top.max(f64::MIN_POSITIVE) * 1.15
+    stacked::axis_top(bars.iter().map(|p| p.total_s), CLIP_RATIO)
 }
 
 /// Draws the bars.
@@ -65,87 +58,10 @@ pub fn axis_top(bars: &[Projection]) -> f64 {
 /// # Errors
 /// A [`ChartError`] if plotters fails.
 pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
-    render(|root, targets| {
-        if bars.is_empty() {
-            return Ok(false);
-        }
-        let top = axis_top(bars);
-        let names: Vec<&str> = bars.iter().map(|p| p.strategy.name()).collect();
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(LEGEND_WIDTH)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
-            .build_cartesian_2d((0..bars.len() - 1).into_segmented(), 0f64..top)
-            .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc(format!("strategy at {} GPUs", bars[0].gpus))
-            .y_desc("epoch time (s)")
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => names.get(*i).map_or(String::new(), |n| n.to_string()),
-                _ => String::new(),
-            })
-            .y_label_formatter(&|v| units::significant(*v, 3))
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .draw()
-            .map_err(fail)?;
-        let mut entries = Vec::new();
-        for part in PARTS {
-            let color = part_color(part);
-            let used = bars.iter().any(|p| part_seconds(p, part) > 0.0);
-            let series = bars.iter().enumerate().filter_map(|(i, p)| {
-                let base: f64 = PARTS
-                    .iter()
-                    .take_while(|q| **q != part)
-                    .map(|q| part_seconds(p, *q))
-                    .sum();
-                let height = part_seconds(p, part).min((top - base).max(0.0));
-                let style = if p.feasible {
-                    color.filled()
-                } else {
-                    color.mix(0.35).filled()
-                };
-                (height > 0.0).then(|| {
-                    let mut bar = Rectangle::new(
-                        [
-                            (SegmentValue::Exact(i), base),
-                            (SegmentValue::Exact(i + 1), base + height),
-                        ],
-                        style,
-                    );
-                    bar.set_margin(0, 0, 14, 14);
-                    bar
-                })
-            });
-            chart.draw_series(series).map_err(fail)?;
-            if used {
-                entries.push((part_label(part).to_string(), Swatch::Box(color)));
-            }
-        }
-        for (i, p) in bars.iter().enumerate() {
-            let shown = p.total_s.min(top);
-            let top_left = chart.backend_coord(&(SegmentValue::Exact(i), shown));
-            let bottom_right = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0.0));
-            let mut note = if p.total_s > top {
-                format!("↑ {}", units::seconds(p.total_s))
-            } else {
-                String::new()
-            };
-            if !p.feasible {
-                note.push_str(" ✗");
-            }
-            if !note.is_empty() {
-                let color = if p.feasible { BLACK } else { RED };
-                let mark = Text::new(
-                    note,
-                    (SegmentValue::Exact(i), shown),
-                    (FONT, 12).into_font().color(&color),
-                );
-                chart.draw_series(std::iter::once(mark)).map_err(fail)?;
-            }
+    let parts: Vec<(&str, RGBColor)> = PARTS.iter().map(|&p| (part_label(p), part_color(p))).collect();
+    let stacks: Vec<Stack> = bars
+        .iter()
+        .map(|p| {
             let mut lines = describe(p);
             for part in PARTS {
                 let seconds = part_seconds(p, part);
@@ -153,22 +69,30 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
                     lines.push(format!("{}: {}", part_label(part), units::seconds(seconds)));
                 }
             }
-            targets.push(Target {
-                area: Area::bar(top_left, bottom_right),
+            Stack {
+                name: p.strategy.name().to_string(),
+                values: PARTS.iter().map(|&part| part_seconds(p, part)).collect(),
+                faded: !p.feasible,
+                total: units::seconds(p.total_s),
                 lines,
-            });
-        }
-        entries.push((
-            "pale: infeasible ✗".to_string(),
-            Swatch::Box(RGBColor(0xdd, 0xdd, 0xdd)),
-        ));
-        legend(root, &entries)?;
-        Ok(true)
-    })
+            }
+        })
+        .collect();
+    let frame = Frame {
+        parts: &parts,
+        top: axis_top(bars),
+        x_desc: format!("strategy at {} GPUs", bars.first().map_or(0, |p| p.gpus)),
+        y_desc: "epoch time (s)",
+        y_label: |v| units::significant(v, 3),
+        reference: None,
+        faded_legend: "pale: infeasible ✗",
+    };
+    render(|root, targets| stacked::draw(root, targets, &frame, &stacks))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Area, Target};
     use super::*;
     use crate::oracle::Strategy;
 

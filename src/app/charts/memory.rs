@@ -1,18 +1,27 @@
-//! Memory per GPU of each strategy at the GPU budget, against the GPU's
-//! capacity (log scale: strategies differ by orders of magnitude).
+//! Memory per GPU of each strategy at the GPU budget, stacked by part
+//! (weights, gradients, optimizer states, activations, reserved) against
+//! the GPU's capacity; bars far above it are cut and labelled.
 
-use plotters::coord::ranged1d::SegmentValue;
-use plotters::prelude::*;
+use plotters::style::RGBColor;
 
-use super::{
-    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, describe, fail, legend, log_bounds, render,
-    strategy_color,
-};
+use super::stacked::{self, Frame, Stack};
+use super::{ChartError, Drawn, describe, render};
 use crate::app::results::Results;
-use crate::oracle::{Capacity, Projection, units};
+use crate::oracle::{Capacity, FindingDetail, Part, Projection, units};
 
-/// The colour of a bar that does not fit.
-const OVERFLOW: RGBColor = RGBColor(0xef, 0x6f, 0x6f);
+/// Bars taller than this many times the capacity are cut there.
+pub const CLIP_CAPACITIES: f64 = 3.0;
+
+/// The colour of a part of memory.
+pub fn part_color(part: Part) -> RGBColor {
+    match part {
+        Part::Weights => RGBColor(0x4c, 0x78, 0xa8),
+        Part::Gradients => RGBColor(0xf5, 0x85, 0x18),
+        Part::Optimizer => RGBColor(0x54, 0xa2, 0x4b),
+        Part::Activations => RGBColor(0xb2, 0x79, 0xa2),
+        Part::Reserved => RGBColor(0x9d, 0x9d, 0x9d),
+    }
+}
 
 /// What the plot shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,91 +43,74 @@ pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> MemoryData
     }
 }
 
-/// Draws the bars and the capacity line.
+/// The top of the axis: the tallest bar and the capacity, but at most
+/// [`CLIP_CAPACITIES`] capacities.
+pub fn axis_top(data: &MemoryData) -> f64 {
+    let tallest = data.bars.iter().map(|p| p.memory_bytes).fold(0.0, f64::max);
+    tallest
+        .min(CLIP_CAPACITIES * data.capacity_bytes)
+        .max(data.capacity_bytes)
+        * 1.15
+}
+
+/// The hover text of a bar: the projection, each part, the largest batch
+/// that fits and what would make it fit.
+fn lines(data: &MemoryData, p: &Projection) -> Vec<String> {
+    let mut lines = describe(p);
+    for part in Part::ALL {
+        let bytes = p.memory.get(part);
+        if bytes > 0.0 {
+            lines.push(format!("{}: {}", part.label(), units::bytes(bytes)));
+        }
+    }
+    if let Some(fit) = data.fits.iter().find(|f| f.strategy == p.strategy) {
+        lines.push(match (fit.max_mini_batch, fit.max_samples_per_gpu) {
+            (Some(b), Some(per_gpu)) => format!(
+                "largest batch that fits: {b} ({} per GPU)",
+                units::significant(per_gpu, 4)
+            ),
+            _ => "not even one sample fits".into(),
+        });
+    }
+    lines.extend(
+        p.bottlenecks
+            .iter()
+            .filter(|f| matches!(f.detail, FindingDetail::MemoryFit { .. }))
+            .map(|f| f.message.clone()),
+    );
+    lines
+}
+
+/// Draws the stacked bars and the capacity line.
 ///
 /// # Errors
 /// A [`ChartError`] if plotters fails.
 pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
-    render(|root, targets| {
-        let values = data
-            .bars
-            .iter()
-            .map(|p| p.memory_bytes)
-            .chain(std::iter::once(data.capacity_bytes));
-        let (Some((low, high)), false) = (log_bounds(values), data.bars.is_empty()) else {
-            return Ok(false);
-        };
-        let names: Vec<&str> = data.bars.iter().map(|p| p.strategy.name()).collect();
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(LEGEND_WIDTH)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
-            .build_cartesian_2d((0..data.bars.len() - 1).into_segmented(), (low..high).log_scale())
-            .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc(format!("strategy at {} GPUs", data.bars[0].gpus))
-            .y_desc("memory per GPU (log scale)")
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => names.get(*i).map_or(String::new(), |n| n.to_string()),
-                _ => String::new(),
-            })
-            .y_label_formatter(&|v| units::bytes(*v))
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .draw()
-            .map_err(fail)?;
-        for (i, p) in data.bars.iter().enumerate() {
-            let over = p.memory_bytes > data.capacity_bytes;
-            let color = if over { OVERFLOW } else { strategy_color(p.strategy) };
-            let mut bar = Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), low),
-                    (SegmentValue::Exact(i + 1), p.memory_bytes),
-                ],
-                color.filled(),
-            );
-            bar.set_margin(0, 0, 14, 14);
-            chart.draw_series(std::iter::once(bar)).map_err(fail)?;
-            let top_left = chart.backend_coord(&(SegmentValue::Exact(i), p.memory_bytes));
-            let bottom_right = chart.backend_coord(&(SegmentValue::Exact(i + 1), low));
-            let mut lines = describe(p);
-            if let Some(fit) = data.fits.iter().find(|f| f.strategy == p.strategy) {
-                lines.push(match (fit.max_mini_batch, fit.max_samples_per_gpu) {
-                    (Some(b), Some(per_gpu)) => {
-                        format!(
-                            "largest batch that fits: {b} ({} per GPU)",
-                            units::significant(per_gpu, 4)
-                        )
-                    }
-                    _ => "not even one sample fits".into(),
-                });
-            }
-            targets.push(Target {
-                area: Area::bar(top_left, bottom_right),
-                lines,
-            });
-        }
-        let end = data.bars.len();
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![
-                    (SegmentValue::Exact(0), data.capacity_bytes),
-                    (SegmentValue::Exact(end), data.capacity_bytes),
-                ],
-                BLACK.stroke_width(2),
-            )))
-            .map_err(fail)?;
-        let mut entries = vec![(
+    let parts: Vec<(&str, RGBColor)> = Part::ALL.iter().map(|&p| (p.label(), part_color(p))).collect();
+    let stacks: Vec<Stack> = data
+        .bars
+        .iter()
+        .map(|p| Stack {
+            name: p.strategy.name().to_string(),
+            values: Part::ALL.iter().map(|&part| p.memory.get(part)).collect(),
+            faded: p.memory_bytes > data.capacity_bytes,
+            total: units::bytes(p.memory_bytes),
+            lines: lines(data, p),
+        })
+        .collect();
+    let frame = Frame {
+        parts: &parts,
+        top: axis_top(data),
+        x_desc: format!("strategy at {} GPUs", data.bars.first().map_or(0, |p| p.gpus)),
+        y_desc: "memory per GPU",
+        y_label: units::bytes,
+        reference: Some((
+            data.capacity_bytes,
             format!("GPU capacity {}", units::bytes(data.capacity_bytes)),
-            Swatch::Line(BLACK),
-        )];
-        entries.push(("does not fit".to_string(), Swatch::Box(OVERFLOW)));
-        legend(root, &entries)?;
-        Ok(true)
-    })
+        )),
+        faded_legend: "pale: does not fit ✗",
+    };
+    render(|root, targets| stacked::draw(root, targets, &frame, &stacks))
 }
 
 #[cfg(test)]
@@ -140,5 +132,22 @@ mod tests {
                 .iter()
                 .any(|l| l.starts_with("largest batch that fits"))
         );
+        // the parts are named in the legend and each bar's hover text
+        for part in ["weights", "gradients", "activations", "reserved"] {
+            assert!(drawn.svg.contains(part), "{part}");
+            assert!(
+                drawn.targets[0]
+                    .lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("{part}: "))),
+                "{part}"
+            );
+        }
+        // a bar that does not fit says what would make it fit
+        let spatial = data.bars.iter().position(|p| p.strategy == Strategy::Spatial).unwrap();
+        assert!(data.bars[spatial].memory_bytes > 16e9);
+        assert!(drawn.targets[spatial].lines.iter().any(|l| l.contains("largest part")));
+        // bars far above the capacity are cut at three capacities
+        assert!((axis_top(&data) - 3.0 * 16e9 * 1.15).abs() < 1.0);
     }
 }

@@ -6,6 +6,7 @@ pub mod accuracy;
 pub mod comparison;
 pub mod memory;
 pub mod scaling;
+pub mod stacked;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -177,6 +178,7 @@ pub fn part_color(kind: Option<CommKind>) -> RGBColor {
         Some(CommKind::Halo) => RGBColor(0x72, 0xb7, 0xb2),
         Some(CommKind::Gather) => RGBColor(0x54, 0xa2, 0x4b),
         Some(CommKind::PipelineP2p) => RGBColor(0xee, 0xca, 0x3b),
+        Some(CommKind::WeightAllgather) => RGBColor(0xb0, 0x7a, 0xa1),
     }
 }
 
@@ -262,7 +264,7 @@ mod edge_tests {
         let mut cluster = presets::cluster("abci").unwrap().spec().clone();
         cluster.max_gpus = 1;
         let inputs = Inputs {
-            cluster: ClusterSource::Custom(cluster),
+            cluster: ClusterSource::Custom(Box::new(cluster)),
             gpus: 1,
             strategies: vec![Strategy::Serial],
             ..Inputs::default()

@@ -22,6 +22,7 @@ pub mod model_panel;
 pub mod notice;
 pub mod number_field;
 pub mod plot_frame;
+pub mod practice_fields;
 pub mod profile_note;
 pub mod ranking_table;
 pub mod run_panel;

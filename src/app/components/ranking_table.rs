@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::oracle::{Projection, units};
+use crate::oracle::{Part, Projection, units};
 
 /// Props of [`RankingTable`].
 #[derive(Properties, PartialEq, Clone)]
@@ -22,11 +22,16 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
         } else {
             limits.join(", ")
         };
+        let parts: Vec<String> = Part::ALL
+            .iter()
+            .map(|&part| format!("{} {}", part.label(), units::bytes(p.memory.get(part))))
+            .collect();
         html! {
             <tr
                 data-strategy={p.strategy.name()}
                 data-total-s={p.total_s.to_string()}
                 data-memory-bytes={p.memory_bytes.to_string()}
+                data-memory-parts={Part::ALL.map(|part| p.memory.get(part).to_string()).join(",")}
                 data-feasible={p.feasible.to_string()}
                 class={classes!((!p.feasible).then_some("infeasible"))}
             >
@@ -36,7 +41,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 <td class="num">{ units::seconds(p.compute_s) }</td>
                 <td class="num">{ units::seconds(p.communication_s) }</td>
                 <td class="num">{ units::significant(p.gpu_hours, 4) }</td>
-                <td class="num">{ units::bytes(p.memory_bytes) }</td>
+                <td class="num" title={parts.join("; ")}>{ units::bytes(p.memory_bytes) }</td>
                 <td class={if p.feasible { "ok" } else { "bad" }}>{ status }</td>
             </tr>
         }

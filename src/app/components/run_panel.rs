@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use super::AppContext;
 use super::number_field::NumberField;
+use super::practice_fields::PracticeFields;
 use super::strategy_picker::StrategyPicker;
 use crate::app::state::Action;
 use crate::app::state::fields::{Key, RunKey};
@@ -51,6 +52,7 @@ pub fn run_panel() -> Html {
                     error={error(RunKey::MiniBatch)} oninput={send(Action::SetMiniBatch)} />
             }
             <StrategyPicker chosen={run.strategies.clone()} {ontoggle} error={error(RunKey::Strategies)} />
+            <PracticeFields />
             <details class="knobs">
                 <summary>{ "Precision, pipeline and hybrids" }</summary>
                 <NumberField id="bytes-per-item" label="Bytes per item" unit="B" value={run.bytes_per_item.clone()}

@@ -124,9 +124,21 @@ pub const PARAMS: [Param; 9] = [
     },
 ];
 
-/// One optional fact of the realistic edition (blank: left out, its term off).
+/// Which group of optional facts a fact belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FactGroup {
+    /// The realistic edition's (section 7, and reserved memory).
+    Realistic,
+    /// The GPU's sustained FLOP/s per precision (section 9).
+    Precision,
+}
+
+/// One optional fact (blank: left out; a realistic term off, a precision
+/// at the FP32 rate).
 #[derive(Debug, Clone, Copy)]
 pub struct Fact {
+    /// Its group.
+    pub group: FactGroup,
     /// Engine field path, member by member.
     pub path: &'static [&'static str],
     /// A stable id for the input.
@@ -161,8 +173,9 @@ fn set_halo(spec: &mut ClusterSpec, latency_s: Option<Option<f64>>, bandwidth: O
 }
 
 /// The realistic edition's numeric facts, in display order.
-pub const FACTS: [Fact; 4] = [
+pub const FACTS: [Fact; 8] = [
     Fact {
+        group: FactGroup::Realistic,
         path: &["realistic", "memory_bandwidth_bytes_per_s"],
         id: "cluster-memory-bandwidth",
         label: "GPU memory bandwidth (sustained)",
@@ -173,6 +186,7 @@ pub const FACTS: [Fact; 4] = [
         set: |c, v| c.realistic.memory_bandwidth_bytes_per_s = v,
     },
     Fact {
+        group: FactGroup::Realistic,
         path: &["realistic", "nic_sharing"],
         id: "cluster-nic-sharing",
         label: "GPUs sharing a path to a NIC",
@@ -183,6 +197,7 @@ pub const FACTS: [Fact; 4] = [
         set: |c, v| c.realistic.nic_sharing = v.map(|n| n as u64),
     },
     Fact {
+        group: FactGroup::Realistic,
         path: &["realistic", "halo_transport", "latency_s"],
         id: "cluster-halo-latency",
         label: "Host-staged halo latency",
@@ -193,6 +208,7 @@ pub const FACTS: [Fact; 4] = [
         set: |c, v| set_halo(c, Some(v), None),
     },
     Fact {
+        group: FactGroup::Realistic,
         path: &["realistic", "halo_transport", "pcie_bandwidth_bytes_per_s"],
         id: "cluster-halo-pcie-bandwidth",
         label: "Host PCIe bandwidth (halos)",
@@ -201,6 +217,50 @@ pub const FACTS: [Fact; 4] = [
         whole: false,
         get: |c| c.realistic.halo_transport.map(|h| h.pcie_bandwidth_bytes_per_s),
         set: |c, v| set_halo(c, None, Some(v)),
+    },
+    Fact {
+        group: FactGroup::Realistic,
+        path: &["realistic", "reserved_bytes"],
+        id: "cluster-reserved",
+        label: "Reserved per GPU (CUDA context, framework)",
+        unit: "GB",
+        scale: 1e9,
+        whole: false,
+        get: |c| c.realistic.reserved_bytes,
+        set: |c, v| c.realistic.reserved_bytes = v,
+    },
+    Fact {
+        group: FactGroup::Precision,
+        path: &["gpu_flops_by_precision", "tf32"],
+        id: "cluster-flops-tf32",
+        label: "Sustained TF32 speed",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.gpu_flops_by_precision.tf32,
+        set: |c, v| c.gpu_flops_by_precision.tf32 = v,
+    },
+    Fact {
+        group: FactGroup::Precision,
+        path: &["gpu_flops_by_precision", "fp16"],
+        id: "cluster-flops-fp16",
+        label: "Sustained FP16 speed",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.gpu_flops_by_precision.fp16,
+        set: |c, v| c.gpu_flops_by_precision.fp16 = v,
+    },
+    Fact {
+        group: FactGroup::Precision,
+        path: &["gpu_flops_by_precision", "bf16"],
+        id: "cluster-flops-bf16",
+        label: "Sustained BF16 speed",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.gpu_flops_by_precision.bf16,
+        set: |c, v| c.gpu_flops_by_precision.bf16 = v,
     },
 ];
 
@@ -234,7 +294,7 @@ impl ClusterEditor {
     pub fn from_source(source: &ClusterSource) -> Result<Self, OracleError> {
         let (preset, base) = match source {
             ClusterSource::Preset(key) => (Some(key.clone()), presets::cluster(key)?.spec().clone()),
-            ClusterSource::Custom(spec) => (None, spec.clone()),
+            ClusterSource::Custom(spec) => (None, spec.as_ref().clone()),
         };
         Ok(Self {
             preset,
@@ -328,7 +388,7 @@ impl ClusterEditor {
             .filter(|key| presets::cluster(key).is_ok_and(|c| c.spec() == &spec));
         let source = match unchanged {
             Some(key) => ClusterSource::Preset(key.into()),
-            None => ClusterSource::Custom(spec),
+            None => ClusterSource::Custom(Box::new(spec)),
         };
         Ok((source, cluster))
     }

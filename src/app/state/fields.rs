@@ -22,6 +22,10 @@ pub enum RunKey {
     Segments,
     /// Hybrid group size.
     GroupSize,
+    /// ZeRO stage.
+    Zero,
+    /// Gradient bucket of the overlap.
+    BucketMib,
     /// Strategy selection (and run errors of no other field).
     Strategies,
 }
@@ -86,6 +90,10 @@ pub fn of_run(error: &InputError) -> Key {
         RunKey::Segments
     } else if f.is(&["group_size"]) {
         RunKey::GroupSize
+    } else if f.is(&["zero"]) {
+        RunKey::Zero
+    } else if f.is(&["bucket_mib"]) {
+        RunKey::BucketMib
     } else {
         RunKey::Strategies
     };

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::oracle::{
-    Batch, Cluster, ClusterSpec, Fidelity, InputError, Network, NetworkSpec, OracleError, Run, RunSpec, Scenario,
-    Strategy, presets,
+    Batch, Cluster, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, InputError, Network, NetworkSpec, Optimizer,
+    OracleError, Precision, Run, RunSpec, Scenario, Strategy, presets,
 };
 
 /// Where the network comes from.
@@ -21,8 +21,8 @@ pub enum ModelSource {
 pub enum ClusterSource {
     /// A built-in cluster, by key.
     Preset(String),
-    /// A cluster edited by the user.
-    Custom(ClusterSpec),
+    /// A cluster edited by the user (boxed: a preset key is small).
+    Custom(Box<ClusterSpec>),
 }
 
 /// Everything a view depends on.
@@ -50,6 +50,18 @@ pub struct Inputs {
     pub measured: String,
     /// Draw the other edition's scaling curves too.
     pub compare_editions: bool,
+    /// Arithmetic.
+    pub precision: Precision,
+    /// Optimizer.
+    pub optimizer: Optimizer,
+    /// ZeRO stage (applied to the strategies with a data-parallel dimension).
+    pub zero: u8,
+    /// Activation recompute.
+    pub recompute: bool,
+    /// Overlap of the gradient exchange with the backward pass.
+    pub overlap: bool,
+    /// Gradient bucket of the overlap, MiB.
+    pub bucket_mib: f64,
 }
 
 /// The view a first visit shows: ResNet-50 on ABCI at 64 GPUs, 32 samples
@@ -76,6 +88,12 @@ impl Default for Inputs {
             fidelity: Fidelity::default(),
             measured: String::new(),
             compare_editions: false,
+            precision: Precision::default(),
+            optimizer: Optimizer::default(),
+            zero: 0,
+            recompute: false,
+            overlap: false,
+            bucket_mib: DEFAULT_BUCKET_MIB,
         }
     }
 }
@@ -99,7 +117,7 @@ impl Inputs {
     pub fn cluster(&self) -> Result<Cluster, OracleError> {
         match &self.cluster {
             ClusterSource::Preset(key) => presets::cluster(key),
-            ClusterSource::Custom(spec) => Ok(Cluster::new(spec.clone())?),
+            ClusterSource::Custom(spec) => Ok(Cluster::new(spec.as_ref().clone())?),
         }
     }
 
@@ -112,15 +130,23 @@ impl Inputs {
     }
 
     /// The run of `strategy` at the GPU budget, in the chosen edition,
-    /// uncalibrated (the view adds the calibration it computes).
+    /// uncalibrated (the view adds the calibration it computes); the ZeRO
+    /// stage applies where the strategy has a data-parallel dimension.
     pub fn run(&self, strategy: Strategy) -> RunSpec {
         RunSpec {
             bytes_per_item: self.bytes_per_item,
             segments: self.segments,
             group_size: self.group_size,
             fidelity: self.fidelity,
-            ..RunSpec::new(strategy, self.gpus, self.batch)
+            precision: self.precision,
+            optimizer: self.optimizer,
+            zero: self.zero,
+            recompute: self.recompute,
+            overlap: self.overlap,
+            bucket_mib: self.bucket_mib,
+            ..RunSpec::new(Strategy::Data, self.gpus, self.batch)
         }
+        .for_strategy(strategy, self.gpus)
     }
 
     /// Whether measured runs are given (a calibration applies).

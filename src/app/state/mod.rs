@@ -18,7 +18,9 @@ use self::model_editor::{LayerColumn, ModelEditor};
 use self::run_editor::{BatchMode, RunEditor};
 use super::results::Results;
 use super::url;
-use crate::oracle::{AllreduceAlgorithm, Cluster, Fidelity, LayerKind, Network, Scenario, Strategy};
+use crate::oracle::{
+    AllreduceAlgorithm, Cluster, Fidelity, LayerKind, Network, Optimizer, Precision, Scenario, Strategy,
+};
 
 /// Valid inputs and what they give.
 #[derive(Debug)]
@@ -94,6 +96,18 @@ pub enum Action {
     ToggleCompareEditions,
     /// Type (or paste) the measured runs.
     SetMeasured(String),
+    /// Choose the arithmetic.
+    SetPrecision(Precision),
+    /// Choose the optimizer.
+    SetOptimizer(Optimizer),
+    /// Choose the ZeRO stage.
+    SetZero(u8),
+    /// Checkpoint activations, or stop.
+    ToggleRecompute,
+    /// Overlap the gradient exchange, or stop.
+    ToggleOverlap,
+    /// Type the gradient bucket (MiB).
+    SetBucketMib(String),
     /// Hide the notice.
     DismissNotice,
     /// Say something about the page (storage, links) in the notice.
@@ -248,6 +262,12 @@ impl AppState {
             Action::SetFidelity(fidelity) => self.run.fidelity = fidelity,
             Action::ToggleCompareEditions => self.run.compare_editions = !self.run.compare_editions,
             Action::SetMeasured(text) => self.run.measured = text,
+            Action::SetPrecision(precision) => self.run.precision = precision,
+            Action::SetOptimizer(optimizer) => self.run.optimizer = optimizer,
+            Action::SetZero(stage) => self.run.zero = stage,
+            Action::ToggleRecompute => self.run.recompute = !self.run.recompute,
+            Action::ToggleOverlap => self.run.overlap = !self.run.overlap,
+            Action::SetBucketMib(text) => self.run.bucket_mib = text,
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }

@@ -3,7 +3,7 @@
 use super::fields::{Errors, Key, RunKey};
 use super::inputs::Inputs;
 use crate::oracle::formats::measured;
-use crate::oracle::{Batch, Fidelity, Strategy};
+use crate::oracle::{Batch, Fidelity, Optimizer, Precision, Strategy};
 
 /// How the batch is entered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,18 @@ pub struct RunEditor {
     pub measured: String,
     /// Draw the other edition's curves too.
     pub compare_editions: bool,
+    /// Arithmetic.
+    pub precision: Precision,
+    /// Optimizer.
+    pub optimizer: Optimizer,
+    /// ZeRO stage.
+    pub zero: u8,
+    /// Activation recompute.
+    pub recompute: bool,
+    /// Overlap of the gradient exchange.
+    pub overlap: bool,
+    /// Gradient bucket, MiB, as typed.
+    pub bucket_mib: String,
 }
 
 impl RunEditor {
@@ -68,6 +80,12 @@ impl RunEditor {
             fidelity: inputs.fidelity,
             measured: inputs.measured.clone(),
             compare_editions: inputs.compare_editions,
+            precision: inputs.precision,
+            optimizer: inputs.optimizer,
+            zero: inputs.zero,
+            recompute: inputs.recompute,
+            overlap: inputs.overlap,
+            bucket_mib: inputs.bucket_mib.to_string(),
         }
     }
 
@@ -83,6 +101,7 @@ impl RunEditor {
             BatchMode::Global => whole_in(&mut errors, RunKey::MiniBatch, &self.mini_batch).map(Batch::MiniBatch),
         };
         let bytes = number(&mut errors, RunKey::BytesPerItem, &self.bytes_per_item);
+        let bucket = number(&mut errors, RunKey::BucketMib, &self.bucket_mib);
         let segments = optional(&mut errors, RunKey::Segments, &self.segments);
         let group_size = optional(&mut errors, RunKey::GroupSize, &self.group_size);
         if self.strategies.is_empty() {
@@ -94,8 +113,8 @@ impl RunEditor {
             let (key, message) = super::fields::of_measured(&e);
             errors.insert(key, message);
         }
-        match (gpus, batch, bytes, segments, group_size) {
-            (Some(g), Some(b), Some(d), Some(s), Some(p2)) if errors.is_empty() => {
+        match (gpus, batch, bytes, segments, group_size, bucket) {
+            (Some(g), Some(b), Some(d), Some(s), Some(p2), Some(bucket)) if errors.is_empty() => {
                 inputs.gpus = g;
                 inputs.batch = b;
                 inputs.bytes_per_item = d;
@@ -105,6 +124,12 @@ impl RunEditor {
                 inputs.fidelity = self.fidelity;
                 inputs.measured = self.measured.clone();
                 inputs.compare_editions = self.compare_editions;
+                inputs.precision = self.precision;
+                inputs.optimizer = self.optimizer;
+                inputs.zero = self.zero;
+                inputs.recompute = self.recompute;
+                inputs.overlap = self.overlap;
+                inputs.bucket_mib = bucket;
                 Ok(())
             }
             _ => Err(errors),

@@ -127,18 +127,64 @@ impl<'a> Fabric<'a> {
         }
     }
 
-    /// An Allreduce of `bytes` among `members` over `ab`, with the
-    /// algorithm in force.
+    /// An Allreduce of `bytes` among `members` over `ab` that are not
+    /// consecutive GPUs (one per group of a hybrid), with the algorithm in
+    /// force (hierarchical needs whole nodes of consecutive GPUs: a ring).
     ///
     /// # Formula
     /// Ring [`allreduce`], [`tree_allreduce`], or the smaller of the two
     /// (`best`).
     pub fn allreduce(&self, members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
         match self.terms.allreduce {
-            AllreduceAlgorithm::Ring => allreduce(members, bytes, ab),
+            AllreduceAlgorithm::Ring | AllreduceAlgorithm::Hierarchical => allreduce(members, bytes, ab),
             AllreduceAlgorithm::Tree => tree_allreduce(members, bytes, ab),
             AllreduceAlgorithm::Best => allreduce(members, bytes, ab).min(tree_allreduce(members, bytes, ab)),
         }
+    }
+
+    /// An Allreduce of `bytes` over `gpus` consecutive GPUs (a ring of
+    /// [`Fabric::ring`]), with the algorithm in force, hierarchical
+    /// included.
+    ///
+    /// # Formula
+    /// As [`Fabric::allreduce`]; hierarchical (section 9) when `gpus` fills
+    /// `N = gpus/n > 1` whole nodes: `RS_in(n, m) + AR(N, m/n) + AG_in(n, m)`,
+    /// inner ring of `n` GPUs, cross-node ring with the α, β of a ring over
+    /// `gpus` with `f = n`; otherwise a ring. `best` takes the smallest of
+    /// ring, tree and hierarchical.
+    pub fn allreduce_consecutive(&self, gpus: u64, bytes: f64) -> f64 {
+        let ab = self.ring(gpus, 1);
+        let ring = allreduce(gpus, bytes, ab);
+        match self.terms.allreduce {
+            AllreduceAlgorithm::Ring => ring,
+            AllreduceAlgorithm::Tree => tree_allreduce(gpus, bytes, ab),
+            AllreduceAlgorithm::Hierarchical => self.hierarchical(gpus, bytes).unwrap_or(ring),
+            AllreduceAlgorithm::Best => {
+                let best = ring.min(tree_allreduce(gpus, bytes, ab));
+                self.hierarchical(gpus, bytes).map_or(best, |h| best.min(h))
+            }
+        }
+    }
+
+    /// The hierarchical Allreduce, when `gpus` fills more than one whole node.
+    fn hierarchical(&self, gpus: u64, bytes: f64) -> Option<f64> {
+        let n = self.cluster.gpus_per_node();
+        if gpus <= n || !gpus.is_multiple_of(n) {
+            return None;
+        }
+        let nodes = gpus / n;
+        let inner = self.ring(n, 1);
+        let rails = self.ring(gpus, n);
+        Some(2.0 * allgather(n, bytes, inner) + allreduce(nodes, bytes / n as f64, rails))
+    }
+
+    /// ZeRO's reduce-scatter and allgather of `bytes` among `members` over
+    /// `ab` (ring algorithms, section 9).
+    ///
+    /// # Formula
+    /// `RS(d, m) + AG(d, m) = 2(d−1)(α + m·β/d)`.
+    pub fn reduce_scatter_allgather(&self, members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
+        2.0 * allgather(members, bytes, ab)
     }
 }
 
@@ -254,5 +300,35 @@ mod tests {
         };
         assert!(close(fabric.allreduce(1024, 1e3, ab), tree_allreduce(1024, 1e3, ab)));
         assert!(close(fabric.allreduce(4, 1e9, ab), allreduce(4, 1e9, ab)));
+    }
+
+    #[test]
+    fn hierarchical_allreduce_by_hand() {
+        // ABCI, 8 GPUs = 2 nodes of 4, m = 1e9 bytes. Inside: α = 9 µs, β = 1/50e9;
+        // RS_in = AG_in = 3·(9 µs + 1e9/4/50e9) = 3·5.009 ms. Across the 2 nodes on
+        // each rail, 4 rings leave a node through 2 NICs: β = 1/(2·12.5e9/4) = 1/6.25e9,
+        // α = 2·20.11 µs + 90 ns = 40.31 µs; AR(2, 1e9/4) = 2·1·(40.31 µs + 2.5e8/2/6.25e9).
+        let abci = presets::cluster("abci").unwrap();
+        let mut terms = Terms::ideal();
+        terms.allreduce = AllreduceAlgorithm::Hierarchical;
+        let fabric = Fabric::new(&abci, &terms);
+        let want = 2.0 * 3.0 * (9e-6 + 1e9 / 4.0 / 50e9) + 2.0 * (40.31e-6 + 2.5e8 / 2.0 / 6.25e9);
+        assert!(close(fabric.allreduce_consecutive(8, 1e9), want));
+        // not whole nodes, or one node: a ring
+        let six = allreduce(6, 1e9, ring(&abci, 6, 1));
+        assert!(close(fabric.allreduce_consecutive(6, 1e9), six));
+        assert!(close(
+            fabric.allreduce_consecutive(4, 1e9),
+            allreduce(4, 1e9, ring(&abci, 4, 1))
+        ));
+        // best takes the smallest of the three
+        terms.allreduce = AllreduceAlgorithm::Best;
+        let best = Fabric::new(&abci, &terms).allreduce_consecutive(8, 1e9);
+        let flat = allreduce(8, 1e9, ring(&abci, 8, 1));
+        assert!(best <= want && best <= flat);
+        assert!(close(
+            best,
+            want.min(flat).min(tree_allreduce(8, 1e9, ring(&abci, 8, 1)))
+        ));
     }
 }

@@ -19,6 +19,8 @@ named_enum! {
         Gather => ("gather", "gather/scatter"),
         /// Point-to-point transfers between pipeline stages.
         PipelineP2p => ("pipeline_p2p", "pipeline point-to-point"),
+        /// ZeRO stage 3's allgather of the weights in the backward pass.
+        WeightAllgather => ("weight_allgather", "ZeRO-3 weight allgather"),
     }
 }
 
@@ -34,7 +36,7 @@ impl CommKind {
     /// The class of the paper's table of limitations.
     pub fn class(self) -> &'static str {
         match self {
-            Self::GradientAllreduce => "gradient exchange",
+            Self::GradientAllreduce | Self::WeightAllgather => "gradient exchange",
             Self::LayerCollectives | Self::Gather => "layer-wise collectives",
             Self::Halo | Self::PipelineP2p => "point-to-point/halo",
         }

@@ -11,6 +11,44 @@ use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::layer::{Layer, LayerKind};
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
+use crate::oracle::model::practice::Precision;
+use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
+
+/// What per-layer times depend on besides the network and the cluster.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeBasis {
+    /// The edition.
+    pub fidelity: Fidelity,
+    /// `h`: bytes of an item (the roofline's traffic).
+    pub item_bytes: f64,
+    /// The arithmetic (`R_p`).
+    pub precision: Precision,
+    /// Activation recompute (one more forward pass).
+    pub recompute: bool,
+}
+
+impl TimeBasis {
+    /// The basis of an edition at the defaults (fp32, 4-byte items, no
+    /// recompute).
+    pub fn edition(fidelity: Fidelity) -> Self {
+        Self {
+            fidelity,
+            item_bytes: DEFAULT_BYTES_PER_ITEM,
+            precision: Precision::Fp32,
+            recompute: false,
+        }
+    }
+
+    /// The basis a checked run is costed on.
+    pub fn of(run: &Run) -> Self {
+        Self {
+            fidelity: run.fidelity,
+            item_bytes: run.item_bytes(),
+            precision: run.precision,
+            recompute: run.recompute,
+        }
+    }
+}
 
 /// What one layer costs, per sample, on one cluster.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +63,8 @@ pub struct LayerCost {
     pub weight_items: f64,
     /// `|y_l|`.
     pub output_items: f64,
+    /// `|x_l|`.
+    pub input_items: f64,
     /// `C_l = x[0]`.
     pub in_channels: u64,
     /// `F_l = y[0]`.
@@ -89,7 +129,7 @@ impl CostTable {
     /// The costs of `network`'s layers on `cluster` in the ideal edition
     /// (see [`CostTable::for_edition`]).
     pub fn new(network: &Network, cluster: &Cluster) -> Self {
-        Self::for_edition(network, cluster, Fidelity::Ideal, PROFILE_BYTES_PER_ITEM)
+        Self::for_basis(network, cluster, &TimeBasis::edition(Fidelity::Ideal))
     }
 
     /// The costs of `network`'s layers on `cluster` in one edition, with
@@ -111,12 +151,21 @@ impl CostTable {
     /// bandwidth) the weights are `3·flops/R`: the section 2 times, a
     /// profile's multiplied by `R'/R` (bit for bit the ideal edition's when
     /// the GPUs agree).
-    pub fn for_edition(network: &Network, cluster: &Cluster, fidelity: Fidelity, bytes_per_item: f64) -> Self {
-        let terms = Terms::new(cluster, fidelity);
-        let (times, memory_bound_layers, profile_scaling) = match fidelity {
-            Fidelity::Ideal => (ideal_times(network, cluster), 0, None),
-            Fidelity::Realistic => realistic_times(network, cluster, &terms, bytes_per_item),
+    ///
+    /// Section 9: `R` is the precision's `R_p` (a fp32 profile is scaled
+    /// by `R/R_p` in the ideal edition), `δ` the run's item size `h`, and
+    /// recompute multiplies every time by 4/3.
+    pub fn for_basis(network: &Network, cluster: &Cluster, basis: &TimeBasis) -> Self {
+        let terms = Terms::new(cluster, basis.fidelity);
+        let (mut times, memory_bound_layers, profile_scaling) = match basis.fidelity {
+            Fidelity::Ideal => (ideal_times(network, cluster, basis.precision), 0, None),
+            Fidelity::Realistic => realistic_times(network, cluster, &terms, basis),
         };
+        if basis.recompute {
+            for t in &mut times {
+                *t *= 4.0 / 3.0;
+            }
+        }
         let layers: Vec<LayerCost> = network
             .layers()
             .iter()
@@ -192,17 +241,19 @@ impl CostTable {
     }
 }
 
-/// Section 2's per-sample times.
-fn ideal_times(network: &Network, cluster: &Cluster) -> Vec<f64> {
+/// Section 2's per-sample times, at the precision's rate `R_p` (a fp32
+/// profile scaled by `R/R_p`).
+fn ideal_times(network: &Network, cluster: &Cluster, precision: Precision) -> Vec<f64> {
     let total_flops = network.forward_flops();
-    let rate = cluster.gpu_flops_per_s();
+    let rate = cluster.flops_per_s(precision);
+    let profile_scale = cluster.gpu_flops_per_s() / rate;
     let profile = network.profile();
     network
         .layers()
         .iter()
         .map(|layer| match profile {
-            Profile::WholeModel { per_sample_s } => per_sample_s * layer.forward_flops() / total_flops,
-            Profile::PerLayer => layer.time_s().unwrap_or(0.0),
+            Profile::WholeModel { per_sample_s } => per_sample_s * layer.forward_flops() / total_flops * profile_scale,
+            Profile::PerLayer => layer.time_s().unwrap_or(0.0) * profile_scale,
             Profile::Flops => 3.0 * layer.forward_flops() / rate,
         })
         .collect()
@@ -214,19 +265,21 @@ fn realistic_times(
     network: &Network,
     cluster: &Cluster,
     terms: &Terms,
-    bytes_per_item: f64,
+    basis: &TimeBasis,
 ) -> (Vec<f64>, usize, Option<ProfileScaling>) {
-    let rate = cluster.gpu_flops_per_s();
+    let bytes_per_item = basis.item_bytes;
+    let rate = cluster.flops_per_s(basis.precision);
+    let fp32_rate = cluster.gpu_flops_per_s();
     let bandwidth = terms.memory_bandwidth_bytes_per_s;
     let gpu = network.profiled_on();
     let Some(_) = bandwidth else {
-        // no roofline: every weight is 3·flops/R, so a profile scales by the
-        // ratio of FLOP/s, and without a profile's GPU nothing changes
-        let ideal = ideal_times(network, cluster);
-        let Some(gpu) = gpu.filter(|g| g.flops_per_s != rate) else {
+        // no roofline: every weight is 3·flops/R_p, so a profile scales by
+        // the ratio of FLOP/s, and without a profile's GPU as in the ideal edition
+        let ideal = ideal_times(network, cluster, basis.precision);
+        let Some(gpu) = gpu.filter(|g| g.flops_per_s != fp32_rate) else {
             return (ideal, 0, None);
         };
-        let ratio = gpu.flops_per_s / rate;
+        let ratio = gpu.flops_per_s / fp32_rate;
         let there_s: f64 = ideal.iter().sum();
         let times: Vec<f64> = ideal.iter().map(|t| t * ratio).collect();
         let scaling = ProfileScaling {
@@ -260,7 +313,7 @@ fn realistic_times(
         None => network
             .layers()
             .iter()
-            .map(|l| roofline_s(l, rate, bandwidth, PROFILE_BYTES_PER_ITEM))
+            .map(|l| roofline_s(l, fp32_rate, bandwidth, PROFILE_BYTES_PER_ITEM))
             .collect(),
     };
     let (times, profiled_s): (Vec<f64>, f64) = match network.profile() {
@@ -280,11 +333,13 @@ fn realistic_times(
             (times, measured.iter().sum())
         }
     };
-    let scaling = gpu.filter(|g| !same_gpu(g, rate, bandwidth)).map(|g| ProfileScaling {
-        gpu: g.name.as_str().into(),
-        there_s: profiled_s,
-        here_s: times.iter().sum(),
-    });
+    let scaling = gpu
+        .filter(|g| !same_gpu(g, fp32_rate, bandwidth))
+        .map(|g| ProfileScaling {
+            gpu: g.name.as_str().into(),
+            there_s: profiled_s,
+            here_s: times.iter().sum(),
+        });
     (times, memory_bound, scaling)
 }
 
@@ -318,6 +373,7 @@ fn layer_cost(layer: &Layer, time_s: f64) -> LayerCost {
         activation_items: layer.activation_items(),
         weight_items: layer.weight_items(),
         output_items: layer.y().items(),
+        input_items: layer.x().items(),
         in_channels: layer.x().channels(),
         out_channels: layer.y().channels(),
         width: layer.x().width().min(layer.y().width()),

@@ -51,6 +51,9 @@ pub struct Terms {
     pub nic_sharing: u64,
     /// Host-staged halos; `None`: off.
     pub halo_transport: Option<HaloTransport>,
+    /// Memory per GPU reserved by the CUDA context and the framework
+    /// (section 9; 0: off).
+    pub reserved_bytes: f64,
 }
 
 impl Terms {
@@ -63,6 +66,7 @@ impl Terms {
             allreduce: AllreduceAlgorithm::Ring,
             nic_sharing: 1,
             halo_transport: None,
+            reserved_bytes: 0.0,
         }
     }
 
@@ -79,6 +83,7 @@ impl Terms {
                 allreduce: facts.allreduce.unwrap_or(AllreduceAlgorithm::Ring),
                 nic_sharing: facts.nic_sharing.unwrap_or(1),
                 halo_transport: facts.halo_transport,
+                reserved_bytes: facts.reserved_bytes.unwrap_or(0.0),
             },
         }
     }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::oracle::{CommKind, Projection};
 
 /// The header row.
-pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s";
+pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s";
 
 /// Writes `points` with a header; numbers in Rust's shortest exact form,
 /// violations separated by `;`.

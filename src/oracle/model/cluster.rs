@@ -6,6 +6,7 @@ use super::checks::{self, MAX_GPUS};
 use super::errors::{InputError, Rule};
 use super::facts::RealisticFacts;
 use super::field::Field;
+use super::practice::Precision;
 
 /// A link: bandwidth one way and latency.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -26,6 +27,28 @@ pub struct SwitchLevelSpec {
     pub span_nodes: Option<u64>,
     /// Latency of one switch of this level, in seconds.
     pub latency_s: f64,
+}
+
+/// Sustained FLOP/s of one GPU in the precisions other than FP32 (whose
+/// rate is `R`); a rate left out is `R` (section 9).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct PrecisionRates {
+    /// TF32 tensor cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tf32: Option<f64>,
+    /// FP16 tensor cores (FP32 accumulate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp16: Option<f64>,
+    /// BF16 tensor cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bf16: Option<f64>,
+}
+
+impl PrecisionRates {
+    /// None is given.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// A cluster as entered: plain data, not yet checked.
@@ -52,6 +75,9 @@ pub struct ClusterSpec {
     pub nics_per_node: u64,
     /// Switch levels, innermost first; the last spans everything.
     pub switch_levels: Vec<SwitchLevelSpec>,
+    /// Sustained FLOP/s per precision (section 9); FP32 is `gpu_flops_per_s`.
+    #[serde(default, skip_serializing_if = "PrecisionRates::is_empty")]
+    pub gpu_flops_by_precision: PrecisionRates,
     /// The facts of the realistic edition (section 7); each one left out
     /// turns its term off.
     #[serde(default, skip_serializing_if = "RealisticFacts::is_empty")]
@@ -98,6 +124,12 @@ impl Cluster {
         }
         check_switch_levels(&spec.switch_levels)?;
         spec.realistic.check()?;
+        let rates = spec.gpu_flops_by_precision;
+        for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
+            if let Some(rate) = rate {
+                checks::within(Field::from("gpu_flops_by_precision").key(key), rate, MIN_RATE, MAX_RATE)?;
+            }
+        }
         Ok(Self(spec))
     }
 
@@ -114,6 +146,19 @@ impl Cluster {
     /// `R`: sustained FLOP/s of one GPU.
     pub fn gpu_flops_per_s(&self) -> f64 {
         self.0.gpu_flops_per_s
+    }
+
+    /// `R_p`: sustained FLOP/s of one GPU in `precision` (`R` when the
+    /// cluster gives no rate for it).
+    pub fn flops_per_s(&self, precision: Precision) -> f64 {
+        let rates = &self.0.gpu_flops_by_precision;
+        let rate = match precision {
+            Precision::Fp32 => None,
+            Precision::Tf32 => rates.tf32,
+            Precision::Fp16 => rates.fp16,
+            Precision::Bf16 => rates.bf16,
+        };
+        rate.unwrap_or(self.0.gpu_flops_per_s)
     }
 
     /// `M`: bytes of memory per GPU.
@@ -175,6 +220,7 @@ impl Cluster {
                 span_nodes: None,
                 latency_s: 0.0,
             }],
+            gpu_flops_by_precision: PrecisionRates::default(),
             realistic: RealisticFacts::default(),
         })
     }
@@ -187,7 +233,8 @@ impl Cluster {
             && s.nics_per_node == s.gpus_per_node
             && s.switch_levels.len() == 1
             && s.switch_levels[0].latency_s == 0.0
-            && s.realistic.is_empty();
+            && s.realistic.is_empty()
+            && s.gpu_flops_by_precision.is_empty();
         flat.then_some(s.intra_node)
     }
 }

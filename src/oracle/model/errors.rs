@@ -83,6 +83,11 @@ pub enum Rule {
     /// positive (contract, section 8).
     #[error("gives a factor measured/projected = {measured} s / {projected} s that is not finite and positive")]
     BadRatio { measured: f64, projected: f64 },
+    /// A ZeRO stage for a strategy that has no data-parallel dimension.
+    #[error(
+        "ZeRO shards over the data-parallel dimension, which {strategy} has not (data, data+filter and data+spatial have one)"
+    )]
+    NoDataDimension { strategy: String },
     /// A name that is not one of the accepted ones.
     #[error("unknown {what} '{found}'; expected one of: {expected}")]
     Unknown {

@@ -16,8 +16,11 @@ named_enum! {
         Ring => ("ring", "ring"),
         /// NCCL's double binary tree: `2·⌈log2 p⌉·α + 2·m·β`.
         Tree => ("tree", "double binary tree"),
-        /// The faster of ring and tree, for each collective.
-        Best => ("best", "best of ring and tree"),
+        /// Reduce-scatter in the node, Allreduce across nodes on each
+        /// GPU's rail, allgather in the node (section 9).
+        Hierarchical => ("hierarchical", "hierarchical (node, then rails)"),
+        /// The fastest of ring, tree and hierarchical, for each collective.
+        Best => ("best", "best of ring, tree and hierarchical"),
     }
 }
 
@@ -47,6 +50,10 @@ pub struct RealisticFacts {
     /// Host-staged halo exchange (left out: halos go GPU to GPU).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub halo_transport: Option<HaloTransport>,
+    /// Memory per GPU taken by the CUDA context and the framework, bytes
+    /// (left out: 0; section 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved_bytes: Option<f64>,
 }
 
 /// Bounds that keep every projection finite (as the cluster's other rates).
@@ -63,7 +70,8 @@ impl RealisticFacts {
     /// Checks the facts given.
     ///
     /// Rules: bandwidths between 1 and 1e30 bytes/s; a latency finite, not
-    /// negative and at most 1000 s; `nic_sharing` from 1 to 2^40.
+    /// negative and at most 1000 s; `nic_sharing` from 1 to 2^40;
+    /// `reserved_bytes` from 0 to 1e30.
     ///
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `realistic.nic_sharing`.
@@ -71,6 +79,9 @@ impl RealisticFacts {
         let field = |key: &'static str| Field::from("realistic").key(key);
         if let Some(bw) = self.memory_bandwidth_bytes_per_s {
             checks::within(field("memory_bandwidth_bytes_per_s"), bw, MIN_RATE, MAX_RATE)?;
+        }
+        if let Some(reserved) = self.reserved_bytes {
+            checks::within(field("reserved_bytes"), reserved, 0.0, MAX_RATE)?;
         }
         if let Some(sharing) = self.nic_sharing {
             checks::count(field("nic_sharing"), sharing, 1, checks::MAX_GPUS)?;

@@ -14,6 +14,7 @@ pub mod layer;
 pub mod measured;
 pub(crate) mod names;
 pub mod network;
+pub mod practice;
 pub mod run;
 pub mod shape;
 pub mod strategy;

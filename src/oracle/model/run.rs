@@ -8,6 +8,7 @@ use super::errors::{InputError, Rule};
 use super::factors::Factors;
 use super::fidelity::Fidelity;
 use super::network::Network;
+use super::practice::{Optimizer, Precision};
 use super::strategy::Strategy;
 
 /// How the batch is given.
@@ -30,6 +31,24 @@ fn default_bytes_per_item() -> f64 {
 fn is_zero(value: &f64) -> bool {
     *value == 0.0
 }
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// PyTorch DDP's default gradient bucket (`bucket_cap_mb=25`), in MiB.
+pub const DEFAULT_BUCKET_MIB: f64 = 25.0;
+
+fn default_bucket_mib() -> f64 {
+    DEFAULT_BUCKET_MIB
+}
+
+fn is_default_bucket(value: &f64) -> bool {
+    *value == DEFAULT_BUCKET_MIB
+}
+
+/// Highest ZeRO stage.
+pub const MAX_ZERO_STAGE: u8 = 3;
 
 /// A run as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,6 +81,24 @@ pub struct RunSpec {
     /// Calibration factors (section 8) to apply, made for the same edition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Factors>,
+    /// Arithmetic (section 9; default fp32).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub precision: Precision,
+    /// Optimizer, for its state (section 9; default none).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub optimizer: Optimizer,
+    /// ZeRO stage over the data-parallel dimension, 0 to 3.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub zero: u8,
+    /// Activation checkpointing every `⌈√G⌉` layers.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub recompute: bool,
+    /// The gradient exchange overlaps the backward pass.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub overlap: bool,
+    /// Gradient bucket of the overlap, MiB (default 25).
+    #[serde(default = "default_bucket_mib", skip_serializing_if = "is_default_bucket")]
+    pub bucket_mib: f64,
 }
 
 impl RunSpec {
@@ -88,7 +125,25 @@ impl RunSpec {
             update_s: 0.0,
             fidelity: Fidelity::default(),
             calibration: None,
+            precision: Precision::default(),
+            optimizer: Optimizer::default(),
+            zero: 0,
+            recompute: false,
+            overlap: false,
+            bucket_mib: DEFAULT_BUCKET_MIB,
         }
+    }
+
+    /// The run a sweep or ranking projects for `strategy` at `gpus`: a
+    /// ZeRO stage applies only to strategies with a data-parallel
+    /// dimension, so the others are projected without it.
+    #[must_use]
+    pub fn for_strategy(&self, strategy: Strategy, gpus: u64) -> Self {
+        let mut run = self.at(strategy, gpus);
+        if !strategy.has_data_dimension() {
+            run.zero = 0;
+        }
+        run
     }
 
     /// The same run in another edition of the model.
@@ -121,6 +176,18 @@ pub struct Run {
     pub fidelity: Fidelity,
     /// Calibration factors, if any.
     pub calibration: Option<Factors>,
+    /// Arithmetic.
+    pub precision: Precision,
+    /// Optimizer.
+    pub optimizer: Optimizer,
+    /// ZeRO stage (0 for strategies without a data-parallel dimension).
+    pub zero: u8,
+    /// Activation checkpointing.
+    pub recompute: bool,
+    /// Overlap of the gradient exchange with the backward pass.
+    pub overlap: bool,
+    /// Gradient bucket of the overlap, bytes.
+    pub bucket_bytes: f64,
 }
 
 impl Run {
@@ -137,7 +204,9 @@ impl Run {
     /// (0, 1024]; `segments` below 1; for hybrids a `group_size` that does
     /// not divide `gpus`; a split set whose length is not the layer count;
     /// a negative or non-finite `update_s`; a calibration made for the
-    /// other edition (`calibration.fidelity`).
+    /// other edition (`calibration.fidelity`); a ZeRO stage above 3, or
+    /// above 0 for a strategy without a data-parallel dimension; a bucket
+    /// outside 1 KiB to 1e6 MiB.
     pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
         let gpus = checks::count("gpus", spec.gpus, 1, MAX_GPUS)?;
         if spec.strategy == Strategy::Serial && gpus != 1 {
@@ -183,6 +252,16 @@ impl Run {
                 },
             ));
         }
+        let zero = checks::count("zero", u64::from(spec.zero), 0, u64::from(MAX_ZERO_STAGE))? as u8;
+        if zero > 0 && !spec.strategy.has_data_dimension() {
+            return Err(InputError::new(
+                "zero",
+                Rule::NoDataDimension {
+                    strategy: spec.strategy.name().into(),
+                },
+            ));
+        }
+        let bucket_mib = checks::within("bucket_mib", spec.bucket_mib, 1.0 / 1024.0, 1e6)?;
         Ok(Self {
             strategy: spec.strategy,
             gpus,
@@ -194,7 +273,52 @@ impl Run {
             update_s,
             fidelity: spec.fidelity,
             calibration: spec.calibration,
+            precision: spec.precision,
+            optimizer: spec.optimizer,
+            zero,
+            recompute: spec.recompute,
+            overlap: spec.overlap,
+            bucket_bytes: bucket_mib * 1024.0 * 1024.0,
         })
+    }
+
+    /// The plain form of this run (its defaults resolved: the mini-batch
+    /// given whole, the segments and group where the strategy has them).
+    pub fn spec(&self) -> RunSpec {
+        RunSpec {
+            strategy: self.strategy,
+            gpus: self.gpus,
+            batch: Batch::MiniBatch(self.mini_batch),
+            bytes_per_item: self.bytes_per_item,
+            segments: (self.strategy == Strategy::Pipeline).then_some(self.segments),
+            group_size: self.strategy.is_hybrid().then_some(self.group_size),
+            split: self.split.clone(),
+            update_s: self.update_s,
+            fidelity: self.fidelity,
+            calibration: self.calibration,
+            precision: self.precision,
+            optimizer: self.optimizer,
+            zero: self.zero,
+            recompute: self.recompute,
+            overlap: self.overlap,
+            bucket_mib: self.bucket_bytes / (1024.0 * 1024.0),
+        }
+    }
+
+    /// `h`: bytes of an item in the run's precision (`δ`, halved for FP16
+    /// and BF16).
+    pub fn item_bytes(&self) -> f64 {
+        self.bytes_per_item * self.precision.item_share()
+    }
+
+    /// `d`: the data-parallel degree (`p` for data parallelism and serial,
+    /// `p1` for the hybrids, 1 otherwise).
+    pub fn data_parallel_degree(&self) -> u64 {
+        match self.strategy {
+            Strategy::Serial | Strategy::Data => self.gpus,
+            Strategy::DataFilter | Strategy::DataSpatial => self.groups(),
+            _ => 1,
+        }
     }
 
     /// `p1 = p / p2`: data-parallel groups of a hybrid (1 otherwise).

@@ -52,6 +52,12 @@ impl Strategy {
         matches!(self, Self::DataFilter | Self::DataSpatial)
     }
 
+    /// Strategies whose replicas form a data-parallel dimension (ZeRO
+    /// shards over it): data, data+filter, data+spatial.
+    pub fn has_data_dimension(self) -> bool {
+        matches!(self, Self::Data | Self::DataFilter | Self::DataSpatial)
+    }
+
     /// Strategies that divide a split set of layers.
     pub fn uses_split(self) -> bool {
         matches!(

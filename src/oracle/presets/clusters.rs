@@ -1,36 +1,53 @@
 //! Cluster presets and where their numbers come from.
 //!
-//! Sustained FLOP/s: ABCI's `R = 7.8 TFLOP/s` (the contract's value) is
-//! half the V100's 15.7 TFLOP/s FP32 peak. The DGX presets apply the same
-//! ratio to the peak of the arithmetic that frameworks use by default for
-//! 32-bit training on those GPUs: dense TF32 on tensor cores (NVIDIA A100
-//! datasheet: 156 TFLOP/s; NVIDIA H100 SXM datasheet: 494.7 TFLOP/s, i.e.
-//! 989 with sparsity). Edit `R` to model mixed precision or a measured rate.
+//! **Sustained FLOP/s.** ABCI's `R = 7.8 TFLOP/s` (the contract's value,
+//! measured by the original tool) is half the V100's 15.7 TFLOP/s FP32
+//! peak. Every other rate applies the same measured ratio, one half, to a
+//! published dense peak (no sparsity): it is the one derating measured on
+//! a real cluster here, and no vendor publishes sustained rates. `R` is the
+//! FP32 rate of the GPU's FP32 units; TF32, FP16 and BF16 are the tensor
+//! cores' (section 9; a precision a GPU lacks is left out and runs at `R`).
+//! Frameworks run FP32 convolutions as TF32 on A100 and later by default
+//! (cuDNN): pick `tf32` for that.
 //!
-//! Latencies: NVIDIA publishes no per-step collective latency for NVLink
-//! or the NIC endpoints; the DGX presets keep ABCI's measured 9 µs
-//! (intra-node) and 20.11 µs (one NIC endpoint), and the switch
-//! port-to-port latency of InfiniBand Quantum switches (130 ns, NVIDIA
-//! QM8700/QM8790 datasheet; kept for the NDR Quantum-2).
+//! **Memory bandwidth** (section 7's roofline) is derated like `R`: half the
+//! datasheet's HBM bandwidth (ABCI's 450 GB/s of the V100's 900 was
+//! measured).
 //!
-//! The realistic edition's facts (contract, section 7), measured or
-//! assumed:
-//! - ABCI: as the original tool measured them (section 7): sustained
-//!   memory bandwidth 450 GB/s (half the V100's 900 GB/s peak, the same
-//!   derating as `R`), NCCL's best Allreduce, 2 GPUs per PCIe path to a NIC
-//!   (measured: 4 GPUs share 2 EDR HCAs, one per PCIe switch), halos staged
-//!   through host memory by MPI (measured 3.00011 ms, 16 GB/s PCIe).
-//! - DGX A100 and H100: memory bandwidth from NVIDIA's datasheets derated
-//!   like `R` (assumed: half of 2,039 GB/s for the A100 80 GB SXM, half of
-//!   3.35 TB/s for the H100 SXM); NCCL chooses the best Allreduce
-//!   (assumed: NCCL's default tuning); every GPU has its own NIC behind its
-//!   PCIe switch (DGX A100 and H100 user guides: 4 PCIe switches, each with
-//!   2 GPUs and 2 compute NICs), so no NIC path is shared; NCCL moves halos
+//! **Reserved memory** (section 9): 781 MiB per GPU taken by the CUDA
+//! context and the framework before any tensor, as `nvidia-smi` showed
+//! after PyTorch initialised CUDA (pytorch/pytorch issue #34323). One
+//! measurement, the same on every preset (an assumption for the GPUs it
+//! was not measured on); edit it for a measured figure.
+//!
+//! **Latencies**: NVIDIA and AMD publish no per-step collective latency for
+//! their GPU links or NIC endpoints; every preset keeps ABCI's measured 9 µs
+//! (intra-node) and 20.11 µs (one NIC endpoint), and the port-to-port
+//! latency of InfiniBand Quantum switches (130 ns, NVIDIA QM8700/QM8790
+//! datasheet; kept for NDR Quantum-2).
+//!
+//! **The realistic edition's facts** (section 7), measured or assumed:
+//! - ABCI: as the original tool measured them: NCCL's best Allreduce, 2
+//!   GPUs per PCIe path to a NIC (4 GPUs share 2 EDR HCAs, one per PCIe
+//!   switch), halos staged through host memory by MPI (3.00011 ms, 16 GB/s
+//!   PCIe).
+//! - DGX A100, H100, H200, B200 and the MI300X nodes: NCCL (RCCL) chooses
+//!   the best Allreduce (assumed: the libraries' default tuning); every GPU
+//!   has its own NIC behind its PCIe switch (DGX user guides: each PCIe
+//!   switch carries 2 GPUs and 2 compute NICs; the MI300X platform pairs
+//!   one 400 Gb/s NIC with each GPU), so no NIC path is shared; halos move
 //!   GPU to GPU with GPUDirect RDMA, so there is no host staging.
 
-use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
+use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
 use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
 use crate::oracle::model::network::ProfiledGpu;
+
+/// The derating of every published peak (ABCI's measured ratio).
+const SUSTAINED: f64 = 0.5;
+
+/// 781 MiB: memory a GPU gives to the CUDA context and PyTorch before any
+/// tensor (pytorch/pytorch issue #34323, `nvidia-smi` after initialising).
+pub const RESERVED_BYTES: f64 = 781.0 * 1024.0 * 1024.0;
 
 /// ABCI's V100 as the original tool's profiles were measured on it: the
 /// GPU of the reference files' profiled times (section 7).
@@ -42,17 +59,6 @@ pub fn abci_v100() -> ProfiledGpu {
     }
 }
 
-/// A DGX node's facts: derated memory bandwidth, NCCL's best Allreduce,
-/// a NIC per GPU, GPUDirect halos.
-fn dgx_facts(memory_bandwidth_bytes_per_s: f64) -> RealisticFacts {
-    RealisticFacts {
-        memory_bandwidth_bytes_per_s: Some(memory_bandwidth_bytes_per_s),
-        allreduce: Some(AllreduceAlgorithm::Best),
-        nic_sharing: Some(1),
-        halo_transport: None,
-    }
-}
-
 fn level(name: &str, span_nodes: Option<u64>, latency_s: f64) -> SwitchLevelSpec {
     SwitchLevelSpec {
         name: name.into(),
@@ -61,14 +67,83 @@ fn level(name: &str, span_nodes: Option<u64>, latency_s: f64) -> SwitchLevelSpec
     }
 }
 
+/// Sustained rates from dense peaks in TFLOP/s: `(R, tf32, fp16/bf16)`.
+fn rates(fp32_peak: f64, tf32_peak: f64, half_peak: f64) -> (f64, PrecisionRates) {
+    let tera = 1e12 * SUSTAINED;
+    (
+        fp32_peak * tera,
+        PrecisionRates {
+            tf32: Some(tf32_peak * tera),
+            fp16: Some(half_peak * tera),
+            bf16: Some(half_peak * tera),
+        },
+    )
+}
+
+/// A node of 8 GPUs with a NIC each, NCCL's best Allreduce, GPUDirect.
+fn dgx_facts(hbm_bytes_per_s: f64) -> RealisticFacts {
+    RealisticFacts {
+        memory_bandwidth_bytes_per_s: Some(hbm_bytes_per_s * SUSTAINED),
+        allreduce: Some(AllreduceAlgorithm::Best),
+        nic_sharing: Some(1),
+        halo_transport: None,
+        reserved_bytes: Some(RESERVED_BYTES),
+    }
+}
+
+/// The shape shared by the 8-GPU presets: GPU rates and memory, the
+/// intra-node link (each way), one NIC per GPU, switch levels.
+struct EightGpuNode {
+    name: &'static str,
+    source: &'static str,
+    /// Dense peaks, TFLOP/s: FP32, TF32, FP16/BF16.
+    peaks: (f64, f64, f64),
+    memory_bytes: f64,
+    hbm_bytes_per_s: f64,
+    link_bytes_per_s: f64,
+    nic_bytes_per_s: f64,
+    nodes: u64,
+    leaf_nodes: u64,
+}
+
+impl EightGpuNode {
+    fn spec(&self) -> ClusterSpec {
+        let (fp32, by_precision) = rates(self.peaks.0, self.peaks.1, self.peaks.2);
+        ClusterSpec {
+            name: self.name.into(),
+            source: self.source.into(),
+            gpu_flops_per_s: fp32,
+            gpu_memory_bytes: self.memory_bytes,
+            gpus_per_node: 8,
+            max_gpus: 8 * self.nodes,
+            intra_node: LinkSpec {
+                bandwidth_bytes_per_s: self.link_bytes_per_s,
+                latency_s: 9e-6,
+            },
+            nic: LinkSpec {
+                bandwidth_bytes_per_s: self.nic_bytes_per_s,
+                latency_s: 20.11e-6,
+            },
+            nics_per_node: 8,
+            switch_levels: vec![
+                level("leaf", Some(self.leaf_nodes), 130e-9),
+                level("spine", None, 130e-9),
+            ],
+            gpu_flops_by_precision: by_precision,
+            realistic: dgx_facts(self.hbm_bytes_per_s),
+        }
+    }
+}
+
 /// ABCI exactly as the contract's section 6: 4 × V100 SXM2 16 GB per node,
 /// NVLink 50 GB/s and 9 µs, 2 × InfiniBand EDR (12.5 GB/s) per node with
 /// 20.11 µs endpoint latency, leaf (17 nodes) and rack (34 nodes) switches
-/// of 90 ns and a 400 ns spine, 4096 GPUs.
+/// of 90 ns and a 400 ns spine, 4096 GPUs. FP16 tensor cores: half the
+/// V100 SXM2's 125 TFLOP/s; no TF32 or BF16 units (they run at `R`).
 pub fn abci() -> ClusterSpec {
     ClusterSpec {
         name: "ABCI".into(),
-        source: "ParaDL (HPDC 2021) and the oracle contract, section 6: AIST ABCI compute nodes (4x V100 SXM2 16 GB, NVLink2, 2x InfiniBand EDR), measured latencies".into(),
+        source: "ParaDL (HPDC 2021) and the oracle contract, sections 6 and 7: AIST ABCI compute nodes (4x V100 SXM2 16 GB, NVLink2, 2x InfiniBand EDR), measured latencies, memory bandwidth, NIC sharing and host-staged halos; FP16 tensor cores half the V100's 125 TFLOP/s peak; 781 MiB reserved per GPU (CUDA context and PyTorch, pytorch/pytorch#34323)".into(),
         gpu_flops_per_s: 7.8e12,
         gpu_memory_bytes: 16e9,
         gpus_per_node: 4,
@@ -87,6 +162,11 @@ pub fn abci() -> ClusterSpec {
             level("rack", Some(34), 90e-9),
             level("spine", None, 400e-9),
         ],
+        gpu_flops_by_precision: PrecisionRates {
+            tf32: None,
+            fp16: Some(125e12 * SUSTAINED),
+            bf16: None,
+        },
         realistic: RealisticFacts {
             memory_bandwidth_bytes_per_s: Some(450e9),
             allreduce: Some(AllreduceAlgorithm::Best),
@@ -95,64 +175,113 @@ pub fn abci() -> ClusterSpec {
                 latency_s: 3.00011e-3,
                 pcie_bandwidth_bytes_per_s: 16e9,
             }),
+            reserved_bytes: Some(RESERVED_BYTES),
         },
     }
 }
 
 /// NVIDIA DGX A100 SuperPOD: 140 DGX A100 nodes (1120 GPUs) of 8 × A100
-/// SXM4 80 GB; NVLink 3 through NVSwitch, 600 GB/s per GPU both ways
-/// (300 GB/s each way); 8 × ConnectX-6 InfiniBand HDR 200 Gb/s (25 GB/s)
-/// compute NICs per node, one per GPU; scalable units of 20 nodes under
-/// leaf switches, then a spine (NVIDIA DGX SuperPOD reference architecture).
-/// `R = 78 TFLOP/s`: half the 156 TFLOP/s dense TF32 peak.
+/// SXM4 80 GB. NVIDIA A100 datasheet: FP32 19.5, TF32 156, FP16/BF16 312
+/// TFLOP/s dense; HBM2e 2,039 GB/s; NVLink 3 through NVSwitch 600 GB/s per
+/// GPU both ways (300 each way). DGX A100 user guide: 8 × ConnectX-6 HDR
+/// 200 Gb/s (25 GB/s) compute NICs. SuperPOD reference architecture:
+/// scalable units of 20 nodes under leaf switches, then a spine.
 pub fn dgx_a100() -> ClusterSpec {
-    ClusterSpec {
-        name: "DGX A100 SuperPOD".into(),
-        source: "NVIDIA A100 datasheet (80 GB, 156 TFLOP/s dense TF32, NVLink 600 GB/s), DGX A100 user guide (8x ConnectX-6 HDR 200 Gb/s), DGX SuperPOD reference architecture (20-node scalable units, 140 nodes); R = half the TF32 peak as ABCI's is half the V100 FP32 peak; latencies as ABCI's, switches 130 ns".into(),
-        gpu_flops_per_s: 78e12,
-        gpu_memory_bytes: 80e9,
-        gpus_per_node: 8,
-        max_gpus: 1120,
-        intra_node: LinkSpec {
-            bandwidth_bytes_per_s: 300e9,
-            latency_s: 9e-6,
-        },
-        nic: LinkSpec {
-            bandwidth_bytes_per_s: 25e9,
-            latency_s: 20.11e-6,
-        },
-        nics_per_node: 8,
-        switch_levels: vec![level("leaf", Some(20), 130e-9), level("spine", None, 130e-9)],
-        // half the A100 80 GB SXM's 2,039 GB/s
-        realistic: dgx_facts(1019.5e9),
+    EightGpuNode {
+        name: "DGX A100 SuperPOD",
+        source: "NVIDIA A100 80 GB SXM datasheet (FP32 19.5, TF32 156, FP16/BF16 312 TFLOP/s dense; HBM2e 2,039 GB/s; NVLink 600 GB/s), DGX A100 user guide (8x ConnectX-6 HDR 200 Gb/s, one per GPU), DGX SuperPOD reference architecture (20-node scalable units, 140 nodes); rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        peaks: (19.5, 156.0, 312.0),
+        memory_bytes: 80e9,
+        hbm_bytes_per_s: 2039e9,
+        link_bytes_per_s: 300e9,
+        nic_bytes_per_s: 25e9,
+        nodes: 140,
+        leaf_nodes: 20,
     }
+    .spec()
 }
 
 /// NVIDIA DGX H100 SuperPOD: 127 DGX H100 nodes (1016 GPUs) of 8 × H100
-/// SXM5 80 GB; NVLink 4 through NVSwitch, 900 GB/s per GPU both ways
-/// (450 GB/s each way); 8 × ConnectX-7 InfiniBand NDR 400 Gb/s (50 GB/s)
-/// compute NICs per node; scalable units of 32 nodes under leaf switches,
-/// then a spine (NVIDIA DGX SuperPOD H100 reference architecture).
-/// `R = 247 TFLOP/s`: half the 494.7 TFLOP/s dense TF32 peak.
+/// SXM5 80 GB. NVIDIA H100 SXM datasheet: FP32 67, TF32 494.7, FP16/BF16
+/// 989.4 TFLOP/s dense (989 and 1,979 with sparsity); HBM3 3.35 TB/s;
+/// NVLink 4 through NVSwitch 900 GB/s both ways (450 each way). DGX H100
+/// user guide: 8 × ConnectX-7 NDR 400 Gb/s (50 GB/s). SuperPOD H100
+/// reference architecture: scalable units of 32 nodes, then a spine.
 pub fn dgx_h100() -> ClusterSpec {
-    ClusterSpec {
-        name: "DGX H100 SuperPOD".into(),
-        source: "NVIDIA H100 SXM datasheet (80 GB, 494.7 TFLOP/s dense TF32, NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s), DGX SuperPOD H100 reference architecture (32-node scalable units, 127 nodes); R = half the TF32 peak as ABCI's is half the V100 FP32 peak; latencies as ABCI's, switches 130 ns".into(),
-        gpu_flops_per_s: 247e12,
-        gpu_memory_bytes: 80e9,
-        gpus_per_node: 8,
-        max_gpus: 1016,
-        intra_node: LinkSpec {
-            bandwidth_bytes_per_s: 450e9,
-            latency_s: 9e-6,
-        },
-        nic: LinkSpec {
-            bandwidth_bytes_per_s: 50e9,
-            latency_s: 20.11e-6,
-        },
-        nics_per_node: 8,
-        switch_levels: vec![level("leaf", Some(32), 130e-9), level("spine", None, 130e-9)],
-        // half the H100 SXM's 3.35 TB/s
-        realistic: dgx_facts(1675e9),
+    EightGpuNode {
+        name: "DGX H100 SuperPOD",
+        source: "NVIDIA H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s), DGX SuperPOD H100 reference architecture (32-node scalable units, 127 nodes); rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        peaks: (67.0, 494.7, 989.4),
+        memory_bytes: 80e9,
+        hbm_bytes_per_s: 3.35e12,
+        link_bytes_per_s: 450e9,
+        nic_bytes_per_s: 50e9,
+        nodes: 127,
+        leaf_nodes: 32,
     }
+    .spec()
+}
+
+/// NVIDIA DGX H200 SuperPOD: 127 nodes (assumed: the H100 SuperPOD's
+/// layout) of 8 × H200 SXM 141 GB. NVIDIA H200 datasheet: the H100's
+/// compute (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense), HBM3e
+/// 141 GB at 4.8 TB/s, NVLink 900 GB/s both ways. DGX H200: 8 × ConnectX-7
+/// 400 Gb/s.
+pub fn dgx_h200() -> ClusterSpec {
+    EightGpuNode {
+        name: "DGX H200 SuperPOD",
+        source: "NVIDIA H200 SXM datasheet (H100 compute: FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3e 141 GB, 4.8 TB/s; NVLink 900 GB/s), DGX H200 (8x ConnectX-7 400 Gb/s); 127 nodes in 32-node units assumed from the H100 SuperPOD; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        peaks: (67.0, 494.7, 989.4),
+        memory_bytes: 141e9,
+        hbm_bytes_per_s: 4.8e12,
+        link_bytes_per_s: 450e9,
+        nic_bytes_per_s: 50e9,
+        nodes: 127,
+        leaf_nodes: 32,
+    }
+    .spec()
+}
+
+/// NVIDIA DGX B200 SuperPOD: 128 nodes in 32-node scalable units (4
+/// units, 1024 GPUs) of 8 × B200 180 GB. NVIDIA HGX/DGX B200 datasheet (at
+/// 1,000 W): FP32 80, TF32 1,100, FP16/BF16 2,250 TFLOP/s dense (2,200 and
+/// 4,500 with sparsity); HBM3e 180 GB (1,440 GB per DGX), 8 TB/s (64 TB/s
+/// per DGX); NVLink 5 1.8 TB/s both ways (900 each way); 8 × ConnectX-7
+/// 400 Gb/s.
+pub fn dgx_b200() -> ClusterSpec {
+    EightGpuNode {
+        name: "DGX B200 SuperPOD",
+        source: "NVIDIA DGX/HGX B200 datasheet (FP32 80, TF32 1,100, FP16/BF16 2,250 TFLOP/s dense at 1,000 W; HBM3e 180 GB, 8 TB/s; NVLink 5 1.8 TB/s), DGX B200 (8x ConnectX-7 400 Gb/s); 4 scalable units of 32 nodes assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        peaks: (80.0, 1100.0, 2250.0),
+        memory_bytes: 180e9,
+        hbm_bytes_per_s: 8e12,
+        link_bytes_per_s: 900e9,
+        nic_bytes_per_s: 50e9,
+        nodes: 128,
+        leaf_nodes: 32,
+    }
+    .spec()
+}
+
+/// A cluster of 128 nodes of 8 × AMD Instinct MI300X 192 GB (assumed size
+/// and 32-node leaves, as the DGX presets). AMD MI300X datasheet: FP32
+/// 163.4, TF32 653.7, FP16/BF16 1,307.4 TFLOP/s dense; HBM3 192 GB at
+/// 5.3 TB/s; Infinity Fabric: 7 links of 128 GB/s both ways per GPU, a
+/// full mesh of the node's 8 GPUs. A ring collective over the mesh runs
+/// parallel rings on all 7 links: 7 × 64 GB/s = 448 GB/s each way
+/// (assumed: RCCL's ring count). One 400 Gb/s NIC per GPU (AMD's MI300X
+/// platform reference design).
+pub fn mi300x() -> ClusterSpec {
+    EightGpuNode {
+        name: "MI300X cluster",
+        source: "AMD Instinct MI300X datasheet (FP32 163.4, TF32 653.7, FP16/BF16 1,307.4 TFLOP/s dense; HBM3 192 GB, 5.3 TB/s; Infinity Fabric 7 links of 128 GB/s, full mesh), one 400 Gb/s NIC per GPU (AMD platform reference); 128 nodes in 32-node units and 448 GB/s rings (7 links x 64 GB/s) assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        peaks: (163.4, 653.7, 1307.4),
+        memory_bytes: 192e9,
+        hbm_bytes_per_s: 5.3e12,
+        link_bytes_per_s: 448e9,
+        nic_bytes_per_s: 50e9,
+        nodes: 128,
+        leaf_nodes: 32,
+    }
+    .spec()
 }

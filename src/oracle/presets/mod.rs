@@ -132,7 +132,7 @@ impl ClusterPreset {
 }
 
 /// Every built-in cluster.
-pub const CLUSTERS: [ClusterPreset; 3] = [
+pub const CLUSTERS: [ClusterPreset; 6] = [
     ClusterPreset {
         key: "abci",
         title: "ABCI (V100, EDR)",
@@ -147,6 +147,21 @@ pub const CLUSTERS: [ClusterPreset; 3] = [
         key: "dgx-h100",
         title: "DGX H100 SuperPOD (NDR)",
         build: clusters::dgx_h100,
+    },
+    ClusterPreset {
+        key: "dgx-h200",
+        title: "DGX H200 SuperPOD (NDR)",
+        build: clusters::dgx_h200,
+    },
+    ClusterPreset {
+        key: "dgx-b200",
+        title: "DGX B200 SuperPOD (NDR)",
+        build: clusters::dgx_b200,
+    },
+    ClusterPreset {
+        key: "mi300x",
+        title: "8x MI300X nodes (400G)",
+        build: clusters::mi300x,
     },
 ];
 

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
 use crate::oracle::model::violation::Violation;
 use crate::oracle::units;
@@ -74,6 +75,15 @@ pub enum FindingDetail {
         /// largest / mean.
         ratio: f64,
     },
+    /// What would make a configuration that does not fit fit.
+    MemoryFit {
+        /// The largest part of memory.
+        dominant: &'static str,
+        /// Its bytes.
+        dominant_bytes: f64,
+        /// The options tried, with the memory each would need.
+        options: Vec<FitOption>,
+    },
     /// Layers left whole by the split, computed by every part.
     RedundantCompute {
         /// Share of each part's compute in whole layers.
@@ -83,6 +93,65 @@ pub enum FindingDetail {
         /// Layers left whole (with compute).
         whole_layers: usize,
     },
+}
+
+/// A change to a run and the memory per GPU it would then need.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FitOption {
+    /// The change, in words (`ZeRO stage 2`, `a mini-batch of 512`).
+    pub option: String,
+    /// Bytes per GPU with it.
+    pub memory_bytes: f64,
+    /// Whether that fits in the GPU.
+    pub fits: bool,
+}
+
+/// The finding of a configuration that does not fit: its largest part,
+/// and the options that would make it fit (or, when none does, the
+/// closest).
+pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
+    let dominant = memory.dominant();
+    let dominant_bytes = memory.get(dominant);
+    let describe = |o: &FitOption| format!("{} ({})", o.option, units::bytes(o.memory_bytes));
+    let fitting: Vec<String> = options.iter().filter(|o| o.fits).map(describe).collect();
+    let message = if fitting.is_empty() {
+        let closest = options
+            .iter()
+            .min_by(|a, b| a.memory_bytes.total_cmp(&b.memory_bytes))
+            .map_or_else(
+                || "no option applies".to_string(),
+                |o| format!("the closest is {}", describe(o)),
+            );
+        format!(
+            "{} are the largest part ({}); no single change tried makes it fit: {closest}.",
+            capitalise(dominant.label()),
+            units::bytes(dominant_bytes)
+        )
+    } else {
+        format!(
+            "{} are the largest part ({}). It would fit with: {}.",
+            capitalise(dominant.label()),
+            units::bytes(dominant_bytes),
+            fitting.join("; ")
+        )
+    };
+    Finding {
+        severity: Severity::Warning,
+        detail: FindingDetail::MemoryFit {
+            dominant: dominant.label(),
+            dominant_bytes,
+            options,
+        },
+        message,
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// One bottleneck or limit.
@@ -114,8 +183,8 @@ pub struct Evidence<'a> {
     pub compute_s: f64,
     /// Communication per epoch.
     pub communication: &'a Communication,
-    /// Bytes per GPU.
-    pub memory_bytes: f64,
+    /// Bytes per GPU, by part.
+    pub memory: &'a MemoryParts,
     /// `M`.
     pub capacity_bytes: f64,
     /// Scaling bounds, the GPU count against `P_max` among them.
@@ -149,19 +218,20 @@ fn level(value: f64, thresholds: &[f64]) -> Option<Severity> {
 }
 
 fn memory(e: &Evidence<'_>) -> Option<Finding> {
-    let share = e.memory_bytes / e.capacity_bytes;
-    let used = units::bytes(e.memory_bytes);
+    let memory_bytes = e.memory.total();
+    let share = memory_bytes / e.capacity_bytes;
+    let used = units::bytes(memory_bytes);
     let capacity = units::bytes(e.capacity_bytes);
     if share > 1.0 {
         return Some(Finding {
             severity: Severity::Critical,
             detail: FindingDetail::MemoryOverflow {
-                used_bytes: e.memory_bytes,
+                used_bytes: memory_bytes,
                 capacity_bytes: e.capacity_bytes,
                 share,
             },
             message: format!(
-                "Needs {used} per GPU but a GPU holds {capacity} ({}): it does not fit; use fewer samples per GPU or split the model.",
+                "Needs {used} per GPU but a GPU holds {capacity} ({}): it does not fit.",
                 units::percent(share)
             ),
         });
@@ -170,7 +240,7 @@ fn memory(e: &Evidence<'_>) -> Option<Finding> {
     Some(Finding {
         severity,
         detail: FindingDetail::MemoryPressure {
-            used_bytes: e.memory_bytes,
+            used_bytes: memory_bytes,
             capacity_bytes: e.capacity_bytes,
             share,
         },
@@ -286,11 +356,26 @@ fn redundant(r: Redundancy) -> Option<Finding> {
 mod tests {
     use super::*;
 
+    fn used(bytes: f64) -> MemoryParts {
+        MemoryParts {
+            activations_bytes: bytes,
+            ..MemoryParts::default()
+        }
+    }
+
+    static ONE_GB: MemoryParts = MemoryParts {
+        weights_bytes: 0.0,
+        gradients_bytes: 0.0,
+        optimizer_bytes: 0.0,
+        activations_bytes: 1e9,
+        reserved_bytes: 0.0,
+    };
+
     fn evidence<'a>(comm: &'a Communication, bounds: &'a [ScalingBound]) -> Evidence<'a> {
         Evidence {
             compute_s: 10.0,
             communication: comm,
-            memory_bytes: 1e9,
+            memory: &ONE_GB,
             capacity_bytes: 16e9,
             bounds,
             redundancy: None,
@@ -326,15 +411,52 @@ mod tests {
         let comm = Communication::default();
         let mut e = evidence(&comm, &[]);
         assert!(findings(&e).is_empty());
-        e.memory_bytes = 15e9;
+        let pressed = used(15e9);
+        e.memory = &pressed;
         let f = findings(&e);
         assert_eq!(f[0].severity, Severity::Warning);
         assert!(matches!(f[0].detail, FindingDetail::MemoryPressure { .. }));
-        e.memory_bytes = 17e9;
+        let over = used(17e9);
+        e.memory = &over;
         let f = findings(&e);
         assert_eq!(f[0].severity, Severity::Critical);
         assert!(matches!(f[0].detail, FindingDetail::MemoryOverflow { .. }));
         assert!(f[0].message.contains("17 GB"));
+    }
+
+    #[test]
+    fn what_would_make_it_fit() {
+        let options = vec![
+            FitOption {
+                option: "ZeRO stage 1".into(),
+                memory_bytes: 18e9,
+                fits: false,
+            },
+            FitOption {
+                option: "recompute".into(),
+                memory_bytes: 9e9,
+                fits: true,
+            },
+        ];
+        let f = memory_fit(&used(17e9), options.clone());
+        assert_eq!(
+            f.message,
+            "Activations are the largest part (17 GB). It would fit with: recompute (9 GB)."
+        );
+        let none = vec![
+            FitOption {
+                fits: false,
+                ..options[1].clone()
+            },
+            options[0].clone(),
+        ];
+        let f = memory_fit(&used(17e9), none);
+        assert!(
+            f.message
+                .ends_with("no single change tried makes it fit: the closest is recompute (9 GB)."),
+            "{}",
+            f.message
+        );
     }
 
     #[test]

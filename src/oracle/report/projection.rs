@@ -4,8 +4,10 @@ use serde::Serialize;
 
 use super::bottleneck::Finding;
 use crate::oracle::cost::communication::Communication;
+use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::terms::AppliedTerm;
 use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::practice::{Optimizer, Precision};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 
@@ -39,16 +41,31 @@ pub struct Projection {
     pub total_s: f64,
     /// `total_s · p / 3600`: cost of an epoch.
     pub gpu_hours: f64,
-    /// Bytes per GPU.
+    /// Bytes per GPU: the sum of `memory`'s parts.
     pub memory_bytes: f64,
+    /// Bytes per GPU by part (section 9).
+    pub memory: MemoryParts,
     /// `M`.
     pub memory_capacity_bytes: f64,
     /// No limit violated.
     pub feasible: bool,
     /// Every violated limit.
     pub violations: Vec<Violation>,
-    /// Communication seconds per epoch by kind.
+    /// Communication seconds per epoch by kind (exposed, after overlap).
     pub communication: Communication,
+    /// Gradient exchange per epoch hidden behind the backward pass by the
+    /// overlap.
+    pub hidden_communication_s: f64,
+    /// Arithmetic.
+    pub precision: Precision,
+    /// Optimizer.
+    pub optimizer: Optimizer,
+    /// ZeRO stage.
+    pub zero: u8,
+    /// Activation recompute.
+    pub recompute: bool,
+    /// Overlap of the gradient exchange with the backward pass.
+    pub overlap: bool,
     /// What limits this configuration, most severe first.
     pub bottlenecks: Vec<Finding>,
     /// The realistic edition's terms that applied, with their values

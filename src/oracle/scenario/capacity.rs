@@ -3,7 +3,6 @@
 use serde::Serialize;
 
 use super::Scenario;
-use crate::oracle::cost::strategies::iteration_cost;
 use crate::oracle::model::checks::MAX_COUNT;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::run::{Batch, Run, RunSpec};
@@ -27,8 +26,8 @@ impl Scenario {
     /// strategy and GPU count (other limits ignored).
     ///
     /// # Formula
-    /// Memory grows with `B` for every strategy, so the answer is found by
-    /// bisection on `B` in `1..=2^53`.
+    /// Memory (every part of section 9) grows with `B` for every strategy,
+    /// so the answer is found by bisection on `B` in `1..=2^53`.
     ///
     /// # Errors
     /// An [`InputError`] when the template is invalid at `B = 1`.
@@ -38,31 +37,7 @@ impl Scenario {
             ..template.clone()
         };
         let run = Run::new(&spec, self.network(), self.cluster())?;
-        let table = self.table_of(&run);
-        let fits = |mini_batch: u64| {
-            let run = Run {
-                mini_batch,
-                ..run.clone()
-            };
-            iteration_cost(&table, self.cluster(), &run).memory_bytes <= self.cluster().gpu_memory_bytes()
-        };
-        let max_mini_batch = if !fits(1) {
-            None
-        } else {
-            let (mut low, mut high) = (1, MAX_COUNT);
-            if fits(high) {
-                low = high;
-            }
-            while high - low > 1 {
-                let mid = low + (high - low) / 2;
-                if fits(mid) {
-                    low = mid;
-                } else {
-                    high = mid;
-                }
-            }
-            Some(low)
-        };
+        let max_mini_batch = self.largest_fitting_batch(&run, MAX_COUNT);
         Ok(Capacity {
             strategy: template.strategy,
             gpus: template.gpus,
@@ -80,7 +55,8 @@ mod tests {
     #[test]
     fn data_parallel_capacity_is_the_largest_fitting_batch() {
         let s = presets::scenario("resnet50", "abci").unwrap();
-        let template = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(1.0));
+        let template =
+            RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(1.0)).in_edition(crate::oracle::Fidelity::Ideal);
         let cap = s.capacity(&template).unwrap();
         let best = cap.max_mini_batch.unwrap();
         let at = |b| {
@@ -95,6 +71,17 @@ mod tests {
         assert!(at(best + 1) > 16e9);
         // 2δ((B/p)·A + W) ≤ M  ⇒  B ≤ p·(M/(2δ) − W)/A; 66 samples per GPU for ResNet-50
         assert_eq!(cap.max_samples_per_gpu.unwrap().floor(), 66.0);
+        // the realistic edition leaves ABCI's 781 MiB reserved out:
+        // B/p ≤ ((M − reserved)/(2δ) − W)/A
+        let real = s
+            .capacity(&RunSpec {
+                fidelity: crate::oracle::Fidelity::Realistic,
+                ..template
+            })
+            .unwrap();
+        let (a, w) = (s.network().activation_items(), s.network().weight_items());
+        let want = ((16e9 - crate::oracle::presets::clusters::RESERVED_BYTES) / 8.0 - w) / a;
+        assert_eq!(real.max_mini_batch, Some((want * 8.0).floor() as u64));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod calibrate;
 mod capacity;
+mod fit;
 mod project;
 mod rank;
 mod sweep;
@@ -19,29 +20,35 @@ pub use sweep::{Skipped, Sweep, gpu_counts};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::oracle::cost::table::{CostTable, LayerCost};
+use crate::oracle::cost::table::{CostTable, LayerCost, TimeBasis};
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::network::Network;
-use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
+use crate::oracle::model::practice::Precision;
+use crate::oracle::model::run::Run;
 
 /// What a cost table depends on besides the network and the cluster: the
-/// edition, and in the realistic one the bytes per item of the roofline.
+/// edition, the precision, recompute, and in the realistic edition the
+/// item size of the roofline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct TableKey {
     fidelity: Fidelity,
-    bytes_per_item_bits: u64,
+    item_bytes_bits: u64,
+    precision: Precision,
+    recompute: bool,
 }
 
 impl TableKey {
-    fn new(fidelity: Fidelity, bytes_per_item: f64) -> Self {
+    fn new(basis: &TimeBasis) -> Self {
         Self {
-            fidelity,
-            // the ideal edition's times do not depend on δ
-            bytes_per_item_bits: match fidelity {
+            fidelity: basis.fidelity,
+            // the ideal edition's times do not depend on the item size
+            item_bytes_bits: match basis.fidelity {
                 Fidelity::Ideal => 0,
-                Fidelity::Realistic => bytes_per_item.to_bits(),
+                Fidelity::Realistic => basis.item_bytes.to_bits(),
             },
+            precision: basis.precision,
+            recompute: basis.recompute,
         }
     }
 }
@@ -72,21 +79,14 @@ impl PartialEq for Scenario {
 }
 
 impl Scenario {
-    /// Places `network` on `cluster` (see [`CostTable::for_edition`] for
-    /// the per-layer times). The realistic edition's table at 4 bytes per
-    /// item is built now, the others when first asked for.
+    /// Places `network` on `cluster` (see [`CostTable::for_basis`] for
+    /// the per-layer times). The realistic edition's table at the defaults
+    /// is built now, the others when first asked for.
     pub fn new(network: Network, cluster: Cluster) -> Self {
-        let table = Arc::new(CostTable::for_edition(
-            &network,
-            &cluster,
-            Fidelity::Realistic,
-            DEFAULT_BYTES_PER_ITEM,
-        ));
+        let basis = TimeBasis::edition(Fidelity::Realistic);
+        let table = Arc::new(CostTable::for_basis(&network, &cluster, &basis));
         let mut tables = HashMap::new();
-        tables.insert(
-            TableKey::new(Fidelity::Realistic, DEFAULT_BYTES_PER_ITEM),
-            Arc::clone(&table),
-        );
+        tables.insert(TableKey::new(&basis), Arc::clone(&table));
         Self {
             network,
             cluster,
@@ -95,19 +95,15 @@ impl Scenario {
         }
     }
 
-    /// The cost table of one edition with `bytes_per_item`, built once.
-    pub fn table_for(&self, fidelity: Fidelity, bytes_per_item: f64) -> Arc<CostTable> {
-        let key = TableKey::new(fidelity, bytes_per_item);
+    /// The cost table of a basis (edition, item size, precision,
+    /// recompute), built once.
+    pub fn table_for(&self, basis: &TimeBasis) -> Arc<CostTable> {
+        let key = TableKey::new(basis);
         let mut memo = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(found) = memo.get(&key) {
             return Arc::clone(found);
         }
-        let made = Arc::new(CostTable::for_edition(
-            &self.network,
-            &self.cluster,
-            fidelity,
-            bytes_per_item,
-        ));
+        let made = Arc::new(CostTable::for_basis(&self.network, &self.cluster, basis));
         if memo.len() >= REMEMBERED_TABLES {
             memo.clear();
         }
@@ -117,7 +113,7 @@ impl Scenario {
 
     /// The cost table a checked run is costed with.
     pub fn table_of(&self, run: &Run) -> Arc<CostTable> {
-        self.table_for(run.fidelity, run.bytes_per_item)
+        self.table_for(&TimeBasis::of(run))
     }
 
     /// The network.

@@ -28,11 +28,23 @@ impl Scenario {
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
     pub fn project(&self, spec: &RunSpec) -> Result<Projection, InputError> {
         let run = Run::new(spec, self.network(), self.cluster())?;
+        Ok(self.advise(self.project_run(&run), &run))
+    }
+
+    /// Projects a run as [`Scenario::project`] does, without the advice on
+    /// what would make it fit (sweeps and rankings ask for many).
+    ///
+    /// # Errors
+    /// As [`Scenario::project`].
+    pub fn project_point(&self, spec: &RunSpec) -> Result<Projection, InputError> {
+        let run = Run::new(spec, self.network(), self.cluster())?;
         Ok(self.project_run(&run))
     }
 
     /// Projects a run already checked against this scenario's network and
-    /// cluster (see [`Scenario::project`] for the formula).
+    /// cluster (see [`Scenario::project`] for the formula), without the
+    /// advice on what would make it fit (see [`Scenario::advise`]; sweeps
+    /// leave it out).
     pub fn project_run(&self, run: &Run) -> Projection {
         let table = self.table_of(run);
         let cost = iteration_cost(&table, self.cluster(), run);
@@ -42,6 +54,7 @@ impl Scenario {
         let epochs_of_batches = samples as f64 / run.mini_batch as f64;
         let compute_s = kappa.compute * (epochs_of_batches * cost.compute_s + iterations as f64 * run.update_s);
         let communication = cost.communication.scaled(kappa.communication * iterations as f64);
+        let memory_bytes = cost.memory_bytes();
         let communication_s = communication.total_s();
         let total_s = compute_s + communication_s;
         let capacity = self.cluster().gpu_memory_bytes();
@@ -49,7 +62,7 @@ impl Scenario {
 
         let mut violations = cost.violations;
         // a value that is not finite breaks every bound it is held to
-        if cost.memory_bytes.is_nan() || cost.memory_bytes > capacity {
+        if memory_bytes.is_nan() || memory_bytes > capacity {
             violations.push(Violation::Memory);
         }
         if run.gpus > max_gpus {
@@ -79,7 +92,7 @@ impl Scenario {
         let bottlenecks = findings(&Evidence {
             compute_s,
             communication: &communication,
-            memory_bytes: cost.memory_bytes,
+            memory: &cost.memory,
             capacity_bytes: capacity,
             bounds: &bounds,
             redundancy: cost.redundancy,
@@ -98,11 +111,18 @@ impl Scenario {
             communication_s,
             total_s,
             gpu_hours: total_s * run.gpus as f64 / 3600.0,
-            memory_bytes: cost.memory_bytes,
+            memory_bytes,
+            memory: cost.memory,
             memory_capacity_bytes: capacity,
             feasible: violations.is_empty(),
             violations,
             communication,
+            hidden_communication_s: kappa.communication * iterations as f64 * cost.hidden_s,
+            precision: run.precision,
+            optimizer: run.optimizer,
+            zero: run.zero,
+            recompute: run.recompute,
+            overlap: run.overlap,
             bottlenecks,
             terms: terms::applied(&table, self.cluster(), run),
             calibration: run.calibration.map(|factors| Calibrated {

@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use super::Scenario;
 use super::sweep::{Skipped, gpu_counts};
-use crate::oracle::model::run::RunSpec;
+use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::report::projection::Projection;
 
@@ -40,8 +40,10 @@ impl Ranking {
 
 impl Scenario {
     /// Ranks every strategy that applies at `template.gpus` (serial only at
-    /// 1 GPU): feasible ones first, best first, then infeasible ones in
-    /// the same order. Invalid runs (e.g. a batch of less than a sample)
+    /// 1 GPU; a ZeRO stage only where the strategy has a data-parallel
+    /// dimension): feasible ones first, best first, then infeasible ones in
+    /// the same order; a point that does not fit in memory says what would
+    /// make it fit. Invalid runs (e.g. a batch of less than a sample)
     /// come back as skipped.
     ///
     /// # Formula
@@ -63,7 +65,7 @@ impl Scenario {
             let mut at_budget = None;
             let mut cheapest: Option<Projection> = None;
             for &gpus in counts.iter().filter(|&&p| strategy.applies_at(p)) {
-                match self.project(&template.at(strategy, gpus)) {
+                match self.project_point(&template.for_strategy(strategy, gpus)) {
                     Ok(point) => {
                         if point.feasible
                             && cheapest
@@ -84,7 +86,14 @@ impl Scenario {
                 RankBy::Time => at_budget,
                 RankBy::Cost => cheapest.or(at_budget),
             };
-            ranking.points.extend(chosen);
+            // the advice on what would make it fit, for the points shown
+            ranking.points.extend(chosen.map(|point| {
+                let spec = template.for_strategy(strategy, point.gpus);
+                match Run::new(&spec, self.network(), self.cluster()) {
+                    Ok(run) => self.advise(point, &run),
+                    Err(_) => point,
+                }
+            }));
         }
         ranking.points.sort_by(|a, b| {
             b.feasible.cmp(&a.feasible).then_with(|| match by {

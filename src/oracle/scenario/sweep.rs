@@ -47,21 +47,27 @@ impl Scenario {
     /// # Formula
     /// `T_ideal(p) = κ_comp(serial)·D·Σt / p`.
     pub fn ideal_epoch_s(&self, template: &RunSpec, gpus: u64) -> f64 {
-        let table = self.table_for(template.fidelity, template.bytes_per_item);
+        let table = self.table_for(&crate::oracle::cost::table::TimeBasis {
+            fidelity: template.fidelity,
+            item_bytes: template.bytes_per_item * template.precision.item_share(),
+            precision: template.precision,
+            recompute: template.recompute,
+        });
         let kappa = template.calibration.map_or(1.0, |f| f.of(Strategy::Serial).compute);
         kappa * self.network().dataset_samples() as f64 * table.time_per_sample_s() / gpus.max(1) as f64
     }
 
     /// Projects `template` (its strategy and GPU count replaced) for every
     /// strategy in `strategies` at every count of [`gpu_counts`]`(max_gpus)`
-    /// (serial only at 1 GPU). With samples per GPU this is weak scaling,
+    /// (serial only at 1 GPU; a ZeRO stage only where the strategy has a
+    /// data-parallel dimension). With samples per GPU this is weak scaling,
     /// with a mini-batch strong scaling.
     pub fn sweep(&self, template: &RunSpec, strategies: &[Strategy], max_gpus: u64) -> Sweep {
         let counts = gpu_counts(max_gpus);
         let mut sweep = Sweep::default();
         for &strategy in strategies {
             for &gpus in counts.iter().filter(|&&p| strategy.applies_at(p)) {
-                match self.project(&template.at(strategy, gpus)) {
+                match self.project_point(&template.for_strategy(strategy, gpus)) {
                     Ok(point) => sweep.points.push(point),
                     Err(error) => sweep.skipped.push(Skipped { strategy, gpus, error }),
                 }

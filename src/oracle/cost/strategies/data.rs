@@ -1,35 +1,47 @@
 //! Serial and data parallelism.
 
-use super::{IterationCost, batch_bound};
+use super::{IterationCost, Route, batch_bound, gradient_exchange, input_and_activations, weight_allgather};
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::run::Run;
 use crate::oracle::model::violation::Violation;
 
 /// # Formula
-/// compute `(B/p)·Σt`; communication `AR(p, δW)` over a ring of `p` GPUs
-/// (with the edition's Allreduce algorithm and NIC sharing);
-/// memory `2δ((B/p)·A + W)`; limit `B ≥ p`. Serial is the case `p = 1`.
+/// compute `(B/p)·Σt`; communication `AR(p, h·W)` over a ring of `p` GPUs
+/// (with the edition's Allreduce algorithm and NIC sharing; ZeRO's
+/// reduce-scatter and allgather, and stage 3's weight allgather, section
+/// 9); memory the parts of section 9 with `W`, `A` and `B/p` (the
+/// contract's `2δ((B/p)·A + W)` at the defaults); limit `B ≥ p`. Serial is
+/// the case `p = 1`.
 pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let p = run.gpus;
-    let delta = run.bytes_per_item;
+    let h = run.item_bytes();
     let per_gpu = run.mini_batch as f64 / p as f64;
     let weights = table.weight_items();
     let fabric = Fabric::new(cluster, table.terms());
-    let ring = fabric.ring(p, 1);
+    let route = Route::Consecutive(p);
+    let exchange = |bytes: f64| gradient_exchange(&fabric, run, p, bytes, route);
+    let bytes = h * weights;
+    let activations = held(table.layers().iter().map(input_and_activations), run.recompute);
     let mut violations = Vec::new();
     if run.mini_batch < p {
         violations.push(Violation::Batch);
     }
     IterationCost {
         compute_s: per_gpu * table.time_per_sample_s(),
-        communication: Communication::of(CommKind::GradientAllreduce, fabric.allreduce(p, delta * weights, ring)),
-        memory_bytes: 2.0 * delta * (per_gpu * table.activation_items() + weights),
+        communication: Communication::of(CommKind::GradientAllreduce, exchange(bytes)).with(
+            CommKind::WeightAllgather,
+            weight_allgather(&fabric, run, p, bytes, route),
+        ),
+        memory: parts(run, weights, activations, per_gpu, table.terms().reserved_bytes),
         violations,
         bounds: vec![batch_bound(run, p, "GPUs")],
         redundancy: None,
         stages: None,
+        gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
+        hidden_s: 0.0,
     }
 }

@@ -1,8 +1,11 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
-use super::{IterationCost, groups, redundancy, split_limits};
+use super::{
+    IterationCost, Route, gradient_exchange, groups, input_and_activations, redundancy, split_limits, weight_allgather,
+};
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -14,13 +17,16 @@ use crate::oracle::model::strategy::Strategy;
 /// channel) and `B_g = B/p1`: compute `B_g·t_split(p2)`; layer-wise
 /// collectives `3(p2−1)·Σ_{l∈Sp, l≠G}(α + B_g·|y_l|·δβ/p2)` over a ring of
 /// `p2`; gradient `AR(p1, δ·W_local)` over a ring of `p` GPUs with
-/// `f = p2` rings per node, `W_local = Σ(|w|/p2 in Sp, |w| else)`; memory
-/// `2δ(B_g·A + W_local)`; limits: the split set is not empty and
-/// `p2 ≤ min F` (filter) or `min C` (channel) over it, `B ≥ p1`.
+/// `f = p2` rings per node, `W_local = Σ(|w|/p2 in Sp, |w| else)` (ZeRO's
+/// exchange over the `p1` groups, section 9); memory the parts of section
+/// 9 with `W_local`, `A` and `B_g` (the contract's `2δ(B_g·A + W_local)`
+/// at the defaults); `δ` is the run's item size `h`; limits: the split set
+/// is not empty and `p2 ≤ min F` (filter) or `min C` (channel) over it,
+/// `B ≥ p1`.
 pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let costs = table.layers();
     let (p1, p2) = groups(run);
-    let delta = run.bytes_per_item;
+    let delta = run.item_bytes();
     let per_group = run.mini_batch as f64 / p1 as f64;
     let axis = if run.strategy == Strategy::Channel {
         SplitAxis::Channels
@@ -43,16 +49,26 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         layer = 3.0 * (p2 - 1) as f64 * per_layer;
     }
     let local_weights = plan.divided(costs, |c| c.weight_items);
-    let gradient = fabric.allreduce(p1, delta * local_weights, fabric.ring(run.gpus, p2));
+    let route = Route::Ring(fabric.ring(run.gpus, p2));
+    let exchange = |bytes: f64| gradient_exchange(&fabric, run, p1, bytes, route);
+    let bytes = delta * local_weights;
+    let activations = held(costs.iter().map(input_and_activations), run.recompute);
 
     let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {
         compute_s: per_group * plan.time_s(costs),
-        communication: Communication::of(CommKind::GradientAllreduce, gradient).with(CommKind::LayerCollectives, layer),
-        memory_bytes: 2.0 * delta * (per_group * table.activation_items() + local_weights),
+        communication: Communication::of(CommKind::GradientAllreduce, exchange(bytes))
+            .with(CommKind::LayerCollectives, layer)
+            .with(
+                CommKind::WeightAllgather,
+                weight_allgather(&fabric, run, p1, bytes, route),
+            ),
+        memory: parts(run, local_weights, activations, per_group, table.terms().reserved_bytes),
         violations,
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
+        gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
+        hidden_s: 0.0,
     }
 }

@@ -5,7 +5,9 @@ mod filter;
 mod pipeline;
 mod spatial;
 
-use super::communication::Communication;
+use super::collectives::{AlphaBeta, Fabric, allgather};
+use super::communication::{CommKind, Communication};
+use super::memory::MemoryParts;
 use super::split::SplitPlan;
 use super::table::{CostTable, LayerCost};
 use crate::oracle::model::cluster::Cluster;
@@ -53,10 +55,10 @@ pub struct StageBalance {
 pub struct IterationCost {
     /// Forward and backward seconds (without the weight update).
     pub compute_s: f64,
-    /// Communication seconds by kind.
+    /// Communication seconds by kind (exposed: after overlap).
     pub communication: Communication,
-    /// Bytes per GPU.
-    pub memory_bytes: f64,
+    /// Bytes per GPU, by part.
+    pub memory: MemoryParts,
     /// Strategy limits violated (memory and GPU count are checked apart).
     pub violations: Vec<Violation>,
     /// Bounds on scaling.
@@ -65,17 +67,83 @@ pub struct IterationCost {
     pub redundancy: Option<Redundancy>,
     /// Stage balance of a pipeline.
     pub stages: Option<StageBalance>,
+    /// The gradient exchange of one bucket (for the overlap), seconds.
+    pub gradient_bucket_s: f64,
+    /// Gradient exchange hidden behind the backward pass by the overlap.
+    pub hidden_s: f64,
+}
+
+impl IterationCost {
+    /// Bytes per GPU, all parts.
+    pub fn memory_bytes(&self) -> f64 {
+        self.memory.total()
+    }
 }
 
 /// The per-iteration cost of `run` with the layer costs of `table` on
-/// `cluster`.
+/// `cluster`, with the overlap of section 9 applied.
+///
+/// # Formula
+/// With `overlap`, the gradient exchange `T_ex` is exposed for
+/// `max(T_ex − T_bw, T_ex(one bucket))`, `T_bw` the backward share of the
+/// compute (2/3; 3/4 with recompute); the rest is hidden.
 pub fn iteration_cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
-    match run.strategy {
+    let mut cost = match run.strategy {
         Strategy::Serial | Strategy::Data => data::cost(table, cluster, run),
         Strategy::Spatial | Strategy::DataSpatial => spatial::cost(table, cluster, run),
         Strategy::Filter | Strategy::Channel | Strategy::DataFilter => filter::cost(table, cluster, run),
         Strategy::Pipeline => pipeline::cost(table, cluster, run),
+    };
+    if run.overlap {
+        let exchange = cost.communication.get(CommKind::GradientAllreduce);
+        let backward = cost.compute_s * if run.recompute { 3.0 / 4.0 } else { 2.0 / 3.0 };
+        let exposed = (exchange - backward).max(cost.gradient_bucket_s.min(exchange));
+        cost.hidden_s = exchange - exposed;
+        cost.communication = cost.communication.with(CommKind::GradientAllreduce, exposed);
     }
+    cost
+}
+
+/// Where a gradient exchange runs: over consecutive GPUs (hierarchical
+/// Allreduces possible), or over a given ring (one member per group).
+#[derive(Debug, Clone, Copy)]
+enum Route {
+    /// `gpus` consecutive GPUs.
+    Consecutive(u64),
+    /// A ring with these α, β.
+    Ring(AlphaBeta),
+}
+
+/// The gradient exchange of `bytes` among the `members` of the
+/// data-parallel dimension: an Allreduce, or ZeRO's reduce-scatter and
+/// allgather (stages 1 to 3, ring algorithms).
+fn gradient_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> f64 {
+    match (run.zero, route) {
+        (0, Route::Consecutive(gpus)) => fabric.allreduce_consecutive(gpus, bytes),
+        (0, Route::Ring(ab)) => fabric.allreduce(members, bytes, ab),
+        (_, Route::Consecutive(gpus)) => fabric.reduce_scatter_allgather(members, bytes, fabric.ring(gpus, 1)),
+        (_, Route::Ring(ab)) => fabric.reduce_scatter_allgather(members, bytes, ab),
+    }
+}
+
+/// ZeRO stage 3's allgather of the weights in the backward pass.
+///
+/// # Formula
+/// `AG(d, h·W)` for stage 3, else 0.
+fn weight_allgather(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> f64 {
+    if run.zero < 3 {
+        return 0.0;
+    }
+    let ab = match route {
+        Route::Consecutive(gpus) => fabric.ring(gpus, 1),
+        Route::Ring(ab) => ab,
+    };
+    allgather(members, bytes, ab)
+}
+
+/// `(|x|, act)` of a layer, for the activations a GPU keeps.
+fn input_and_activations(cost: &LayerCost) -> (f64, f64) {
+    (cost.input_items, cost.activation_items)
 }
 
 /// `(p1, p2)`: data-parallel groups and GPUs per group of a split strategy

@@ -1,8 +1,9 @@
 //! Pipeline parallelism.
 
-use super::{IterationCost, ScalingBound, StageBalance};
+use super::{IterationCost, ScalingBound, StageBalance, input_and_activations};
 use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::memory::{MemoryParts, held, parts};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::run::Run;
@@ -13,12 +14,14 @@ use crate::oracle::model::violation::Violation;
 /// stages, stage `i` on GPU `i`. Compute `(p+S−1)·(B/S)·max_i T_i`;
 /// communication `2(p+S−2)·max_i P2P_i((B/S)·δ·|y of stage i's last layer|)`
 /// (pairs inside a node when both GPUs share one); memory
-/// `max_i 2δ Σ_{l∈stage i}(B·act_l + |w_l|)`; limits `p ≤ G`, `S ≤ B`.
+/// `max_i 2δ Σ_{l∈stage i}(B·act_l + |w_l|)` (section 9's parts of the
+/// stage that needs most; `δ` is the run's item size `h`); limits
+/// `p ≤ G`, `S ≤ B`.
 pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let costs = table.layers();
     let p = run.gpus;
     let segments = run.segments;
-    let delta = run.bytes_per_item;
+    let delta = run.item_bytes();
     let batch = run.mini_batch as f64;
     let micro = batch / segments as f64;
     let stages = table.stages(p);
@@ -37,17 +40,17 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             p2p(micro * delta * last.output_items, fabric.pair(same_node))
         })
         .fold(0.0, f64::max);
+    let reserved = table.terms().reserved_bytes;
     let memory = stages
         .ranges
         .iter()
         .map(|range| {
-            let items: f64 = costs[range.clone()]
-                .iter()
-                .map(|c| batch * c.activation_items + c.weight_items)
-                .sum();
-            2.0 * delta * items
+            let stage = &costs[range.clone()];
+            let weights: f64 = stage.iter().map(|c| c.weight_items).sum();
+            let activations = held(stage.iter().map(input_and_activations), run.recompute);
+            parts(run, weights, activations, batch, reserved)
         })
-        .fold(0.0, f64::max);
+        .fold(MemoryParts::default(), |a, b| if b.total() > a.total() { b } else { a });
     let layers = costs.len() as u64;
     let mut violations = Vec::new();
     if p > layers {
@@ -64,7 +67,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             CommKind::PipelineP2p,
             2.0 * (p + segments).saturating_sub(2) as f64 * largest_p2p,
         ),
-        memory_bytes: memory,
+        memory,
         violations,
         bounds: vec![
             ScalingBound {
@@ -87,5 +90,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             largest_s,
             mean_s: total_s / stages.ranges.len().max(1) as f64,
         }),
+        gradient_bucket_s: 0.0,
+        hidden_s: 0.0,
     }
 }

@@ -1,8 +1,9 @@
 //! Spatial parallelism and its hybrid with data parallelism.
 
-use super::{IterationCost, groups, redundancy, split_limits};
+use super::{IterationCost, Route, gradient_exchange, groups, redundancy, split_limits, weight_allgather};
 use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -15,14 +16,15 @@ use crate::oracle::model::run::Run;
 /// when `p2 ≤ n`); gather `2·AG(p2, δ·B_g·|y_last|)` when layers follow the
 /// split set; gradient `AR(p2, δW)` over a ring of `p2` plus `AR(p1, δW)`
 /// over a ring of `p` GPUs (`f = 1`); memory
-/// `2δ(B_g·Σ(act/p2 in Sp, act else) + W)`; limits: the split set is not
+/// `2δ(B_g·Σ(act/p2 in Sp, act else) + W)` (section 9's parts; ZeRO over
+/// the `p1` groups); `δ` is the run's item size `h`; limits: the split set is not
 /// empty and `p2 ≤` its narrowest width, `B ≥ p1`. The realistic
 /// edition's terms: elementwise layers inside the split count as split,
 /// halos may be host-staged, Allreduces use its algorithm and NIC sharing.
 pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let costs = table.layers();
     let (p1, p2) = groups(run);
-    let delta = run.bytes_per_item;
+    let delta = run.item_bytes();
     let per_group = run.mini_batch as f64 / p1 as f64;
     let terms = table.terms();
     let plan = SplitPlan::new(
@@ -52,20 +54,44 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         _ => 0.0,
     };
     let weight_bytes = delta * table.weight_items();
-    let gradient =
-        fabric.allreduce(p2, weight_bytes, inner) + fabric.allreduce(p1, weight_bytes, fabric.ring(run.gpus, 1));
-    let activations = plan.divided(costs, |c| c.activation_items);
+    let route = Route::Ring(fabric.ring(run.gpus, 1));
+    // inside a group the parts hold every weight: an Allreduce; between groups the data-parallel exchange
+    let exchange =
+        |bytes: f64| fabric.allreduce_consecutive(p2, bytes) + gradient_exchange(&fabric, run, p1, bytes, route);
+    let q = p2 as f64;
+    let activations = held(
+        costs.iter().zip(&plan.mask).map(|(c, &split)| {
+            if split {
+                (c.input_items / q, c.activation_items / q)
+            } else {
+                (c.input_items, c.activation_items)
+            }
+        }),
+        run.recompute,
+    );
 
     let (violations, bounds) = split_limits(run, &plan, p1);
     IterationCost {
         compute_s: per_group * plan.time_s(costs),
-        communication: Communication::of(CommKind::GradientAllreduce, gradient)
+        communication: Communication::of(CommKind::GradientAllreduce, exchange(weight_bytes))
             .with(CommKind::Halo, halo)
-            .with(CommKind::Gather, gather),
-        memory_bytes: 2.0 * delta * (per_group * activations + table.weight_items()),
+            .with(CommKind::Gather, gather)
+            .with(
+                CommKind::WeightAllgather,
+                weight_allgather(&fabric, run, p1, weight_bytes, route),
+            ),
+        memory: parts(
+            run,
+            table.weight_items(),
+            activations,
+            per_group,
+            table.terms().reserved_bytes,
+        ),
         violations,
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
+        gradient_bucket_s: exchange(weight_bytes.min(run.bucket_bytes)),
+        hidden_s: 0.0,
     }
 }

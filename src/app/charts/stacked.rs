@@ -1,0 +1,166 @@
+//! Stacked bars, one per strategy, cut at the top of the axis and labelled
+//! with their total when taller: the drawing shared by the time and the
+//! memory comparisons.
+
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+
+use super::{Area, ChartError, FONT, LEGEND_WIDTH, Root, Swatch, Target, fail, legend};
+
+/// One bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stack {
+    /// The label under it.
+    pub name: String,
+    /// Its parts, bottom to top, in the order of the chart's parts.
+    pub values: Vec<f64>,
+    /// Drawn pale and marked ✗ (infeasible).
+    pub faded: bool,
+    /// What its value is, for the label of a cut bar (`↑ 3.2 h`).
+    pub total: String,
+    /// Its hover text.
+    pub lines: Vec<String>,
+}
+
+/// The chart around the bars.
+#[derive(Debug, Clone)]
+pub struct Frame<'a> {
+    /// The parts: label and colour.
+    pub parts: &'a [(&'a str, RGBColor)],
+    /// The top of the value axis (taller bars are cut).
+    pub top: f64,
+    /// What the bars are (x axis).
+    pub x_desc: String,
+    /// What the values are (y axis).
+    pub y_desc: &'a str,
+    /// Writes a value on the y axis.
+    pub y_label: fn(f64) -> String,
+    /// A horizontal line across the bars (a capacity), with its legend.
+    pub reference: Option<(f64, String)>,
+    /// The legend entry of faded bars.
+    pub faded_legend: &'a str,
+}
+
+/// The top of a value axis: the tallest bar, or `clip` times the shortest
+/// positive one when that is lower, with room above.
+pub fn axis_top(totals: impl Iterator<Item = f64> + Clone, clip: f64) -> f64 {
+    let positive = || totals.clone().filter(|t| *t > 0.0);
+    let tallest = positive().fold(0.0, f64::max);
+    let shortest = positive().fold(f64::INFINITY, f64::min);
+    let top = if tallest > clip * shortest {
+        clip * shortest
+    } else {
+        tallest
+    };
+    top.max(f64::MIN_POSITIVE) * 1.15
+}
+
+/// Draws the bars with their hover targets and the legend of the parts
+/// used; answers whether there was anything to draw.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn draw(
+    root: &Root<'_>,
+    targets: &mut Vec<Target>,
+    frame: &Frame<'_>,
+    stacks: &[Stack],
+) -> Result<bool, ChartError> {
+    if stacks.is_empty() {
+        return Ok(false);
+    }
+    let top = frame.top;
+    let names: Vec<&str> = stacks.iter().map(|s| s.name.as_str()).collect();
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .margin_right(LEGEND_WIDTH)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d((0..stacks.len() - 1).into_segmented(), 0f64..top)
+        .map_err(fail)?;
+    let y_label = frame.y_label;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc(frame.x_desc.clone())
+        .y_desc(frame.y_desc)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i).map_or(String::new(), |n| n.to_string()),
+            _ => String::new(),
+        })
+        .y_label_formatter(&|v| y_label(*v))
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()
+        .map_err(fail)?;
+    let mut entries = Vec::new();
+    for (k, &(label, color)) in frame.parts.iter().enumerate() {
+        let used = stacks.iter().any(|s| s.values.get(k).is_some_and(|v| *v > 0.0));
+        let series = stacks.iter().enumerate().filter_map(|(i, s)| {
+            let base: f64 = s.values.iter().take(k).sum();
+            let height = s.values.get(k).copied().unwrap_or(0.0).min((top - base).max(0.0));
+            let style = if s.faded {
+                color.mix(0.35).filled()
+            } else {
+                color.filled()
+            };
+            (height > 0.0).then(|| {
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), base),
+                        (SegmentValue::Exact(i + 1), base + height),
+                    ],
+                    style,
+                );
+                bar.set_margin(0, 0, 14, 14);
+                bar
+            })
+        });
+        chart.draw_series(series).map_err(fail)?;
+        if used {
+            entries.push((label.to_string(), Swatch::Box(color)));
+        }
+    }
+    for (i, s) in stacks.iter().enumerate() {
+        let total: f64 = s.values.iter().sum();
+        let shown = total.min(top);
+        let top_left = chart.backend_coord(&(SegmentValue::Exact(i), shown));
+        let bottom_right = chart.backend_coord(&(SegmentValue::Exact(i + 1), 0.0));
+        let mut note = if total > top {
+            format!("↑ {}", s.total)
+        } else {
+            String::new()
+        };
+        if s.faded {
+            note.push_str(" ✗");
+        }
+        if !note.is_empty() {
+            let color = if s.faded { RED } else { BLACK };
+            let mark = Text::new(
+                note,
+                (SegmentValue::Exact(i), shown),
+                (FONT, 12).into_font().color(&color),
+            );
+            chart.draw_series(std::iter::once(mark)).map_err(fail)?;
+        }
+        targets.push(Target {
+            area: Area::bar(top_left, bottom_right),
+            lines: s.lines.clone(),
+        });
+    }
+    if let Some((value, label)) = &frame.reference {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![
+                    (SegmentValue::Exact(0), *value),
+                    (SegmentValue::Exact(stacks.len()), *value),
+                ],
+                BLACK.stroke_width(2),
+            )))
+            .map_err(fail)?;
+        entries.push((label.clone(), Swatch::Line(BLACK)));
+    }
+    entries.push((frame.faded_legend.to_string(), Swatch::Box(RGBColor(0xdd, 0xdd, 0xdd))));
+    legend(root, &entries)?;
+    Ok(true)
+}

@@ -1,0 +1,112 @@
+//! How a run trains (contract, section 9): numeric precision and optimizer.
+
+use std::str::FromStr;
+
+use super::errors::{InputError, Rule};
+use super::names::named_enum;
+
+named_enum! {
+    /// The arithmetic of a run.
+    #[derive(Default)]
+    pub enum Precision {
+        /// 32-bit floats on the GPU's FP32 units (the contract's model).
+        #[default]
+        Fp32 => ("fp32", "FP32"),
+        /// TF32 tensor cores for matrix work, 32-bit storage.
+        Tf32 => ("tf32", "TF32"),
+        /// Mixed precision with FP16 and an FP32 master copy.
+        Fp16 => ("fp16", "FP16 mixed precision"),
+        /// Mixed precision with BF16 and an FP32 master copy.
+        Bf16 => ("bf16", "BF16 mixed precision"),
+    }
+}
+
+named_enum! {
+    /// The optimizer, for the state it keeps.
+    #[derive(Default)]
+    pub enum Optimizer {
+        /// No state (the contract's model).
+        #[default]
+        None => ("none", "none (no state)"),
+        /// Plain SGD: only the master copy under mixed precision.
+        Sgd => ("sgd", "SGD"),
+        /// SGD with momentum: one FP32 buffer.
+        Momentum => ("momentum", "SGD with momentum"),
+        /// Adam: two FP32 buffers.
+        Adam => ("adam", "Adam"),
+    }
+}
+
+impl Precision {
+    /// Mixed precision (FP16 or BF16, with an FP32 master copy).
+    pub fn is_mixed(self) -> bool {
+        matches!(self, Self::Fp16 | Self::Bf16)
+    }
+
+    /// `h/δ`: an item's size against an FP32 one (1/2 for FP16 and BF16).
+    pub fn item_share(self) -> f64 {
+        if self.is_mixed() { 0.5 } else { 1.0 }
+    }
+}
+
+impl Optimizer {
+    /// `s/δ`: FP32 state buffers per parameter (0, 0, 1, 2).
+    pub fn state_buffers(self) -> f64 {
+        match self {
+            Self::None | Self::Sgd => 0.0,
+            Self::Momentum => 1.0,
+            Self::Adam => 2.0,
+        }
+    }
+}
+
+fn lookup<T: Copy>(
+    field: &'static str,
+    what: &str,
+    text: &str,
+    find: fn(&str) -> Option<T>,
+    names: String,
+) -> Result<T, InputError> {
+    find(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
+        InputError::new(
+            field,
+            Rule::Unknown {
+                what: what.into(),
+                found: text.into(),
+                expected: names,
+            },
+        )
+    })
+}
+
+impl FromStr for Precision {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup("precision", "precision", text, Self::from_name, Self::names())
+    }
+}
+
+impl FromStr for Optimizer {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        lookup("optimizer", "optimizer", text, Self::from_name, Self::names())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_sizes() {
+        assert_eq!(Precision::default(), Precision::Fp32);
+        assert_eq!(Optimizer::default(), Optimizer::None);
+        assert_eq!("BF16".parse::<Precision>().unwrap(), Precision::Bf16);
+        assert_eq!(Precision::Fp16.item_share(), 0.5);
+        assert_eq!(Precision::Tf32.item_share(), 1.0);
+        assert_eq!(Optimizer::Adam.state_buffers(), 2.0);
+        assert_eq!("lamb".parse::<Optimizer>().unwrap_err().field, "optimizer");
+    }
+}

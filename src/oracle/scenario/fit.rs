@@ -1,0 +1,149 @@
+//! What would make a configuration that does not fit in memory fit: the
+//! options of section 9 tried one by one, each with the memory it needs.
+
+use super::Scenario;
+use crate::oracle::cost::strategies::iteration_cost;
+use crate::oracle::model::checks::MAX_COUNT;
+use crate::oracle::model::run::{Run, RunSpec};
+use crate::oracle::model::strategy::Strategy;
+use crate::oracle::model::violation::Violation;
+use crate::oracle::report::bottleneck::{FitOption, memory_fit};
+use crate::oracle::report::projection::Projection;
+
+impl Scenario {
+    /// Bytes per GPU of a checked run.
+    fn memory_of(&self, run: &Run) -> f64 {
+        iteration_cost(&self.table_of(run), self.cluster(), run).memory_bytes()
+    }
+
+    /// The largest mini-batch of `run` (at most its own) whose memory fits
+    /// in a GPU, `None` when not even one sample fits.
+    ///
+    /// # Formula
+    /// Memory grows with `B`: bisection on `B` in `1..=limit`.
+    pub(crate) fn largest_fitting_batch(&self, run: &Run, limit: u64) -> Option<u64> {
+        let capacity = self.cluster().gpu_memory_bytes();
+        let table = self.table_of(run);
+        let fits = |mini_batch: u64| {
+            let run = Run {
+                mini_batch,
+                ..run.clone()
+            };
+            iteration_cost(&table, self.cluster(), &run).memory_bytes() <= capacity
+        };
+        if !fits(1) {
+            return None;
+        }
+        let (mut low, mut high) = (1, limit.max(1));
+        if fits(high) {
+            return Some(high);
+        }
+        while high - low > 1 {
+            let mid = low + (high - low) / 2;
+            if fits(mid) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        Some(low)
+    }
+
+    /// Adds to a projection that breaks the memory limit the finding of
+    /// what would make it fit (see [`memory_fit`]); any other projection
+    /// comes back as it is.
+    ///
+    /// Options tried, each alone: the lowest ZeRO stage above the run's that
+    /// fits (else stage 3), where the strategy has a data-parallel
+    /// dimension of more than one; recompute; the largest mini-batch that
+    /// fits (at the same strategy and GPUs); for data parallelism, the
+    /// data+filter and data+spatial hybrids of default groups; and ZeRO
+    /// stage 3 with recompute when neither fits alone.
+    pub fn advise(&self, mut projection: Projection, run: &Run) -> Projection {
+        if !projection.violations.contains(&Violation::Memory) {
+            return projection;
+        }
+        let capacity = self.cluster().gpu_memory_bytes();
+        let option = |option: String, memory_bytes: f64| FitOption {
+            option,
+            memory_bytes,
+            fits: memory_bytes <= capacity,
+        };
+        let mut options = Vec::new();
+        if run.strategy.has_data_dimension() && run.data_parallel_degree() > 1 && run.zero < 3 {
+            let tried: Vec<(u8, f64)> = (run.zero + 1..=3)
+                .map(|zero| (zero, self.memory_of(&Run { zero, ..run.clone() })))
+                .collect();
+            let chosen = tried.iter().find(|t| t.1 <= capacity).or(tried.last());
+            if let Some(&(zero, bytes)) = chosen {
+                options.push(option(format!("ZeRO stage {zero}"), bytes));
+            }
+        }
+        if !run.recompute {
+            options.push(option(
+                "activation recompute".into(),
+                self.memory_of(&Run {
+                    recompute: true,
+                    ..run.clone()
+                }),
+            ));
+        }
+        if run.mini_batch > 1 {
+            let best = self.largest_fitting_batch(run, run.mini_batch.min(MAX_COUNT));
+            let (text, bytes) = match best {
+                Some(b) => (
+                    format!(
+                        "a mini-batch of at most {b} ({} per GPU)",
+                        crate::oracle::units::significant(b as f64 / run.gpus as f64, 4)
+                    ),
+                    self.memory_of(&Run {
+                        mini_batch: b,
+                        ..run.clone()
+                    }),
+                ),
+                None => (
+                    "a mini-batch of 1".into(),
+                    self.memory_of(&Run {
+                        mini_batch: 1,
+                        ..run.clone()
+                    }),
+                ),
+            };
+            options.push(option(text, bytes));
+        }
+        if run.strategy == Strategy::Data {
+            for hybrid in [Strategy::DataFilter, Strategy::DataSpatial] {
+                let spec = RunSpec {
+                    strategy: hybrid,
+                    group_size: None,
+                    split: None,
+                    ..run.spec()
+                };
+                if let Ok(hybrid_run) = Run::new(&spec, self.network(), self.cluster()) {
+                    let p = self.project_run(&hybrid_run);
+                    // a hybrid whose split is invalid is no option
+                    if !p.violations.contains(&Violation::Split) {
+                        options.push(option(
+                            format!("{hybrid} in groups of {}", hybrid_run.group_size),
+                            p.memory_bytes,
+                        ));
+                    }
+                }
+            }
+        }
+        if !options.iter().any(|o| o.fits)
+            && run.strategy.has_data_dimension()
+            && run.data_parallel_degree() > 1
+            && !run.recompute
+        {
+            let both = Run {
+                zero: 3,
+                recompute: true,
+                ..run.clone()
+            };
+            options.push(option("ZeRO stage 3 and recompute".into(), self.memory_of(&both)));
+        }
+        projection.bottlenecks.push(memory_fit(&projection.memory, options));
+        projection
+    }
+}
