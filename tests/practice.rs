@@ -51,7 +51,10 @@ fn the_defaults_are_the_contracts_model() {
     // rates of other precisions change nothing at fp32
     let plain = toy::scenario().project(&run(Strategy::Data, 4)).unwrap();
     let with_rates = project(run(Strategy::Data, 4));
-    assert_eq!((plain.total_s, plain.memory_bytes), (with_rates.total_s, with_rates.memory_bytes));
+    assert_eq!(
+        (plain.total_s, plain.memory_bytes),
+        (with_rates.total_s, with_rates.memory_bytes)
+    );
 }
 
 #[test]
