@@ -14,7 +14,7 @@ pub fn memory_plot(props: &ViewProps) -> Html {
         memory::draw(&memory::data(&view.results, &view.inputs.strategies))
     });
     let summary = format!(
-        "Memory per GPU at {} GPUs against the {} a GPU holds (log scale); red bars do not fit.",
+        "Memory per GPU at {} GPUs by part (weights, gradients, optimizer states, activations, reserved) against the {} a GPU holds; pale bars marked ✗ do not fit, bars above three capacities are cut.",
         props.view.results.gpus,
         units::bytes(props.view.results.capacity_bytes)
     );
