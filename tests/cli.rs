@@ -405,3 +405,91 @@ fn validate_prints_the_accuracy_of_both_editions() {
     let out = paradl("validate");
     assert!(String::from_utf8_lossy(&out.stdout).contains("realistic, calibrated"));
 }
+
+#[test]
+fn search_prints_the_front_and_project_repeats_its_best() {
+    let plan = json(
+        "search --model resnet50 --cluster abci --max-gpus 64 --samples-per-gpu 32 --optimizer momentum --objective cost --format json",
+    );
+    let evaluated = plan["evaluated"].as_u64().unwrap();
+    assert!(evaluated > 100, "{evaluated}");
+    let front = plan["front"].as_array().unwrap();
+    assert!(!front.is_empty());
+    for c in front {
+        for key in [
+            "strategy",
+            "gpus",
+            "group_size",
+            "segments",
+            "zero",
+            "recompute",
+            "mini_batch",
+            "samples_per_gpu",
+            "total_s",
+            "gpu_hours",
+            "memory_bytes",
+            "feasible",
+        ] {
+            assert!(c.get(key).is_some(), "{key} missing in {c}");
+        }
+        assert_eq!(c["feasible"], true);
+    }
+    let best = &plan["best"];
+    assert_eq!(plan["objective"], "cost");
+    let least = front
+        .iter()
+        .map(|c| c["gpu_hours"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(best["gpu_hours"].as_f64().unwrap(), least);
+    // project with the best's fields gives its numbers exactly
+    let mut line = format!(
+        "project --model resnet50 --cluster abci --optimizer momentum --strategy {} --gpus {} --batch {} --zero {} --format json",
+        best["strategy"].as_str().unwrap(),
+        best["gpus"],
+        best["mini_batch"],
+        best["zero"]
+    );
+    if let Some(group) = best["group_size"].as_u64() {
+        line.push_str(&format!(" --group {group}"));
+    }
+    if let Some(segments) = best["segments"].as_u64() {
+        line.push_str(&format!(" --segments {segments}"));
+    }
+    if best["recompute"] == true {
+        line.push_str(" --recompute");
+    }
+    let again = json(&line);
+    for key in ["total_s", "gpu_hours", "memory_bytes"] {
+        assert_eq!(again[key], best[key], "{key}");
+    }
+}
+
+#[test]
+fn search_table_and_csv_list_the_same_front() {
+    let base = "search --model alexnet --cluster abci --max-gpus 16 --batch 256";
+    let csv = paradl(&format!("{base} --format csv"));
+    assert!(csv.status.success());
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    let table = String::from_utf8(paradl(base).stdout).unwrap();
+    let rows = csv.lines().count() - 1;
+    assert!(rows > 0);
+    assert!(table.contains(&format!("{rows} on the Pareto front")), "{table}");
+    assert!(table.contains("best by epoch time (objective):"), "{table}");
+}
+
+#[test]
+fn search_rejects_what_it_varies_and_an_empty_budget() {
+    for extra in ["--zero 2", "--recompute", "--group 4", "--segments 8"] {
+        let out = paradl(&format!(
+            "search --model alexnet --cluster abci --max-gpus 8 --batch 64 {extra}"
+        ));
+        assert_eq!(out.status.code(), Some(1), "{extra}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("varied by the search"), "{extra}: {err}");
+    }
+    let out = paradl("search --model alexnet --cluster abci --max-gpus 0 --batch 64");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max_gpus"));
+    let out = paradl("search --model alexnet --cluster abci --max-gpus 8 --batch 64 --objective speed");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -7,11 +7,12 @@ use std::rc::Rc;
 use paradl::app::charts::{Area, Drawn, Target};
 use paradl::app::components::app::{App, AppProps};
 use paradl::app::components::number_field::{NumberField, NumberFieldProps};
+use paradl::app::components::plan_table::{PlanTable, PlanTableProps};
 use paradl::app::components::plot_frame::{PlotFrame, PlotFrameProps};
 use paradl::app::components::ranking_table::{RankingTable, RankingTableProps};
 use paradl::app::state::AppState;
 use paradl::app::state::inputs::Inputs;
-use paradl::oracle::{Batch, RankBy, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Config, Objective, RankBy, RunSpec, Strategy, presets};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, MouseEvent};
@@ -136,8 +137,10 @@ async fn plot_frame_shows_numbers_on_hover() {
         title: "Scaling".into(),
         summary: "test".into(),
         drawn: Rc::new(Ok(drawn)),
+        onpick: None,
     });
     until("the plot", || count(&root, ".overlay .mark") == 2).await;
+    assert_eq!(count(&root, ".overlay .pickable"), 0, "nothing to pick without onpick");
     assert_eq!(count(&root, "#scaling-plot svg"), 2, "the plot and its overlay");
     assert_eq!(count(&root, ".overlay .mark"), 2);
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);
@@ -151,6 +154,48 @@ async fn plot_frame_shows_numbers_on_hover() {
         .expect("dispatched");
     until("the tooltip to hide", || count(&root, ".tooltip:not([hidden])") == 0).await;
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn plot_marks_can_be_picked_by_click_and_enter() {
+    let drawn = Drawn {
+        svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
+        targets: vec![
+            Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["first".into()] },
+            Target { area: Area::Point { x: 300, y: 100 }, lines: vec!["second".into()] },
+        ],
+    };
+    let picked = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = picked.clone();
+    let root = mount::<PlotFrame>(PlotFrameProps {
+        id: "plan-plot".into(),
+        title: "Front".into(),
+        summary: "test".into(),
+        drawn: Rc::new(Ok(drawn)),
+        onpick: Some(Callback::from(move |i: usize| sink.borrow_mut().push(i))),
+    });
+    until("the marks", || count(&root, ".overlay .mark.pickable") == 2).await;
+    let second = root
+        .query_selector_all(".overlay .mark")
+        .expect("marks")
+        .get(1)
+        .expect("a second mark");
+    let second: Element = second.dyn_into().expect("an element");
+    assert_eq!(second.get_attribute("tabindex").as_deref(), Some("0"));
+    let click = web_sys::MouseEventInit::new();
+    click.set_bubbles(true);
+    second
+        .dispatch_event(&MouseEvent::new_with_mouse_event_init_dict("click", &click).expect("click"))
+        .expect("dispatched");
+    until("the click", || picked.borrow().len() == 1).await;
+    let enter = web_sys::KeyboardEventInit::new();
+    enter.set_key("Enter");
+    enter.set_bubbles(true);
+    find(&root, ".overlay .mark")
+        .dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &enter).expect("key"))
+        .expect("dispatched");
+    until("the key", || picked.borrow().len() == 2).await;
+    assert_eq!(*picked.borrow(), vec![1, 0]);
 }
 
 #[wasm_bindgen_test]
@@ -360,4 +405,43 @@ async fn the_edition_switch_lists_the_realistic_terms() {
     })
     .await;
     assert_eq!(count(&root, "#edition li"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
+    let s = presets::scenario("resnet50", "abci").expect("preset");
+    let template = RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(32.0));
+    let plan = Rc::new(s.search(&template, 256, Objective::Memory).expect("a plan"));
+    assert!(plan.front.len() > 10, "{}", plan.front.len());
+    let picked = Rc::new(std::cell::RefCell::new(None::<Config>));
+    let sink = picked.clone();
+    let root = mount::<PlanTable>(PlanTableProps {
+        plan: Rc::clone(&plan),
+        onpick: Callback::from(move |c: Config| *sink.borrow_mut() = Some(c)),
+    });
+    until("the rows", || count(&root, "tr[data-config]") == 10).await;
+    // least memory first, as the engine's best by memory
+    let best = plan.best.clone().expect("a best");
+    let first = find(&root, "tr[data-config]");
+    assert_eq!(first.get_attribute("data-total-s"), Some(best.total_s.to_string()));
+    let rows = root.query_selector_all("tr[data-config]").expect("rows");
+    let third: web_sys::HtmlElement = rows.get(2).and_then(|n| n.dyn_into().ok()).expect("a third row");
+    third.click();
+    until("the pick", || picked.borrow().is_some()).await;
+    let chosen = picked.borrow().clone().expect("picked");
+    assert_eq!(third.get_attribute("data-gpus"), Some(chosen.gpus.to_string()));
+    assert_eq!(third.get_attribute("data-total-s"), Some(chosen.total_s.to_string()));
+    assert!(plan.front.contains(&chosen));
+    let mut memories: Vec<f64> = Vec::new();
+    for i in 0..rows.length() {
+        let row: Element = rows.get(i).and_then(|n| n.dyn_into().ok()).expect("a row");
+        let key = row.get_attribute("data-config").unwrap_or_default();
+        let c = plan
+            .front
+            .iter()
+            .find(|c| paradl::app::components::plan_table::config_key(c) == key)
+            .expect("a front member");
+        memories.push(c.memory_bytes);
+    }
+    assert!(memories.windows(2).all(|w| w[0] <= w[1]), "least memory first");
 }

@@ -37,6 +37,9 @@ pub struct Results {
     /// The calibration from the measured runs, if any (applied to the
     /// ranking, the sweep and the ideal line).
     pub calibration: Option<Calibration>,
+    /// The run every projection of the view starts from (calibrated, if
+    /// measured runs are given).
+    pub template: RunSpec,
     /// Every strategy at the budget in the other edition, uncalibrated.
     pub other_ranking: Vec<Projection>,
     /// The chosen strategies' sweep in the other edition, uncalibrated
@@ -88,6 +91,7 @@ impl Results {
             fits,
             fidelity: inputs.fidelity,
             calibration,
+            template,
             other_ranking,
             other_sweep,
         })

@@ -15,8 +15,8 @@ use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT
 use crate::oracle::formats::measured;
 use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
 use crate::oracle::{
-    Batch, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, NetworkSpec, Optimizer, OracleError, Precision, Scenario,
-    Strategy, presets,
+    Batch, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, MAX_GPUS, NetworkSpec, Objective, Optimizer, OracleError,
+    Precision, Scenario, Strategy, presets,
 };
 
 /// The query parameter that carries the state.
@@ -110,6 +110,12 @@ struct Wire {
     ov: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     bk: Option<f64>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pl: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pg: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    po: Option<Objective>,
 }
 
 /// Encodes `inputs`; the defaults give the empty string.
@@ -158,6 +164,9 @@ pub fn encode(inputs: &Inputs) -> String {
         rc: inputs.recompute,
         ov: inputs.overlap,
         bk: (inputs.bucket_mib != DEFAULT_BUCKET_MIB).then_some(inputs.bucket_mib),
+        pl: inputs.plan_open,
+        pg: inputs.plan_gpus,
+        po: (inputs.plan_objective != Objective::default()).then_some(inputs.plan_objective),
     };
     if wire == Wire::default() {
         return String::new();
@@ -252,6 +261,9 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
         recompute: wire.rc,
         overlap: wire.ov,
         bucket_mib: wire.bk.unwrap_or(DEFAULT_BUCKET_MIB),
+        plan_open: wire.pl,
+        plan_gpus: wire.pg,
+        plan_objective: wire.po.unwrap_or_default(),
     })
 }
 
@@ -264,6 +276,9 @@ fn check(inputs: &Inputs) -> Result<(), LinkError> {
     let network = inputs.network().map_err(LinkError::Invalid)?;
     let cluster = inputs.cluster().map_err(LinkError::Invalid)?;
     inputs.check_runs(&network, &cluster).map_err(invalid)?;
+    if let Some(budget) = inputs.plan_gpus {
+        crate::oracle::model::checks::count("max_gpus", budget, 1, MAX_GPUS).map_err(invalid)?;
+    }
     if inputs.calibrated() {
         let runs = measured::parse(&inputs.measured).map_err(invalid)?;
         Scenario::new(network, cluster)
@@ -302,6 +317,9 @@ mod tests {
             recompute: true,
             overlap: true,
             bucket_mib: 50.0,
+            plan_open: true,
+            plan_gpus: Some(512),
+            plan_objective: Objective::Memory,
         }
     }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::oracle::validation::Tier;
-use crate::oracle::{Fidelity, Optimizer, Precision, Strategy};
+use crate::oracle::{Fidelity, Objective, Optimizer, Precision, Strategy};
 
 /// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
 #[derive(Debug, Parser)]
@@ -27,6 +27,10 @@ pub enum Command {
     Rank(RankArgs),
     /// The largest batch that fits in a GPU's memory, per strategy.
     Capacity(CapacityArgs),
+    /// Search every strategy, GPU count, group size, segment count, ZeRO
+    /// stage and recompute setting up to a budget: the Pareto front of
+    /// epoch time, GPU-hours and memory per GPU.
+    Search(SearchArgs),
     /// Calibrate the model on measured runs (seconds per iteration).
     Calibrate(CalibrateArgs),
     /// How accurate is the model: the shipped runs measured on ABCI against
@@ -226,6 +230,25 @@ pub struct CapacityArgs {
     pub format: OneFormat,
 }
 
+/// `paradl search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Scenario and batch (`--batch` fixes the global mini-batch: strong
+    /// scaling; `--samples-per-gpu` the samples per GPU: weak scaling). The
+    /// search varies the group, segments, ZeRO stage and recompute itself.
+    #[command(flatten)]
+    pub common: Common,
+    /// The GPU budget: counts up to it are searched.
+    #[arg(long)]
+    pub max_gpus: u64,
+    /// What "best" means: time, cost (GPU-hours) or memory (per GPU).
+    #[arg(long, value_parser = parse_objective, default_value = "time")]
+    pub objective: Objective,
+    /// Output format (the front; JSON adds the counts and the best).
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+}
+
 /// What `paradl export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
@@ -260,6 +283,10 @@ fn parse_precision(text: &str) -> Result<Precision, String> {
 }
 
 fn parse_optimizer(text: &str) -> Result<Optimizer, String> {
+    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
+}
+
+fn parse_objective(text: &str) -> Result<Objective, String> {
     text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
 }
 

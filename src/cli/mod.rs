@@ -115,6 +115,26 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             }
             output::capacities(&rows, a.format)
         }
+        Command::Search(a) => {
+            let loaded = input::load(&a.common)?;
+            let model = &a.common.model;
+            let searched = [
+                ("group", a.common.group.is_some()),
+                ("segments", model.segments.is_some()),
+                ("zero", model.zero != 0),
+                ("recompute", model.recompute),
+            ];
+            if let Some((field, _)) = searched.iter().find(|(_, given)| *given) {
+                return Err(input::run_error(
+                    InputError::new(*field, crate::oracle::Rule::Searched).into(),
+                ));
+            }
+            let plan = loaded
+                .scenario
+                .search(&loaded.template, a.max_gpus, a.objective)
+                .map_err(|e| input::run_error(e.into()))?;
+            output::plan(&plan, a.format)
+        }
         Command::Calibrate(a) => {
             let loaded = input::load_model(&a.model)?;
             let runs = input::measured(&a.measured)?;

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::args::{ListFormat, OneFormat};
 use super::{CliError, json};
 use crate::oracle::validation::{Method, Report};
-use crate::oracle::{Calibration, Capacity, Projection, Violations, formats, presets, units};
+use crate::oracle::{Calibration, Capacity, Config, Objective, Plan, Projection, Violations, formats, presets, units};
 
 /// One projection.
 ///
@@ -247,6 +247,85 @@ fn table(points: &[Projection]) -> String {
         );
     }
     text
+}
+
+/// A search: the counts, the best by each objective and the front.
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
+    match format {
+        ListFormat::Json => json(plan),
+        ListFormat::Csv => Ok(formats::csv::configs(&plan.front)),
+        ListFormat::Table => {
+            let mut text = format!(
+                "evaluated {} configurations: {} feasible, {} on the Pareto front; {} invalid runs, {} skipped (more GPUs than the cluster has)\n",
+                plan.evaluated,
+                plan.feasible,
+                plan.front.len(),
+                plan.invalid,
+                plan.skipped
+            );
+            for objective in Objective::ALL {
+                let best = plan
+                    .best_by
+                    .get(objective)
+                    .map_or_else(|| "nothing feasible".to_string(), describe);
+                let mark = if objective == plan.objective {
+                    " (objective)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(text, "best by {}{mark}: {best}", objective.label());
+            }
+            let _ = writeln!(
+                text,
+                "\n{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10}",
+                "strategy", "gpus", "group", "segments", "zero", "recompute", "batch", "total", "GPU-hours", "memory"
+            );
+            let cell = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+            for c in &plan.front {
+                let _ = writeln!(
+                    text,
+                    "{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10}",
+                    c.strategy.name(),
+                    c.gpus,
+                    cell(c.group_size),
+                    cell(c.segments),
+                    c.zero,
+                    if c.recompute { "yes" } else { "no" },
+                    c.mini_batch,
+                    units::seconds(c.total_s),
+                    units::significant(c.gpu_hours, 4),
+                    units::bytes(c.memory_bytes)
+                );
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// A configuration in words, with the options `project` takes to repeat it.
+fn describe(c: &Config) -> String {
+    let mut options = format!("--strategy {} --gpus {} --batch {}", c.strategy, c.gpus, c.mini_batch);
+    if let Some(group) = c.group_size {
+        let _ = write!(options, " --group {group}");
+    }
+    if let Some(segments) = c.segments {
+        let _ = write!(options, " --segments {segments}");
+    }
+    if c.zero > 0 {
+        let _ = write!(options, " --zero {}", c.zero);
+    }
+    if c.recompute {
+        options.push_str(" --recompute");
+    }
+    format!(
+        "{} s, {} GPU-hours, {} per GPU ({options})",
+        units::significant(c.total_s, 4),
+        units::significant(c.gpu_hours, 4),
+        units::bytes(c.memory_bytes)
+    )
 }
 
 /// Capacities per strategy.

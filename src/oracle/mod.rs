@@ -133,6 +133,6 @@ pub use model::violation::{Violation, Violations};
 pub use report::bottleneck::{Finding, FindingDetail, FitOption, Severity};
 pub use report::projection::{Calibrated, Projection};
 pub use scenario::{
-    CalibratedRun, Calibration, Capacity, IterationTimes, RankBy, Ranking, Scenario, Skipped, StrategyFactors, Sweep,
-    accuracy, gpu_counts,
+    BestBy, CalibratedRun, Calibration, Capacity, Config, IterationTimes, Objective, Plan, RankBy, Ranking, Scenario,
+    Skipped, StrategyFactors, Sweep, accuracy, gpu_counts, pareto_front, plan_gpu_counts,
 };

@@ -5,6 +5,7 @@
 pub mod accuracy;
 pub mod comparison;
 pub mod memory;
+pub mod plan;
 pub mod scaling;
 pub mod stacked;
 

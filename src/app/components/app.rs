@@ -17,6 +17,7 @@ use super::findings::Findings;
 use super::memory_plot::MemoryPlot;
 use super::model_panel::ModelPanel;
 use super::notice::Notice;
+use super::plan_panel::PlanPanel;
 use super::ranking_table::RankingTable;
 use super::run_panel::RunPanel;
 use super::scaling_plot::ScalingPlot;
@@ -111,7 +112,8 @@ pub fn app(props: &AppProps) -> Html {
                 <ScalingPlot view={view.clone()} />
                 <ComparisonPlot view={view.clone()} />
                 <MemoryPlot view={view.clone()} />
-                <Exports {view} />
+                <Exports view={view.clone()} />
+                <PlanPanel {view} />
             </>
         }
     });

@@ -21,12 +21,16 @@ pub mod model_import;
 pub mod model_panel;
 pub mod notice;
 pub mod number_field;
+pub mod plan_panel;
+pub mod plan_plot;
+pub mod plan_table;
 pub mod plot_frame;
 pub mod practice_fields;
 pub mod profile_note;
 pub mod ranking_table;
 pub mod run_panel;
 pub mod scaling_plot;
+pub mod select_field;
 pub mod share_bar;
 pub mod strategy_picker;
 

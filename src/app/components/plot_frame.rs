@@ -19,6 +19,10 @@ pub struct PlotFrameProps {
     pub summary: AttrValue,
     /// The drawing.
     pub drawn: Rc<Result<Drawn, ChartError>>,
+    /// Called with a mark's index when it is clicked (or Enter pressed on
+    /// it); marks are then focusable buttons.
+    #[prop_or_default]
+    pub onpick: Option<Callback<usize>>,
 }
 
 /// The figure.
@@ -40,10 +44,21 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             Callback::from(move |_: MouseEvent| hovered.set(None))
         };
         let title = target.lines.join("\n");
+        let onclick = props.onpick.clone().map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
+        let onkeydown = props.onpick.clone().map(|pick| {
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" {
+                    pick.emit(i);
+                }
+            })
+        });
+        let pickable = props.onpick.is_some();
         match target.area {
             Area::Point { x, y } => html! {
-                <circle class="mark" data-index={i.to_string()} cx={x.to_string()} cy={y.to_string()} r="9"
-                    onmouseenter={onenter} onmouseleave={onleave}><title>{ title }</title></circle>
+                <circle class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()}
+                    cx={x.to_string()} cy={y.to_string()} r="9"
+                    tabindex={pickable.then_some("0")} role={pickable.then_some("button")}
+                    onmouseenter={onenter} onmouseleave={onleave} {onclick} {onkeydown}><title>{ title }</title></circle>
             },
             Area::Bar { x, y, width, height } => html! {
                 <rect class="mark" data-index={i.to_string()} x={x.to_string()} y={y.to_string()}

@@ -1,39 +1,14 @@
 //! How the run trains (contract, section 9): precision, optimizer, ZeRO
 //! stage, activation recompute and overlap of the gradient exchange.
 
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::AppContext;
 use super::number_field::NumberField;
+use super::select_field::select;
 use crate::app::state::Action;
 use crate::app::state::fields::{Key, RunKey};
 use crate::oracle::{MAX_ZERO_STAGE, Optimizer, Precision};
-
-/// A labelled select of named choices.
-fn select<T: Copy + PartialEq + 'static>(
-    id: &'static str,
-    label: &'static str,
-    choices: Vec<(T, String, String)>,
-    chosen: T,
-    onpick: Callback<T>,
-) -> Html {
-    let values: Vec<(String, T)> = choices.iter().map(|(v, name, _)| (name.clone(), *v)).collect();
-    let onchange = Callback::from(move |e: Event| {
-        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-        if let Some((_, v)) = values.iter().find(|(name, _)| *name == value) {
-            onpick.emit(*v);
-        }
-    });
-    html! {
-        <div class="field">
-            <label for={id}>{ label }</label>
-            <select {id} {onchange}>
-                { for choices.into_iter().map(|(v, name, text)| html! { <option value={name} selected={v == chosen}>{ text }</option> }) }
-            </select>
-        </div>
-    }
-}
 
 /// The training-practice controls of the run panel.
 #[function_component(PracticeFields)]

@@ -26,6 +26,8 @@ pub enum RunKey {
     Zero,
     /// Gradient bucket of the overlap.
     BucketMib,
+    /// The planner's GPU budget.
+    PlanGpus,
     /// Strategy selection (and run errors of no other field).
     Strategies,
 }
@@ -94,6 +96,8 @@ pub fn of_run(error: &InputError) -> Key {
         RunKey::Zero
     } else if f.is(&["bucket_mib"]) {
         RunKey::BucketMib
+    } else if f.is(&["max_gpus"]) {
+        RunKey::PlanGpus
     } else {
         RunKey::Strategies
     };

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::oracle::{
-    Batch, Cluster, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, InputError, Network, NetworkSpec, Optimizer,
+    Batch, Cluster, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, InputError, Network, NetworkSpec, Objective, Optimizer,
     OracleError, Precision, Run, RunSpec, Scenario, Strategy, presets,
 };
 
@@ -62,6 +62,12 @@ pub struct Inputs {
     pub overlap: bool,
     /// Gradient bucket of the overlap, MiB.
     pub bucket_mib: f64,
+    /// The planner is open (its search runs).
+    pub plan_open: bool,
+    /// The planner's GPU budget (default: the cluster's largest allocation).
+    pub plan_gpus: Option<u64>,
+    /// What the planner calls best.
+    pub plan_objective: Objective,
 }
 
 /// The view a first visit shows: ResNet-50 on ABCI at 64 GPUs, 32 samples
@@ -94,6 +100,9 @@ impl Default for Inputs {
             recompute: false,
             overlap: false,
             bucket_mib: DEFAULT_BUCKET_MIB,
+            plan_open: false,
+            plan_gpus: None,
+            plan_objective: Objective::default(),
         }
     }
 }

@@ -19,7 +19,8 @@ use self::run_editor::{BatchMode, RunEditor};
 use super::results::Results;
 use super::url;
 use crate::oracle::{
-    AllreduceAlgorithm, Cluster, Fidelity, LayerKind, Network, Optimizer, Precision, Scenario, Strategy,
+    AllreduceAlgorithm, Cluster, Config, Fidelity, LayerKind, Network, Objective, Optimizer, Precision, Scenario,
+    Strategy,
 };
 
 /// Valid inputs and what they give.
@@ -108,6 +109,14 @@ pub enum Action {
     ToggleOverlap,
     /// Type the gradient bucket (MiB).
     SetBucketMib(String),
+    /// Open (`true`) or close the planner.
+    OpenPlan(bool),
+    /// Type the planner's GPU budget.
+    SetPlanGpus(String),
+    /// Choose what the planner calls best.
+    SetPlanObjective(Objective),
+    /// Show a configuration the planner found in the main view.
+    LoadConfig(Box<Config>),
     /// Hide the notice.
     DismissNotice,
     /// Say something about the page (storage, links) in the notice.
@@ -268,6 +277,10 @@ impl AppState {
             Action::ToggleRecompute => self.run.recompute = !self.run.recompute,
             Action::ToggleOverlap => self.run.overlap = !self.run.overlap,
             Action::SetBucketMib(text) => self.run.bucket_mib = text,
+            Action::OpenPlan(open) => self.run.plan_open = open,
+            Action::SetPlanGpus(text) => self.run.plan_gpus = text,
+            Action::SetPlanObjective(objective) => self.run.plan_objective = objective,
+            Action::LoadConfig(config) => self.run.load(&config),
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }

@@ -3,7 +3,7 @@
 use super::fields::{Errors, Key, RunKey};
 use super::inputs::Inputs;
 use crate::oracle::formats::measured;
-use crate::oracle::{Batch, Fidelity, Optimizer, Precision, Strategy};
+use crate::oracle::{Batch, Config, Fidelity, MAX_GPUS, Objective, Optimizer, Precision, Strategy};
 
 /// How the batch is entered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +51,12 @@ pub struct RunEditor {
     pub overlap: bool,
     /// Gradient bucket, MiB, as typed.
     pub bucket_mib: String,
+    /// The planner is open.
+    pub plan_open: bool,
+    /// The planner's GPU budget as typed (blank: the cluster's size).
+    pub plan_gpus: String,
+    /// What the planner calls best.
+    pub plan_objective: Objective,
 }
 
 impl RunEditor {
@@ -86,6 +92,9 @@ impl RunEditor {
             recompute: inputs.recompute,
             overlap: inputs.overlap,
             bucket_mib: inputs.bucket_mib.to_string(),
+            plan_open: inputs.plan_open,
+            plan_gpus: inputs.plan_gpus.map(|p| p.to_string()).unwrap_or_default(),
+            plan_objective: inputs.plan_objective,
         }
     }
 
@@ -104,6 +113,12 @@ impl RunEditor {
         let bucket = number(&mut errors, RunKey::BucketMib, &self.bucket_mib);
         let segments = optional(&mut errors, RunKey::Segments, &self.segments);
         let group_size = optional(&mut errors, RunKey::GroupSize, &self.group_size);
+        let plan_gpus = optional(&mut errors, RunKey::PlanGpus, &self.plan_gpus);
+        if let Some(Some(budget)) = plan_gpus
+            && !(1..=MAX_GPUS).contains(&budget)
+        {
+            errors.insert(Key::Run(RunKey::PlanGpus), format!("Must be 1 to {MAX_GPUS} GPUs"));
+        }
         if self.strategies.is_empty() {
             errors.insert(Key::Run(RunKey::Strategies), "Pick at least one strategy".into());
         }
@@ -113,8 +128,8 @@ impl RunEditor {
             let (key, message) = super::fields::of_measured(&e);
             errors.insert(key, message);
         }
-        match (gpus, batch, bytes, segments, group_size, bucket) {
-            (Some(g), Some(b), Some(d), Some(s), Some(p2), Some(bucket)) if errors.is_empty() => {
+        match (gpus, batch, bytes, segments, group_size, bucket, plan_gpus) {
+            (Some(g), Some(b), Some(d), Some(s), Some(p2), Some(bucket), Some(plan_gpus)) if errors.is_empty() => {
                 inputs.gpus = g;
                 inputs.batch = b;
                 inputs.bytes_per_item = d;
@@ -130,9 +145,31 @@ impl RunEditor {
                 inputs.recompute = self.recompute;
                 inputs.overlap = self.overlap;
                 inputs.bucket_mib = bucket;
+                inputs.plan_open = self.plan_open;
+                inputs.plan_gpus = plan_gpus;
+                inputs.plan_objective = self.plan_objective;
                 Ok(())
             }
             _ => Err(errors),
+        }
+    }
+
+    /// Shows a configuration of the planner: its GPU count, group,
+    /// segments, ZeRO stage and recompute become the run's, its batch the
+    /// run's batch (as samples per GPU or a mini-batch, as entered), and
+    /// its strategy is drawn.
+    pub fn load(&mut self, config: &Config) {
+        self.gpus = config.gpus.to_string();
+        match self.batch_mode {
+            BatchMode::PerGpu => self.per_gpu = config.samples_per_gpu.to_string(),
+            BatchMode::Global => self.mini_batch = config.mini_batch.to_string(),
+        }
+        self.group_size = config.group_size.map(|g| g.to_string()).unwrap_or_default();
+        self.segments = config.segments.map(|s| s.to_string()).unwrap_or_default();
+        self.zero = config.zero;
+        self.recompute = config.recompute;
+        if !self.strategies.contains(&config.strategy) {
+            self.toggle(config.strategy);
         }
     }
 

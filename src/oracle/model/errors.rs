@@ -88,6 +88,9 @@ pub enum Rule {
         "ZeRO shards over the data-parallel dimension, which {strategy} has not (data, data+filter and data+spatial have one)"
     )]
     NoDataDimension { strategy: String },
+    /// A setting the planner varies itself, given to it.
+    #[error("is varied by the search (every value is tried); leave it out")]
+    Searched,
     /// A name that is not one of the accepted ones.
     #[error("unknown {what} '{found}'; expected one of: {expected}")]
     Unknown {

@@ -1,6 +1,6 @@
 //! A network placed on a cluster, and what can be asked of it: project one
 //! run, sweep GPU counts, rank the strategies, find the largest batch that
-//! fits. Each question is one file of `impl Scenario`; all of them start
+//! fits, search a whole space for the Pareto front. Each question is one file of `impl Scenario`; all of them start
 //! from the cost table built once here. Imports the layers below
 //! ([`crate::oracle::report`], [`crate::oracle::cost`],
 //! [`crate::oracle::model`]).
@@ -10,11 +10,13 @@ mod capacity;
 mod fit;
 mod project;
 mod rank;
+mod search;
 mod sweep;
 
 pub use calibrate::{CalibratedRun, Calibration, IterationTimes, StrategyFactors, accuracy, geometric_mean};
 pub use capacity::Capacity;
 pub use rank::{RankBy, Ranking};
+pub use search::{BestBy, Config, Objective, Plan, pareto_front, plan_gpu_counts};
 pub use sweep::{Skipped, Sweep, gpu_counts};
 
 use std::collections::HashMap;

@@ -1,0 +1,120 @@
+//! `#plan`: the planner. Opened, it searches every configuration up to a
+//! GPU budget in a Web Worker (cancelled and restarted when an input
+//! changes), shows its progress, then the Pareto front as a plot and the
+//! best ten as a table; picking one shows it in the main view.
+
+use std::rc::Rc;
+
+use web_sys::HtmlDetailsElement;
+use yew::prelude::*;
+
+use super::number_field::NumberField;
+use super::plan_plot::PlanPlot;
+use super::plan_table::PlanTable;
+use super::select_field::select;
+use super::{AppContext, ViewProps};
+use crate::app::planner::client::{Status, use_planner};
+use crate::app::planner::protocol::Request;
+use crate::app::state::Action;
+use crate::app::state::fields::{Key, RunKey};
+use crate::oracle::{Config, Objective};
+
+/// What the status line says.
+fn status_line(status: &Status) -> Html {
+    match status {
+        Status::Off => html! {},
+        Status::Starting => {
+            html! { <p id="plan-status" class="quiet" data-state="starting">{ "Starting the search…" }</p> }
+        }
+        Status::Running { done, total } => html! {
+            <p id="plan-status" class="quiet" data-state="running">
+                <progress max={total.to_string()} value={done.to_string()} />
+                { format!(" {done} of {total} configurations") }
+            </p>
+        },
+        Status::Done(plan) => html! {
+            <p id="plan-status" data-state="done" data-evaluated={plan.evaluated.to_string()}>
+                { format!(
+                    "{} configurations projected, {} feasible, {} on the front ({} invalid runs, {} skipped: more GPUs than the cluster has).",
+                    plan.evaluated, plan.feasible, plan.front.len(), plan.invalid, plan.skipped
+                ) }
+            </p>
+        },
+        Status::Failed(message) => {
+            html! { <p id="plan-status" class="error" role="alert" data-state="failed">{ message }</p> }
+        }
+    }
+}
+
+/// The planner panel.
+#[function_component(PlanPanel)]
+pub fn plan_panel(props: &ViewProps) -> Html {
+    let state = use_context::<AppContext>();
+    let request = use_memo(Rc::clone(&props.view), |view| {
+        let inputs = &view.inputs;
+        inputs.plan_open.then(|| {
+            let budget = inputs.plan_gpus.unwrap_or_else(|| view.scenario.cluster().max_gpus());
+            Rc::new(Request::new(
+                &view.scenario,
+                &view.results.template,
+                budget,
+                inputs.plan_objective,
+            ))
+        })
+    });
+    let status = use_planner((*request).clone());
+    let Some(state) = state else {
+        return html! {};
+    };
+    let ontoggle = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let open = e.target_unchecked_into::<HtmlDetailsElement>().open();
+            if open != state.run.plan_open {
+                state.dispatch(Action::OpenPlan(open));
+            }
+        })
+    };
+    let onbudget = {
+        let state = state.clone();
+        Callback::from(move |text| state.dispatch(Action::SetPlanGpus(text)))
+    };
+    let onobjective = {
+        let state = state.clone();
+        Callback::from(move |o| state.dispatch(Action::SetPlanObjective(o)))
+    };
+    let onpick = {
+        let state = state.clone();
+        Callback::from(move |c: Config| state.dispatch(Action::LoadConfig(Box::new(c))))
+    };
+    let objectives = Objective::ALL
+        .map(|o| (o, o.name().to_string(), o.label().to_string()))
+        .to_vec();
+    let results = match &status {
+        Status::Done(plan) if plan.front.is_empty() => html! {
+            <p class="quiet">{ "No configuration fits: try a smaller batch, more GPUs or another precision." }</p>
+        },
+        Status::Done(plan) => html! {
+            <>
+                <PlanPlot plan={Rc::clone(plan)} capacity_bytes={props.view.results.capacity_bytes} onpick={onpick.clone()} />
+                <PlanTable plan={Rc::clone(plan)} {onpick} />
+            </>
+        },
+        _ => html! {},
+    };
+    let max = props.view.scenario.cluster().max_gpus();
+    html! {
+        <details id="plan" class="plan" open={state.run.plan_open} {ontoggle}>
+            <summary><h3>{ "Plan: search every configuration" }</h3></summary>
+            <p class="source">{ "Every strategy, GPU count (powers of two and whole nodes), group size, pipeline segment count, ZeRO stage and recompute setting up to the budget, with this view's batch, precision, optimizer, edition and calibration; the front keeps the configurations no other beats in epoch time, GPU-hours and memory per GPU at once. It runs beside the page; changing an input restarts it." }</p>
+            <div class="row">
+                <NumberField id="plan-gpus" label="Budget" unit="GPUs" value={state.run.plan_gpus.clone()}
+                    placeholder={format!("{max} (the cluster)")}
+                    error={state.error(Key::Run(RunKey::PlanGpus)).map(AttrValue::from)} oninput={onbudget} />
+                { select("plan-objective", "Best by", objectives, state.run.plan_objective, onobjective) }
+            </div>
+            { status_line(&status) }
+            { results }
+        </details>
+    }
+}

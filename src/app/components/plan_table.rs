@@ -1,0 +1,114 @@
+//! `#plan-table`: the ten best configurations of the front by the chosen
+//! objective; a click (or Enter) on a row shows it in the main view.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::oracle::{Config, Objective, Plan, units};
+
+/// Props of [`PlanTable`].
+#[derive(Properties, Clone)]
+pub struct PlanTableProps {
+    /// The search's result.
+    pub plan: Rc<Plan>,
+    /// Called with the configuration picked.
+    pub onpick: Callback<Config>,
+}
+
+impl PartialEq for PlanTableProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.plan, &other.plan) && self.onpick == other.onpick
+    }
+}
+
+/// Rows shown.
+pub const SHOWN: usize = 10;
+
+/// The best [`SHOWN`] of the front by `objective`, ties broken by time,
+/// then GPU-hours, then memory.
+pub fn best(plan: &Plan, objective: Objective) -> Vec<&Config> {
+    let mut rows: Vec<&Config> = plan.front.iter().collect();
+    rows.sort_by(|a, b| {
+        Objective::ALL
+            .iter()
+            .fold(a.value(objective).total_cmp(&b.value(objective)), |order, &o| {
+                order.then_with(|| a.value(o).total_cmp(&b.value(o)))
+            })
+    });
+    rows.truncate(SHOWN);
+    rows
+}
+
+/// A configuration's key in the page (`strategy/gpus/group/segments/zero/recompute`).
+pub fn config_key(c: &Config) -> String {
+    let cell = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+    format!(
+        "{}/{}/{}/{}/{}/{}",
+        c.strategy,
+        c.gpus,
+        cell(c.group_size),
+        cell(c.segments),
+        c.zero,
+        c.recompute
+    )
+}
+
+/// The table.
+#[function_component(PlanTable)]
+pub fn plan_table(props: &PlanTableProps) -> Html {
+    let objective = props.plan.objective;
+    let rows = best(&props.plan, objective).into_iter().enumerate().map(|(i, c)| {
+        let onclick = {
+            let (pick, c) = (props.onpick.clone(), c.clone());
+            Callback::from(move |_: MouseEvent| pick.emit(c.clone()))
+        };
+        let onkeydown = {
+            let (pick, c) = (props.onpick.clone(), c.clone());
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" {
+                    pick.emit(c.clone());
+                }
+            })
+        };
+        let cell = |v: Option<u64>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
+        html! {
+            <tr data-config={config_key(c)} data-strategy={c.strategy.name()} data-gpus={c.gpus.to_string()}
+                data-total-s={c.total_s.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
+                title="Show this configuration in the main view">
+                <td>{ i + 1 }</td>
+                <th scope="row">{ c.strategy.name() }</th>
+                <td class="num">{ c.gpus }</td>
+                <td class="num">{ cell(c.group_size) }</td>
+                <td class="num">{ cell(c.segments) }</td>
+                <td class="num">{ c.zero }</td>
+                <td>{ if c.recompute { "yes" } else { "no" } }</td>
+                <td class="num">{ c.mini_batch }</td>
+                <td class="num">{ units::seconds(c.total_s) }</td>
+                <td class="num">{ units::significant(c.gpu_hours, 4) }</td>
+                <td class="num">{ units::bytes(c.memory_bytes) }</td>
+            </tr>
+        }
+    });
+    html! {
+        <table id="plan-table" class="ranking">
+            <caption>{ format!("Best {} of the front by {}", SHOWN.min(props.plan.front.len()), objective.label()) }</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{ "#" }</th>
+                    <th scope="col">{ "strategy" }</th>
+                    <th scope="col">{ "GPUs" }</th>
+                    <th scope="col">{ "group" }</th>
+                    <th scope="col">{ "segments" }</th>
+                    <th scope="col">{ "ZeRO" }</th>
+                    <th scope="col">{ "recompute" }</th>
+                    <th scope="col">{ "batch" }</th>
+                    <th scope="col">{ "epoch" }</th>
+                    <th scope="col">{ "GPU-hours" }</th>
+                    <th scope="col">{ "memory/GPU" }</th>
+                </tr>
+            </thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}
