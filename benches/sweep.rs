@@ -1,10 +1,11 @@
-//! Criterion benchmark of a full sweep on ResNet-152: every strategy, GPU
-//! counts 1 to 4096, samples per GPU 1 to 256.
+//! Criterion benchmarks on ResNet-152: a full sweep (every strategy, GPU
+//! counts 1 to 4096, samples per GPU 1 to 256), a ranking, building the
+//! scenario, and the planner's whole space up to 4,096 GPUs.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use paradl::oracle::{Batch, Fidelity, RankBy, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Fidelity, Objective, Optimizer, RankBy, RunSpec, Strategy, presets};
 
 fn full_sweep(c: &mut Criterion) {
     let scenario = match presets::scenario("resnet152", "abci") {
@@ -33,6 +34,22 @@ fn full_sweep(c: &mut Criterion) {
         let template = RunSpec::new(Strategy::Data, 256, Batch::SamplesPerGpu(32.0));
         b.iter(|| black_box(scenario.rank(&template, RankBy::Time).points.len()))
     });
+    for (label, batch) in [
+        ("weak, 32 per GPU", Batch::SamplesPerGpu(32.0)),
+        ("strong, mini-batch 8192", Batch::MiniBatch(8192)),
+    ] {
+        let template = RunSpec {
+            optimizer: Optimizer::Momentum,
+            ..RunSpec::new(Strategy::Data, 1, batch)
+        };
+        let evaluated = scenario
+            .search(&template, 4096, Objective::Time)
+            .map_or(0, |plan| plan.evaluated);
+        c.bench_function(
+            &format!("search resnet152 on abci up to 4096 GPUs, {label} ({evaluated} configurations)"),
+            |b| b.iter(|| black_box(scenario.search(&template, 4096, Objective::Time).map(|p| p.front.len()))),
+        );
+    }
     c.bench_function(
         "scenario resnet152 on abci (build the preset and per-layer costs)",
         |b| b.iter(|| black_box(presets::scenario("resnet152", "abci").map(|s| s.time_per_sample_s()))),

@@ -6,7 +6,10 @@
 //! - first render: navigation start to the first full render (the
 //!   `paradl-rendered` performance mark), over fresh page loads;
 //! - input to redraw: from typing a new GPU count (or picking a model) to
-//!   the last plot redrawn, timed in the page.
+//!   the last plot redrawn, timed in the page;
+//! - the planner: from typing its budget (ResNet-152, up to 4,096 GPUs) to
+//!   the front drawn, with the longest task on the main thread meanwhile
+//!   (a `longtask` PerformanceObserver).
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/web.rs"]
@@ -136,6 +139,7 @@ async fn measure() {
     }
     client.close().await.ok();
     report += &large_networks(&driver, &base).await;
+    report += &planner(&driver, &base).await;
     let mut out = std::io::stdout();
     let _ = writeln!(out, "\n{report}");
 }
@@ -229,4 +233,72 @@ async fn large_networks(driver: &web::Driver, base: &str) -> String {
         client.close().await.ok();
     }
     report
+}
+
+/// Times, in the page, from typing the planner's budget to its front drawn
+/// (the status done and the plot's marks present, then a frame), and
+/// collects the main thread's long tasks (over 50 ms) meanwhile.
+const PLAN: &str = r#"
+const [value, done] = arguments;
+const tasks = [];
+const observer = new PerformanceObserver(list => { for (const e of list.getEntries()) tasks.push(e.duration); });
+observer.observe({ type: 'longtask' });
+const input = document.querySelector('#plan-gpus');
+const start = performance.now();
+input.value = value;
+input.dispatchEvent(new Event('input', { bubbles: true }));
+let restarted = false;
+const check = () => {
+  const status = document.querySelector('#plan-status');
+  const state = status ? status.dataset.state : '';
+  if (state !== 'done') restarted = true;
+  if (restarted && state === 'done' && document.querySelector('#plan-plot .mark')) {
+    requestAnimationFrame(() => {
+      const ms = performance.now() - start;
+      setTimeout(() => { observer.disconnect(); done([ms, Math.max(0, ...tasks), tasks.length, Number(status.dataset.evaluated)]); }, 0);
+    });
+  } else {
+    setTimeout(check, 2);
+  }
+};
+check();
+"#;
+
+/// The planner on ResNet-152 (ABCI, 32 samples per GPU): budget typed to
+/// front drawn, and the longest main-thread task meanwhile.
+async fn planner(driver: &web::Driver, base: &str) -> String {
+    use paradl::app::state::inputs::{Inputs, ModelSource};
+    let link = paradl::app::url::encode(&Inputs {
+        model: ModelSource::Preset("resnet152".into()),
+        plan_open: true,
+        plan_gpus: Some(2048),
+        ..Inputs::default()
+    });
+    let client = web::browser(driver).await;
+    client.goto(&format!("{base}?s={link}")).await.expect("loaded");
+    client
+        .wait()
+        .for_element(Locator::Css("#plan-status[data-state=done]"))
+        .await
+        .expect("the first plan");
+    let (mut times, mut longest, mut evaluated) = (Vec::new(), 0.0f64, 0.0);
+    for _ in 0..5 {
+        for value in ["2048", "4096"] {
+            let result = client.execute_async(PLAN, vec![Value::from(value)]).await.ok();
+            let cell = |i: usize| result.as_ref().and_then(|v| v[i].as_f64()).unwrap_or(f64::NAN);
+            if value == "4096" {
+                times.push(cell(0));
+                longest = longest.max(cell(1));
+                evaluated = cell(3);
+            }
+        }
+    }
+    client.close().await.ok();
+    format!(
+        "planner, ResNet-152 on ABCI up to 4096 GPUs ({evaluated} configurations): budget typed to front drawn median {:.0} ms, max {:.0} ms over {} runs; longest main-thread task meanwhile {:.0} ms (0: none over 50 ms)\n",
+        median(times.clone()),
+        times.iter().copied().fold(0.0, f64::max),
+        times.len(),
+        longest
+    )
 }

@@ -750,3 +750,43 @@ fn no_input_panics_or_gives_non_finite_numbers() {
     assert!(valid >= 200, "only {valid} of 512 cases were valid scenarios");
     assert!(projected >= 50, "only {projected} of 512 cases projected");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, .. ProptestConfig::default() })]
+
+    /// The planner's front, on any preset pair, batch, budget and training
+    /// practice: feasible, mutually non-dominated, reproduced by `project`,
+    /// and at least as fast as the ranking at the budget.
+    #[test]
+    fn the_front_is_feasible_non_dominated_and_beats_the_ranking(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        budget in 1u64..=24,
+        samples in samples_per_gpu(),
+        precision in prop::sample::select(Precision::ALL.to_vec()),
+        optimizer in prop::sample::select(Optimizer::ALL.to_vec()),
+        overlap in any::<bool>(),
+    ) {
+        let s = scenario(model, cluster);
+        let template = RunSpec {
+            precision,
+            optimizer,
+            overlap,
+            ..RunSpec::new(Par::Data, budget, Batch::SamplesPerGpu(samples))
+        };
+        let plan = s.search(&template, budget, paradl::oracle::Objective::Time).unwrap();
+        for (i, a) in plan.front.iter().enumerate() {
+            prop_assert!(a.feasible && a.gpus <= budget);
+            for (j, b) in plan.front.iter().enumerate() {
+                prop_assert!(i == j || !a.dominates(b), "{i} dominates {j}");
+            }
+            let again = s.project(&a.spec(&template)).unwrap();
+            prop_assert_eq!((again.total_s, again.gpu_hours, again.memory_bytes), (a.total_s, a.gpu_hours, a.memory_bytes));
+        }
+        prop_assert_eq!(!plan.front.is_empty(), plan.feasible > 0);
+        if let Some(best) = s.rank(&template, RankBy::Time).best() {
+            let found = plan.best.as_ref().expect("the ranking found a feasible configuration");
+            prop_assert!(found.total_s <= best.total_s, "{} > {}", found.total_s, best.total_s);
+        }
+    }
+}

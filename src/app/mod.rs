@@ -2,9 +2,8 @@
 //!
 //! [`state`] holds the one reducer and its editors, [`url`] the share-link
 //! codec, [`results`] what the engine computes for a view, [`charts`] the
-//! plots (data apart from drawing), [`components`] the Yew components and
-//! [`planner`] the search in a Web Worker and
-//! [`browser`] the little glue to the page (location, history, storage,
+//! plots (data apart from drawing), [`components`] the Yew components,
+//! [`planner`] the search in a Web Worker and [`browser`] the little glue to the page (location, history, storage,
 //! clipboard, downloads).
 
 pub mod browser;
