@@ -4,9 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::{
-    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, fail, legend, log_bounds, render, strategy_color,
-};
+use super::{Area, ChartError, Drawn, Swatch, Target, fail, legend, log_bounds, log_log, render, strategy_color};
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{Strategy, accuracy, units};
 
@@ -64,24 +62,16 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
         let Some((low, high)) = log_bounds(values) else {
             return Ok(false);
         };
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(LEGEND_WIDTH)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
-            .build_cartesian_2d((low..high).log_scale(), (low..high).log_scale())
-            .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .x_desc("measured s per iteration")
-            .y_desc("predicted s per iteration")
-            .x_label_formatter(&|v| units::significant(*v, 2))
-            .y_label_formatter(&|v| units::significant(*v, 2))
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(fail)?;
+        let significant = |v: &f64| units::significant(*v, 2);
+        let mut chart = log_log(
+            root,
+            (low, high),
+            (low, high),
+            [
+                ("measured s per iteration", &significant),
+                ("predicted s per iteration", &significant),
+            ],
+        )?;
         let grey = RGBColor(0x70, 0x70, 0x70);
         let line = |factor: f64| vec![(low, low * factor), (high, high * factor)];
         chart

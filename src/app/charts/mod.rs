@@ -10,6 +10,7 @@ pub mod scaling;
 pub mod stacked;
 
 use plotters::coord::Shift;
+use plotters::coord::combinators::LogCoord;
 use plotters::prelude::*;
 use plotters::style::RGBColor;
 
@@ -220,6 +221,44 @@ pub fn count_label(value: f64) -> String {
     ];
     let (value, prefix) = units::with_prefix(value, &BINARY);
     format!("{}{prefix}", units::significant(value, 3))
+}
+
+/// A log-log chart context on an SVG area.
+pub type LogLog<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// How a log-log chart's axes read: `(description, tick label)` of x, then y.
+pub type Axes<'f> = [(&'f str, &'f dyn Fn(&f64) -> String); 2];
+
+/// A log-log chart over `x` and `y` (low, high), left of the legend, with
+/// its axes and labels drawn as every plot draws them.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn log_log<'a, 'b>(
+    root: &'a Root<'b>,
+    (x_low, x_high): (f64, f64),
+    (y_low, y_high): (f64, f64),
+    [(x_desc, x_label), (y_desc, y_label)]: Axes<'_>,
+) -> Result<LogLog<'a, 'b>, ChartError> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .margin_right(LEGEND_WIDTH)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d((x_low..x_high).log_scale(), (y_low..y_high).log_scale())
+        .map_err(fail)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(x_label)
+        .y_label_formatter(y_label)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(fail)?;
+    Ok(chart)
 }
 
 /// Log-axis bounds around positive values, padded by a quarter decade.

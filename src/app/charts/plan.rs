@@ -5,9 +5,7 @@
 
 use plotters::prelude::*;
 
-use super::{
-    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, fail, legend, log_bounds, render, strategy_color,
-};
+use super::{Area, ChartError, Drawn, Swatch, Target, fail, legend, log_bounds, log_log, render, strategy_color};
 use crate::oracle::{Config, Plan, Strategy, units};
 
 /// One configuration on the plot.
@@ -93,24 +91,14 @@ pub fn draw(points: &[FrontPoint]) -> Result<Drawn, ChartError> {
         ) else {
             return Ok(false);
         };
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(LEGEND_WIDTH)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
-            .build_cartesian_2d((x_low..x_high).log_scale(), (y_low..y_high).log_scale())
-            .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .x_desc("GPU-hours per epoch")
-            .y_desc("epoch time")
-            .x_label_formatter(&|v| units::significant(*v, 2))
-            .y_label_formatter(&|v| units::seconds(*v))
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(fail)?;
+        let hours = |v: &f64| units::significant(*v, 2);
+        let seconds = |v: &f64| units::seconds(*v);
+        let mut chart = log_log(
+            root,
+            (x_low, x_high),
+            (y_low, y_high),
+            [("GPU-hours per epoch", &hours), ("epoch time", &seconds)],
+        )?;
         for p in points {
             let at = (p.gpu_hours, p.total_s);
             chart

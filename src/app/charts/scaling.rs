@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::{
-    Area, ChartError, Drawn, FONT, LEGEND_WIDTH, Swatch, Target, count_label, describe, fail, legend, log_bounds,
-    render, strategy_color,
+    Area, ChartError, Drawn, Swatch, Target, count_label, describe, fail, legend, log_bounds, log_log, render,
+    strategy_color,
 };
 use crate::app::results::Results;
 use crate::oracle::{Projection, Strategy, units};
@@ -82,24 +82,14 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
             .unwrap_or(1)
             .max(data.budget)
             .max(2) as f64;
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(LEGEND_WIDTH)
-            .x_label_area_size(44)
-            .y_label_area_size(72)
-            .build_cartesian_2d((1f64..max_gpus * 1.4).log_scale(), (low..high).log_scale())
-            .map_err(fail)?;
-        chart
-            .configure_mesh()
-            .x_desc("GPUs")
-            .y_desc("epoch time (s)")
-            .x_label_formatter(&|v| count_label(*v))
-            .y_label_formatter(&|v| units::significant(*v, 2))
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(fail)?;
+        let gpus = |v: &f64| count_label(*v);
+        let seconds = |v: &f64| units::significant(*v, 2);
+        let mut chart = log_log(
+            root,
+            (1.0, max_gpus * 1.4),
+            (low, high),
+            [("GPUs", &gpus), ("epoch time (s)", &seconds)],
+        )?;
         let budget = data.budget as f64;
         chart
             .draw_series(std::iter::once(PathElement::new(

@@ -26,16 +26,7 @@ impl std::str::FromStr for Fidelity {
     type Err = super::errors::InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Self::from_name(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
-            super::errors::InputError::new(
-                "fidelity",
-                super::errors::Rule::Unknown {
-                    what: "edition".into(),
-                    found: text.into(),
-                    expected: Self::names(),
-                },
-            )
-        })
+        Self::parse_named(text, "fidelity", "edition")
     }
 }
 

@@ -72,16 +72,7 @@ impl FromStr for LayerKind {
     type Err = InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Self::from_name(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
-            InputError::new(
-                "kind",
-                Rule::Unknown {
-                    what: "layer kind".into(),
-                    found: text.into(),
-                    expected: Self::names(),
-                },
-            )
-        })
+        Self::parse_named(text, "kind", "layer kind")
     }
 }
 

@@ -47,6 +47,26 @@ macro_rules! named_enum {
                 Self::ALL.into_iter().find(|v| v.name() == text)
             }
 
+            /// The variant named `text` (case and surrounding blanks
+            /// ignored), or an error at `field` saying which names a
+            /// `what` may have.
+            pub fn parse_named(
+                text: &str,
+                field: &'static str,
+                what: &str,
+            ) -> Result<Self, $crate::oracle::model::errors::InputError> {
+                Self::from_name(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
+                    $crate::oracle::model::errors::InputError::new(
+                        field,
+                        $crate::oracle::model::errors::Rule::Unknown {
+                            what: what.into(),
+                            found: text.into(),
+                            expected: Self::names(),
+                        },
+                    )
+                })
+            }
+
             /// Every machine name, comma-separated (for error messages).
             pub fn names() -> String {
                 let names: Vec<&str> = Self::ALL.iter().map(|v| v.name()).collect();
@@ -103,6 +123,10 @@ mod tests {
         assert_eq!(Colour::Blue.label(), "deep blue");
         assert_eq!(Colour::from_name("red"), Some(Colour::Red));
         assert_eq!(Colour::Red.to_string(), "red");
+        assert_eq!(Colour::parse_named(" Red ", "colour", "colour"), Ok(Colour::Red));
+        let err = Colour::parse_named("green", "colour", "colour").unwrap_err();
+        assert_eq!(err.field, "colour");
+        assert!(err.to_string().contains("expected one of: red, blue"), "{err}");
         assert_eq!(serde_json::to_string(&Colour::Blue).unwrap(), "\"blue\"");
         assert_eq!(serde_json::from_str::<Colour>("\"red\"").unwrap(), Colour::Red);
         let err = serde_json::from_str::<Colour>("\"green\"").unwrap_err().to_string();

@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use super::errors::{InputError, Rule};
+use super::errors::InputError;
 use super::names::named_enum;
 
 named_enum! {
@@ -60,30 +60,11 @@ impl Optimizer {
     }
 }
 
-fn lookup<T: Copy>(
-    field: &'static str,
-    what: &str,
-    text: &str,
-    find: fn(&str) -> Option<T>,
-    names: String,
-) -> Result<T, InputError> {
-    find(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
-        InputError::new(
-            field,
-            Rule::Unknown {
-                what: what.into(),
-                found: text.into(),
-                expected: names,
-            },
-        )
-    })
-}
-
 impl FromStr for Precision {
     type Err = InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup("precision", "precision", text, Self::from_name, Self::names())
+        Self::parse_named(text, "precision", "precision")
     }
 }
 
@@ -91,7 +72,7 @@ impl FromStr for Optimizer {
     type Err = InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        lookup("optimizer", "optimizer", text, Self::from_name, Self::names())
+        Self::parse_named(text, "optimizer", "optimizer")
     }
 }
 

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Scenario;
 use crate::oracle::model::checks::{self, MAX_GPUS};
-use crate::oracle::model::errors::{InputError, Rule};
+use crate::oracle::model::errors::InputError;
 use crate::oracle::model::names::named_enum;
 use crate::oracle::model::run::{Batch, MAX_ZERO_STAGE, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -60,16 +60,7 @@ impl FromStr for Objective {
     type Err = InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Self::from_name(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
-            InputError::new(
-                "objective",
-                Rule::Unknown {
-                    what: "objective".into(),
-                    found: text.into(),
-                    expected: Self::names(),
-                },
-            )
-        })
+        Self::parse_named(text, "objective", "objective")
     }
 }
 
