@@ -401,13 +401,7 @@ async fn the_accuracy_view_shows_the_measured_runs() {
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
-    client
-        .find(Locator::Css("#accuracy-view summary"))
-        .await
-        .expect("the view")
-        .click()
-        .await
-        .expect("opened");
+    page::click(&client, "#accuracy-view summary").await;
     let table = eventually("the accuracy table", || async {
         let html = page::html(&client, "#accuracy-table").await;
         html.contains("data-strategy=\"all\"").then_some(html)
@@ -444,13 +438,7 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
         let select = client.find(Locator::Css(css)).await.expect(css);
         select.select_by_value(value).await.expect("selected");
     }
-    client
-        .find(Locator::Css("#recompute"))
-        .await
-        .expect("#recompute")
-        .click()
-        .await
-        .expect("clicked");
+    page::click(&client, "#recompute").await;
     let args = [
         "--model",
         "resnet50",
@@ -561,13 +549,7 @@ async fn the_planner_finds_the_clis_front_and_a_pick_loads_it() {
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
-    client
-        .find(Locator::Css("#plan summary"))
-        .await
-        .expect("#plan")
-        .click()
-        .await
-        .expect("opened");
+    page::click(&client, "#plan summary").await;
     let (evaluated, rows) = plan_done(&client, "epoch time").await;
     // the same search as the command line's, ten best by time
     let cli_plan: Value = serde_json::from_slice(&cli(&[

@@ -83,3 +83,14 @@ pub async fn type_into(client: &Client, css: &str, text: &str) {
     input.clear().await.expect("cleared");
     input.send_keys(text).await.expect("typed");
 }
+
+/// Clicks the element `css` selects (which must be there).
+pub async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+}
