@@ -493,3 +493,53 @@ fn search_rejects_what_it_varies_and_an_empty_budget() {
     let out = paradl("search --model alexnet --cluster abci --max-gpus 8 --batch 64 --objective speed");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn inspect_prints_the_totals_and_every_layer_of_an_onnx_graph() {
+    let path = format!("{}/tests/onnx/light_resnet50.onnx", env!("CARGO_MANIFEST_DIR"));
+    let inventory = json(&format!("inspect --model {path} --format json"));
+    // torchvision's resnet50 count, biases and batch-norm scales included
+    assert_eq!(inventory["parameters"], 25_557_032.0);
+    assert_eq!(inventory["forward_flops_per_sample"], 8_239_860_200.0);
+    assert!(inventory["activations_per_sample"].as_f64().unwrap() > 0.0);
+    let layers = inventory["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 175);
+    for key in ["name", "kind", "x", "w", "y", "groups", "parameters", "forward_flops"] {
+        assert!(layers[0].get(key).is_some(), "{key}");
+    }
+    let sum: f64 = layers.iter().map(|l| l["parameters"].as_f64().unwrap()).sum();
+    assert_eq!(sum, 25_557_032.0);
+    // the imported graph projects like any model
+    let rank = json(&format!(
+        "rank --model {path} --cluster abci --gpus 8 --samples-per-gpu 32 --format json"
+    ));
+    assert_eq!(rank.as_array().unwrap().len(), 7);
+    // and exports to the JSON form, which reads back to the same totals
+    let out = paradl(&format!("export --model {path} --format json"));
+    assert!(out.status.success());
+    let exported = temp_file("resnet50.json", &String::from_utf8_lossy(&out.stdout));
+    let again = json(&format!("inspect --model {} --format json", exported.display()));
+    assert_eq!(again["parameters"], inventory["parameters"]);
+    // a preset inspects too
+    let table = String::from_utf8(paradl("inspect --model alexnet").stdout).unwrap();
+    assert!(table.starts_with("AlexNet"), "{table}");
+}
+
+#[test]
+fn a_broken_onnx_file_is_an_error_naming_the_file() {
+    let bytes = std::fs::read(format!("{}/tests/onnx/light_vgg19.onnx", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let dir = std::env::temp_dir().join(format!("paradl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cut.onnx");
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let out = paradl(&format!("inspect --model {}", path.display()));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cut.onnx") && err.contains("ONNX"), "{err}");
+    let out = paradl(&format!(
+        "inspect --model {}/tests/onnx/light_vgg19.onnx --input-shape 3xx4",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--input-shape"));
+}

@@ -641,3 +641,72 @@ async fn the_planner_finds_the_clis_front_and_a_pick_loads_it() {
     assert_eq!(value(&second, "#gpus").await, gpus);
     second.close().await.ok();
 }
+
+/// Drops a file on the network panel, as a user dragging it from their files would.
+const DROP: &str = r#"
+const [name, base64] = arguments;
+const bytes = Uint8Array.from(atob(base64), c => c.charCodeAt(0));
+const transfer = new DataTransfer();
+transfer.items.add(new File([bytes], name));
+const target = document.querySelector('#model-import');
+target.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+target.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
+    use base64::Engine;
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let before = open(&client, &s.base).await;
+    let path = format!("{}/tests/onnx/light_squeezenet.onnx", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).expect("the graph");
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    client
+        .execute(DROP, vec![Value::from("squeezenet.onnx"), Value::from(encoded)])
+        .await
+        .expect("dropped");
+    let summary = eventually("the import summary", || async {
+        let element = client.find(Locator::Css("#import-summary")).await.ok()?;
+        element
+            .prop("textContent")
+            .await
+            .ok()
+            .flatten()
+            .filter(|t| t.contains("66 layers"))
+    })
+    .await;
+    assert!(summary.contains("1235496 parameters"), "{summary}");
+    // the ranking is the CLI's for the same graph
+    let args = [
+        "--model",
+        path.as_str(),
+        "--cluster",
+        "abci",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+    ];
+    let shown = ranking_becomes(&client, &cli_rank(&args)).await;
+    assert_ne!(shown, before);
+    // the layer table lists the imported layers, with the groups column
+    page::click(&client, ".layer-table summary").await;
+    let header = page::html(&client, "#layers thead").await;
+    assert!(header.contains("groups"), "{header}");
+    // a wrong file: its error, and the network stays
+    let broken = base64::engine::general_purpose::STANDARD.encode(&bytes[..bytes.len() / 2]);
+    client
+        .execute(DROP, vec![Value::from("broken.onnx"), Value::from(broken)])
+        .await
+        .expect("dropped");
+    let error = eventually("the import error", || async {
+        let element = client.find(Locator::Css("#import-error")).await.ok()?;
+        element.prop("textContent").await.ok().flatten()
+    })
+    .await;
+    assert!(error.starts_with("broken.onnx: ONNX graph"), "{error}");
+    assert_eq!(ranking(&client).await, shown);
+    client.close().await.ok();
+}

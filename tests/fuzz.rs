@@ -325,6 +325,35 @@ fn targets() -> Vec<Target> {
             },
         },
         Target {
+            name: "onnx",
+            seeds: [
+                "light_bvlc_alexnet",
+                "light_squeezenet",
+                "light_vgg19",
+                "light_resnet50",
+            ]
+            .iter()
+            .filter_map(|n| std::fs::read(format!("{}/tests/onnx/{n}.onnx", env!("CARGO_MANIFEST_DIR"))).ok())
+            .collect(),
+            run: |data| {
+                let imported = paradl::oracle::formats::onnx::read(data, "fuzz", None, 1000).ok()?;
+                let network = imported.network;
+                // what an import gives is a network the JSON form keeps
+                if let Ok(written) = json::write(&network.spec()) {
+                    assert_eq!(
+                        json::network(&written).ok().as_ref(),
+                        Some(&network),
+                        "written back differently"
+                    );
+                }
+                Some(vec![
+                    network.weight_items(),
+                    network.activation_items(),
+                    network.forward_flops(),
+                ])
+            },
+        },
+        Target {
             name: ".plat",
             seeds: vec![reference("ABCI.plat")],
             run: |data| {

@@ -422,6 +422,8 @@ fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
             w: Shape::new(w),
             y: Shape::new(y),
             time_s: None,
+            groups: if kind == LayerKind::Conv && c == f { c } else { 1 },
+            bias: kind.has_weights() && f % 2 == 0,
         }
     })
 }

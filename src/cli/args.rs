@@ -40,15 +40,23 @@ pub enum Command {
     Presets,
     /// Print a model or cluster in the JSON or ParaDL format.
     Export(ExportArgs),
+    /// What a model holds: parameters, activations and FLOPs per sample,
+    /// and every layer.
+    Inspect(InspectArgs),
 }
 
 /// The model, the cluster and the settings of every run but its strategy,
 /// GPUs and batch.
 #[derive(Debug, Args)]
 pub struct ModelArgs {
-    /// A model preset (see `paradl presets`) or a `.net` or `.json` file.
+    /// A model preset (see `paradl presets`) or a `.net`, `.json` or
+    /// `.onnx` file.
     #[arg(long)]
     pub model: String,
+    /// The sample's shape of an ONNX model whose input sizes are symbolic
+    /// (channels then spatial sizes, e.g. 3x224x224).
+    #[arg(long)]
+    pub input_shape: Option<String>,
     /// A cluster preset or a `.plat` or `.json` file.
     #[arg(long)]
     pub cluster: String,
@@ -260,12 +268,29 @@ pub enum ExportFormat {
     Plat,
 }
 
+/// `paradl inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// A model preset or a `.net`, `.json` or `.onnx` file.
+    #[arg(long)]
+    pub model: String,
+    /// The sample's shape of an ONNX model whose input sizes are symbolic.
+    #[arg(long)]
+    pub input_shape: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OneFormat::Table)]
+    pub format: OneFormat,
+}
+
 /// `paradl export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// A model preset or file.
     #[arg(long, conflicts_with = "cluster", required_unless_present = "cluster")]
     pub model: Option<String>,
+    /// The sample's shape of an ONNX model whose input sizes are symbolic.
+    #[arg(long)]
+    pub input_shape: Option<String>,
     /// A cluster preset or file.
     #[arg(long)]
     pub cluster: Option<String>,

@@ -22,7 +22,7 @@ pub struct Loaded {
 /// # Errors
 /// A [`CliError`] naming the input that failed.
 pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
-    let network = model(&args.model)?;
+    let network = model(&args.model, args.input_shape.as_deref())?.network;
     let cluster = cluster(&args.cluster)?;
     let split = match &args.split {
         Some(path) => {
@@ -130,14 +130,52 @@ fn preset_or_file<T>(
     parse(path, &text, is_json(path, &text)).map_err(|e| oracle(name.into(), e))
 }
 
-/// A model preset or a `.net`/`.json` file.
-fn model(name: &str) -> Result<Network, CliError> {
-    preset_or_file("--model", name, presets::network, |_, text, json| {
+/// A model read from a preset or file, and what an ONNX import merged.
+pub struct Model {
+    /// The network.
+    pub network: Network,
+    /// ONNX operators that became no layer, with their counts (empty for
+    /// the other sources).
+    pub merged: std::collections::BTreeMap<String, usize>,
+}
+
+/// A model preset or a `.net`/`.json`/`.onnx` file; `input_shape` (such as
+/// `3x224x224`) for an ONNX graph whose input sizes are symbolic.
+///
+/// # Errors
+/// A [`CliError`] naming the input that failed.
+pub fn model(name: &str, input_shape: Option<&str>) -> Result<Model, CliError> {
+    let path = Path::new(name);
+    let onnx = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx"));
+    if path.exists() && onnx {
+        let bytes = std::fs::read(path).map_err(|source| CliError::Io {
+            path: name.into(),
+            source,
+        })?;
+        let shape = input_shape.map(formats::parse_shape).transpose().map_err(|problem| {
+            oracle(
+                "--input-shape".into(),
+                crate::oracle::ParseError::at(1, 1, problem).into(),
+            )
+        })?;
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+        let imported = formats::onnx::read(&bytes, stem, shape.as_ref(), formats::onnx::DEFAULT_SAMPLES)
+            .map_err(|e| oracle(name.into(), e))?;
+        return Ok(Model {
+            network: imported.network,
+            merged: imported.merged,
+        });
+    }
+    let network = preset_or_file("--model", name, presets::network, |_, text, json| {
         if json {
             formats::json::network(text)
         } else {
             net::read(text)
         }
+    })?;
+    Ok(Model {
+        network,
+        merged: Default::default(),
     })
 }
 
@@ -170,7 +208,7 @@ pub fn export(args: &ExportArgs) -> Result<String, CliError> {
     };
     match (&args.model, &args.cluster) {
         (Some(name), _) => {
-            let network = model(name)?;
+            let network = model(name, args.input_shape.as_deref())?.network;
             match args.format {
                 ExportFormat::Json => json(&network.spec()),
                 ExportFormat::Net => net::write(&network).map_err(|e| oracle(name.clone(), e.into())),

@@ -150,6 +150,10 @@ pub fn run(command: &Command) -> Result<String, CliError> {
         }
         Command::Presets => Ok(output::presets()),
         Command::Export(a) => input::export(a),
+        Command::Inspect(a) => {
+            let model = input::model(&a.model, a.input_shape.as_deref())?;
+            output::inventory(&crate::oracle::Inventory::of(&model.network), &model.merged, a.format)
+        }
     }
 }
 

@@ -328,6 +328,52 @@ fn describe(c: &Config) -> String {
     )
 }
 
+/// What a model holds: totals, what an import merged, then every layer.
+///
+/// # Errors
+/// When the JSON cannot be written.
+pub fn inventory(
+    inventory: &crate::oracle::Inventory,
+    merged: &std::collections::BTreeMap<String, usize>,
+    format: OneFormat,
+) -> Result<String, CliError> {
+    if format == OneFormat::Json {
+        return json(inventory);
+    }
+    let mut text = format!(
+        "{}: {} layers, {} parameters, {} activations per sample, {} GFLOPs forward per sample\n",
+        inventory.name,
+        inventory.layers.len(),
+        inventory.parameters,
+        inventory.activations_per_sample,
+        units::significant(inventory.forward_flops_per_sample / 1e9, 5)
+    );
+    if !merged.is_empty() {
+        let list: Vec<String> = merged.iter().map(|(op, n)| format!("{op} {n}")).collect();
+        let _ = writeln!(text, "operators that became no layer: {}", list.join(", "));
+    }
+    let _ = writeln!(
+        text,
+        "\n{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}",
+        "name", "kind", "x", "w", "y", "groups", "parameters", "MFLOPs"
+    );
+    for l in &inventory.layers {
+        let _ = writeln!(
+            text,
+            "{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}",
+            l.name,
+            l.kind.name(),
+            l.x.to_string(),
+            l.w.to_string(),
+            l.y.to_string(),
+            l.groups,
+            l.parameters,
+            units::significant(l.forward_flops / 1e6, 5)
+        );
+    }
+    Ok(text)
+}
+
 /// Capacities per strategy.
 ///
 /// # Errors

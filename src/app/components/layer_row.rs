@@ -81,6 +81,7 @@ pub fn layer_row(props: &LayerRowProps) -> Html {
             { cell(LayerColumn::X, &r.x, "input shape") }
             { cell(LayerColumn::W, &r.w, "weight shape") }
             { cell(LayerColumn::Y, &r.y, "output shape") }
+            { cell(LayerColumn::Groups, &r.groups, "groups") }
             { cell(LayerColumn::Time, &r.time, "time") }
             { totals }
             <td class="row-actions">

@@ -64,7 +64,7 @@ pub fn layer_table() -> Html {
     };
     let layer_errors: Vec<(usize, LayerColumn, String)> = state
         .errors
-        .range(Key::Layer(0, LayerColumn::Name)..=Key::Layer(usize::MAX, LayerColumn::Time))
+        .range(Key::Layer(0, LayerColumn::Name)..=Key::Layer(usize::MAX, LayerColumn::Groups))
         .filter_map(|(k, v)| match k {
             Key::Layer(row, column) => Some((*row, *column, v.clone())),
             _ => None,
@@ -101,7 +101,7 @@ pub fn layer_table() -> Html {
                 <table class="layers" id="layers" aria-rowcount={(rows.len() + 1).to_string()}>
                     <thead><tr>
                         <th>{ "#" }</th><th>{ "name" }</th><th>{ "kind" }</th><th>{ "input x" }</th><th>{ "weights w" }</th>
-                        <th>{ "output y" }</th><th>{ "time (s/sample)" }</th><th>{ "params" }</th><th>{ "activations" }</th>
+                        <th>{ "output y" }</th><th>{ "groups" }</th><th>{ "time (s/sample)" }</th><th>{ "params" }</th><th>{ "activations" }</th>
                         <th>{ "GFLOPs" }</th><th></th>
                     </tr></thead>
                     <tbody>

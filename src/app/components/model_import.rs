@@ -1,5 +1,5 @@
-//! Paste or upload a ParaDL `.net` file or a JSON network; download the
-//! current one.
+//! Paste, upload or drop a ParaDL `.net` file, a JSON network or an ONNX
+//! graph; download the current network.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,11 +13,34 @@ use crate::app::browser;
 use crate::app::state::Action;
 use crate::oracle::formats;
 
+/// A file being read, kept alive until it is.
+type Reading = Rc<RefCell<Option<FileReader>>>;
+
+/// Reads a picked or dropped file: an ONNX graph as bytes, anything else
+/// as text, then imports it.
+fn load(file: web_sys::File, shape: String, state: AppContext, reader: &Reading) {
+    let name = file.name();
+    let file = gloo::file::File::from(file);
+    let task = if name.to_ascii_lowercase().ends_with(".onnx") {
+        gloo::file::callbacks::read_as_bytes(&file, move |read| match read {
+            Ok(bytes) => state.dispatch(Action::ImportOnnx(bytes.into(), name, shape)),
+            Err(e) => state.dispatch(Action::Notify(format!("{name} could not be read: {e}"))),
+        })
+    } else {
+        gloo::file::callbacks::read_as_text(&file, move |read| match read {
+            Ok(text) => state.dispatch(Action::ImportModel(text)),
+            Err(e) => state.dispatch(Action::Notify(format!("{name} could not be read: {e}"))),
+        })
+    };
+    *reader.borrow_mut() = Some(task);
+}
+
 /// The import box and the download buttons.
 #[function_component(ModelImport)]
 pub fn model_import() -> Html {
     let text = use_state(String::new);
-    let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+    let shape = use_state(String::new);
+    let reader: Reading = use_mut_ref(|| None);
     let export_error = use_state(|| None::<String>);
     let Some(state) = use_context::<AppContext>() else {
         return html! {};
@@ -31,20 +54,27 @@ pub fn model_import() -> Html {
         Callback::from(move |_: MouseEvent| state.dispatch(Action::ImportModel((*text).clone())))
     };
     let onfile = {
-        let state = state.clone();
+        let (state, shape, reader) = (state.clone(), shape.clone(), Rc::clone(&reader));
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<HtmlInputElement>();
-            let Some(file) = input.files().and_then(|list| list.get(0)) else {
-                return;
-            };
-            let state = state.clone();
-            let task = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
-                if let Ok(text) = read {
-                    state.dispatch(Action::ImportModel(text));
-                }
-            });
-            *reader.borrow_mut() = Some(task);
+            if let Some(file) = input.files().and_then(|list| list.get(0)) {
+                load(file, (*shape).clone(), state.clone(), &reader);
+            }
         })
+    };
+    let ondrop = {
+        let (state, shape) = (state.clone(), shape.clone());
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|list| list.get(0)) {
+                load(file, (*shape).clone(), state.clone(), &reader);
+            }
+        })
+    };
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let onshape = {
+        let shape = shape.clone();
+        Callback::from(move |e: InputEvent| shape.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     let export = |as_net: bool| {
         let (view, export_error) = (state.view.clone(), export_error.clone());
@@ -67,16 +97,22 @@ pub fn model_import() -> Html {
         })
     };
     html! {
-        <details class="import">
+        <details class="import" id="model-import" {ondrop} {ondragover}>
             <summary>{ "Import or export a network" }</summary>
+            <p class="quiet">{ "Drop a .onnx, .net or .json file here, upload it, or paste a text format." }</p>
             <label for="model-text">{ "Paste a ParaDL .net file or a JSON network" }</label>
             <textarea id="model-text" rows="6" value={(*text).clone()} {oninput}
                 placeholder={"Dataset|ImageNet\nInput|1280000x3x224x224\nModel|MyNet\nCONV1|3x224x224|3x64x7x7|64x112x112"} />
             <div class="row">
                 <button type="button" id="model-load" onclick={onload}>{ "Load" }</button>
-                <label class="file">{ "or upload " }<input type="file" id="model-file" accept=".net,.net_sc,.net_256,.json,.txt" onchange={onfile} /></label>
+                <label class="file">{ "or upload " }<input type="file" id="model-file" accept=".onnx,.net,.net_sc,.net_256,.json,.txt" onchange={onfile} /></label>
+            </div>
+            <div class="row">
+                <label for="onnx-input-shape">{ "ONNX input shape (if its sizes are symbolic)" }</label>
+                <input type="text" id="onnx-input-shape" placeholder="3x224x224" value={(*shape).clone()} oninput={onshape} />
             </div>
             if let Some(e) = &state.import_error { <p class="error" role="alert" id="import-error">{ e }</p> }
+            if let Some(s) = &state.import_summary { <p class="source" id="import-summary">{ s }</p> }
             <div class="row">
                 <span>{ "Download this network: " }</span>
                 <button type="button" onclick={export(true)}>{ ".net" }</button>

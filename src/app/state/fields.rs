@@ -113,6 +113,7 @@ pub fn of_network(error: &InputError) -> Key {
             Some("w") => LayerColumn::W,
             Some("y") => LayerColumn::Y,
             Some("time_s") => LayerColumn::Time,
+            Some("groups") => LayerColumn::Groups,
             _ => LayerColumn::Name,
         };
         return Key::Layer(row, column);
@@ -178,6 +179,7 @@ pub fn import_message(error: &OracleError) -> String {
             format!("Line {line}, column {column}: {problem}")
         }
         OracleError::Input(e) => e.to_string(),
+        OracleError::Graph(e) => format!("ONNX graph, {e}"),
     }
 }
 

@@ -53,6 +53,9 @@ pub enum Action {
     PickModel(String),
     /// Load a pasted or uploaded `.net` or JSON network.
     ImportModel(String),
+    /// Load an uploaded or dropped ONNX graph: its bytes, its file name and
+    /// the input shape typed for it (blank: the graph's own).
+    ImportOnnx(Rc<[u8]>, String, String),
     /// Type in a layer cell.
     EditLayer(usize, LayerColumn, String),
     /// Change a layer's kind.
@@ -136,6 +139,7 @@ impl Action {
         match self {
             Self::PickModel(_)
             | Self::ImportModel(_)
+            | Self::ImportOnnx(..)
             | Self::EditLayer(..)
             | Self::SetLayerKind(..)
             | Self::InsertLayer(_)
@@ -180,6 +184,8 @@ pub struct AppState {
     pub errors: Errors,
     /// Why the last import failed.
     pub import_error: Option<String>,
+    /// What the last ONNX import gave (layers, parameters, operators merged).
+    pub import_summary: Option<String>,
     /// A message about the link or saved state the page was opened with.
     pub notice: Option<String>,
     /// The last valid inputs and their results.
@@ -212,6 +218,7 @@ impl AppState {
             run,
             errors: Errors::new(),
             import_error: None,
+            import_summary: None,
             notice,
             view: None,
             model_built,
@@ -242,8 +249,17 @@ impl AppState {
                 Ok(m) => {
                     self.model = Rc::new(m);
                     self.import_error = None;
+                    self.import_summary = None;
                 }
                 Err(e) => self.import_error = Some(fields::import_message(&e)),
+            },
+            Action::ImportOnnx(bytes, name, shape) => match ModelEditor::import_onnx(&bytes, &name, &shape) {
+                Ok((m, summary)) => {
+                    self.model = Rc::new(m);
+                    self.import_error = None;
+                    self.import_summary = Some(summary);
+                }
+                Err(e) => self.import_error = Some(format!("{name}: {}", fields::import_message(&e))),
             },
             Action::EditLayer(row, column, text) => Rc::make_mut(&mut self.model).edit(row, column, text),
             Action::SetLayerKind(row, kind) => Rc::make_mut(&mut self.model).set_kind(row, kind),
@@ -420,6 +436,45 @@ mod tests {
         let state = dispatch(state, Action::SetGroupSize("3".into()));
         assert!(state.error(Key::Run(fields::RunKey::GroupSize)).is_some());
         assert_eq!(state.view.as_ref().unwrap().results.capacity_bytes, 32e9);
+    }
+
+    #[test]
+    fn an_onnx_graph_imports_and_a_broken_one_keeps_the_view() {
+        let bytes: Rc<[u8]> = include_bytes!("../../../tests/onnx/light_squeezenet.onnx")
+            .as_slice()
+            .into();
+        let state = Rc::new(AppState::new(Inputs::default(), None));
+        let before = state.view.clone().unwrap();
+        let broken: Rc<[u8]> = bytes[..bytes.len() / 3].into();
+        let state = dispatch(state, Action::ImportOnnx(broken, "cut.onnx".into(), String::new()));
+        assert!(
+            state
+                .import_error
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("cut.onnx: ONNX graph")
+        );
+        assert_eq!(
+            state.view.as_ref().unwrap().inputs,
+            before.inputs,
+            "the previous network stays"
+        );
+        let state = dispatch(
+            state,
+            Action::ImportOnnx(bytes, "squeezenet.onnx".into(), String::new()),
+        );
+        assert_eq!(state.import_error, None);
+        let view = state.view.as_ref().unwrap();
+        assert_eq!(view.scenario.network().layers().len(), 66);
+        assert_eq!(view.scenario.network().weight_items(), 1_235_496.0);
+        let summary = state.import_summary.as_deref().unwrap_or("");
+        assert!(
+            summary.contains("66 layers") && summary.contains("ConstantOfShape 39"),
+            "{summary}"
+        );
+        // the imported network travels in the share link
+        let reopened = crate::app::url::decode(view.link.as_deref().unwrap_or("")).unwrap();
+        assert_eq!(reopened.network().unwrap().weight_items(), 1_235_496.0);
     }
 
     #[test]

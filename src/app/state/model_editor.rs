@@ -22,6 +22,10 @@ pub struct LayerRow {
     pub y: String,
     /// Profiled seconds per sample (blank: none).
     pub time: String,
+    /// Groups of a convolution (blank: 1).
+    pub groups: String,
+    /// The layer has a bias (kept from its source; counted in its parameters).
+    pub bias: bool,
 }
 
 /// A column of the layer table.
@@ -37,6 +41,8 @@ pub enum LayerColumn {
     Y,
     /// Profiled time.
     Time,
+    /// Groups of a convolution.
+    Groups,
 }
 
 impl LayerColumn {
@@ -48,6 +54,7 @@ impl LayerColumn {
             Self::W => "w",
             Self::Y => "y",
             Self::Time => "time_s",
+            Self::Groups => "groups",
         }
     }
 }
@@ -113,6 +120,34 @@ impl ModelEditor {
         Ok(Self::from_spec(&network.spec(), None))
     }
 
+    /// Reads an uploaded or dropped ONNX graph (`input_shape`, such as
+    /// `3x224x224`, blank unless its input sizes are symbolic), and says
+    /// what was imported.
+    ///
+    /// # Errors
+    /// The importer's error, naming the node, or the shape's.
+    pub fn import_onnx(bytes: &[u8], name: &str, input_shape: &str) -> Result<(Self, String), OracleError> {
+        let shape = match input_shape.trim() {
+            "" => None,
+            text => Some(parse_shape(text).map_err(|p| crate::oracle::ParseError::at(1, 1, p))?),
+        };
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let imported = formats::onnx::read(bytes, stem, shape.as_ref(), formats::onnx::DEFAULT_SAMPLES)?;
+        let n = &imported.network;
+        let mut summary = format!(
+            "Imported {name}: {} layers, {} parameters, {} GFLOPs forward per sample",
+            n.layers().len(),
+            n.weight_items(),
+            crate::oracle::units::significant(n.forward_flops() / 1e9, 4)
+        );
+        if !imported.merged.is_empty() {
+            let list: Vec<String> = imported.merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
+            summary.push_str(&format!("; no layer for: {}", list.join(", ")));
+        }
+        summary.push_str(". The dataset is assumed to be ImageNet-1k: change its size below if not.");
+        Ok((Self::from_spec(&n.spec(), None), summary))
+    }
+
     /// Builds and checks the network: the preset itself when nothing
     /// differs from it.
     ///
@@ -165,6 +200,16 @@ impl ModelEditor {
                     None
                 }),
             };
+            let groups = match r.groups.trim() {
+                "" => 1,
+                t => t.parse::<u64>().unwrap_or_else(|_| {
+                    errors.insert(
+                        Key::Layer(i, LayerColumn::Groups),
+                        format!("'{t}' is not a whole number of groups"),
+                    );
+                    1
+                }),
+            };
             layers.push(LayerSpec {
                 name: r.name.clone(),
                 kind: r.kind,
@@ -172,6 +217,8 @@ impl ModelEditor {
                 w,
                 y,
                 time_s,
+                groups,
+                bias: r.bias,
             });
         }
         if !errors.is_empty() {
@@ -198,6 +245,7 @@ impl ModelEditor {
                 LayerColumn::W => r.w = text,
                 LayerColumn::Y => r.y = text,
                 LayerColumn::Time => r.time = text,
+                LayerColumn::Groups => r.groups = text,
             }
         }
     }
@@ -224,6 +272,8 @@ impl ModelEditor {
             } else {
                 "0".into()
             },
+            groups: String::new(),
+            bias: false,
         };
         self.rows.insert(index + 1, new);
     }
@@ -252,6 +302,12 @@ fn row(layer: &LayerSpec) -> LayerRow {
         w: layer.w.to_string(),
         y: layer.y.to_string(),
         time: layer.time_s.map(|t| t.to_string()).unwrap_or_default(),
+        groups: if layer.groups == 1 {
+            String::new()
+        } else {
+            layer.groups.to_string()
+        },
+        bias: layer.bias,
     }
 }
 

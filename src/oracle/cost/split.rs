@@ -21,7 +21,7 @@ impl SplitAxis {
         match self {
             Self::Width => "the narrowest split layer's width",
             Self::Filters => "the fewest filters of a split layer",
-            Self::Channels => "the fewest input channels of a split layer",
+            Self::Channels => "the fewest input channels (per group) of a split layer",
         }
     }
 

@@ -65,7 +65,8 @@ pub struct LayerCost {
     pub output_items: f64,
     /// `|x_l|`.
     pub input_items: f64,
-    /// `C_l = x[0]`.
+    /// `C_l/g_l`: input channels per group (`x[0]` but for a grouped
+    /// convolution), what a channel split divides.
     pub in_channels: u64,
     /// `F_l = y[0]`.
     pub out_channels: u64,
@@ -374,7 +375,7 @@ fn layer_cost(layer: &Layer, time_s: f64) -> LayerCost {
         weight_items: layer.weight_items(),
         output_items: layer.y().items(),
         input_items: layer.x().items(),
-        in_channels: layer.x().channels(),
+        in_channels: layer.x().channels() / layer.groups(),
         out_channels: layer.y().channels(),
         width: layer.x().width().min(layer.y().width()),
         halo_x_items,

@@ -1,5 +1,5 @@
 //! File formats: the original ParaDL tool's `.net`, `.plat` and `.lc`
-//! files, and a JSON form of networks, clusters and runs. Every reader is a
+//! files, a JSON form of networks, clusters and runs, and ONNX graphs. Every reader is a
 //! pure function from text to checked values whose errors carry a line and
 //! column; every writer is its inverse.
 
@@ -9,6 +9,7 @@ pub mod lc;
 mod lines;
 pub mod measured;
 pub mod net;
+pub mod onnx;
 pub mod plat;
 pub mod records;
 

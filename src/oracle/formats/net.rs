@@ -187,6 +187,8 @@ fn parse_layer(line: &Line<'_>, index: usize) -> Result<LayerSpec, ParseError> {
         w,
         y,
         time_s,
+        groups: 1,
+        bias: false,
     };
     Layer::check(&spec).map_err(|err| {
         let field = field_of(line, err.field.segments());
@@ -275,6 +277,14 @@ pub fn write(network: &Network) -> Result<String, InputError> {
                     layer.kind
                 )),
             ));
+        }
+        for (key, held) in [("groups", layer.groups != 1), ("bias", layer.bias)] {
+            if held {
+                return Err(InputError::new(
+                    Path::from(key).within(&layer_field(i, layer)),
+                    Rule::NotRepresentable(format!("a .net file has no {key}: write the JSON form")),
+                ));
+            }
         }
         let _ = write!(text, "{name}|{}|{}|{}", layer.x, layer.w, layer.y);
         if let Some(time) = layer.time_s {

@@ -48,6 +48,10 @@ pub enum Rule {
     /// A hybrid group size that does not divide the GPU count.
     #[error("must divide the GPU count {gpus}, found {group}")]
     NotDivisor { gpus: u64, group: u64 },
+    /// A count that must divide another (a convolution's groups and its
+    /// channels).
+    #[error("must divide {what} ({count}), found {found}")]
+    MustDivide { what: String, count: u64, found: u64 },
     /// A weightless kind of layer carries weights.
     #[error("must be empty or hold zero items: a {kind} layer has no weights, found {items} items")]
     UnexpectedWeights { kind: String, items: u64 },
@@ -187,4 +191,37 @@ pub enum OracleError {
     /// An import that failed at a position.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// A graph (ONNX) that could not be turned into layers.
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+}
+
+/// A node of an imported graph: its index in the file, name and operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRef {
+    /// 0-based index among the graph's nodes.
+    pub index: usize,
+    /// Its name (may be empty).
+    pub name: String,
+    /// Its operator (`Conv`, ...).
+    pub op: String,
+}
+
+/// Why a graph could not be read, and at which node.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub struct GraphError {
+    /// The node, if the problem is one node's.
+    pub node: Option<NodeRef>,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl std::fmt::Display for GraphError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.node {
+            Some(n) if n.name.is_empty() => write!(f, "node {} ({}): {}", n.index, n.op, self.problem),
+            Some(n) => write!(f, "node {} '{}' ({}): {}", n.index, n.name, n.op, self.problem),
+            None => f.write_str(&self.problem),
+        }
+    }
 }

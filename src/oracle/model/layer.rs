@@ -31,6 +31,15 @@ named_enum! {
         Dropout => ("dropout", "dropout"),
         /// Anything else (no FLOPs).
         Other => ("other", "other"),
+        /// Concatenation along the channels (section 10).
+        Concat => ("concat", "concatenation"),
+        /// Elementwise product, e.g. a squeeze-and-excitation scale (section 10).
+        Mul => ("mul", "elementwise product"),
+        /// Layer normalisation (section 10).
+        Ln => ("ln", "layer normalisation"),
+        /// An elementwise activation other than ReLU: sigmoid, tanh, GELU,
+        /// SiLU, softmax... (section 10).
+        Act => ("act", "activation"),
     }
 }
 
@@ -40,10 +49,20 @@ impl LayerKind {
         matches!(self, Self::Conv | Self::Fc)
     }
 
-    /// Layers that act on each item alone (bn, relu, add, dropout): they
-    /// follow a spatial split without a halo.
+    /// Layers that act on each position alone (bn, relu, add, dropout,
+    /// and section 10's concat, mul, ln, act): they follow a spatial split
+    /// without a halo.
     pub fn is_elementwise(self) -> bool {
-        matches!(self, Self::Relu | Self::Bn | Self::Add | Self::Dropout)
+        matches!(
+            self,
+            Self::Relu | Self::Bn | Self::Add | Self::Dropout | Self::Concat | Self::Mul | Self::Ln | Self::Act
+        )
+    }
+
+    /// Normalisations (bn, ln): their weights, if given, are a scale and a
+    /// bias per channel.
+    pub fn is_norm(self) -> bool {
+        matches!(self, Self::Bn | Self::Ln)
     }
 
     /// Max or average pooling.
@@ -55,16 +74,20 @@ impl LayerKind {
     fn must_be_weightless(self) -> bool {
         matches!(
             self,
-            Self::Maxpool | Self::Avgpool | Self::Relu | Self::Add | Self::Dropout
+            Self::Maxpool
+                | Self::Avgpool
+                | Self::Relu
+                | Self::Add
+                | Self::Dropout
+                | Self::Concat
+                | Self::Mul
+                | Self::Act
         )
     }
 
     /// Kinds that keep the channel count (`y[0] = x[0]`).
     fn keeps_channels(self) -> bool {
-        matches!(
-            self,
-            Self::Maxpool | Self::Avgpool | Self::Relu | Self::Bn | Self::Add | Self::Dropout
-        )
+        self.is_pool() || self.is_elementwise()
     }
 }
 
@@ -97,6 +120,20 @@ pub struct LayerSpec {
     /// Profiled per-sample training time in seconds, if the source had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
+    /// `g`: groups of a convolution (1: a plain one; `C`: depthwise).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub groups: u64,
+    /// A conv or fc layer with a bias: `F` more weights (section 10).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bias: bool,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(value: &u64) -> bool {
+    *value == 1
 }
 
 /// A checked layer.
@@ -113,7 +150,9 @@ impl Layer {
     /// dimensions at least 1; pool weights empty or `0x0xK...` with kernels
     /// of at least 1; relu, add and dropout weightless; kinds other than
     /// conv, fc and other keep the channel count; a profiled time finite,
-    /// not negative and at most [`MAX_TIME_S`].
+    /// not negative and at most [`MAX_TIME_S`]; `groups` at least 1, 1 for
+    /// every kind but conv, and dividing a convolution's `C` and `F`; a
+    /// bias only on conv and fc.
     ///
     /// # Errors
     /// An [`InputError`] whose field is relative to the layer (`x`, `w[0]`, ...).
@@ -140,6 +179,16 @@ impl Layer {
             ));
         }
         check_weights(spec)?;
+        check_groups(spec)?;
+        if spec.bias && !spec.kind.has_weights() {
+            return Err(InputError::new(
+                "bias",
+                Rule::UnexpectedWeights {
+                    kind: spec.kind.name().into(),
+                    items: spec.y.channels(),
+                },
+            ));
+        }
         if spec.kind.keeps_channels() && spec.y.channels() != spec.x.channels() {
             return Err(InputError::new(
                 "y[0]",
@@ -191,6 +240,11 @@ impl Layer {
         self.0.time_s
     }
 
+    /// `g`: groups of a convolution (1 otherwise).
+    pub fn groups(&self) -> u64 {
+        self.0.groups
+    }
+
     /// Kernel dimensions `K...` (`w[2..]`), empty if none.
     pub fn kernel(&self) -> &[u64] {
         self.0.w.dims().get(2..).unwrap_or(&[])
@@ -204,20 +258,21 @@ impl Layer {
     /// Forward FLOPs per sample.
     ///
     /// # Formula
-    /// conv, fc: `2·C·F·ΠK·Π(spatial of y)`; maxpool, avgpool:
-    /// `C·ΠK·Π(spatial of y)`; relu, add: `|y|`; bn: `4·|x|`; dropout,
-    /// other: 0. `C = x[0]`, `F = y[0]`.
+    /// conv, fc: `2·(C/g)·F·ΠK·Π(spatial of y)`; maxpool, avgpool:
+    /// `C·ΠK·Π(spatial of y)`; relu, add, mul, act: `|y|`; bn, ln: `4·|x|`;
+    /// dropout, concat, other: 0. `C = x[0]`, `F = y[0]`, `g` the groups
+    /// (1 but for a grouped convolution).
     pub fn forward_flops(&self) -> f64 {
-        let c = self.x().channels() as f64;
+        let c = self.x().channels() as f64 / self.groups() as f64;
         let f = self.y().channels() as f64;
         let kernel: f64 = self.kernel().iter().map(|&k| k as f64).product();
         let out_spatial: f64 = self.y().spatial().iter().map(|&d| d as f64).product();
         match self.kind() {
             LayerKind::Conv | LayerKind::Fc => 2.0 * c * f * kernel * out_spatial,
             LayerKind::Maxpool | LayerKind::Avgpool => c * kernel * out_spatial,
-            LayerKind::Relu | LayerKind::Add => self.y().items(),
-            LayerKind::Bn => 4.0 * self.x().items(),
-            LayerKind::Dropout | LayerKind::Other => 0.0,
+            LayerKind::Relu | LayerKind::Add | LayerKind::Mul | LayerKind::Act => self.y().items(),
+            LayerKind::Bn | LayerKind::Ln => 4.0 * self.x().items(),
+            LayerKind::Dropout | LayerKind::Concat | LayerKind::Other => 0.0,
         }
     }
 
@@ -232,9 +287,20 @@ impl Layer {
         }
     }
 
-    /// `|w|`: weight items.
+    /// `|w|`: weight items (trainable parameters).
+    ///
+    /// # Formula
+    /// The product of `w`'s dimensions, divided by the groups `g` (a
+    /// grouped convolution's `[C, F, K...]` holds `F·(C/g)·ΠK` weights),
+    /// plus `F` for a bias.
     pub fn weight_items(&self) -> f64 {
-        self.w().items()
+        let bias = if self.0.bias { self.y().channels() as f64 } else { 0.0 };
+        self.w().items() / self.groups() as f64 + bias
+    }
+
+    /// Whether the layer has a bias.
+    pub fn bias(&self) -> bool {
+        self.0.bias
     }
 }
 
@@ -315,6 +381,32 @@ fn check_weights(spec: &LayerSpec) -> Result<(), InputError> {
     w.check_dims(&Field::from("w"), 0)
 }
 
+fn check_groups(spec: &LayerSpec) -> Result<(), InputError> {
+    let g = spec.groups;
+    if g < 1 {
+        return Err(InputError::new("groups", Rule::CountTooSmall { min: 1, found: g }));
+    }
+    if g == 1 {
+        return Ok(());
+    }
+    if spec.kind != LayerKind::Conv {
+        return Err(InputError::new("groups", Rule::CountTooLarge { max: 1, found: g }));
+    }
+    for (what, channels) in [("x[0]", spec.x.channels()), ("y[0]", spec.y.channels())] {
+        if !channels.is_multiple_of(g) {
+            return Err(InputError::new(
+                "groups",
+                Rule::MustDivide {
+                    what: what.into(),
+                    count: channels,
+                    found: g,
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,6 +419,8 @@ mod tests {
             w: Shape::new(w.to_vec()),
             y: Shape::new(y.to_vec()),
             time_s: None,
+            groups: 1,
+            bias: false,
         }
     }
 
@@ -349,6 +443,8 @@ mod tests {
             w: [0, 0, 3, 3].into(),
             y: [96, 27, 27].into(),
             time_s: None,
+            groups: 1,
+            bias: false,
         })
         .unwrap();
         assert_eq!(pool.forward_flops(), 96.0 * 9.0 * 27.0 * 27.0);
@@ -359,6 +455,8 @@ mod tests {
             w: [96, 96, 0, 0].into(),
             y: [96, 54, 54].into(),
             time_s: Some(0.0),
+            groups: 1,
+            bias: false,
         })
         .unwrap();
         assert_eq!(relu.forward_flops(), 96.0 * 54.0 * 54.0);
@@ -416,6 +514,8 @@ mod tests {
             w: [4, 4, 1, 1].into(),
             y: [4, 2, 2].into(),
             time_s: None,
+            groups: 1,
+            bias: false,
         })
         .unwrap_err();
         assert!(matches!(err.rule, Rule::UnexpectedWeights { items: 16, .. }));

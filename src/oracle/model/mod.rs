@@ -10,6 +10,7 @@ pub mod factors;
 pub mod facts;
 pub mod fidelity;
 pub mod field;
+pub mod inventory;
 pub mod layer;
 pub mod measured;
 pub(crate) mod names;

@@ -283,6 +283,8 @@ mod tests {
             w,
             y,
             time_s,
+            groups: 1,
+            bias: false,
         }
     }
 

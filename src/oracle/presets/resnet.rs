@@ -40,6 +40,8 @@ impl Builder {
             w: Shape::new(w),
             y: y.into(),
             time_s: None,
+            groups: 1,
+            bias: false,
         });
     }
 

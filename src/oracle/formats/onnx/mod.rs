@@ -1,0 +1,82 @@
+//! ONNX graphs (`.onnx`, binary protobuf) as networks: the messages of
+//! `onnx.proto` the importer needs ([`proto`], decoded by prost), and the
+//! conversion of the graph to the engine's layer list with its own shape
+//! propagation ([`convert`]). Contract, section 10.
+//!
+//! Weights come as initializers, as `Constant` nodes or as the outputs of
+//! `ConstantOfShape` (the onnx project's test models strip their weights
+//! so); the data input is the first graph input that is not a weight. An
+//! operator the model does not know is an error naming the node, its
+//! operator and its index, never a silent drop.
+
+mod convert;
+pub mod proto;
+mod sizes;
+
+use std::collections::BTreeMap;
+
+use prost::Message;
+
+use crate::oracle::model::errors::{GraphError, OracleError};
+use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
+use crate::oracle::model::shape::Shape;
+
+/// Samples of the dataset an imported network trains on, unless given:
+/// ImageNet-1k's training set (ILSVRC 2012), 1,281,167 images.
+pub const DEFAULT_SAMPLES: u64 = 1_281_167;
+
+/// What an import gives: the network and what became no layer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The network.
+    pub network: Network,
+    /// Operators that became no layer (shape-only or constants) or were
+    /// merged into one (a bias add), with their counts.
+    pub merged: BTreeMap<String, usize>,
+}
+
+/// Reads an ONNX file. `input_shape` (`[C, spatial...]`) replaces the data
+/// input's sizes (needed when they are symbolic); `samples` is the
+/// dataset's size.
+///
+/// # Errors
+/// [`OracleError::Graph`] for bytes that are not an ONNX model or a graph
+/// that cannot be converted (naming the node); [`OracleError::Input`] for
+/// layers that break a rule of the model.
+pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64) -> Result<Imported, OracleError> {
+    let model = proto::ModelProto::decode(bytes).map_err(|e| GraphError {
+        node: None,
+        problem: format!("not an ONNX model (protobuf: {e})"),
+    })?;
+    let graph = model.graph.as_ref().ok_or_else(|| GraphError {
+        node: None,
+        problem: "an ONNX model without a graph".into(),
+    })?;
+    let (converted, sample) = convert::graph(graph, input_shape.map(Shape::dims))?;
+    let title = graph
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| name.to_string());
+    let network = Network::new(NetworkSpec {
+        name: title,
+        dataset: DatasetSpec {
+            name: "ImageNet-1k (assumed; change the dataset size)".into(),
+            samples,
+            sample_shape: Shape::new(sample),
+        },
+        layers: converted.layers,
+        profiled_on: None,
+    })?;
+    Ok(Imported {
+        network,
+        merged: converted.merged,
+    })
+}
+
+/// Whether bytes look like an ONNX model rather than text: a protobuf
+/// starting with field 1 (`ir_version`, a varint), as every ONNX writer
+/// does.
+pub fn looks_like_onnx(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&0x08)
+}

@@ -1,0 +1,195 @@
+//! The messages of the ONNX file format (`onnx.proto`, IR version 3 and
+//! later) that the importer reads, with the published field numbers.
+//! Fields it does not need are skipped by the decoder.
+
+use prost::Message;
+
+/// `ModelProto`: the file.
+#[derive(Clone, PartialEq, Message)]
+pub struct ModelProto {
+    /// `ir_version = 1`.
+    #[prost(int64, optional, tag = "1")]
+    pub ir_version: Option<i64>,
+    /// `producer_name = 2`.
+    #[prost(string, optional, tag = "2")]
+    pub producer_name: Option<String>,
+    /// `graph = 7`.
+    #[prost(message, optional, tag = "7")]
+    pub graph: Option<GraphProto>,
+}
+
+/// `GraphProto`: nodes in topological order, weights, inputs and outputs.
+#[derive(Clone, PartialEq, Message)]
+pub struct GraphProto {
+    /// `node = 1`.
+    #[prost(message, repeated, tag = "1")]
+    pub node: Vec<NodeProto>,
+    /// `name = 2`.
+    #[prost(string, optional, tag = "2")]
+    pub name: Option<String>,
+    /// `initializer = 5`.
+    #[prost(message, repeated, tag = "5")]
+    pub initializer: Vec<TensorProto>,
+    /// `input = 11`.
+    #[prost(message, repeated, tag = "11")]
+    pub input: Vec<ValueInfoProto>,
+    /// `output = 12`.
+    #[prost(message, repeated, tag = "12")]
+    pub output: Vec<ValueInfoProto>,
+}
+
+/// `NodeProto`: one operator.
+#[derive(Clone, PartialEq, Message)]
+pub struct NodeProto {
+    /// `input = 1`.
+    #[prost(string, repeated, tag = "1")]
+    pub input: Vec<String>,
+    /// `output = 2`.
+    #[prost(string, repeated, tag = "2")]
+    pub output: Vec<String>,
+    /// `name = 3`.
+    #[prost(string, optional, tag = "3")]
+    pub name: Option<String>,
+    /// `op_type = 4`.
+    #[prost(string, optional, tag = "4")]
+    pub op_type: Option<String>,
+    /// `attribute = 5`.
+    #[prost(message, repeated, tag = "5")]
+    pub attribute: Vec<AttributeProto>,
+    /// `domain = 7`.
+    #[prost(string, optional, tag = "7")]
+    pub domain: Option<String>,
+}
+
+/// `AttributeProto`: a named value of a node.
+#[derive(Clone, PartialEq, Message)]
+pub struct AttributeProto {
+    /// `name = 1`.
+    #[prost(string, optional, tag = "1")]
+    pub name: Option<String>,
+    /// `f = 2`.
+    #[prost(float, optional, tag = "2")]
+    pub f: Option<f32>,
+    /// `i = 3`.
+    #[prost(int64, optional, tag = "3")]
+    pub i: Option<i64>,
+    /// `s = 4`.
+    #[prost(bytes = "vec", optional, tag = "4")]
+    pub s: Option<Vec<u8>>,
+    /// `t = 5`.
+    #[prost(message, optional, tag = "5")]
+    pub t: Option<TensorProto>,
+    /// `ints = 8`.
+    #[prost(int64, repeated, tag = "8")]
+    pub ints: Vec<i64>,
+}
+
+/// `TensorProto`: a constant tensor (its shape, and its integers when the
+/// importer needs them).
+#[derive(Clone, PartialEq, Message)]
+pub struct TensorProto {
+    /// `dims = 1`.
+    #[prost(int64, repeated, tag = "1")]
+    pub dims: Vec<i64>,
+    /// `data_type = 2`.
+    #[prost(int32, optional, tag = "2")]
+    pub data_type: Option<i32>,
+    /// `int32_data = 5`.
+    #[prost(int32, repeated, tag = "5")]
+    pub int32_data: Vec<i32>,
+    /// `int64_data = 7`.
+    #[prost(int64, repeated, tag = "7")]
+    pub int64_data: Vec<i64>,
+    /// `name = 8`.
+    #[prost(string, optional, tag = "8")]
+    pub name: Option<String>,
+    /// `raw_data = 9`.
+    #[prost(bytes = "vec", optional, tag = "9")]
+    pub raw_data: Option<Vec<u8>>,
+}
+
+/// `ValueInfoProto`: a named, typed value (graph inputs and outputs).
+#[derive(Clone, PartialEq, Message)]
+pub struct ValueInfoProto {
+    /// `name = 1`.
+    #[prost(string, optional, tag = "1")]
+    pub name: Option<String>,
+    /// `type = 2`.
+    #[prost(message, optional, tag = "2")]
+    pub r#type: Option<TypeProto>,
+}
+
+/// `TypeProto`: only its tensor type is read.
+#[derive(Clone, PartialEq, Message)]
+pub struct TypeProto {
+    /// `tensor_type = 1`.
+    #[prost(message, optional, tag = "1")]
+    pub tensor_type: Option<TensorType>,
+}
+
+/// `TypeProto.Tensor`.
+#[derive(Clone, PartialEq, Message)]
+pub struct TensorType {
+    /// `elem_type = 1`.
+    #[prost(int32, optional, tag = "1")]
+    pub elem_type: Option<i32>,
+    /// `shape = 2`.
+    #[prost(message, optional, tag = "2")]
+    pub shape: Option<TensorShapeProto>,
+}
+
+/// `TensorShapeProto`.
+#[derive(Clone, PartialEq, Message)]
+pub struct TensorShapeProto {
+    /// `dim = 1`.
+    #[prost(message, repeated, tag = "1")]
+    pub dim: Vec<Dimension>,
+}
+
+/// `TensorShapeProto.Dimension`: a number or a symbol.
+#[derive(Clone, PartialEq, Message)]
+pub struct Dimension {
+    /// `dim_value = 1`.
+    #[prost(int64, optional, tag = "1")]
+    pub dim_value: Option<i64>,
+    /// `dim_param = 2`.
+    #[prost(string, optional, tag = "2")]
+    pub dim_param: Option<String>,
+}
+
+/// `TensorProto.DataType.INT64`.
+pub const INT64: i32 = 7;
+/// `TensorProto.DataType.INT32`.
+pub const INT32: i32 = 6;
+
+impl TensorProto {
+    /// The tensor's integers, when it is an INT64 or INT32 tensor (from the
+    /// typed field or the little-endian raw bytes).
+    pub fn integers(&self) -> Option<Vec<i64>> {
+        match self.data_type {
+            Some(INT64) => {
+                if !self.int64_data.is_empty() {
+                    return Some(self.int64_data.clone());
+                }
+                let raw = self.raw_data.as_deref()?;
+                (raw.len() % 8 == 0).then(|| {
+                    raw.chunks_exact(8)
+                        .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                        .collect()
+                })
+            }
+            Some(INT32) => {
+                if !self.int32_data.is_empty() {
+                    return Some(self.int32_data.iter().map(|&v| i64::from(v)).collect());
+                }
+                let raw = self.raw_data.as_deref()?;
+                (raw.len() % 4 == 0).then(|| {
+                    raw.chunks_exact(4)
+                        .map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                        .collect()
+                })
+            }
+            _ => None,
+        }
+    }
+}

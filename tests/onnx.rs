@@ -1,0 +1,352 @@
+//! The ONNX importer: the onnx project's four test graphs against counts
+//! computed independently, each operator family on small graphs built
+//! here, and broken files (an error, never a panic).
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::formats::onnx::proto::{
+    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, TensorProto, TensorShapeProto, TensorType, TypeProto,
+    ValueInfoProto,
+};
+use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
+use paradl::oracle::{LayerKind, OracleError, Shape};
+use prost::Message;
+
+fn file(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/onnx/{name}.onnx", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// Parameters and forward FLOPs per sample of the four graphs, computed
+/// apart from the engine: `tests/onnx/count.py` runs onnx's own shape
+/// inference (onnx 1.x from PyPI) and sums the contract's formulas (conv
+/// weights and biases, Gemm weights and biases, batch-norm scale and bias;
+/// FLOPs of section 2 and 10). ResNet-50's and VGG-19's parameters are
+/// also torchvision's (`resnet50`: 25,557,032; `vgg19`: 143,667,240).
+const COUNTS: [(&str, f64, f64, usize); 4] = [
+    ("light_bvlc_alexnet", 60_965_224.0, 1_311_182_184.0, 23),
+    ("light_resnet50", 25_557_032.0, 8_239_860_200.0, 175),
+    ("light_squeezenet", 1_235_496.0, 704_034_808.0, 66),
+    ("light_vgg19", 143_667_240.0, 39_285_107_688.0, 45),
+];
+
+#[test]
+fn the_shared_graphs_match_independent_counts() {
+    for (name, parameters, flops, layers) in COUNTS {
+        let imported = onnx::read(&file(name), name, None, DEFAULT_SAMPLES).unwrap();
+        let n = &imported.network;
+        assert_eq!(n.weight_items(), parameters, "{name} parameters");
+        assert_eq!(n.forward_flops(), flops, "{name} FLOPs");
+        assert_eq!(n.layers().len(), layers, "{name} layers");
+        assert_eq!(n.dataset_samples(), DEFAULT_SAMPLES);
+        assert_eq!(n.layers()[0].x(), &Shape::from([3, 224, 224]));
+        assert!(
+            imported.merged.contains_key("ConstantOfShape"),
+            "{name}: weights from ConstantOfShape"
+        );
+    }
+}
+
+#[test]
+fn groups_concat_and_fc_shapes_come_through() {
+    let alexnet = onnx::read(&file("light_bvlc_alexnet"), "a", None, 1000)
+        .unwrap()
+        .network;
+    // BVLC AlexNet's conv2, conv4 and conv5 run in two groups
+    let grouped: Vec<u64> = alexnet
+        .layers()
+        .iter()
+        .filter(|l| l.kind() == LayerKind::Conv)
+        .map(|l| l.groups())
+        .collect();
+    assert_eq!(grouped, [1, 2, 1, 2, 2]);
+    // the first fully connected layer reads [256, 6, 6] as ParaDL's files do
+    let fc6 = alexnet.layers().iter().find(|l| l.kind() == LayerKind::Fc).unwrap();
+    assert_eq!(fc6.x(), &Shape::from([256, 6, 6]));
+    assert_eq!(fc6.w(), &Shape::from([256, 4096, 6, 6]));
+    assert_eq!(fc6.y(), &Shape::from([4096, 1, 1]));
+    assert!(fc6.bias());
+    // LRN and softmax are activations
+    assert_eq!(
+        alexnet.layers().iter().filter(|l| l.kind() == LayerKind::Act).count(),
+        3
+    );
+
+    let squeezenet = onnx::read(&file("light_squeezenet"), "s", None, 1000).unwrap().network;
+    let concats: Vec<&Shape> = squeezenet
+        .layers()
+        .iter()
+        .filter(|l| l.kind() == LayerKind::Concat)
+        .map(|l| l.y())
+        .collect();
+    assert_eq!(concats.len(), 8);
+    assert_eq!(concats[0], &Shape::from([128, 55, 55]), "fire2: 64 + 64 channels");
+}
+
+// ---- small graphs built here ------------------------------------------
+
+fn value(name: &str, dims: &[Option<i64>]) -> ValueInfoProto {
+    ValueInfoProto {
+        name: Some(name.into()),
+        r#type: Some(TypeProto {
+            tensor_type: Some(TensorType {
+                elem_type: Some(1),
+                shape: Some(TensorShapeProto {
+                    dim: dims
+                        .iter()
+                        .map(|d| Dimension {
+                            dim_value: *d,
+                            dim_param: d.is_none().then(|| "N".into()),
+                        })
+                        .collect(),
+                }),
+            }),
+        }),
+    }
+}
+
+fn weight(name: &str, dims: &[i64]) -> TensorProto {
+    TensorProto {
+        dims: dims.to_vec(),
+        data_type: Some(1),
+        name: Some(name.into()),
+        ..TensorProto::default()
+    }
+}
+
+fn shape_tensor(name: &str, values: &[i64]) -> TensorProto {
+    TensorProto {
+        dims: vec![values.len() as i64],
+        data_type: Some(7),
+        raw_data: Some(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
+        name: Some(name.into()),
+        ..TensorProto::default()
+    }
+}
+
+fn ints(name: &str, values: &[i64]) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.into()),
+        ints: values.to_vec(),
+        ..AttributeProto::default()
+    }
+}
+
+fn int(name: &str, value: i64) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.into()),
+        i: Some(value),
+        ..AttributeProto::default()
+    }
+}
+
+fn node(op: &str, name: &str, inputs: &[&str], outputs: &[&str], attributes: Vec<AttributeProto>) -> NodeProto {
+    NodeProto {
+        input: inputs.iter().map(|s| s.to_string()).collect(),
+        output: outputs.iter().map(|s| s.to_string()).collect(),
+        name: Some(name.into()),
+        op_type: Some(op.into()),
+        attribute: attributes,
+        domain: None,
+    }
+}
+
+fn model(input: &[Option<i64>], nodes: Vec<NodeProto>, weights: Vec<TensorProto>) -> Vec<u8> {
+    ModelProto {
+        ir_version: Some(8),
+        producer_name: Some("tests".into()),
+        graph: Some(GraphProto {
+            node: nodes,
+            name: Some("small".into()),
+            initializer: weights,
+            input: vec![value("data", input)],
+            output: vec![],
+        }),
+    }
+    .encode_to_vec()
+}
+
+/// A depthwise-separable block with a squeeze-and-excitation scale, layer
+/// norm, GELU, a PyTorch-style flatten (Shape, Gather, Unsqueeze, Concat,
+/// Reshape) and a MatMul with its bias added.
+fn modern() -> Vec<u8> {
+    let nodes = vec![
+        node(
+            "Conv",
+            "dw",
+            &["data", "dw_w"],
+            &["a"],
+            vec![
+                int("group", 8),
+                ints("pads", &[1, 1, 1, 1]),
+                ints("kernel_shape", &[3, 3]),
+            ],
+        ),
+        node(
+            "Conv",
+            "pw",
+            &["a", "pw_w", "pw_b"],
+            &["b"],
+            vec![ints("strides", &[2, 2])],
+        ),
+        node("Clip", "relu6", &["b"], &["c"], vec![]),
+        node("GlobalAveragePool", "squeeze", &["c"], &["s"], vec![]),
+        node("Sigmoid", "gate", &["s"], &["g"], vec![]),
+        node("Mul", "excite", &["c", "g"], &["e"], vec![]),
+        node(
+            "LayerNormalization",
+            "ln",
+            &["e", "ln_scale", "ln_bias"],
+            &["l"],
+            vec![],
+        ),
+        node("Gelu", "gelu", &["l"], &["h"], vec![]),
+        node("Concat", "cat", &["h", "c"], &["k"], vec![int("axis", 1)]),
+        node("Shape", "shape", &["k"], &["k_shape"], vec![]),
+        node("Gather", "batch", &["k_shape", "zero"], &["n"], vec![int("axis", 0)]),
+        node("Unsqueeze", "n1", &["n"], &["n_1"], vec![ints("axes", &[0])]),
+        node(
+            "Concat",
+            "target",
+            &["n_1", "minus_one"],
+            &["flat_shape"],
+            vec![int("axis", 0)],
+        ),
+        node("Reshape", "flatten", &["k", "flat_shape"], &["f"], vec![]),
+        node("MatMul", "fc", &["f", "fc_w"], &["m"], vec![]),
+        node("Add", "fc_bias", &["m", "fc_b"], &["out"], vec![]),
+    ];
+    let weights = vec![
+        weight("dw_w", &[8, 1, 3, 3]),
+        weight("pw_w", &[16, 8, 1, 1]),
+        weight("pw_b", &[16]),
+        weight("ln_scale", &[16]),
+        weight("ln_bias", &[16]),
+        shape_tensor("zero", &[0]),
+        shape_tensor("minus_one", &[-1]),
+        weight("fc_w", &[32 * 4 * 4, 10]),
+        weight("fc_b", &[10]),
+    ];
+    model(&[None, Some(8), Some(8), Some(8)], nodes, weights)
+}
+
+#[test]
+fn modern_operators_become_the_new_kinds() {
+    let imported = onnx::read(&modern(), "modern", None, 100).unwrap();
+    let n = &imported.network;
+    let kinds: Vec<LayerKind> = n.layers().iter().map(|l| l.kind()).collect();
+    use LayerKind::*;
+    assert_eq!(kinds, [Conv, Conv, Act, Avgpool, Act, Mul, Ln, Act, Concat, Fc]);
+    let dw = &n.layers()[0];
+    assert_eq!((dw.groups(), dw.y()), (8, &Shape::from([8, 8, 8])));
+    // depthwise: 8 filters of 1x3x3
+    assert_eq!(dw.weight_items(), 72.0);
+    assert_eq!(dw.forward_flops(), 2.0 * 1.0 * 8.0 * 9.0 * 64.0);
+    let pw = &n.layers()[1];
+    assert_eq!(pw.y(), &Shape::from([16, 4, 4]));
+    assert_eq!(pw.weight_items(), 8.0 * 16.0 + 16.0, "with its bias");
+    assert_eq!(n.layers()[6].weight_items(), 32.0, "layer norm: scale and bias");
+    assert_eq!(n.layers()[8].y(), &Shape::from([32, 4, 4]), "16 + 16 channels");
+    let fc = &n.layers()[9];
+    assert_eq!(fc.x(), &Shape::from([32, 4, 4]));
+    assert_eq!(fc.y(), &Shape::from([10, 1, 1]));
+    assert!(fc.bias(), "the Add of a constant is the MatMul's bias");
+    assert_eq!(fc.weight_items(), 512.0 * 10.0 + 10.0);
+    assert_eq!(imported.merged.get("Add (bias)"), Some(&1));
+    assert_eq!(imported.merged.get("Reshape"), Some(&1));
+    // the symbolic batch was fine; the sample is [8, 8, 8]
+    assert_eq!(n.layers()[0].x(), &Shape::from([8, 8, 8]));
+}
+
+fn graph_error(bytes: &[u8], shape: Option<&Shape>) -> String {
+    match onnx::read(bytes, "t", shape, 100) {
+        Err(OracleError::Graph(e)) => e.to_string(),
+        other => panic!("expected a graph error, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_unsupported_operator_names_its_node() {
+    let bytes = model(
+        &[Some(1), Some(3), Some(8), Some(8)],
+        vec![
+            node("Relu", "first", &["data"], &["a"], vec![]),
+            node("Einsum", "mix", &["a"], &["b"], vec![]),
+        ],
+        vec![],
+    );
+    let message = graph_error(&bytes, None);
+    assert!(
+        message.starts_with("node 1 'mix' (Einsum): the operator Einsum is not supported"),
+        "{message}"
+    );
+}
+
+#[test]
+fn unknown_sizes_ask_for_the_input_shape() {
+    let nodes = || vec![node("Relu", "r", &["data"], &["a"], vec![])];
+    let bytes = model(&[None, Some(3), None, None], nodes(), vec![]);
+    let message = graph_error(&bytes, None);
+    assert!(message.contains("--input-shape 3x224x224"), "{message}");
+    let given = Shape::from([3, 32, 32]);
+    let n = onnx::read(&bytes, "t", Some(&given), 100).unwrap().network;
+    assert_eq!(n.layers()[0].x(), &given);
+}
+
+#[test]
+fn bad_graphs_are_errors_naming_the_node() {
+    // a weight that does not fit the input
+    let bytes = model(
+        &[Some(1), Some(3), Some(8), Some(8)],
+        vec![node("Conv", "c", &["data", "w"], &["a"], vec![])],
+        vec![weight("w", &[4, 2, 3, 3])],
+    );
+    assert!(graph_error(&bytes, None).starts_with("node 0 'c' (Conv): its weight 4x2x3x3 does not fit"));
+    // a tensor used before it is made
+    let bytes = model(
+        &[Some(1), Some(3), Some(8), Some(8)],
+        vec![node("Relu", "r", &["later"], &["a"], vec![])],
+        vec![],
+    );
+    assert!(graph_error(&bytes, None).contains("topological order"));
+    // a window larger than its input
+    let bytes = model(
+        &[Some(1), Some(3), Some(2), Some(2)],
+        vec![node(
+            "MaxPool",
+            "p",
+            &["data"],
+            &["a"],
+            vec![ints("kernel_shape", &[3, 3])],
+        )],
+        vec![],
+    );
+    assert!(graph_error(&bytes, None).contains("does not fit its input"));
+    assert!(graph_error(b"not a model at all", None).starts_with("not an ONNX model"));
+    assert_eq!(graph_error(&[], None), "an ONNX model without a graph");
+}
+
+#[test]
+fn truncated_and_corrupted_files_never_panic() {
+    let bytes = file("light_squeezenet");
+    for cut in (0..bytes.len()).step_by(97) {
+        assert!(
+            onnx::read(&bytes[..cut], "t", None, 100).is_err(),
+            "a file cut at {cut} bytes"
+        );
+    }
+    let mut state = 2026u64;
+    for _ in 0..300 {
+        let mut broken = bytes.clone();
+        for _ in 0..4 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let at = (state >> 33) as usize % broken.len();
+            broken[at] ^= (state >> 17) as u8 | 1;
+        }
+        // accepted or rejected, but never a panic nor a non-finite number
+        if let Ok(imported) = onnx::read(&broken, "t", None, 100) {
+            assert!(imported.network.forward_flops().is_finite());
+            assert!(imported.network.weight_items().is_finite());
+        }
+    }
+}
