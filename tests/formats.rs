@@ -71,12 +71,23 @@ fn reference_files_keep_their_quirks() {
 fn every_preset_round_trips_through_net_and_json() {
     for preset in presets::NETWORKS {
         let network = preset.build().unwrap();
-        assert_eq!(
-            net::parse(&net::write(&network).unwrap()).unwrap(),
-            network,
-            "{}",
-            preset.key
-        );
+        // a .net file holds ParaDL's kinds, without groups or biases: the
+        // modern presets refuse it, naming the first field it cannot hold
+        let representable = network
+            .layers()
+            .iter()
+            .all(|l| l.groups() == 1 && !l.bias() && net::kind_from_name(l.name()) == l.kind());
+        match net::write(&network) {
+            Ok(text) => assert_eq!(net::parse(&text).unwrap(), network, "{}", preset.key),
+            Err(e) => {
+                assert!(!representable, "{}: {e}", preset.key);
+                assert!(
+                    matches!(e.rule, paradl::oracle::Rule::NotRepresentable(_)),
+                    "{}",
+                    preset.key
+                );
+            }
+        }
         assert_eq!(
             json::network(&json::write(&network.spec()).unwrap()).unwrap(),
             network,

@@ -73,7 +73,7 @@ impl SplitPlan {
                 let mask: Vec<bool> = costs
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| c.kind == LayerKind::Conv && !(axis == SplitAxis::Channels && i == 0))
+                    .map(|(i, c)| c.kind.is_conv() && !(axis == SplitAxis::Channels && i == 0))
                     .collect();
                 let bound = smallest_extent(costs, &mask, axis);
                 (mask, bound)
@@ -158,7 +158,7 @@ fn default_width_split(costs: &[LayerCost], parts: u64) -> (Vec<bool>, u64) {
         if cost.kind == LayerKind::Fc {
             break;
         }
-        if cost.kind == LayerKind::Conv || cost.kind.is_pool() {
+        if cost.kind.is_conv() || cost.kind.is_pool() {
             if bound == 0 {
                 bound = cost.width;
             }

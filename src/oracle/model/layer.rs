@@ -40,13 +40,22 @@ named_enum! {
         /// An elementwise activation other than ReLU: sigmoid, tanh, GELU,
         /// SiLU, softmax... (section 10).
         Act => ("act", "activation"),
+        /// Transposed convolution (an up-convolution; section 10).
+        Deconv => ("deconv", "transposed convolution"),
     }
 }
 
 impl LayerKind {
-    /// Convolution or fully connected: layers with a `[C, F, K...]` weight.
+    /// Convolution (plain or transposed) or fully connected: layers with a
+    /// `[C, F, K...]` weight.
     pub fn has_weights(self) -> bool {
-        matches!(self, Self::Conv | Self::Fc)
+        matches!(self, Self::Conv | Self::Fc | Self::Deconv)
+    }
+
+    /// A convolution, plain or transposed: what the default split sets
+    /// divide.
+    pub fn is_conv(self) -> bool {
+        matches!(self, Self::Conv | Self::Deconv)
     }
 
     /// Layers that act on each position alone (bn, relu, add, dropout,
@@ -74,14 +83,7 @@ impl LayerKind {
     fn must_be_weightless(self) -> bool {
         matches!(
             self,
-            Self::Maxpool
-                | Self::Avgpool
-                | Self::Relu
-                | Self::Add
-                | Self::Dropout
-                | Self::Concat
-                | Self::Mul
-                | Self::Act
+            Self::Maxpool | Self::Avgpool | Self::Relu | Self::Add | Self::Dropout | Self::Concat | Self::Act
         )
     }
 
@@ -151,8 +153,8 @@ impl Layer {
     /// of at least 1; relu, add and dropout weightless; kinds other than
     /// conv, fc and other keep the channel count; a profiled time finite,
     /// not negative and at most [`MAX_TIME_S`]; `groups` at least 1, 1 for
-    /// every kind but conv, and dividing a convolution's `C` and `F`; a
-    /// bias only on conv and fc.
+    /// every kind but conv and deconv, and dividing a convolution's `C` and
+    /// `F`; a bias only on conv, deconv and fc.
     ///
     /// # Errors
     /// An [`InputError`] whose field is relative to the layer (`x`, `w[0]`, ...).
@@ -258,7 +260,8 @@ impl Layer {
     /// Forward FLOPs per sample.
     ///
     /// # Formula
-    /// conv, fc: `2·(C/g)·F·ΠK·Π(spatial of y)`; maxpool, avgpool:
+    /// conv, fc: `2·(C/g)·F·ΠK·Π(spatial of y)`; deconv: `2·(C/g)·F·ΠK·Π(spatial
+    /// of x)` (each input item is spread over a window); maxpool, avgpool:
     /// `C·ΠK·Π(spatial of y)`; relu, add, mul, act: `|y|`; bn, ln: `4·|x|`;
     /// dropout, concat, other: 0. `C = x[0]`, `F = y[0]`, `g` the groups
     /// (1 but for a grouped convolution).
@@ -269,6 +272,10 @@ impl Layer {
         let out_spatial: f64 = self.y().spatial().iter().map(|&d| d as f64).product();
         match self.kind() {
             LayerKind::Conv | LayerKind::Fc => 2.0 * c * f * kernel * out_spatial,
+            LayerKind::Deconv => {
+                let in_spatial: f64 = self.x().spatial().iter().map(|&d| d as f64).product();
+                2.0 * c * f * kernel * in_spatial
+            }
             LayerKind::Maxpool | LayerKind::Avgpool => c * kernel * out_spatial,
             LayerKind::Relu | LayerKind::Add | LayerKind::Mul | LayerKind::Act => self.y().items(),
             LayerKind::Bn | LayerKind::Ln => 4.0 * self.x().items(),
@@ -389,7 +396,7 @@ fn check_groups(spec: &LayerSpec) -> Result<(), InputError> {
     if g == 1 {
         return Ok(());
     }
-    if spec.kind != LayerKind::Conv {
+    if !spec.kind.is_conv() {
         return Err(InputError::new("groups", Rule::CountTooLarge { max: 1, found: g }));
     }
     for (what, channels) in [("x[0]", spec.x.channels()), ("y[0]", spec.y.channels())] {

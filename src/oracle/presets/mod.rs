@@ -2,12 +2,24 @@
 //!
 //! The networks `alexnet`, `vgg16`, `resnet50`, `cosmoflow` and
 //! `cosmoflow-256` are the original tool's files (in `reference/`), read by
-//! the `.net` importer, with their profiled times. `resnet18` and
-//! `resnet152` are built from their published architectures. The clusters
-//! are described in [`clusters`].
+//! the `.net` importer, with their profiled times. `resnet18`,
+//! `resnet152`, `mobilenet-v2`, `efficientnet-b0`, `convnext-tiny`,
+//! `resnext50`, `densenet121` and `unet3d` are built from their published
+//! architectures (each file says which). The clusters are described in
+//! [`clusters`].
 
+mod builder;
 pub mod clusters;
+mod convnext;
+mod densenet;
+mod efficientnet;
+mod mobilenet;
 mod resnet;
+mod resnext;
+mod unet3d;
+
+/// ImageNet-1k training images (ILSVRC 2012).
+pub const IMAGENET_SAMPLES: u64 = 1_281_167;
 
 use super::formats::net;
 use super::model::cluster::{Cluster, ClusterSpec};
@@ -66,7 +78,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 7] = [
+pub const NETWORKS: [NetworkPreset; 13] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -108,6 +120,42 @@ pub const NETWORKS: [NetworkPreset; 7] = [
         title: "CosmoFlow (256³)",
         origin: "ParaDL's COSMOFLOW.net_256: 3D layer shapes and a profiled time of 0.26 s per sample on a V100",
         source: reference!("COSMOFLOW.net_256"),
+    },
+    NetworkPreset {
+        key: "mobilenet-v2",
+        title: "MobileNetV2 (ImageNet)",
+        origin: "Sandler et al. 2018 as torchvision's mobilenet_v2 (3,504,872 parameters); compute from FLOPs",
+        source: Source::Built(mobilenet::mobilenet_v2),
+    },
+    NetworkPreset {
+        key: "efficientnet-b0",
+        title: "EfficientNet-B0 (ImageNet)",
+        origin: "Tan and Le 2019 as torchvision's efficientnet_b0 (5,288,548 parameters); compute from FLOPs",
+        source: Source::Built(efficientnet::efficientnet_b0),
+    },
+    NetworkPreset {
+        key: "convnext-tiny",
+        title: "ConvNeXt-Tiny (ImageNet)",
+        origin: "Liu et al. 2022 as torchvision's convnext_tiny (28,589,128 parameters); compute from FLOPs",
+        source: Source::Built(convnext::convnext_tiny),
+    },
+    NetworkPreset {
+        key: "resnext50",
+        title: "ResNeXt-50 32x4d (ImageNet)",
+        origin: "Xie et al. 2017 as torchvision's resnext50_32x4d (25,028,904 parameters); compute from FLOPs",
+        source: Source::Built(resnext::resnext50_32x4d),
+    },
+    NetworkPreset {
+        key: "densenet121",
+        title: "DenseNet-121 (ImageNet)",
+        origin: "Huang et al. 2017 as torchvision's densenet121 (7,978,856 parameters); compute from FLOPs",
+        source: Source::Built(densenet::densenet121),
+    },
+    NetworkPreset {
+        key: "unet3d",
+        title: "3D U-Net (KiTS19, MLPerf)",
+        origin: "MLPerf Training's image segmentation 3D U-Net (after Çiçek et al. 2016), 128³ patches; compute from FLOPs",
+        source: Source::Built(unet3d::unet3d),
     },
 ];
 

@@ -12,8 +12,7 @@ use crate::oracle::model::layer::{LayerKind, LayerSpec};
 use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
 use crate::oracle::model::shape::Shape;
 
-/// ImageNet-1k training images.
-const IMAGENET_SAMPLES: u64 = 1_281_167;
+use super::IMAGENET_SAMPLES;
 
 /// Channels in and out of a block and the width of its output.
 #[derive(Clone, Copy)]

@@ -290,6 +290,7 @@ impl<'g> Walk<'g> {
                 self.merged("Transpose".into());
             }
             "Conv" => self.conv(node, at)?,
+            "ConvTranspose" => self.deconv(node, at)?,
             "MaxPool" | "AveragePool" => self.pool(node, at)?,
             "GlobalAveragePool" | "GlobalMaxPool" => {
                 let x = self.first_act(node, at)?;
@@ -336,7 +337,7 @@ impl<'g> Walk<'g> {
                 return Err(fail(
                     Some(at.clone()),
                     format!(
-                        "the operator {op} is not supported (supported: Conv, MaxPool, AveragePool, GlobalAveragePool, Gemm, MatMul, BatchNormalization, LayerNormalization, Relu and other activations, Add, Sum, Mul, Concat, Flatten, Reshape, Transpose, Dropout, LRN, Softmax and the shape-only operators)"
+                        "the operator {op} is not supported (supported: Conv, ConvTranspose, MaxPool, AveragePool, GlobalAveragePool, Gemm, MatMul, BatchNormalization, LayerNormalization, Relu and other activations, Add, Sum, Mul, Concat, Flatten, Reshape, Transpose, Dropout, LRN, Softmax and the shape-only operators)"
                     ),
                 ));
             }
@@ -512,6 +513,63 @@ impl<'g> Walk<'g> {
         let mut y = vec![filters];
         y.extend(out);
         self.layer(node, at, LayerKind::Conv, &x.dims, weights, y);
+        if let Some(layer) = self.last_layer() {
+            layer.groups = groups;
+            layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
+        }
+        Ok(())
+    }
+
+    fn deconv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.first_act(node, at)?;
+        let w = self.weight(node, 1, at)?.clone();
+        let groups = u64::try_from(int(node, "group", 1)).unwrap_or(0).max(1);
+        let channels = x.dims.first().copied().unwrap_or(0);
+        let spatial = x.dims.get(1..).unwrap_or(&[]);
+        let (Some(&c), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
+            return Err(fail(Some(at.clone()), "its weight must be [C, F/group, kernel...]"));
+        };
+        if c != channels || kernel.len() != spatial.len() {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its weight {} does not fit its input {}",
+                    Shape::new(w.clone()),
+                    Shape::new(x.dims.clone())
+                ),
+            ));
+        }
+        if text(node, "auto_pad").is_some_and(|p| p != "NOTSET") || ints(node, "output_shape").is_some() {
+            return Err(fail(
+                Some(at.clone()),
+                "a ConvTranspose with auto_pad or output_shape is not supported: give pads",
+            ));
+        }
+        let n = spatial.len();
+        let strides = counts(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
+        let dilations = counts(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
+        let pads = counts(ints(node, "pads").unwrap_or(&[]), "pads", at)?;
+        let extra = counts(ints(node, "output_padding").unwrap_or(&[]), "output_padding", at)?;
+        let out = (0..n)
+            .map(|i| {
+                let get = |v: &[u64], j: usize, d: u64| v.get(j).copied().unwrap_or(d);
+                sizes::transposed(
+                    spatial[i],
+                    kernel[i],
+                    get(&strides, i, 1),
+                    get(&dilations, i, 1),
+                    (get(&pads, i, 0), get(&pads, i + n, 0)),
+                    get(&extra, i, 0),
+                )
+            })
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| fail(Some(at.clone()), "its pads leave no output"))?;
+        let filters = per_group.saturating_mul(groups);
+        let mut weights = vec![channels, filters];
+        weights.extend(kernel);
+        let mut y = vec![filters];
+        y.extend(out);
+        self.layer(node, at, LayerKind::Deconv, &x.dims, weights, y);
         if let Some(layer) = self.last_layer() {
             layer.groups = groups;
             layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());

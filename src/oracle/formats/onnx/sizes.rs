@@ -57,6 +57,21 @@ pub fn spatial(
         .collect()
 }
 
+/// One spatial dimension's output size of a transposed convolution.
+///
+/// # Formula
+/// `s·(in − 1) + output_padding + d·(k − 1) + 1 − pb − pe`.
+pub fn transposed(input: u64, kernel: u64, stride: u64, dilation: u64, pads: (u64, u64), extra: u64) -> Option<u64> {
+    let grown = stride.max(1).checked_mul(input.checked_sub(1)?)?;
+    let window = dilation.checked_mul(kernel.checked_sub(1)?)?.checked_add(1)?;
+    grown
+        .checked_add(extra)?
+        .checked_add(window)?
+        .checked_sub(pads.0)?
+        .checked_sub(pads.1)
+        .filter(|&o| o > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +105,9 @@ mod tests {
             Some(vec![7, 7])
         );
         assert_eq!(spatial(&[8], &[3, 3], &[], &[], &Padding::Valid, false), None);
+        // a 2x2/2 up-convolution doubles; 3x3/2 with pad 1 and output padding 1 too
+        assert_eq!(transposed(16, 2, 2, 1, (0, 0), 0), Some(32));
+        assert_eq!(transposed(16, 3, 2, 1, (1, 1), 1), Some(32));
+        assert_eq!(transposed(1, 1, 1, 1, (1, 0), 0), None);
     }
 }

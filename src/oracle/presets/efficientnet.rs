@@ -1,0 +1,81 @@
+//! EfficientNet-B0 (Tan and Le, "EfficientNet: Rethinking Model Scaling
+//! for Convolutional Neural Networks", ICML 2019, table 1), as
+//! torchvision's `efficientnet_b0` builds it: a 3×3/2 stem of 32, seven
+//! stages of MBConv blocks (1×1 expansion, k×k depthwise, a
+//! squeeze-and-excitation of a quarter of the block's input channels,
+//! 1×1 projection; batch norm after each convolution, SiLU after the
+//! first two; a residual sum where the shape is kept), a 1×1 convolution
+//! to 1280, global average pool, dropout and a 1000-way fc.
+
+use super::IMAGENET_SAMPLES;
+use super::builder::{Builder, Conv, Dims};
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::network::Network;
+
+/// `(expansion, kernel, stride, output channels, blocks)` of table 1.
+const STAGES: [(u64, u64, u64, u64, u32); 7] = [
+    (1, 3, 1, 16, 1),
+    (6, 3, 2, 24, 2),
+    (6, 5, 2, 40, 2),
+    (6, 3, 2, 80, 3),
+    (6, 5, 1, 112, 3),
+    (6, 5, 2, 192, 4),
+    (6, 3, 1, 320, 1),
+];
+
+fn conv_bn(b: &mut Builder, name: &str, x: &[u64], filters: u64, conv: Conv, silu: bool) -> Dims {
+    let y = b.conv(name, x, filters, conv);
+    let y = b.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
+    if silu {
+        b.same(&format!("{name}.silu"), LayerKind::Act, &y)
+    } else {
+        y
+    }
+}
+
+/// EfficientNet-B0 at 224×224.
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn efficientnet_b0() -> Result<Network, InputError> {
+    let mut b = Builder::default();
+    let mut x = conv_bn(&mut b, "features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), true);
+    for (stage, (expansion, kernel, stride, out, blocks)) in STAGES.into_iter().enumerate() {
+        for i in 0..blocks {
+            let name = format!("features.{}.{i}", stage + 1);
+            let stride = if i == 0 { stride } else { 1 };
+            let expanded = x[0] * expansion;
+            let squeezed = (x[0] / 4).max(1);
+            let mut y = x.clone();
+            if expansion != 1 {
+                y = conv_bn(&mut b, &format!("{name}.expand"), &y, expanded, Conv::new(1), true);
+            }
+            y = conv_bn(
+                &mut b,
+                &format!("{name}.dw"),
+                &y,
+                expanded,
+                Conv::new(kernel).stride(stride).groups(expanded),
+                true,
+            );
+            // squeeze and excitation: pool, 1×1 down with SiLU, 1×1 up with a sigmoid, scale
+            let s = b.global_pool(&format!("{name}.se.pool"), &y);
+            let s = b.conv(&format!("{name}.se.fc1"), &s, squeezed, Conv::new(1).bias());
+            let s = b.same(&format!("{name}.se.silu"), LayerKind::Act, &s);
+            let s = b.conv(&format!("{name}.se.fc2"), &s, expanded, Conv::new(1).bias());
+            b.same(&format!("{name}.se.sigmoid"), LayerKind::Act, &s);
+            y = b.mul(&format!("{name}.se.scale"), &y, false);
+            y = conv_bn(&mut b, &format!("{name}.project"), &y, out, Conv::new(1), false);
+            if stride == 1 && x[0] == out {
+                y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+            }
+            x = y;
+        }
+    }
+    let x = conv_bn(&mut b, "features.8", &x, 1280, Conv::new(1), true);
+    let x = b.global_pool("avgpool", &x);
+    let x = b.same("dropout", LayerKind::Dropout, &x);
+    b.fc("classifier", &x, 1000);
+    b.network("EfficientNet-B0", "ImageNet", IMAGENET_SAMPLES, &[3, 224, 224])
+}

@@ -1,0 +1,74 @@
+//! MobileNetV2 (Sandler et al., "MobileNetV2: Inverted Residuals and
+//! Linear Bottlenecks", CVPR 2018, table 2), as torchvision's
+//! `mobilenet_v2` builds it: a 3×3/2 stem of 32, seven stages of inverted
+//! residual blocks (1×1 expansion, 3×3 depthwise, 1×1 linear projection,
+//! each with batch norm; ReLU6 after the first two; a residual sum where
+//! the shape is kept), a 1×1 convolution to 1280, global average pool,
+//! dropout and a 1000-way fc.
+
+use super::IMAGENET_SAMPLES;
+use super::builder::{Builder, Conv, Dims};
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::network::Network;
+
+/// `(expansion t, channels c, blocks n, first stride s)` of table 2.
+const STAGES: [(u64, u64, u32, u64); 7] = [
+    (1, 16, 1, 1),
+    (6, 24, 2, 2),
+    (6, 32, 3, 2),
+    (6, 64, 4, 2),
+    (6, 96, 3, 1),
+    (6, 160, 3, 2),
+    (6, 320, 1, 1),
+];
+
+fn conv_bn_relu6(b: &mut Builder, name: &str, x: &[u64], filters: u64, conv: Conv, relu6: bool) -> Dims {
+    let y = b.conv(name, x, filters, conv);
+    let y = b.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
+    if relu6 {
+        b.same(&format!("{name}.relu6"), LayerKind::Act, &y)
+    } else {
+        y
+    }
+}
+
+/// MobileNetV2 at 224×224.
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn mobilenet_v2() -> Result<Network, InputError> {
+    let mut b = Builder::default();
+    let mut x = conv_bn_relu6(&mut b, "features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), true);
+    let mut index = 1;
+    for (t, c, n, s) in STAGES {
+        for i in 0..n {
+            let stride = if i == 0 { s } else { 1 };
+            let name = format!("features.{index}");
+            let hidden = x[0] * t;
+            let mut y = x.clone();
+            if t != 1 {
+                y = conv_bn_relu6(&mut b, &format!("{name}.expand"), &y, hidden, Conv::new(1), true);
+            }
+            y = conv_bn_relu6(
+                &mut b,
+                &format!("{name}.dw"),
+                &y,
+                hidden,
+                Conv::new(3).stride(stride).groups(hidden),
+                true,
+            );
+            y = conv_bn_relu6(&mut b, &format!("{name}.project"), &y, c, Conv::new(1), false);
+            if stride == 1 && x[0] == c {
+                y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+            }
+            x = y;
+            index += 1;
+        }
+    }
+    let x = conv_bn_relu6(&mut b, &format!("features.{index}"), &x, 1280, Conv::new(1), true);
+    let x = b.global_pool("avgpool", &x);
+    let x = b.same("dropout", LayerKind::Dropout, &x);
+    b.fc("classifier", &x, 1000);
+    b.network("MobileNetV2", "ImageNet", IMAGENET_SAMPLES, &[3, 224, 224])
+}

@@ -1,0 +1,73 @@
+//! ResNeXt-50 (32×4d) (Xie et al., "Aggregated Residual Transformations
+//! for Deep Neural Networks", CVPR 2017, table 1), as torchvision's
+//! `resnext50_32x4d` builds it: ResNet-50's stem, stages of 3, 4, 6 and 3
+//! bottlenecks whose 3×3 convolution runs in 32 groups of width 4 (128,
+//! 256, 512, 1024 channels), the stage's stride in that 3×3 convolution,
+//! projection shortcuts (1×1 convolution and batch norm) where a block
+//! changes shape, global average pool and a 1000-way fc.
+
+use super::IMAGENET_SAMPLES;
+use super::builder::{Builder, Conv, Dims};
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::network::Network;
+
+/// Blocks and planes per stage (output channels are 4× the planes).
+const STAGES: [(u32, u64); 4] = [(3, 64), (4, 128), (6, 256), (3, 512)];
+/// Groups of the 3×3 convolutions.
+const CARDINALITY: u64 = 32;
+/// Channels per group at 64 planes.
+const BASE_WIDTH: u64 = 4;
+
+fn conv_bn(b: &mut Builder, name: &str, x: &[u64], filters: u64, conv: Conv, relu: bool) -> Dims {
+    let y = b.conv(name, x, filters, conv);
+    let y = b.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
+    if relu {
+        b.same(&format!("{name}.relu"), LayerKind::Relu, &y)
+    } else {
+        y
+    }
+}
+
+/// ResNeXt-50 (32×4d) at 224×224.
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn resnext50_32x4d() -> Result<Network, InputError> {
+    let mut b = Builder::default();
+    let x = conv_bn(&mut b, "conv1", &[3, 224, 224], 64, Conv::new(7).stride(2), true);
+    let mut x = b.pool("maxpool", LayerKind::Maxpool, &x, 3, 2, 1);
+    for (stage, (blocks, planes)) in STAGES.into_iter().enumerate() {
+        let width = planes * BASE_WIDTH / 64 * CARDINALITY;
+        let out = planes * 4;
+        for i in 0..blocks {
+            let name = format!("layer{}.{i}", stage + 1);
+            let stride = if i == 0 && stage > 0 { 2 } else { 1 };
+            let y = conv_bn(&mut b, &format!("{name}.conv1"), &x, width, Conv::new(1), true);
+            let y = conv_bn(
+                &mut b,
+                &format!("{name}.conv2"),
+                &y,
+                width,
+                Conv::new(3).stride(stride).groups(CARDINALITY),
+                true,
+            );
+            let y = conv_bn(&mut b, &format!("{name}.conv3"), &y, out, Conv::new(1), false);
+            if i == 0 {
+                conv_bn(
+                    &mut b,
+                    &format!("{name}.downsample"),
+                    &x,
+                    out,
+                    Conv::new(1).stride(stride),
+                    false,
+                );
+            }
+            let y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+            x = b.same(&format!("{name}.relu"), LayerKind::Relu, &y);
+        }
+    }
+    let x = b.global_pool("avgpool", &x);
+    b.fc("fc", &x, 1000);
+    b.network("ResNeXt-50 (32x4d)", "ImageNet", IMAGENET_SAMPLES, &[3, 224, 224])
+}
