@@ -325,6 +325,21 @@ fn targets() -> Vec<Target> {
             },
         },
         Target {
+            name: "keras",
+            seeds: ["modern", "lenet"]
+                .iter()
+                .filter_map(|n| std::fs::read(format!("{}/tests/keras/{n}.json", env!("CARGO_MANIFEST_DIR"))).ok())
+                .collect(),
+            run: |data| {
+                let network = paradl::oracle::formats::keras::read(&text(data), 1000).ok()?;
+                Some(vec![
+                    network.weight_items(),
+                    network.activation_items(),
+                    network.forward_flops(),
+                ])
+            },
+        },
+        Target {
             name: "onnx",
             seeds: [
                 "light_bvlc_alexnet",

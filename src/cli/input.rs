@@ -167,7 +167,9 @@ pub fn model(name: &str, input_shape: Option<&str>) -> Result<Model, CliError> {
         });
     }
     let network = preset_or_file("--model", name, presets::network, |_, text, json| {
-        if json {
+        if json && formats::keras::looks_like_keras(text) {
+            formats::keras::read(text, formats::onnx::DEFAULT_SAMPLES)
+        } else if json {
             formats::json::network(text)
         } else {
             net::read(text)

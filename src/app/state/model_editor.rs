@@ -107,12 +107,14 @@ impl ModelEditor {
         })
     }
 
-    /// Reads a pasted or uploaded `.net` file or JSON network.
+    /// Reads a pasted or uploaded `.net` file, JSON network or Keras model.
     ///
     /// # Errors
     /// The importer's error, with line and column.
     pub fn import(text: &str) -> Result<Self, OracleError> {
-        let network = if text.trim_start().starts_with('{') {
+        let network = if formats::keras::looks_like_keras(text) {
+            formats::keras::read(text, formats::onnx::DEFAULT_SAMPLES)?
+        } else if text.trim_start().starts_with('{') {
             formats::json::network(text)?
         } else {
             formats::net::read(text)?

@@ -5,6 +5,7 @@
 
 pub mod csv;
 pub mod json;
+pub mod keras;
 pub mod lc;
 mod lines;
 pub mod measured;

@@ -1,0 +1,74 @@
+//! The Keras importer on models written by Keras itself
+//! (`tests/keras/make.py`, Keras 3): trainable parameters equal Keras's
+//! count, shapes follow, and errors sit at the line and column of the
+//! layer that cannot be read.
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::formats::keras;
+use paradl::oracle::{LayerKind, OracleError, Shape};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/keras/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[test]
+fn a_functional_model_with_every_modern_layer() {
+    let text = fixture("modern");
+    assert!(keras::looks_like_keras(&text));
+    let n = keras::read(&text, 1000).unwrap();
+    // sum(w.size for w in model.trainable_weights), as make.py prints it
+    assert_eq!(n.weight_items(), 6_770.0);
+    assert_eq!(
+        n.layers()[0].x(),
+        &Shape::from([3, 34, 34]),
+        "channels first, after the zero padding"
+    );
+    let kinds: Vec<LayerKind> = n.layers().iter().map(|l| l.kind()).collect();
+    use LayerKind::*;
+    assert_eq!(
+        kinds,
+        [
+            Conv, Bn, Relu, Conv, Act, Conv, Conv, Relu, Add, Avgpool, Conv, Act, Mul, Concat, Ln, Maxpool, Conv,
+            Dropout, Fc, Act
+        ]
+    );
+    let dw = &n.layers()[3];
+    assert_eq!((dw.groups(), dw.y()), (16, &Shape::from([16, 16, 16])));
+    assert_eq!(n.layers()[13].y(), &Shape::from([32, 16, 16]), "16 + 16 channels");
+    // a Dense on a feature map acts on each position
+    assert_eq!(n.layers()[16].y(), &Shape::from([8, 8, 8]));
+    let classes = &n.layers()[18];
+    assert_eq!(classes.x(), &Shape::from([512, 1, 1]), "flattened (and dropped out)");
+    assert_eq!(classes.weight_items(), 512.0 * 10.0 + 10.0);
+}
+
+#[test]
+fn a_sequential_model() {
+    let n = keras::read(&fixture("lenet"), 60_000).unwrap();
+    assert_eq!(n.weight_items(), 35_474.0);
+    assert_eq!(n.dataset_samples(), 60_000);
+    let shapes: Vec<String> = n.layers().iter().map(|l| l.y().to_string()).collect();
+    assert_eq!(shapes[0], "8x24x24");
+    assert_eq!(shapes[2], "8x12x12");
+    assert_eq!(shapes[3], "16x8x8");
+    assert_eq!(n.layers().iter().filter(|l| l.kind() == LayerKind::Fc).count(), 2);
+}
+
+#[test]
+fn errors_sit_at_the_layer_in_the_file() {
+    let text = fixture("lenet").replace("\"Conv2D\"", "\"Conv2DTranspose\"");
+    let Err(OracleError::Parse(e)) = keras::read(&text, 10) else {
+        panic!("an error at a position")
+    };
+    let line = text.lines().nth(e.line - 1).unwrap();
+    assert!(line.contains("\"name\": \"c1\""), "{line}");
+    assert!(e.to_string().contains("Conv2DTranspose is not supported"), "{e}");
+    let Err(OracleError::Parse(e)) = keras::read("{\"class_name\": \"Sequential\",\n  \"config\": [}", 10) else {
+        panic!("a syntax error")
+    };
+    assert_eq!(e.line, 2);
+    assert!(keras::read("{\"class_name\": \"Functional\", \"config\": {}}", 10).is_err());
+    assert!(!keras::looks_like_keras(
+        "{\"name\": \"x\", \"dataset\": {}, \"layers\": []}"
+    ));
+}
