@@ -411,7 +411,7 @@ fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
         let mut y = vec![if kind.has_weights() { f } else { c }];
         y.extend(&spatial);
         let w = match kind {
-            LayerKind::Conv | LayerKind::Fc => [vec![c, f], vec![k; rank - 1]].concat(),
+            LayerKind::Conv | LayerKind::Fc | LayerKind::Deconv => [vec![c, f], vec![k; rank - 1]].concat(),
             LayerKind::Maxpool | LayerKind::Avgpool => [vec![0, 0], vec![k; rank - 1]].concat(),
             _ => Vec::new(),
         };
