@@ -710,3 +710,67 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
     assert_eq!(ranking(&client).await, shown);
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {
+    let s = setup();
+    // the files of a course page, served from another origin
+    let files = web::serve(std::path::PathBuf::from(format!(
+        "{}/tests",
+        env!("CARGO_MANIFEST_DIR")
+    )));
+    let address = |file: &str| format!("http://127.0.0.1:{files}/{file}");
+    let client = web::browser(&s.driver).await;
+    client
+        .goto(&format!("{}?model={}", s.base, address("onnx/light_squeezenet.onnx")))
+        .await
+        .expect("navigated");
+    let summary = eventually("the fetched graph", || async {
+        let element = client.find(Locator::Css("#import-summary")).await.ok()?;
+        element
+            .prop("textContent")
+            .await
+            .ok()
+            .flatten()
+            .filter(|t| t.contains("66 layers"))
+    })
+    .await;
+    assert!(summary.contains("light_squeezenet.onnx"), "{summary}");
+    // the share link then carries the network itself
+    let href = eventually("the share link", || async {
+        let link = client.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href")
+            .await
+            .ok()
+            .flatten()
+            .filter(|h| h.contains("?s=") && !h.contains("model="))
+    })
+    .await;
+    let shown = ranking(&client).await;
+    client.close().await.ok();
+    let second = web::browser(&s.driver).await;
+    assert_eq!(open(&second, &href).await, shown);
+    second.close().await.ok();
+
+    // a missing file and a file of another kind: the notice says why, the view stays
+    for (file, why) in [
+        ("onnx/missing.onnx", "404"),
+        ("onnx/count.py", "not a file this tool reads"),
+    ] {
+        let client = web::browser(&s.driver).await;
+        let before = open(&client, &s.base).await;
+        client
+            .goto(&format!("{}?model={}", s.base, address(file)))
+            .await
+            .expect("navigated");
+        let notice = eventually("the notice", || async {
+            let element = client.find(Locator::Css(".notice")).await.ok()?;
+            element.text().await.ok().filter(|t| t.contains(why))
+        })
+        .await;
+        assert!(notice.contains(&address(file)), "{notice}");
+        assert_eq!(ranking(&client).await, before);
+        client.close().await.ok();
+    }
+}

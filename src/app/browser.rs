@@ -20,6 +20,44 @@ pub fn linked_state() -> Option<String> {
     UrlSearchParams::new_with_str(&search).ok()?.get(PARAMETER)
 }
 
+/// The address of a network file the page was opened with
+/// (`?model=ADDRESS`, for course pages), if any.
+pub fn linked_model() -> Option<String> {
+    let search = window().ok()?.location().search().ok()?;
+    UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get("model")
+        .filter(|m| !m.trim().is_empty())
+}
+
+/// Fetches a file's bytes.
+///
+/// # Errors
+/// Why it could not be fetched, in words.
+pub async fn fetch_bytes(address: &str) -> Result<Vec<u8>, String> {
+    let window = window().map_err(|_| "no browser window".to_string())?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(address))
+        .await
+        .map_err(|_| "the address could not be reached (network error or the server does not allow it)".to_string())?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| "the answer was not an HTTP response".to_string())?;
+    if !response.ok() {
+        return Err(format!(
+            "the server answered {} {}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let buffer = response
+        .array_buffer()
+        .map_err(|_| "the answer has no body".to_string())?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(buffer)
+        .await
+        .map_err(|_| "the answer could not be read".to_string())?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
 /// The address that shows `encoded`: this page with `?s=...` (no
 /// parameter for the default view).
 pub fn share_url(encoded: &str) -> String {

@@ -14,6 +14,7 @@ use super::edition_note::EditionNote;
 use super::edition_panel::EditionPanel;
 use super::exports::Exports;
 use super::findings::Findings;
+use super::linked_model::use_linked_model;
 use super::memory_plot::MemoryPlot;
 use super::model_panel::ModelPanel;
 use super::notice::Notice;
@@ -84,6 +85,7 @@ pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
     let state = use_reducer(move || initial.map_or_else(boot, |s| (*s).clone()));
     let view = state.view.clone();
+    use_linked_model(state.clone());
     {
         let state = state.clone();
         use_effect_with(view.as_ref().map(|v| Rc::clone(&v.stored)), move |stored| {

@@ -16,6 +16,7 @@ pub mod findings;
 pub mod layer_row;
 pub mod layer_table;
 pub mod level_table;
+pub mod linked_model;
 pub mod memory_plot;
 pub mod model_import;
 pub mod model_panel;

@@ -18,6 +18,7 @@ use self::model_editor::{LayerColumn, ModelEditor};
 use self::run_editor::{BatchMode, RunEditor};
 use super::results::Results;
 use super::url;
+use crate::oracle::formats;
 use crate::oracle::{
     AllreduceAlgorithm, Cluster, Config, Fidelity, LayerKind, Network, Objective, Optimizer, Precision, Scenario,
     Strategy,
@@ -56,6 +57,9 @@ pub enum Action {
     /// Load an uploaded or dropped ONNX graph: its bytes, its file name and
     /// the input shape typed for it (blank: the graph's own).
     ImportOnnx(Rc<[u8]>, String, String),
+    /// Open the network file fetched from a link's `?model=ADDRESS`: the
+    /// address and its bytes (an ONNX graph, or a text format).
+    OpenLinkedModel(String, Rc<[u8]>),
     /// Type in a layer cell.
     EditLayer(usize, LayerColumn, String),
     /// Change a layer's kind.
@@ -140,6 +144,7 @@ impl Action {
             Self::PickModel(_)
             | Self::ImportModel(_)
             | Self::ImportOnnx(..)
+            | Self::OpenLinkedModel(..)
             | Self::EditLayer(..)
             | Self::SetLayerKind(..)
             | Self::InsertLayer(_)
@@ -261,6 +266,28 @@ impl AppState {
                 }
                 Err(e) => self.import_error = Some(format!("{name}: {}", fields::import_message(&e))),
             },
+            Action::OpenLinkedModel(address, bytes) => {
+                let name = address.rsplit('/').next().unwrap_or(&address).to_string();
+                let opened = if name.to_ascii_lowercase().ends_with(".onnx") || formats::onnx::looks_like_onnx(&bytes) {
+                    ModelEditor::import_onnx(&bytes, &name, "").map(|(m, summary)| (m, Some(summary)))
+                } else {
+                    ModelEditor::import(&String::from_utf8_lossy(&bytes)).map(|m| (m, None))
+                };
+                match opened {
+                    Ok((m, summary)) => {
+                        self.model = Rc::new(m);
+                        self.import_error = None;
+                        self.import_summary = summary;
+                    }
+                    Err(e) => {
+                        let message = fields::import_message(&e);
+                        self.notice = Some(format!(
+                            "The network at {address} is not a file this tool reads ({message}), so the view is unchanged."
+                        ));
+                        self.import_error = Some(format!("{name}: {message}"));
+                    }
+                }
+            }
             Action::EditLayer(row, column, text) => Rc::make_mut(&mut self.model).edit(row, column, text),
             Action::SetLayerKind(row, kind) => Rc::make_mut(&mut self.model).set_kind(row, kind),
             Action::InsertLayer(row) => Rc::make_mut(&mut self.model).insert_after(row),
