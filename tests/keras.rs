@@ -72,3 +72,21 @@ fn errors_sit_at_the_layer_in_the_file() {
         "{\"name\": \"x\", \"dataset\": {}, \"layers\": []}"
     ));
 }
+
+#[test]
+fn a_keras_file_is_read_from_its_archive() {
+    // written by model.save("lenet.keras") (make.py's sequential model)
+    let bytes = std::fs::read(format!("{}/tests/keras/lenet.keras", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert!(keras::looks_like_archive(&bytes));
+    let n = keras::read_archive(&bytes, 60_000).unwrap();
+    assert_eq!(n, keras::read(&fixture("lenet"), 60_000).unwrap());
+    // a cut archive and a zip without config.json are errors that say so
+    let Err(OracleError::Parse(e)) = keras::read_archive(&bytes[..bytes.len() / 2], 10) else {
+        panic!("an error")
+    };
+    assert!(
+        e.to_string().contains("zip archive") || e.to_string().contains("config.json"),
+        "{e}"
+    );
+    assert!(keras::read_archive(b"PK\x03\x04 nothing", 10).is_err());
+}

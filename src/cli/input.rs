@@ -146,12 +146,24 @@ pub struct Model {
 /// A [`CliError`] naming the input that failed.
 pub fn model(name: &str, input_shape: Option<&str>) -> Result<Model, CliError> {
     let path = Path::new(name);
-    let onnx = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx"));
-    if path.exists() && onnx {
-        let bytes = std::fs::read(path).map_err(|source| CliError::Io {
+    let extension = |x: &str| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(x));
+    let bytes = || {
+        std::fs::read(path).map_err(|source| CliError::Io {
             path: name.into(),
             source,
-        })?;
+        })
+    };
+    if path.exists() && extension("keras") {
+        let bytes = bytes()?;
+        let network =
+            formats::keras::read_archive(&bytes, formats::onnx::DEFAULT_SAMPLES).map_err(|e| oracle(name.into(), e))?;
+        return Ok(Model {
+            network,
+            merged: Default::default(),
+        });
+    }
+    if path.exists() && extension("onnx") {
+        let bytes = bytes()?;
         let shape = input_shape.map(formats::parse_shape).transpose().map_err(|problem| {
             oracle(
                 "--input-shape".into(),

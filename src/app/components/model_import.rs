@@ -16,22 +16,15 @@ use crate::oracle::formats;
 /// A file being read, kept alive until it is.
 type Reading = Rc<RefCell<Option<FileReader>>>;
 
-/// Reads a picked or dropped file: an ONNX graph as bytes, anything else
-/// as text, then imports it.
+/// Reads a picked or dropped file and imports it (the reducer tells an
+/// ONNX graph, a `.keras` archive and the text formats apart).
 fn load(file: web_sys::File, shape: String, state: AppContext, reader: &Reading) {
     let name = file.name();
     let file = gloo::file::File::from(file);
-    let task = if name.to_ascii_lowercase().ends_with(".onnx") {
-        gloo::file::callbacks::read_as_bytes(&file, move |read| match read {
-            Ok(bytes) => state.dispatch(Action::ImportOnnx(bytes.into(), name, shape)),
-            Err(e) => state.dispatch(Action::Notify(format!("{name} could not be read: {e}"))),
-        })
-    } else {
-        gloo::file::callbacks::read_as_text(&file, move |read| match read {
-            Ok(text) => state.dispatch(Action::ImportModel(text)),
-            Err(e) => state.dispatch(Action::Notify(format!("{name} could not be read: {e}"))),
-        })
-    };
+    let task = gloo::file::callbacks::read_as_bytes(&file, move |read| match read {
+        Ok(bytes) => state.dispatch(Action::ImportFile(bytes.into(), name, shape)),
+        Err(e) => state.dispatch(Action::Notify(format!("{name} could not be read: {e}"))),
+    });
     *reader.borrow_mut() = Some(task);
 }
 
@@ -99,13 +92,13 @@ pub fn model_import() -> Html {
     html! {
         <details class="import" id="model-import" {ondrop} {ondragover}>
             <summary>{ "Import or export a network" }</summary>
-            <p class="quiet">{ "Drop a .onnx, .net or .json file here, upload it, or paste a text format." }</p>
-            <label for="model-text">{ "Paste a ParaDL .net file or a JSON network" }</label>
+            <p class="quiet">{ "Drop an ONNX graph, a .keras model, a .net file or a JSON network (ours or Keras's) here, upload it, or paste a text format." }</p>
+            <label for="model-text">{ "Paste a ParaDL .net file, a JSON network or a Keras model's JSON" }</label>
             <textarea id="model-text" rows="6" value={(*text).clone()} {oninput}
                 placeholder={"Dataset|ImageNet\nInput|1280000x3x224x224\nModel|MyNet\nCONV1|3x224x224|3x64x7x7|64x112x112"} />
             <div class="row">
                 <button type="button" id="model-load" onclick={onload}>{ "Load" }</button>
-                <label class="file">{ "or upload " }<input type="file" id="model-file" accept=".onnx,.net,.net_sc,.net_256,.json,.txt" onchange={onfile} /></label>
+                <label class="file">{ "or upload " }<input type="file" id="model-file" accept=".onnx,.keras,.net,.net_sc,.net_256,.json,.txt" onchange={onfile} /></label>
             </div>
             <div class="row">
                 <label for="onnx-input-shape">{ "ONNX input shape (if its sizes are symbolic)" }</label>

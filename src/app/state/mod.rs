@@ -18,7 +18,6 @@ use self::model_editor::{LayerColumn, ModelEditor};
 use self::run_editor::{BatchMode, RunEditor};
 use super::results::Results;
 use super::url;
-use crate::oracle::formats;
 use crate::oracle::{
     AllreduceAlgorithm, Cluster, Config, Fidelity, LayerKind, Network, Objective, Optimizer, Precision, Scenario,
     Strategy,
@@ -54,9 +53,10 @@ pub enum Action {
     PickModel(String),
     /// Load a pasted or uploaded `.net` or JSON network.
     ImportModel(String),
-    /// Load an uploaded or dropped ONNX graph: its bytes, its file name and
-    /// the input shape typed for it (blank: the graph's own).
-    ImportOnnx(Rc<[u8]>, String, String),
+    /// Load an uploaded or dropped file (ONNX, `.keras` or a text format):
+    /// its bytes, its name and the input shape typed for an ONNX graph
+    /// (blank: the graph's own).
+    ImportFile(Rc<[u8]>, String, String),
     /// Open the network file fetched from a link's `?model=ADDRESS`: the
     /// address and its bytes (an ONNX graph, or a text format).
     OpenLinkedModel(String, Rc<[u8]>),
@@ -143,7 +143,7 @@ impl Action {
         match self {
             Self::PickModel(_)
             | Self::ImportModel(_)
-            | Self::ImportOnnx(..)
+            | Self::ImportFile(..)
             | Self::OpenLinkedModel(..)
             | Self::EditLayer(..)
             | Self::SetLayerKind(..)
@@ -258,7 +258,7 @@ impl AppState {
                 }
                 Err(e) => self.import_error = Some(fields::import_message(&e)),
             },
-            Action::ImportOnnx(bytes, name, shape) => match ModelEditor::import_onnx(&bytes, &name, &shape) {
+            Action::ImportFile(bytes, name, shape) => match ModelEditor::import_file(&bytes, &name, &shape) {
                 Ok((m, summary)) => {
                     self.model = Rc::new(m);
                     self.import_error = None;
@@ -268,16 +268,11 @@ impl AppState {
             },
             Action::OpenLinkedModel(address, bytes) => {
                 let name = address.rsplit('/').next().unwrap_or(&address).to_string();
-                let opened = if name.to_ascii_lowercase().ends_with(".onnx") || formats::onnx::looks_like_onnx(&bytes) {
-                    ModelEditor::import_onnx(&bytes, &name, "").map(|(m, summary)| (m, Some(summary)))
-                } else {
-                    ModelEditor::import(&String::from_utf8_lossy(&bytes)).map(|m| (m, None))
-                };
-                match opened {
+                match ModelEditor::import_file(&bytes, &name, "") {
                     Ok((m, summary)) => {
                         self.model = Rc::new(m);
                         self.import_error = None;
-                        self.import_summary = summary;
+                        self.import_summary = Some(summary);
                     }
                     Err(e) => {
                         let message = fields::import_message(&e);
@@ -473,7 +468,7 @@ mod tests {
         let state = Rc::new(AppState::new(Inputs::default(), None));
         let before = state.view.clone().unwrap();
         let broken: Rc<[u8]> = bytes[..bytes.len() / 3].into();
-        let state = dispatch(state, Action::ImportOnnx(broken, "cut.onnx".into(), String::new()));
+        let state = dispatch(state, Action::ImportFile(broken, "cut.onnx".into(), String::new()));
         assert!(
             state
                 .import_error
@@ -488,7 +483,7 @@ mod tests {
         );
         let state = dispatch(
             state,
-            Action::ImportOnnx(bytes, "squeezenet.onnx".into(), String::new()),
+            Action::ImportFile(bytes, "squeezenet.onnx".into(), String::new()),
         );
         assert_eq!(state.import_error, None);
         let view = state.view.as_ref().unwrap();

@@ -122,32 +122,42 @@ impl ModelEditor {
         Ok(Self::from_spec(&network.spec(), None))
     }
 
-    /// Reads an uploaded or dropped ONNX graph (`input_shape`, such as
-    /// `3x224x224`, blank unless its input sizes are symbolic), and says
-    /// what was imported.
+    /// Reads an uploaded, dropped or fetched file: an ONNX graph
+    /// (`input_shape`, such as `3x224x224`, blank unless its input sizes
+    /// are symbolic), a `.keras` archive, or a text format (`.net`, JSON,
+    /// Keras JSON); and says what was imported.
     ///
     /// # Errors
-    /// The importer's error, naming the node, or the shape's.
-    pub fn import_onnx(bytes: &[u8], name: &str, input_shape: &str) -> Result<(Self, String), OracleError> {
-        let shape = match input_shape.trim() {
-            "" => None,
-            text => Some(parse_shape(text).map_err(|p| crate::oracle::ParseError::at(1, 1, p))?),
+    /// The importer's error, naming the node or the line and column.
+    pub fn import_file(bytes: &[u8], name: &str, input_shape: &str) -> Result<(Self, String), OracleError> {
+        let lower = name.to_ascii_lowercase();
+        let mut merged = std::collections::BTreeMap::new();
+        let network = if lower.ends_with(".onnx") || formats::onnx::looks_like_onnx(bytes) {
+            let shape = match input_shape.trim() {
+                "" => None,
+                text => Some(parse_shape(text).map_err(|p| crate::oracle::ParseError::at(1, 1, p))?),
+            };
+            let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+            let imported = formats::onnx::read(bytes, stem, shape.as_ref(), formats::onnx::DEFAULT_SAMPLES)?;
+            merged = imported.merged;
+            imported.network
+        } else if lower.ends_with(".keras") || formats::keras::looks_like_archive(bytes) {
+            formats::keras::read_archive(bytes, formats::onnx::DEFAULT_SAMPLES)?
+        } else {
+            return Self::import(&String::from_utf8_lossy(bytes)).map(|m| (m, format!("Imported {name}.")));
         };
-        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-        let imported = formats::onnx::read(bytes, stem, shape.as_ref(), formats::onnx::DEFAULT_SAMPLES)?;
-        let n = &imported.network;
         let mut summary = format!(
             "Imported {name}: {} layers, {} parameters, {} GFLOPs forward per sample",
-            n.layers().len(),
-            n.weight_items(),
-            crate::oracle::units::significant(n.forward_flops() / 1e9, 4)
+            network.layers().len(),
+            network.weight_items(),
+            crate::oracle::units::significant(network.forward_flops() / 1e9, 4)
         );
-        if !imported.merged.is_empty() {
-            let list: Vec<String> = imported.merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
+        if !merged.is_empty() {
+            let list: Vec<String> = merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
             summary.push_str(&format!("; no layer for: {}", list.join(", ")));
         }
         summary.push_str(". The dataset is assumed to be ImageNet-1k: change its size below if not.");
-        Ok((Self::from_spec(&n.spec(), None), summary))
+        Ok((Self::from_spec(&network.spec(), None), summary))
     }
 
     /// Builds and checks the network: the preset itself when nothing

@@ -423,6 +423,48 @@ fn inbound(layer: &Value) -> Vec<String> {
     out
 }
 
+/// Largest `config.json` read from a `.keras` archive (bytes).
+const MAX_CONFIG_BYTES: u64 = 64 << 20;
+
+/// Whether bytes are a zip archive (a `.keras` file).
+pub fn looks_like_archive(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
+/// Reads the model of a `.keras` file: the `config.json` in its zip
+/// archive (stored or deflated).
+///
+/// # Errors
+/// A [`ParseError`] at line 1 for an archive that cannot be read or has no
+/// `config.json`; then as [`read`], at the line and column of the
+/// `config.json`.
+pub fn read_archive(bytes: &[u8], samples: u64) -> Result<Network, OracleError> {
+    use std::io::Read;
+    let broken = |what: String| {
+        ParseError::at(
+            1,
+            1,
+            ParseProblem::Unexpected {
+                found: what,
+                expected: "a .keras file (a zip archive holding config.json)".into(),
+            },
+        )
+    };
+    let mut archive =
+        zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| broken(format!("not a zip archive ({e})")))?;
+    let file = archive
+        .by_name("config.json")
+        .map_err(|e| broken(format!("no config.json ({e})")))?;
+    if file.size() > MAX_CONFIG_BYTES {
+        return Err(broken(format!("a config.json of {} bytes", file.size())).into());
+    }
+    let mut text = String::new();
+    file.take(MAX_CONFIG_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|e| broken(format!("a config.json that cannot be read ({e})")))?;
+    read(&text, samples)
+}
+
 /// Reads a Keras model.
 ///
 /// # Errors
