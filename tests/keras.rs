@@ -90,3 +90,15 @@ fn a_keras_file_is_read_from_its_archive() {
     );
     assert!(keras::read_archive(b"PK\x03\x04 nothing", 10).is_err());
 }
+
+#[test]
+fn a_volume_model_in_3d() {
+    let n = keras::read(&fixture("volume"), 100).unwrap();
+    // Keras: 3996 trainable (batch norm without its bias: the scale only)
+    assert_eq!(n.weight_items(), 3_996.0);
+    assert_eq!(n.layers()[0].x(), &Shape::from([2, 16, 16, 16]));
+    let c2 = n.layers().iter().find(|l| l.name() == "c2").unwrap();
+    assert_eq!(c2.y(), &Shape::from([16, 6, 6, 6]), "valid 3×3×3 on 8³");
+    let bn = n.layers().iter().find(|l| l.kind() == LayerKind::Bn).unwrap();
+    assert_eq!(bn.weight_items(), 16.0);
+}

@@ -350,3 +350,69 @@ fn truncated_and_corrupted_files_never_panic() {
         }
     }
 }
+
+/// Up-convolution, average pool with ceil mode, instance norm, Transpose,
+/// Squeeze and Unsqueeze, Identity, a three-way Sum, Flatten and Gemm.
+#[test]
+fn shape_operators_and_transposed_convolutions() {
+    let nodes = vec![
+        node(
+            "ConvTranspose",
+            "up",
+            &["data", "up_w", "up_b"],
+            &["a"],
+            vec![ints("strides", &[2, 2]), ints("kernel_shape", &[2, 2])],
+        ),
+        node("InstanceNormalization", "in", &["a", "in_s", "in_b"], &["b"], vec![]),
+        node(
+            "AveragePool",
+            "pool",
+            &["b"],
+            &["c"],
+            vec![
+                ints("kernel_shape", &[3, 3]),
+                ints("strides", &[2, 2]),
+                int("ceil_mode", 1),
+            ],
+        ),
+        node("Transpose", "t", &["c"], &["d"], vec![ints("perm", &[0, 1, 3, 2])]),
+        node("Unsqueeze", "u", &["d"], &["e"], vec![ints("axes", &[4])]),
+        node("Squeeze", "s", &["e"], &["f"], vec![ints("axes", &[4])]),
+        node("Identity", "i", &["f"], &["g"], vec![]),
+        node("Sum", "sum", &["g", "f", "d"], &["h"], vec![]),
+        node("Flatten", "flat", &["h"], &["k"], vec![]),
+        node("Gemm", "fc", &["k", "fc_w", "fc_b"], &["out"], vec![int("transB", 1)]),
+    ];
+    let weights = vec![
+        weight("up_w", &[4, 2, 2, 2]),
+        weight("up_b", &[2]),
+        weight("in_s", &[2]),
+        weight("in_b", &[2]),
+        weight("fc_w", &[5, 2 * 8 * 8]),
+        weight("fc_b", &[5]),
+    ];
+    let imported = onnx::read(
+        &model(&[Some(1), Some(4), Some(8), Some(8)], nodes, weights),
+        "t",
+        None,
+        10,
+    )
+    .unwrap();
+    let n = &imported.network;
+    let kinds: Vec<LayerKind> = n.layers().iter().map(|l| l.kind()).collect();
+    use LayerKind::*;
+    assert_eq!(kinds, [Deconv, Ln, Avgpool, Add, Fc]);
+    let up = &n.layers()[0];
+    assert_eq!(up.y(), &Shape::from([2, 16, 16]));
+    assert_eq!(
+        up.forward_flops(),
+        2.0 * 4.0 * 2.0 * 4.0 * 64.0,
+        "over the input's positions"
+    );
+    assert_eq!(up.weight_items(), 4.0 * 2.0 * 4.0 + 2.0);
+    assert_eq!(n.layers()[2].y(), &Shape::from([2, 8, 8]), "ceil((16 - 3) / 2) + 1");
+    assert_eq!(n.layers()[4].x(), &Shape::from([2, 8, 8]));
+    for op in ["Transpose", "Squeeze", "Unsqueeze", "Identity", "Flatten"] {
+        assert_eq!(imported.merged.get(op), Some(&1), "{op}");
+    }
+}

@@ -39,8 +39,21 @@ def sequential():
         layers.Dense(10, name="f2"),
     ], name="lenet")
 
-for name, model in [("modern", modern()), ("lenet", sequential())]:
+def volume():
+    x0 = keras.Input(shape=(16, 16, 16, 2), name="volume")
+    x = layers.Conv3D(8, 3, padding="same", activation="relu", name="c1")(x0)
+    x = layers.MaxPooling3D(2, name="p1")(x)
+    x = layers.Conv3D(16, 3, name="c2")(x)
+    x = layers.BatchNormalization(center=False, name="bn")(x)
+    x = layers.GlobalAveragePooling3D(name="gap")(x)
+    out = layers.Dense(4, name="out")(x)
+    return keras.Model(x0, out, name="volume")
+
+for name, model in [("modern", modern()), ("lenet", sequential()), ("volume", volume())]:
     with open(f"{name}.json", "w") as f:
         f.write(json.dumps(json.loads(model.to_json()), indent=2))
     trainable = sum(int(w.numpy().size) for w in model.trainable_weights)
     print(name, "trainable parameters", trainable)
+
+# the .keras archive of the sequential model (weights included)
+sequential().save("lenet.keras")
