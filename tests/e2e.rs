@@ -667,16 +667,7 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
         .execute(DROP, vec![Value::from("squeezenet.onnx"), Value::from(encoded)])
         .await
         .expect("dropped");
-    let summary = eventually("the import summary", || async {
-        let element = client.find(Locator::Css("#import-summary")).await.ok()?;
-        element
-            .prop("textContent")
-            .await
-            .ok()
-            .flatten()
-            .filter(|t| t.contains("66 layers"))
-    })
-    .await;
+    let summary = page::text_once(&client, "#import-summary", "66 layers").await;
     assert!(summary.contains("1235496 parameters"), "{summary}");
     // the ranking is the CLI's for the same graph
     let args = [
@@ -701,11 +692,7 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
         .execute(DROP, vec![Value::from("broken.onnx"), Value::from(broken)])
         .await
         .expect("dropped");
-    let error = eventually("the import error", || async {
-        let element = client.find(Locator::Css("#import-error")).await.ok()?;
-        element.prop("textContent").await.ok().flatten()
-    })
-    .await;
+    let error = page::text_once(&client, "#import-error", "").await;
     assert!(error.starts_with("broken.onnx: ONNX graph"), "{error}");
     assert_eq!(ranking(&client).await, shown);
     client.close().await.ok();
@@ -726,16 +713,7 @@ async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {
         .goto(&format!("{}?model={}", s.base, address("onnx/light_squeezenet.onnx")))
         .await
         .expect("navigated");
-    let summary = eventually("the fetched graph", || async {
-        let element = client.find(Locator::Css("#import-summary")).await.ok()?;
-        element
-            .prop("textContent")
-            .await
-            .ok()
-            .flatten()
-            .filter(|t| t.contains("66 layers"))
-    })
-    .await;
+    let summary = page::text_once(&client, "#import-summary", "66 layers").await;
     assert!(summary.contains("light_squeezenet.onnx"), "{summary}");
     // the share link then carries the network itself
     let href = eventually("the share link", || async {

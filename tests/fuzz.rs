@@ -205,6 +205,14 @@ fn text(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
+/// Files of `tests/DIR/NAME.EXT`, as seeds.
+fn test_files(dir: &str, names: &[&str], ext: &str) -> Vec<Vec<u8>> {
+    names
+        .iter()
+        .filter_map(|n| std::fs::read(format!("{}/tests/{dir}/{n}.{ext}", env!("CARGO_MANIFEST_DIR"))).ok())
+        .collect()
+}
+
 fn targets() -> Vec<Target> {
     let reference = |name: &str| -> Vec<u8> {
         std::fs::read(format!(
@@ -326,10 +334,7 @@ fn targets() -> Vec<Target> {
         },
         Target {
             name: "keras",
-            seeds: ["modern", "lenet"]
-                .iter()
-                .filter_map(|n| std::fs::read(format!("{}/tests/keras/{n}.json", env!("CARGO_MANIFEST_DIR"))).ok())
-                .collect(),
+            seeds: test_files("keras", &["modern", "lenet", "volume"], "json"),
             run: |data| {
                 let network = paradl::oracle::formats::keras::read(&text(data), 1000).ok()?;
                 Some(vec![

@@ -94,3 +94,18 @@ pub async fn click(client: &Client, css: &str) {
         .await
         .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
 }
+
+/// The text of the element `css` selects (shown or not), once it holds
+/// `part`.
+pub async fn text_once(client: &Client, css: &str, part: &str) -> String {
+    eventually(css, || async {
+        let element = client.find(Locator::Css(css)).await.ok()?;
+        element
+            .prop("textContent")
+            .await
+            .ok()
+            .flatten()
+            .filter(|t| t.contains(part))
+    })
+    .await
+}

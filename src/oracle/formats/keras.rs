@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::padded;
 use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem};
 use crate::oracle::model::layer::{LayerKind, LayerSpec};
 use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
@@ -98,14 +99,6 @@ fn window(input: &[u64], kernel: &[u64], strides: &[u64], dilation: &[u64], same
             }
         })
         .collect()
-}
-
-fn padded(dims: &[u64], rank: usize) -> Vec<u64> {
-    let mut v = dims.to_vec();
-    while v.len() < rank {
-        v.push(1);
-    }
-    v
 }
 
 impl Walk<'_> {

@@ -15,3 +15,11 @@ pub mod plat;
 pub mod records;
 
 pub use lines::parse_shape;
+
+/// `dims` with trailing ones up to `rank` dimensions: a flat tensor of an
+/// imported graph as `[N, 1, 1]`.
+fn padded(dims: &[u64], rank: usize) -> Vec<u64> {
+    let mut v = dims.to_vec();
+    v.resize(rank.max(dims.len()), 1);
+    v
+}

@@ -121,6 +121,17 @@ impl Builder {
         y
     }
 
+    /// A convolution, its batch norm, and an activation layer of `then`
+    /// (relu, or act for the others) if any.
+    pub fn conv_bn(&mut self, name: &str, x: &[u64], filters: u64, c: Conv, then: Option<LayerKind>) -> Dims {
+        let y = self.conv(name, x, filters, c);
+        let y = self.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
+        match then {
+            Some(kind) => self.same(&format!("{name}.{}", kind.name()), kind, &y),
+            None => y,
+        }
+    }
+
     /// A normalisation (bn, or ln for layer and instance norms) with its
     /// scale and bias.
     pub fn norm(&mut self, name: &str, kind: LayerKind, x: &[u64]) -> Dims {

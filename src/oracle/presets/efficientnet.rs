@@ -8,10 +8,13 @@
 //! to 1280, global average pool, dropout and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv, Dims};
+use super::builder::{Builder, Conv};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
+
+/// SiLU: an activation other than ReLU.
+const SILU: Option<LayerKind> = Some(LayerKind::Act);
 
 /// `(expansion, kernel, stride, output channels, blocks)` of table 1.
 const STAGES: [(u64, u64, u64, u64, u32); 7] = [
@@ -24,23 +27,13 @@ const STAGES: [(u64, u64, u64, u64, u32); 7] = [
     (6, 3, 1, 320, 1),
 ];
 
-fn conv_bn(b: &mut Builder, name: &str, x: &[u64], filters: u64, conv: Conv, silu: bool) -> Dims {
-    let y = b.conv(name, x, filters, conv);
-    let y = b.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
-    if silu {
-        b.same(&format!("{name}.silu"), LayerKind::Act, &y)
-    } else {
-        y
-    }
-}
-
 /// EfficientNet-B0 at 224×224.
 ///
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn efficientnet_b0() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let mut x = conv_bn(&mut b, "features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), true);
+    let mut x = b.conv_bn("features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), SILU);
     for (stage, (expansion, kernel, stride, out, blocks)) in STAGES.into_iter().enumerate() {
         for i in 0..blocks {
             let name = format!("features.{}.{i}", stage + 1);
@@ -49,15 +42,14 @@ pub fn efficientnet_b0() -> Result<Network, InputError> {
             let squeezed = (x[0] / 4).max(1);
             let mut y = x.clone();
             if expansion != 1 {
-                y = conv_bn(&mut b, &format!("{name}.expand"), &y, expanded, Conv::new(1), true);
+                y = b.conv_bn(&format!("{name}.expand"), &y, expanded, Conv::new(1), SILU);
             }
-            y = conv_bn(
-                &mut b,
+            y = b.conv_bn(
                 &format!("{name}.dw"),
                 &y,
                 expanded,
                 Conv::new(kernel).stride(stride).groups(expanded),
-                true,
+                SILU,
             );
             // squeeze and excitation: pool, 1×1 down with SiLU, 1×1 up with a sigmoid, scale
             let s = b.global_pool(&format!("{name}.se.pool"), &y);
@@ -66,14 +58,14 @@ pub fn efficientnet_b0() -> Result<Network, InputError> {
             let s = b.conv(&format!("{name}.se.fc2"), &s, expanded, Conv::new(1).bias());
             b.same(&format!("{name}.se.sigmoid"), LayerKind::Act, &s);
             y = b.mul(&format!("{name}.se.scale"), &y, false);
-            y = conv_bn(&mut b, &format!("{name}.project"), &y, out, Conv::new(1), false);
+            y = b.conv_bn(&format!("{name}.project"), &y, out, Conv::new(1), None);
             if stride == 1 && x[0] == out {
                 y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
             }
             x = y;
         }
     }
-    let x = conv_bn(&mut b, "features.8", &x, 1280, Conv::new(1), true);
+    let x = b.conv_bn("features.8", &x, 1280, Conv::new(1), SILU);
     let x = b.global_pool("avgpool", &x);
     let x = b.same("dropout", LayerKind::Dropout, &x);
     b.fc("classifier", &x, 1000);

@@ -7,10 +7,13 @@
 //! dropout and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv, Dims};
+use super::builder::{Builder, Conv};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
+
+/// ReLU6: an activation other than ReLU.
+const RELU6: Option<LayerKind> = Some(LayerKind::Act);
 
 /// `(expansion t, channels c, blocks n, first stride s)` of table 2.
 const STAGES: [(u64, u64, u32, u64); 7] = [
@@ -23,23 +26,13 @@ const STAGES: [(u64, u64, u32, u64); 7] = [
     (6, 320, 1, 1),
 ];
 
-fn conv_bn_relu6(b: &mut Builder, name: &str, x: &[u64], filters: u64, conv: Conv, relu6: bool) -> Dims {
-    let y = b.conv(name, x, filters, conv);
-    let y = b.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
-    if relu6 {
-        b.same(&format!("{name}.relu6"), LayerKind::Act, &y)
-    } else {
-        y
-    }
-}
-
 /// MobileNetV2 at 224×224.
 ///
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn mobilenet_v2() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let mut x = conv_bn_relu6(&mut b, "features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), true);
+    let mut x = b.conv_bn("features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), RELU6);
     let mut index = 1;
     for (t, c, n, s) in STAGES {
         for i in 0..n {
@@ -48,17 +41,16 @@ pub fn mobilenet_v2() -> Result<Network, InputError> {
             let hidden = x[0] * t;
             let mut y = x.clone();
             if t != 1 {
-                y = conv_bn_relu6(&mut b, &format!("{name}.expand"), &y, hidden, Conv::new(1), true);
+                y = b.conv_bn(&format!("{name}.expand"), &y, hidden, Conv::new(1), RELU6);
             }
-            y = conv_bn_relu6(
-                &mut b,
+            y = b.conv_bn(
                 &format!("{name}.dw"),
                 &y,
                 hidden,
                 Conv::new(3).stride(stride).groups(hidden),
-                true,
+                RELU6,
             );
-            y = conv_bn_relu6(&mut b, &format!("{name}.project"), &y, c, Conv::new(1), false);
+            y = b.conv_bn(&format!("{name}.project"), &y, c, Conv::new(1), None);
             if stride == 1 && x[0] == c {
                 y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
             }
@@ -66,7 +58,7 @@ pub fn mobilenet_v2() -> Result<Network, InputError> {
             index += 1;
         }
     }
-    let x = conv_bn_relu6(&mut b, &format!("features.{index}"), &x, 1280, Conv::new(1), true);
+    let x = b.conv_bn(&format!("features.{index}"), &x, 1280, Conv::new(1), RELU6);
     let x = b.global_pool("avgpool", &x);
     let x = b.same("dropout", LayerKind::Dropout, &x);
     b.fc("classifier", &x, 1000);

@@ -7,7 +7,7 @@
 //! changes shape, global average pool and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv, Dims};
+use super::builder::{Builder, Conv};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
@@ -19,23 +19,19 @@ const CARDINALITY: u64 = 32;
 /// Channels per group at 64 planes.
 const BASE_WIDTH: u64 = 4;
 
-fn conv_bn(b: &mut Builder, name: &str, x: &[u64], filters: u64, conv: Conv, relu: bool) -> Dims {
-    let y = b.conv(name, x, filters, conv);
-    let y = b.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
-    if relu {
-        b.same(&format!("{name}.relu"), LayerKind::Relu, &y)
-    } else {
-        y
-    }
-}
-
 /// ResNeXt-50 (32×4d) at 224×224.
 ///
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnext50_32x4d() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = conv_bn(&mut b, "conv1", &[3, 224, 224], 64, Conv::new(7).stride(2), true);
+    let x = b.conv_bn(
+        "conv1",
+        &[3, 224, 224],
+        64,
+        Conv::new(7).stride(2),
+        Some(LayerKind::Relu),
+    );
     let mut x = b.pool("maxpool", LayerKind::Maxpool, &x, 3, 2, 1);
     for (stage, (blocks, planes)) in STAGES.into_iter().enumerate() {
         let width = planes * BASE_WIDTH / 64 * CARDINALITY;
@@ -43,24 +39,22 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
         for i in 0..blocks {
             let name = format!("layer{}.{i}", stage + 1);
             let stride = if i == 0 && stage > 0 { 2 } else { 1 };
-            let y = conv_bn(&mut b, &format!("{name}.conv1"), &x, width, Conv::new(1), true);
-            let y = conv_bn(
-                &mut b,
+            let y = b.conv_bn(&format!("{name}.conv1"), &x, width, Conv::new(1), Some(LayerKind::Relu));
+            let y = b.conv_bn(
                 &format!("{name}.conv2"),
                 &y,
                 width,
                 Conv::new(3).stride(stride).groups(CARDINALITY),
-                true,
+                Some(LayerKind::Relu),
             );
-            let y = conv_bn(&mut b, &format!("{name}.conv3"), &y, out, Conv::new(1), false);
+            let y = b.conv_bn(&format!("{name}.conv3"), &y, out, Conv::new(1), None);
             if i == 0 {
-                conv_bn(
-                    &mut b,
+                b.conv_bn(
                     &format!("{name}.downsample"),
                     &x,
                     out,
                     Conv::new(1).stride(stride),
-                    false,
+                    None,
                 );
             }
             let y = b.same(&format!("{name}.add"), LayerKind::Add, &y);

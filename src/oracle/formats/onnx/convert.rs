@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::super::padded;
 use super::proto::{AttributeProto, GraphProto, NodeProto};
 use super::sizes::{self, Padding};
 use crate::oracle::model::errors::{GraphError, NodeRef};
@@ -30,6 +31,14 @@ pub struct Converted {
     /// Operators that became no layer (shape-only), or were merged into
     /// one (a bias add), with their counts.
     pub merged: BTreeMap<String, usize>,
+}
+
+/// A convolution's filters, kernel, output sizes and groups.
+struct Convolution {
+    filters: u64,
+    kernel: Vec<u64>,
+    out: Vec<u64>,
+    groups: u64,
 }
 
 /// Operators that are elementwise activations (kind `act`).
@@ -98,16 +107,6 @@ fn counts(values: &[i64], what: &str, node: &NodeRef) -> Result<Vec<u64>, GraphE
         .iter()
         .map(|&v| u64::try_from(v).map_err(|_| fail(Some(node.clone()), format!("{what} holds {v}, below 0"))))
         .collect()
-}
-
-/// Pads `dims` with trailing ones to `rank` dimensions (a flat tensor as
-/// `[N, 1, 1]`).
-fn padded(dims: &[u64], rank: usize) -> Vec<u64> {
-    let mut v = dims.to_vec();
-    while v.len() < rank {
-        v.push(1);
-    }
-    v
 }
 
 fn items(dims: &[u64]) -> u64 {
@@ -508,16 +507,28 @@ impl<'g> Walk<'g> {
             ));
         }
         let out = self.window(node, at, spatial, kernel)?;
-        let mut weights = vec![channels, filters];
-        weights.extend(kernel);
-        let mut y = vec![filters];
-        y.extend(out);
-        self.layer(node, at, LayerKind::Conv, &x.dims, weights, y);
+        let shape = Convolution {
+            filters,
+            kernel: kernel.to_vec(),
+            out,
+            groups,
+        };
+        self.convolution(node, at, LayerKind::Conv, &x.dims, shape);
+        Ok(())
+    }
+
+    /// Adds a convolution (plain or transposed), with the node's bias if it
+    /// has one.
+    fn convolution(&mut self, node: &'g NodeProto, at: &NodeRef, kind: LayerKind, x: &[u64], c: Convolution) {
+        let mut weights = vec![x.first().copied().unwrap_or(0), c.filters];
+        weights.extend(&c.kernel);
+        let mut y = vec![c.filters];
+        y.extend(c.out);
+        self.layer(node, at, kind, x, weights, y);
         if let Some(layer) = self.last_layer() {
-            layer.groups = groups;
+            layer.groups = c.groups;
             layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
         }
-        Ok(())
     }
 
     fn deconv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
@@ -564,16 +575,13 @@ impl<'g> Walk<'g> {
             })
             .collect::<Option<Vec<u64>>>()
             .ok_or_else(|| fail(Some(at.clone()), "its pads leave no output"))?;
-        let filters = per_group.saturating_mul(groups);
-        let mut weights = vec![channels, filters];
-        weights.extend(kernel);
-        let mut y = vec![filters];
-        y.extend(out);
-        self.layer(node, at, LayerKind::Deconv, &x.dims, weights, y);
-        if let Some(layer) = self.last_layer() {
-            layer.groups = groups;
-            layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
-        }
+        let shape = Convolution {
+            filters: per_group.saturating_mul(groups),
+            kernel: kernel.to_vec(),
+            out,
+            groups,
+        };
+        self.convolution(node, at, LayerKind::Deconv, &x.dims, shape);
         Ok(())
     }
 
