@@ -682,6 +682,10 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
     ];
     let shown = ranking_becomes(&client, &cli_rank(&args)).await;
     assert_ne!(shown, before);
+    // the plots follow
+    for plot in ["#scaling-plot", "#memory-plot"] {
+        assert!(page::html(&client, plot).await.contains("class=\"mark\""), "{plot}");
+    }
     // the layer table lists the imported layers, with the groups column
     page::click(&client, ".layer-table summary").await;
     let header = page::html(&client, "#layers thead").await;

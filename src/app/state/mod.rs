@@ -252,9 +252,9 @@ impl AppState {
             }
             Action::ImportModel(text) => match ModelEditor::import(&text) {
                 Ok(m) => {
+                    self.import_summary = Some(m.summary("the pasted network"));
                     self.model = Rc::new(m);
                     self.import_error = None;
-                    self.import_summary = None;
                 }
                 Err(e) => self.import_error = Some(fields::import_message(&e)),
             },
@@ -497,6 +497,20 @@ mod tests {
         // the imported network travels in the share link
         let reopened = crate::app::url::decode(view.link.as_deref().unwrap_or("")).unwrap();
         assert_eq!(reopened.network().unwrap().weight_items(), 1_235_496.0);
+    }
+
+    #[test]
+    fn a_pasted_keras_model_imports_with_a_summary() {
+        let text = include_str!("../../../tests/keras/lenet.json");
+        let state = Rc::new(AppState::new(Inputs::default(), None));
+        let state = dispatch(state, Action::ImportModel(text.into()));
+        assert_eq!(state.import_error, None);
+        let summary = state.import_summary.as_deref().unwrap_or("");
+        assert!(
+            summary.contains("9 layers") && summary.contains("35474 parameters"),
+            "{summary}"
+        );
+        assert_eq!(state.view.as_ref().unwrap().scenario.network().weight_items(), 35_474.0);
     }
 
     #[test]

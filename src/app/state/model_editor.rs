@@ -144,20 +144,33 @@ impl ModelEditor {
         } else if lower.ends_with(".keras") || formats::keras::looks_like_archive(bytes) {
             formats::keras::read_archive(bytes, formats::onnx::DEFAULT_SAMPLES)?
         } else {
-            return Self::import(&String::from_utf8_lossy(bytes)).map(|m| (m, format!("Imported {name}.")));
+            return Self::import(&String::from_utf8_lossy(bytes)).map(|m| {
+                let summary = m.summary(name);
+                (m, summary)
+            });
         };
-        let mut summary = format!(
-            "Imported {name}: {} layers, {} parameters, {} GFLOPs forward per sample",
-            network.layers().len(),
-            network.weight_items(),
-            crate::oracle::units::significant(network.forward_flops() / 1e9, 4)
-        );
+        let editor = Self::from_spec(&network.spec(), None);
+        let mut summary = editor.summary(name);
         if !merged.is_empty() {
             let list: Vec<String> = merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
             summary.push_str(&format!("; no layer for: {}", list.join(", ")));
         }
         summary.push_str(". The dataset is assumed to be ImageNet-1k: change its size below if not.");
-        Ok((Self::from_spec(&network.spec(), None), summary))
+        Ok((editor, summary))
+    }
+
+    /// What an import of `source` gave: layers, parameters and forward
+    /// FLOPs (from the engine), or the errors count if it does not build.
+    pub fn summary(&self, source: &str) -> String {
+        match self.build() {
+            Ok((_, network)) => format!(
+                "Imported {source}: {} layers, {} parameters, {} GFLOPs forward per sample",
+                network.layers().len(),
+                network.weight_items(),
+                crate::oracle::units::significant(network.forward_flops() / 1e9, 4)
+            ),
+            Err(errors) => format!("Imported {source}, with {} cells to fix", errors.len()),
+        }
     }
 
     /// Builds and checks the network: the preset itself when nothing
