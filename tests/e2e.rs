@@ -756,3 +756,55 @@ async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {
         client.close().await.ok();
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn the_built_app_works_under_a_sub_path_and_offline_after_a_first_visit() {
+    let driver = web::driver();
+    let (port, online) = web::serve_at(web::dist(), "/course/paradl/");
+    let base = format!("http://127.0.0.1:{port}/course/paradl/");
+    let client = web::browser(&driver).await;
+    // nothing is served from the host's root: the app must use its sub-path
+    let rows = open(&client, &base).await;
+    assert_eq!(rows, cli_ranking("resnet50", "abci", 64, "32"));
+    // the planner's worker loads from beside the page too
+    page::click(&client, "#plan summary").await;
+    plan_done(&client, "epoch time").await;
+    // a view, and its share link under the sub-path
+    let input = client.find(Locator::Css("#gpus")).await.expect("#gpus");
+    input.clear().await.expect("cleared");
+    input.send_keys("16").await.expect("typed");
+    let shown = ranking_becomes(&client, &cli_ranking("resnet50", "abci", 16, "32")).await;
+    let href = eventually("the share link", || async {
+        let link = client.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href")
+            .await
+            .ok()
+            .flatten()
+            .filter(|h| h.starts_with(&format!("{base}?s=")))
+    })
+    .await;
+    // the service worker has taken the page and cached the built files
+    eventually("the service worker", || async {
+        let ready = client
+            .execute(
+                "return !!navigator.serviceWorker.controller && (await caches.keys()).length > 0;",
+                vec![],
+            )
+            .await
+            .ok()?;
+        ready.as_bool().filter(|r| *r)
+    })
+    .await;
+    // offline: a reload and the share link still open, with their view
+    online.store(false, std::sync::atomic::Ordering::SeqCst);
+    client.goto(&href).await.expect("navigated offline");
+    let offline = eventually("the ranking offline", || async {
+        let rows = ranking(&client).await;
+        (!rows.is_empty()).then_some(rows)
+    })
+    .await;
+    assert_eq!(offline, shown);
+    assert_eq!(value(&client, "#gpus").await, "16");
+    client.close().await.ok();
+}

@@ -22,28 +22,44 @@ pub fn dist() -> PathBuf {
 
 /// Serves `root` on 127.0.0.1 on a free port, one thread per request.
 pub fn serve(root: PathBuf) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let port = listener.local_addr().expect("an address").port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let root = root.clone();
-            std::thread::spawn(move || respond(stream, &root));
-        }
-    });
-    port
+    serve_at(root, "/").0
 }
 
-fn respond(mut stream: TcpStream, root: &Path) {
+/// Whether a site answers: off, its connections are closed unanswered, as
+/// when the browser is offline.
+pub type Online = std::sync::Arc<std::sync::atomic::AtomicBool>;
+
+/// Serves `root` under the path `prefix` (such as `/course/paradl/`;
+/// anything outside it is a 404): its port and its switch.
+pub fn serve_at(root: PathBuf, prefix: &'static str) -> (u16, Online) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().expect("an address").port();
+    let online = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let answering = std::sync::Arc::clone(&online);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            if !answering.load(std::sync::atomic::Ordering::SeqCst) {
+                drop(stream);
+                continue;
+            }
+            let root = root.clone();
+            std::thread::spawn(move || respond(stream, &root, prefix));
+        }
+    });
+    (port, online)
+}
+
+fn respond(mut stream: TcpStream, root: &Path, prefix: &str) {
     let mut request = String::new();
     if BufReader::new(&stream).read_line(&mut request).is_err() {
         return;
     }
     let path = request.split_whitespace().nth(1).unwrap_or("/");
-    let path = path.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
-    let file = if path.is_empty() || path.contains("..") {
-        root.join("index.html")
-    } else {
-        root.join(path)
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let file = match path.strip_prefix(prefix) {
+        Some(rest) if rest.is_empty() || rest.contains("..") => root.join("index.html"),
+        Some(rest) => root.join(rest),
+        None => root.join("not here"),
     };
     let (status, body, kind) = match std::fs::read(&file) {
         Ok(body) => ("200 OK", body, content_type(&file)),
@@ -63,6 +79,8 @@ fn content_type(file: &Path) -> &'static str {
         Some("js") => "text/javascript",
         Some("wasm") => "application/wasm",
         Some("css") => "text/css",
+        Some("svg") => "image/svg+xml",
+        Some("webmanifest") => "application/manifest+json",
         _ => "application/octet-stream",
     }
 }
