@@ -138,6 +138,7 @@ async fn plot_frame_shows_numbers_on_hover() {
         summary: "test".into(),
         drawn: Rc::new(Ok(drawn)),
         onpick: None,
+        caption: Rc::default(),
     });
     until("the plot", || count(&root, ".overlay .mark") == 2).await;
     assert_eq!(count(&root, ".overlay .pickable"), 0, "nothing to pick without onpick");
@@ -173,6 +174,7 @@ async fn plot_marks_can_be_picked_by_click_and_enter() {
         summary: "test".into(),
         drawn: Rc::new(Ok(drawn)),
         onpick: Some(Callback::from(move |i: usize| sink.borrow_mut().push(i))),
+        caption: Rc::default(),
     });
     until("the marks", || count(&root, ".overlay .mark.pickable") == 2).await;
     let second = root
@@ -444,4 +446,52 @@ async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
         memories.push(c.memory_bytes);
     }
     assert!(memories.windows(2).all(|w| w[0] <= w[1]), "least memory first");
+}
+
+#[wasm_bindgen_test]
+async fn an_exported_svg_carries_its_caption() {
+    // catch the download link instead of downloading (and keep its blob)
+    js_sys::eval(
+        "window.__downloads = []; HTMLAnchorElement.prototype.click = function () { window.__downloads.push(this.href); }; URL.revokeObjectURL = function () {};",
+    )
+    .expect("patched");
+    let drawn = Drawn {
+        svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
+        targets: vec![Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["a point".into()] }],
+    };
+    let root = mount::<PlotFrame>(PlotFrameProps {
+        id: "scaling-plot".into(),
+        title: "Scaling".into(),
+        summary: "test".into(),
+        drawn: Rc::new(Ok(drawn)),
+        onpick: None,
+        caption: Rc::new(vec![
+            "Scaling: ResNet50 on ABCI, 64 GPUs, 32 samples per GPU, realistic edition".into(),
+            "ParaDL oracle · http://host/?s=abc".into(),
+        ]),
+    });
+    until("the plot", || count(&root, ".download-svg") == 1).await;
+    let button: web_sys::HtmlElement = find(&root, ".download-svg").dyn_into().expect("a button");
+    button.click();
+    let href = js_sys::eval("window.__downloads[0]")
+        .expect("a download")
+        .as_string()
+        .expect("its address");
+    let window = web_sys::window().expect("a window");
+    let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&href))
+        .await
+        .expect("fetched")
+        .dyn_into()
+        .expect("a response");
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().expect("text"))
+        .await
+        .expect("read")
+        .as_string()
+        .expect("a string");
+    assert!(
+        text.contains("Scaling: ResNet50 on ABCI, 64 GPUs, 32 samples per GPU, realistic edition"),
+        "{text}"
+    );
+    assert!(text.contains("http://host/?s=abc"));
+    assert!(text.contains("height=\"476\""), "430 and the caption's 46");
 }

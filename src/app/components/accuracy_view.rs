@@ -70,7 +70,11 @@ pub fn accuracy_view() -> Html {
                 </div>
                 <PlotFrame id="accuracy-plot" title="Predicted against measured"
                     summary={format!("{} runs measured on ABCI, seconds per iteration, log-log; on the line is exact, between the dashed lines within 2x.", report.runs.len())}
-                    drawn={(*drawn).clone()} />
+                    drawn={(*drawn).clone()}
+                    caption={Rc::new(vec![
+                        format!("Predicted against measured: {} runs of ParaDL's authors on ABCI, {}", report.runs.len(), method.label()),
+                        "ParaDL oracle · How accurate is this?".to_string(),
+                    ])} />
                 <AccuracyTable report={Rc::clone(report)} />
             </>
         },

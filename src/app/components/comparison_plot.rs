@@ -17,5 +17,6 @@ pub fn comparison_plot(props: &ViewProps) -> Html {
         "Epoch time at {} GPUs split into compute and each kind of communication; pale bars are infeasible.",
         props.view.results.gpus
     );
-    html! { <PlotFrame id="comparison-plot" title="Where the time goes" summary={summary} drawn={drawn} /> }
+    let caption = super::caption(&props.view, "Where the time goes");
+    html! { <PlotFrame id="comparison-plot" title="Where the time goes" summary={summary} drawn={drawn} {caption} /> }
 }

@@ -18,5 +18,6 @@ pub fn memory_plot(props: &ViewProps) -> Html {
         props.view.results.gpus,
         units::bytes(props.view.results.capacity_bytes)
     );
-    html! { <PlotFrame id="memory-plot" title="Memory" summary={summary} drawn={drawn} /> }
+    let caption = super::caption(&props.view, "Memory");
+    html! { <PlotFrame id="memory-plot" title="Memory" summary={summary} drawn={drawn} {caption} /> }
 }

@@ -49,6 +49,31 @@ pub struct ViewProps {
     pub view: std::rc::Rc<super::state::View>,
 }
 
+/// The caption of a view's exported plot: what it shows (the plot, the
+/// network on the cluster, the budget, the batch, the edition) and the
+/// link that reproduces it.
+pub fn caption(view: &super::state::View, plot: &str) -> std::rc::Rc<Vec<String>> {
+    let inputs = &view.inputs;
+    let batch = match inputs.batch {
+        crate::oracle::Batch::SamplesPerGpu(b) => format!("{b} samples per GPU"),
+        crate::oracle::Batch::MiniBatch(b) => format!("mini-batch {b}"),
+    };
+    let link = view.link.as_deref().map_or_else(
+        || "(too large for a link: download the network to share it)".to_string(),
+        super::browser::share_url,
+    );
+    std::rc::Rc::new(vec![
+        format!(
+            "{plot}: {} on {}, {} GPUs, {batch}, {} edition",
+            view.scenario.network().name(),
+            view.scenario.cluster().name(),
+            inputs.gpus,
+            inputs.fidelity.name()
+        ),
+        format!("ParaDL oracle · {link}"),
+    ])
+}
+
 impl PartialEq for ViewProps {
     fn eq(&self, other: &Self) -> bool {
         std::rc::Rc::ptr_eq(&self.view, &other.view)

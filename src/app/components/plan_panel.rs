@@ -96,7 +96,8 @@ pub fn plan_panel(props: &ViewProps) -> Html {
         },
         Status::Done(plan) => html! {
             <>
-                <PlanPlot plan={Rc::clone(plan)} capacity_bytes={props.view.results.capacity_bytes} onpick={onpick.clone()} />
+                <PlanPlot plan={Rc::clone(plan)} capacity_bytes={props.view.results.capacity_bytes} onpick={onpick.clone()}
+                    caption={super::caption(&props.view, "Pareto front of the planner")} />
                 <PlanTable plan={Rc::clone(plan)} {onpick} />
             </>
         },

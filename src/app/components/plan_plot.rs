@@ -18,6 +18,8 @@ pub struct PlanPlotProps {
     pub capacity_bytes: f64,
     /// Called with the configuration clicked.
     pub onpick: Callback<Config>,
+    /// The exported plot's caption.
+    pub caption: Rc<Vec<String>>,
 }
 
 impl PartialEq for PlanPlotProps {
@@ -25,6 +27,7 @@ impl PartialEq for PlanPlotProps {
         Rc::ptr_eq(&self.plan, &other.plan)
             && self.capacity_bytes == other.capacity_bytes
             && self.onpick == other.onpick
+            && self.caption == other.caption
     }
 }
 
@@ -46,5 +49,5 @@ pub fn plan_plot(props: &PlanPlotProps) -> Html {
         "The {} configurations no other beats in time, GPU-hours and memory at once, log-log; fill: memory per GPU.",
         props.plan.front.len()
     );
-    html! { <PlotFrame id="plan-plot" title="Pareto front" {summary} {drawn} onpick={Some(onpick)} /> }
+    html! { <PlotFrame id="plan-plot" title="Pareto front" {summary} {drawn} onpick={Some(onpick)} caption={Rc::clone(&props.caption)} /> }
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::browser;
-use crate::app::charts::{Area, ChartError, Drawn, HEIGHT, WIDTH};
+use crate::app::charts::{Area, ChartError, Drawn, HEIGHT, WIDTH, titled};
 
 /// Props of [`PlotFrame`].
 #[derive(Properties, PartialEq, Clone)]
@@ -23,6 +23,10 @@ pub struct PlotFrameProps {
     /// it); marks are then focusable buttons.
     #[prop_or_default]
     pub onpick: Option<Callback<usize>>,
+    /// What an exported PNG or SVG says above the plot (what it shows and
+    /// the link that reproduces it); none: the plot alone.
+    #[prop_or_default]
+    pub caption: Rc<Vec<String>>,
 }
 
 /// The figure.
@@ -89,17 +93,21 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             { for lines.iter().map(|l| html! { <div>{ l }</div> }) }
         </div>
     };
-    let svg = drawn.svg.clone();
     let stem = props.id.to_string();
     let onsvg = {
-        let (svg, stem) = (svg.clone(), stem.clone());
+        let (svg, caption, stem) = (drawn.svg.clone(), Rc::clone(&props.caption), stem.clone());
         Callback::from(move |_: MouseEvent| {
+            let (svg, _) = titled(&svg, &caption);
             let _ = browser::download_text(&format!("{stem}.svg"), "image/svg+xml", &svg);
         })
     };
-    let onpng = Callback::from(move |_: MouseEvent| {
-        let _ = browser::download_png(&format!("{stem}.png"), &svg, WIDTH, HEIGHT);
-    });
+    let onpng = {
+        let (svg, caption) = (drawn.svg.clone(), Rc::clone(&props.caption));
+        Callback::from(move |_: MouseEvent| {
+            let (svg, height) = titled(&svg, &caption);
+            let _ = browser::download_png(&format!("{stem}.png"), &svg, WIDTH, height);
+        })
+    };
     let body = html! {
         <>
             <div class="plot-area" role="img" aria-label={props.summary.clone()}>

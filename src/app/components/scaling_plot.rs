@@ -18,5 +18,6 @@ pub fn scaling_plot(props: &ViewProps) -> Html {
             format!("Strong scaling at a mini-batch of {b}, log-log; crosses are infeasible; dashed: ideal.")
         }
     };
-    html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} /> }
+    let caption = super::caption(&props.view, "Scaling");
+    html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} /> }
 }
