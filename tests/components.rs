@@ -234,6 +234,12 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
         Some("0")
     );
     assert_eq!(find(&root, "#ranking tbody tr").get_attribute("data-total-s"), first);
+    // and the results say they are stale, for which budget
+    let stale = find(&root, "#stale").text_content().unwrap_or_default();
+    assert!(
+        stale.starts_with("Results for 64 GPUs") && stale.contains("the highlighted input"),
+        "{stale}"
+    );
 
     // a valid one: new results
     type_into(&find(&root, "#gpus"), "256");
@@ -243,6 +249,15 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
     .await;
     assert_eq!(count(&root, "#gpus-error"), 0);
     assert_ne!(find(&root, "#ranking tbody tr").get_attribute("data-total-s"), first);
+    assert_eq!(count(&root, "#stale"), 0, "fresh results are not stale");
+    // limits in plain words, unique button names
+    let status = root.text_content().unwrap_or_default();
+    assert!(!status.contains("pipeline_depth"), "engine codes stay out of sight");
+    let png = find(&root, "#memory-plot .download-png");
+    assert_eq!(
+        png.get_attribute("aria-label").as_deref(),
+        Some("Download the memory plot as PNG")
+    );
 
     // another model
     let select: HtmlSelectElement = find(&root, "#model").dyn_into().expect("a select");

@@ -204,7 +204,7 @@ pub fn describe(p: &Projection) -> Vec<String> {
     if p.feasible {
         lines.push("feasible".into());
     } else {
-        let names: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+        let names: Vec<&str> = p.violations.iter().map(|v| v.label()).collect();
         lines.push(format!("infeasible: {}", names.join(", ")));
     }
     lines

@@ -23,6 +23,7 @@ use super::ranking_table::RankingTable;
 use super::run_panel::RunPanel;
 use super::scaling_plot::ScalingPlot;
 use super::share_bar::ShareBar;
+use super::stale_note::StaleNote;
 use crate::app::state::inputs::Inputs;
 use crate::app::state::{Action, AppState};
 use crate::app::{browser, url};
@@ -108,6 +109,7 @@ pub fn app(props: &AppProps) -> Html {
     let results = state.view.clone().map(|view| {
         html! {
             <>
+                <StaleNote />
                 <RankingTable ranking={view.results.ranking.clone()} />
                 <Findings ranking={view.results.ranking.clone()} />
                 <EditionNote view={view.clone()} />

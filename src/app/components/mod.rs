@@ -33,6 +33,7 @@ pub mod run_panel;
 pub mod scaling_plot;
 pub mod select_field;
 pub mod share_bar;
+pub mod stale_note;
 pub mod strategy_picker;
 
 use yew::UseReducerHandle;

@@ -116,8 +116,10 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
                 { tooltip }
             </div>
             <div class="plot-actions">
-                <button type="button" class="download-png" onclick={onpng}>{ "PNG" }</button>
-                <button type="button" class="download-svg" onclick={onsvg}>{ "SVG" }</button>
+                <button type="button" class="download-png" onclick={onpng}
+                    aria-label={format!("Download the {} plot as PNG", props.title.to_lowercase())}>{ "PNG" }</button>
+                <button type="button" class="download-svg" onclick={onsvg}
+                    aria-label={format!("Download the {} plot as SVG", props.title.to_lowercase())}>{ "SVG" }</button>
             </div>
         </>
     };

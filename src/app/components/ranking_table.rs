@@ -16,11 +16,13 @@ pub struct RankingTableProps {
 #[function_component(RankingTable)]
 pub fn ranking_table(props: &RankingTableProps) -> Html {
     let rows = props.ranking.iter().enumerate().map(|(i, p)| {
+        // plain words on the page; the machine names in an attribute
         let limits: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
         let status = if p.feasible {
             "feasible".to_string()
         } else {
-            limits.join(", ")
+            let words: Vec<&str> = p.violations.iter().map(|v| v.label()).collect();
+            words.join("; ")
         };
         let parts: Vec<String> = Part::ALL
             .iter()
@@ -33,6 +35,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 data-memory-bytes={p.memory_bytes.to_string()}
                 data-memory-parts={Part::ALL.map(|part| p.memory.get(part).to_string()).join(",")}
                 data-feasible={p.feasible.to_string()}
+                data-limits={limits.join(",")}
                 class={classes!((!p.feasible).then_some("infeasible"))}
             >
                 <td>{ if p.feasible { (i + 1).to_string() } else { "–".into() } }</td>
