@@ -469,17 +469,21 @@ fn apply(spec: &mut ClusterSpec, key: ClusterKey, text: &str) -> Result<(), Stri
             (fact.set)(spec, None);
             return Ok(());
         }
-        let value: f64 = text
-            .trim()
-            .parse()
-            .map_err(|_| "Must be a number (or blank: left out)".to_string())?;
+        let value =
+            super::quantity::parse(text, fact.unit, fact.scale).map_err(|e| format!("{e} (or blank: left out)"))?;
         if fact.whole && (value.fract() != 0.0 || value < 0.0) {
             return Err("Must be a whole number".into());
         }
         (fact.set)(spec, Some(value * fact.scale));
         return Ok(());
     }
-    let value: f64 = text.trim().parse().map_err(|_| "Must be a number".to_string())?;
+    // the field's unit, so that "400 Gb/s" or "90 ns" convert to it
+    let (unit, scale) = match key {
+        ClusterKey::Param(index) => PARAMS.get(index).map_or(("", 1.0), |p| (p.unit, p.scale)),
+        ClusterKey::Level(_, LevelColumn::Latency) => ("ns", 1e-9),
+        _ => ("", 1.0),
+    };
+    let value = super::quantity::parse(text, unit, scale)?;
     match key {
         ClusterKey::Param(index) => {
             let param = PARAMS.get(index).ok_or_else(|| "Unknown field".to_string())?;
@@ -538,6 +542,32 @@ mod tests {
         assert_eq!(cluster.gpu_memory_bytes(), 32e9);
         assert_eq!(cluster.spec().switch_levels[1].span_nodes, Some(40));
         assert_eq!(editor.param_text(1), "32");
+    }
+
+    #[test]
+    fn values_typed_with_units_convert() {
+        let index = |path: &[&str]| PARAMS.iter().position(|p| p.path == path).unwrap();
+        let mut editor = ClusterEditor::from_source(&ClusterSource::Preset("abci".into())).unwrap();
+        editor.edit(
+            ClusterKey::Param(index(&["nic", "bandwidth_bytes_per_s"])),
+            "400 Gb/s".into(),
+        );
+        editor.edit(ClusterKey::Param(index(&["gpu_memory_bytes"])), "80 GB".into());
+        editor.edit(ClusterKey::Param(index(&["gpu_flops_per_s"])), "989 TFLOPS".into());
+        editor.edit(ClusterKey::Param(index(&["nic", "latency_s"])), "1500 ns".into());
+        editor.edit(ClusterKey::Level(0, LevelColumn::Latency), "0.1 µs".into());
+        let (_, cluster) = editor.build().unwrap();
+        let spec = cluster.spec();
+        assert!((spec.nic.bandwidth_bytes_per_s - 50e9).abs() < 1.0);
+        assert!((spec.gpu_memory_bytes - 80e9).abs() < 1.0);
+        assert!((spec.gpu_flops_per_s - 989e12).abs() < 1e3);
+        assert!((spec.nic.latency_s - 1.5e-6).abs() < 1e-15);
+        assert!((spec.switch_levels[0].latency_s - 1e-7).abs() < 1e-18);
+        // a unit of another kind is an error on that field, the text kept
+        editor.edit(ClusterKey::Param(index(&["gpu_memory_bytes"])), "80 GB/s".into());
+        let errors = editor.build().unwrap_err();
+        let key = Key::Cluster(ClusterKey::Param(index(&["gpu_memory_bytes"])));
+        assert!(errors[&key].contains("not a unit of this field"), "{}", errors[&key]);
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod cluster_editor;
 pub mod fields;
 pub mod inputs;
 pub mod model_editor;
+pub mod quantity;
 pub mod run_editor;
 
 use std::rc::Rc;

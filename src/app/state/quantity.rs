@@ -1,0 +1,151 @@
+//! Numbers typed with the units people think in ("400 Gb/s", "80 GB",
+//! "989 TFLOPS", "5 us"), converted to a field's own unit.
+
+/// What a field measures, from its unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dimension {
+    Bytes,
+    BytesPerSecond,
+    FlopsPerSecond,
+    Seconds,
+    /// GPUs, NICs, nodes: no unit accepted.
+    Count,
+}
+
+fn dimension(field_unit: &str) -> Dimension {
+    match field_unit {
+        "GB" => Dimension::Bytes,
+        "GB/s" => Dimension::BytesPerSecond,
+        "TFLOP/s" => Dimension::FlopsPerSecond,
+        "s" | "ms" | "µs" | "ns" => Dimension::Seconds,
+        _ => Dimension::Count,
+    }
+}
+
+/// Decimal and binary prefixes of byte sizes, and bits (a lower-case b).
+fn bytes(unit: &str) -> Option<f64> {
+    let (prefix, base) = if let Some(p) = unit.strip_suffix("iB") {
+        (p, 1.0)
+    } else if let Some(p) = unit.strip_suffix('B') {
+        (p, 1.0)
+    } else if let Some(p) = unit.strip_suffix("bit").or_else(|| unit.strip_suffix('b')) {
+        (p, 0.125)
+    } else {
+        return None;
+    };
+    let binary = unit.ends_with("iB");
+    let scale = match (prefix, binary) {
+        ("", _) => 1.0,
+        ("k" | "K", false) => 1e3,
+        ("M", false) => 1e6,
+        ("G", false) => 1e9,
+        ("T", false) => 1e12,
+        ("P", false) => 1e15,
+        ("K", true) => 1024.0,
+        ("M", true) => 1024.0 * 1024.0,
+        ("G", true) => 1024.0 * 1024.0 * 1024.0,
+        ("T", true) => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    };
+    Some(scale * base)
+}
+
+fn flops(unit: &str) -> Option<f64> {
+    let upper = unit.to_ascii_uppercase();
+    let prefix = upper.strip_suffix("FLOP/S").or_else(|| upper.strip_suffix("FLOPS"))?;
+    Some(match prefix {
+        "" => 1.0,
+        "G" => 1e9,
+        "T" => 1e12,
+        "P" => 1e15,
+        _ => return None,
+    })
+}
+
+fn seconds(unit: &str) -> Option<f64> {
+    Some(match unit {
+        "s" => 1.0,
+        "ms" => 1e-3,
+        "us" | "µs" | "μs" => 1e-6,
+        "ns" => 1e-9,
+        _ => return None,
+    })
+}
+
+/// The value of `text` in the field's unit (`field_unit`, whose size in the
+/// base unit is `scale`): a bare number is already in it; a number with a
+/// unit of the same kind is converted.
+///
+/// # Errors
+/// Text that is not a number, or a unit of another kind, in words.
+pub fn parse(text: &str, field_unit: &str, scale: f64) -> Result<f64, String> {
+    let text = text.trim();
+    // the longest leading part that is a number; the rest is the unit
+    let split = (1..=text.len())
+        .rev()
+        .filter(|&i| text.is_char_boundary(i))
+        .find(|&i| text[..i].trim().parse::<f64>().is_ok());
+    let Some(split) = split else {
+        return Err("Must be a number".into());
+    };
+    let number: f64 = text[..split]
+        .trim()
+        .parse()
+        .map_err(|_| "Must be a number".to_string())?;
+    let unit = text[split..].trim();
+    if unit.is_empty() || unit == field_unit {
+        return Ok(number);
+    }
+    let dimension = dimension(field_unit);
+    let base = match dimension {
+        Dimension::Bytes => bytes(unit),
+        Dimension::BytesPerSecond => unit
+            .strip_suffix("/s")
+            .or_else(|| unit.strip_suffix("ps"))
+            .and_then(bytes),
+        Dimension::FlopsPerSecond => flops(unit),
+        Dimension::Seconds => seconds(unit),
+        Dimension::Count => None,
+    };
+    let expected = match dimension {
+        Dimension::Bytes => "GB, GiB, MB, TB or B",
+        Dimension::BytesPerSecond => "GB/s, Gb/s, Gbit/s, GiB/s or Gbps",
+        Dimension::FlopsPerSecond => "TFLOP/s, TFLOPS, PFLOPS or GFLOPS",
+        Dimension::Seconds => "s, ms, µs (us) or ns",
+        Dimension::Count => "no unit",
+    };
+    base.map(|b| number * b / scale)
+        .ok_or_else(|| format!("'{unit}' is not a unit of this field ({expected})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_convert_to_the_fields_own() {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        assert_eq!(parse("12.5", "GB/s", 1e9), Ok(12.5));
+        assert!(close(parse("400 Gb/s", "GB/s", 1e9).unwrap(), 50.0));
+        assert!(close(parse("400Gbps", "GB/s", 1e9).unwrap(), 50.0));
+        assert!(close(parse("100 Gbit/s", "GB/s", 1e9).unwrap(), 12.5));
+        assert!(close(parse("2 TB/s", "GB/s", 1e9).unwrap(), 2000.0));
+        assert!(close(parse("80 GB", "GB", 1e9).unwrap(), 80.0));
+        assert!(close(parse("80 GiB", "GB", 1e9).unwrap(), 85.89934592));
+        assert!(close(parse("16e9 B", "GB", 1e9).unwrap(), 16.0));
+        assert!(close(parse("989 TFLOPS", "TFLOP/s", 1e12).unwrap(), 989.0));
+        assert!(close(parse("1.2 PFLOP/s", "TFLOP/s", 1e12).unwrap(), 1200.0));
+        assert!(close(parse("5 us", "µs", 1e-6).unwrap(), 5.0));
+        assert!(close(parse("5000 ns", "µs", 1e-6).unwrap(), 5.0));
+        assert!(close(parse("0.09 µs", "ns", 1e-9).unwrap(), 90.0));
+        assert!(
+            parse("80 GB/s", "GB", 1e9)
+                .unwrap_err()
+                .contains("not a unit of this field")
+        );
+        assert!(parse("4 GB", "GPUs", 1.0).is_err());
+        assert_eq!(parse("4 GPUs", "GPUs", 1.0), Ok(4.0));
+        assert_eq!(parse("fast", "GB/s", 1e9), Err("Must be a number".into()));
+        assert_eq!(parse("", "GB", 1e9), Err("Must be a number".into()));
+    }
+}
