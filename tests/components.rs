@@ -510,3 +510,31 @@ async fn an_exported_svg_carries_its_caption() {
     assert!(text.contains("http://host/?s=abc"));
     assert!(text.contains("height=\"476\""), "430 and the caption's 46");
 }
+
+#[wasm_bindgen_test]
+async fn an_edited_preset_says_so_and_units_convert() {
+    let initial = Rc::new(AppState::new(Inputs::default(), None));
+    let root = mount::<App>(AppProps { initial: Some(initial) });
+    until("the app", || count(&root, "#ranking tbody tr") == 7).await;
+    let source = || find(&root, "#cluster-source").text_content().unwrap_or_default();
+    assert!(!source().contains("Edited from"), "{}", source());
+    // 32 GB typed with its unit: the capacity follows, the preset's sources no longer vouch
+    type_into(&find(&root, "#cluster-gpu-memory-bytes"), "32 GB");
+    until("the edited note", || source().starts_with("Edited from ABCI")).await;
+    until("the memory plot at 32 GB", || {
+        find(&root, "#memory-plot")
+            .text_content()
+            .unwrap_or_default()
+            .contains("32 GB")
+    })
+    .await;
+    // a unit of another kind: an error on that field
+    type_into(&find(&root, "#cluster-gpu-memory-bytes"), "32 GB/s");
+    until("the unit error", || {
+        root.text_content()
+            .unwrap_or_default()
+            .contains("not a unit of this field")
+    })
+    .await;
+    assert_eq!(count(&root, "#stale"), 1, "the results are marked stale meanwhile");
+}

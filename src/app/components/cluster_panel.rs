@@ -48,6 +48,19 @@ pub fn cluster_panel() -> Html {
         }
     });
     let whole = state.error(Key::Cluster(ClusterKey::Whole)).map(str::to_string);
+    // an edited preset: its sources no longer vouch for every number
+    let source = match (
+        &current,
+        editor.preset.as_deref().and_then(|k| presets::cluster_preset(k).ok()),
+    ) {
+        (None, Some(preset)) => html! {
+            <p class="source" id="cluster-source">
+                <strong>{ format!("Edited from {}. ", preset.title) }</strong>
+                { "The values you changed are yours; the preset's sources cover only the ones left as they were." }
+            </p>
+        },
+        _ => html! { <p class="source" id="cluster-source">{ &editor.base.source }</p> },
+    };
     html! {
         <section class="panel" aria-labelledby="cluster-heading">
             <h2 id="cluster-heading">{ "Cluster" }</h2>
@@ -56,7 +69,7 @@ pub fn cluster_panel() -> Html {
                 { for options }
                 if current.is_none() { <option value="" selected=true disabled=true>{ "custom (edited)" }</option> }
             </select>
-            <p class="source">{ &editor.base.source }</p>
+            { source }
             <div class="params">{ for params }</div>
             if let Some(e) = whole { <p class="error" role="alert">{ e }</p> }
             <LevelTable />
