@@ -145,11 +145,23 @@ async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
 
     let url = client.current_url().await.expect("a URL").to_string();
     assert!(url.contains("?s="), "{url}");
-    assert_eq!(
-        history_length(&client).await,
-        entries,
-        "the address is replaced, not pushed"
-    );
+    // one history entry per view made: the model, the cluster, the GPU
+    // count (its keystrokes one entry)
+    assert_eq!(history_length(&client).await, entries + 3, "one entry per view");
+
+    // back (or undo) returns to the views made, forward (or redo) again
+    client.back().await.expect("back");
+    let dgx_64 = cli_ranking("vgg16", "dgx-a100", 64, "32");
+    ranking_becomes(&client, &dgx_64).await;
+    assert_eq!(value(&client, "#gpus").await, "64");
+    page::click(&client, "#undo").await;
+    ranking_becomes(&client, &cli_ranking("vgg16", "abci", 64, "32")).await;
+    assert_eq!(value(&client, "#cluster").await, "abci");
+    page::click(&client, "#redo").await;
+    ranking_becomes(&client, &dgx_64).await;
+    client.forward().await.expect("forward");
+    ranking_becomes(&client, &cli_ranking("vgg16", "dgx-a100", 256, "32")).await;
+    assert_eq!(value(&client, "#gpus").await, "256");
     client.close().await.ok();
 }
 

@@ -58,6 +58,14 @@ pub async fn fetch_bytes(address: &str) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+/// Moves through the page's history: back (`-1`, undo) or forward (`1`,
+/// redo).
+pub fn go(steps: i32) {
+    if let Ok(history) = window().and_then(|w| w.history()) {
+        let _ = history.go_with_delta(steps);
+    }
+}
+
 /// The address that shows `encoded`: this page with `?s=...` (no
 /// parameter for the default view).
 pub fn share_url(encoded: &str) -> String {
@@ -76,16 +84,21 @@ pub fn share_url(encoded: &str) -> String {
     }
 }
 
-/// Replaces the address (no new history entry) with the link of `link`
-/// (or the bare page when the view is too large for a link) and remembers
-/// `stored` for the next visit.
+/// Shows the link of `link` in the address (or the bare page when the view
+/// is too large for a link), as a new history entry when `push` (else in
+/// place), and remembers `stored` for the next visit.
 ///
 /// # Errors
 /// When the browser refuses to keep the state (storage missing or full).
-pub fn keep(link: Option<&str>, stored: &str) -> Result<(), JsValue> {
+pub fn keep(link: Option<&str>, stored: &str, push: bool) -> Result<(), JsValue> {
     let w = window()?;
     if let Ok(history) = w.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&share_url(link.unwrap_or_default())));
+        let url = share_url(link.unwrap_or_default());
+        let _ = if push {
+            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
     }
     let storage = w
         .local_storage()?

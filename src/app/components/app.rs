@@ -14,6 +14,7 @@ use super::edition_note::EditionNote;
 use super::edition_panel::EditionPanel;
 use super::exports::Exports;
 use super::findings::Findings;
+use super::history::use_history;
 use super::linked_model::use_linked_model;
 use super::memory_plot::MemoryPlot;
 use super::model_panel::ModelPanel;
@@ -87,11 +88,17 @@ pub fn app(props: &AppProps) -> Html {
     let state = use_reducer(move || initial.map_or_else(boot, |s| (*s).clone()));
     let view = state.view.clone();
     use_linked_model(state.clone());
+    use_history(state.clone());
+    // history entries already in the address bar: several actions may reach
+    // one render, so a new entry is pushed when the count grew
+    let kept_entries = use_mut_ref(|| state.entries);
     {
         let state = state.clone();
         use_effect_with(view.as_ref().map(|v| Rc::clone(&v.stored)), move |stored| {
             if let (Some(stored), Some(view)) = (stored, state.view.as_ref()) {
-                let kept = browser::keep(view.link.as_deref(), stored).is_ok();
+                let push = state.entries > *kept_entries.borrow();
+                *kept_entries.borrow_mut() = state.entries;
+                let kept = browser::keep(view.link.as_deref(), stored, push).is_ok();
                 if let Some(text) = keep_notice(view.link.is_none(), kept)
                     && state.notice.as_deref() != Some(text.as_str())
                 {
@@ -128,7 +135,7 @@ pub fn app(props: &AppProps) -> Html {
                     <h1>{ "ParaDL oracle" }</h1>
                     <p class="tagline">{ "How should this CNN be parallelised on that cluster, and what will it cost in time and memory?" }</p>
                 </div>
-                <ShareBar href={AttrValue::from(href)} />
+                <ShareBar href={AttrValue::from(href)} entries={state.entries} />
             </header>
             <Notice message={state.notice.clone().map(AttrValue::from)} {ondismiss} />
             <main class="layout">

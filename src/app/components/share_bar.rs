@@ -1,4 +1,5 @@
-//! The shareable link of the current view and a button that copies it.
+//! The shareable link of the current view, a button that copies it, and
+//! undo and redo (back and forward through the views made).
 
 use yew::prelude::*;
 
@@ -9,6 +10,9 @@ use crate::app::browser;
 pub struct ShareBarProps {
     /// The full address of the current view.
     pub href: AttrValue,
+    /// History entries the page has made (undo needs one).
+    #[prop_or_default]
+    pub entries: usize,
 }
 
 /// `#share-link` and "Copy link".
@@ -33,6 +37,10 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
         <div class="share">
             <a id="share-link" href={props.href.clone()} title="The link to this exact view">{ "Link to this view" }</a>
             <button type="button" id="copy-link" onclick={oncopy}>{ "Copy link" }</button>
+            <button type="button" id="undo" title="Back to the previous view" disabled={props.entries == 0}
+                onclick={Callback::from(|_: MouseEvent| browser::go(-1))}>{ "Undo" }</button>
+            <button type="button" id="redo" title="Forward to the view you went back from"
+                onclick={Callback::from(|_: MouseEvent| browser::go(1))}>{ "Redo" }</button>
             if let Some(text) = *status { <span class="status" aria-live="polite">{ text }</span> }
         </div>
     }

@@ -125,6 +125,8 @@ pub enum Action {
     SetPlanObjective(Objective),
     /// Show a configuration the planner found in the main view.
     LoadConfig(Box<Config>),
+    /// Show the view of a history entry (back, forward, undo, redo).
+    Restore(Box<Inputs>),
     /// Hide the notice.
     DismissNotice,
     /// Say something about the page (storage, links) in the notice.
@@ -140,6 +142,27 @@ struct Touched {
 }
 
 impl Action {
+    /// The input an action types into: consecutive actions on the same
+    /// one (keystrokes in one field) make one history entry.
+    fn slot(&self) -> Option<String> {
+        let field = match self {
+            Self::EditLayer(row, column, _) => format!("layer {row} {column:?}"),
+            Self::EditCluster(key, _) => format!("cluster {key:?}"),
+            Self::SetSamples(_) => "samples".into(),
+            Self::SetGpus(_) => "gpus".into(),
+            Self::SetSamplesPerGpu(_) => "per gpu".into(),
+            Self::SetMiniBatch(_) => "mini-batch".into(),
+            Self::SetBytesPerItem(_) => "bytes".into(),
+            Self::SetSegments(_) => "segments".into(),
+            Self::SetGroupSize(_) => "group".into(),
+            Self::SetMeasured(_) => "measured".into(),
+            Self::SetBucketMib(_) => "bucket".into(),
+            Self::SetPlanGpus(_) => "plan gpus".into(),
+            _ => return None,
+        };
+        Some(field)
+    }
+
     fn touches(&self) -> Touched {
         match self {
             Self::PickModel(_)
@@ -163,7 +186,7 @@ impl Action {
                 cluster: true,
                 ..Touched::default()
             },
-            Self::DismissNotice | Self::Notify(_) => Touched::default(),
+            Self::DismissNotice | Self::Notify(_) | Self::Restore(_) => Touched::default(),
             _ => Touched {
                 run: true,
                 ..Touched::default()
@@ -196,6 +219,14 @@ pub struct AppState {
     pub notice: Option<String>,
     /// The last valid inputs and their results.
     pub view: Option<Rc<View>>,
+    /// Whether the last action made a new history entry (else its view
+    /// replaces the last one: a keystroke in the same field, a restore).
+    pub push: bool,
+    /// History entries this page has made (what back and undo can reach);
+    /// the page pushes an entry whenever it grows.
+    pub entries: usize,
+    /// The input the last view change typed into.
+    slot: Option<String>,
     model_built: Built<Network, ModelSource>,
     cluster_built: Built<Cluster, ClusterSource>,
 }
@@ -227,6 +258,9 @@ impl AppState {
             import_summary: None,
             notice,
             view: None,
+            push: false,
+            entries: 0,
+            slot: None,
             model_built,
             cluster_built,
         };
@@ -320,6 +354,8 @@ impl AppState {
             Action::SetPlanGpus(text) => self.run.plan_gpus = text,
             Action::SetPlanObjective(objective) => self.run.plan_objective = objective,
             Action::LoadConfig(config) => self.run.load(&config),
+            // handled by `reduce`, which rebuilds the whole state
+            Action::Restore(_) => {}
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }
@@ -394,10 +430,30 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if let Action::Restore(inputs) = action {
+            // a history entry's view: rebuilt from its inputs, not a new entry
+            let mut next = AppState::new(*inputs, self.notice.clone());
+            next.entries = self.entries;
+            return Rc::new(next);
+        }
         let touched = action.touches();
+        let slot = action.slot();
+        let before = self.view.clone();
         let mut next = Rc::unwrap_or_clone(self);
         next.apply(action);
         next.refresh(touched);
+        let changed = match (&before, &next.view) {
+            (Some(a), Some(b)) => !Rc::ptr_eq(a, b) && a.inputs != b.inputs,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if changed {
+            next.push = slot.is_none() || slot != next.slot;
+            next.slot = slot;
+            if next.push {
+                next.entries += 1;
+            }
+        }
         Rc::new(next)
     }
 }
@@ -512,6 +568,29 @@ mod tests {
             "{summary}"
         );
         assert_eq!(state.view.as_ref().unwrap().scenario.network().weight_items(), 35_474.0);
+    }
+
+    #[test]
+    fn a_new_view_is_a_history_entry_but_keystrokes_in_one_field_are_one() {
+        let state = Rc::new(AppState::new(Inputs::default(), None));
+        assert!(!state.push);
+        let state = dispatch(state, Action::SetGpus("1".into()));
+        assert!(state.push, "a first change is an entry");
+        let state = dispatch(state, Action::SetGpus("12".into()));
+        assert!(!state.push, "the next keystroke replaces it");
+        let state = dispatch(state, Action::SetGpus("128".into()));
+        assert!(!state.push);
+        let state = dispatch(state, Action::PickModel("vgg16".into()));
+        assert!(state.push, "another input is another entry");
+        assert_eq!(state.entries, 2);
+        let state = dispatch(state, Action::SetGpus("0".into()));
+        assert!(state.errors.contains_key(&Key::Run(fields::RunKey::Gpus)));
+        // back to the first view: restored from its inputs, no new entry
+        let state = dispatch(state, Action::Restore(Box::default()));
+        assert_eq!(state.view.as_ref().unwrap().inputs, Inputs::default());
+        assert_eq!(state.run.gpus, "64", "the editors show it too");
+        assert!(!state.push);
+        assert_eq!(state.entries, 2);
     }
 
     #[test]

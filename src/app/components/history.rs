@@ -1,0 +1,34 @@
+//! Back and forward (and the page's undo and redo, which move through the
+//! same history) show the views the user made: each history entry's
+//! address holds its view, restored when the browser returns to it.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+use yew::prelude::*;
+
+use super::AppContext;
+use crate::app::state::Action;
+use crate::app::{browser, url};
+
+/// Restores the view of the history entry the browser moves to.
+#[hook]
+pub fn use_history(state: AppContext) {
+    use_effect_with((), move |()| {
+        let onpop = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+            match url::decode(&browser::linked_state().unwrap_or_default()) {
+                Ok(inputs) => state.dispatch(Action::Restore(Box::new(inputs))),
+                Err(e) => state.dispatch(Action::Notify(format!("This view could not be restored ({e})."))),
+            }
+        });
+        let window = web_sys::window();
+        if let Some(w) = &window {
+            let _ = w.add_event_listener_with_callback("popstate", onpop.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = &window {
+                let _ = w.remove_event_listener_with_callback("popstate", onpop.as_ref().unchecked_ref());
+            }
+            drop(onpop);
+        }
+    });
+}
