@@ -820,3 +820,38 @@ async fn the_built_app_works_under_a_sub_path_and_offline_after_a_first_visit() 
     assert_eq!(value(&client, "#gpus").await, "16");
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_preset_offers_its_typical_run_and_a_phone_sees_results_first() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    let model = client.find(Locator::Css("#model")).await.expect("#model");
+    model.select_by_value("cosmoflow").await.expect("selected");
+    page::click(&client, "#typical-run").await;
+    ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "0.25")).await;
+    assert_eq!(value(&client, "#samples-per-gpu").await, "0.25");
+    assert!(
+        client.find(Locator::Css("#typical-run")).await.is_err(),
+        "offered only while not in use"
+    );
+
+    // a phone: no sideways scroll, and the ranking above the inputs
+    client.set_window_size(390, 844).await.expect("resized");
+    let layout = eventually("the phone layout", || async {
+        let v = client
+            .execute(
+                "const d = document.scrollingElement; return [d.scrollWidth, window.innerWidth, document.querySelector('#ranking').getBoundingClientRect().top, document.querySelector('.inputs').getBoundingClientRect().top];",
+                vec![],
+            )
+            .await
+            .ok()?;
+        let n = |i: usize| v[i].as_f64().unwrap_or(f64::NAN);
+        (n(1) <= 400.0).then(|| (n(0), n(1), n(2), n(3)))
+    })
+    .await;
+    assert!(layout.0 <= layout.1, "no sideways scroll: {layout:?}");
+    assert!(layout.2 < layout.3, "the ranking comes before the inputs: {layout:?}");
+    client.close().await.ok();
+}

@@ -49,6 +49,24 @@ pub fn model_panel() -> Html {
         (None, Some(key)) => format!("Edited from the {key} preset."),
         (None, None) => "Imported or entered by you.".into(),
     };
+    // a preset trained with a batch of its own: offered when it is not in use
+    let typical = current
+        .as_deref()
+        .and_then(|k| presets::network_preset(k).ok())
+        .and_then(|p| p.typical_samples_per_gpu.map(|t| (p.title, t)))
+        .filter(|(_, (b, _))| {
+            state.view.as_ref().is_some_and(|v| v.inputs.batch != crate::oracle::Batch::SamplesPerGpu(*b))
+        })
+        .map(|(title, (samples, why))| {
+            let state = state.clone();
+            let onclick = Callback::from(move |_: MouseEvent| state.dispatch(Action::UseTypicalRun(samples)));
+            html! {
+                <p class="typical">
+                    { format!("{why}. ") }
+                    <button type="button" id="typical-run" {onclick}>{ format!("Train {title} with {samples} samples per GPU") }</button>
+                </p>
+            }
+        });
     html! {
         <section class="panel" aria-labelledby="model-heading">
             <h2 id="model-heading">{ "Network" }</h2>
@@ -58,6 +76,7 @@ pub fn model_panel() -> Html {
                 if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.name) }</option> }
             </select>
             <p class="source">{ origin }</p>
+            { for typical }
             if let Some(view) = state.view.clone() { <ProfileNote {view} /> }
             <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.dataset)} unit="samples"
                 value={state.model.samples.clone()} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />

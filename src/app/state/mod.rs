@@ -89,6 +89,8 @@ pub enum Action {
     SetBatchMode(BatchMode),
     /// Type the samples per GPU.
     SetSamplesPerGpu(String),
+    /// Train with a preset's typical samples per GPU.
+    UseTypicalRun(f64),
     /// Type the mini-batch.
     SetMiniBatch(String),
     /// Show or hide a strategy.
@@ -336,6 +338,10 @@ impl AppState {
             Action::SetGpus(text) => self.run.gpus = text,
             Action::SetBatchMode(mode) => self.run.batch_mode = mode,
             Action::SetSamplesPerGpu(text) => self.run.per_gpu = text,
+            Action::UseTypicalRun(samples) => {
+                self.run.batch_mode = BatchMode::PerGpu;
+                self.run.per_gpu = samples.to_string();
+            }
             Action::SetMiniBatch(text) => self.run.mini_batch = text,
             Action::ToggleStrategy(s) => self.run.toggle(s),
             Action::SetBytesPerItem(text) => self.run.bytes_per_item = text,
@@ -591,6 +597,20 @@ mod tests {
         assert_eq!(state.run.gpus, "64", "the editors show it too");
         assert!(!state.push);
         assert_eq!(state.entries, 2);
+    }
+
+    #[test]
+    fn a_preset_offers_its_typical_run() {
+        let state = Rc::new(AppState::new(Inputs::default(), None));
+        let state = dispatch(state, Action::PickModel("cosmoflow".into()));
+        let (samples, _) = crate::oracle::presets::network_preset("cosmoflow")
+            .unwrap()
+            .typical_samples_per_gpu
+            .unwrap();
+        let state = dispatch(state, Action::UseTypicalRun(samples));
+        let view = state.view.as_ref().unwrap();
+        assert_eq!(view.inputs.batch, crate::oracle::Batch::SamplesPerGpu(0.25));
+        assert!(view.results.ranking.iter().any(|p| p.feasible), "something fits");
     }
 
     #[test]

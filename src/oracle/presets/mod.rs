@@ -45,6 +45,9 @@ pub struct NetworkPreset {
     pub title: &'static str,
     /// Where its layers and times come from.
     pub origin: &'static str,
+    /// Samples per GPU it is usually trained with, and who says so, where
+    /// that is not a whole batch per GPU.
+    pub typical_samples_per_gpu: Option<(f64, &'static str)>,
     source: Source,
 }
 
@@ -83,78 +86,94 @@ pub const NETWORKS: [NetworkPreset; 13] = [
         key: "alexnet",
         title: "AlexNet (ImageNet)",
         origin: "ParaDL's ALEXNET_ImageNet_profall.net_sc: layer shapes and a profiled time of 0.61 ms per sample on a V100",
+        typical_samples_per_gpu: None,
         source: reference!("ALEXNET_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
         key: "vgg16",
         title: "VGG-16 (ImageNet)",
         origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100",
+        typical_samples_per_gpu: None,
         source: reference!("VGG_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
         key: "resnet18",
         title: "ResNet-18 (ImageNet)",
         origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(resnet::resnet18),
     },
     NetworkPreset {
         key: "resnet50",
         title: "ResNet-50 (ImageNet)",
         origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100",
+        typical_samples_per_gpu: None,
         source: reference!("RESNET50_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
         key: "resnet152",
         title: "ResNet-152 (ImageNet)",
         origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(resnet::resnet152),
     },
     NetworkPreset {
         key: "cosmoflow",
         title: "CosmoFlow (512³)",
         origin: "ParaDL's COSMOFLOW.net: 3D layer shapes and a profiled time of 2.11 s per sample on a V100",
+        typical_samples_per_gpu: Some((
+            0.25,
+            "CosmoFlow was trained with a quarter of a sample per GPU: each sample split over 4 GPUs (ParaDL, HPDC 2021)",
+        )),
         source: reference!("COSMOFLOW.net"),
     },
     NetworkPreset {
         key: "cosmoflow-256",
         title: "CosmoFlow (256³)",
         origin: "ParaDL's COSMOFLOW.net_256: 3D layer shapes and a profiled time of 0.26 s per sample on a V100",
+        typical_samples_per_gpu: None,
         source: reference!("COSMOFLOW.net_256"),
     },
     NetworkPreset {
         key: "mobilenet-v2",
         title: "MobileNetV2 (ImageNet)",
         origin: "Sandler et al. 2018 as torchvision's mobilenet_v2 (3,504,872 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(mobilenet::mobilenet_v2),
     },
     NetworkPreset {
         key: "efficientnet-b0",
         title: "EfficientNet-B0 (ImageNet)",
         origin: "Tan and Le 2019 as torchvision's efficientnet_b0 (5,288,548 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(efficientnet::efficientnet_b0),
     },
     NetworkPreset {
         key: "convnext-tiny",
         title: "ConvNeXt-Tiny (ImageNet)",
         origin: "Liu et al. 2022 as torchvision's convnext_tiny (28,589,128 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(convnext::convnext_tiny),
     },
     NetworkPreset {
         key: "resnext50",
         title: "ResNeXt-50 32x4d (ImageNet)",
         origin: "Xie et al. 2017 as torchvision's resnext50_32x4d (25,028,904 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(resnext::resnext50_32x4d),
     },
     NetworkPreset {
         key: "densenet121",
         title: "DenseNet-121 (ImageNet)",
         origin: "Huang et al. 2017 as torchvision's densenet121 (7,978,856 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(densenet::densenet121),
     },
     NetworkPreset {
         key: "unet3d",
         title: "3D U-Net (KiTS19, MLPerf)",
         origin: "MLPerf Training's image segmentation 3D U-Net (after Çiçek et al. 2016), 128³ patches; compute from FLOPs",
+        typical_samples_per_gpu: None,
         source: Source::Built(unet3d::unet3d),
     },
 ];
