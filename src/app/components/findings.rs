@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::why_wins::WhyWins;
 use crate::oracle::{Projection, Severity};
 
 /// Props of [`Findings`].
@@ -46,6 +47,7 @@ pub fn findings(props: &FindingsProps) -> Html {
     html! {
         <section id="findings" class="findings" aria-label="Bottlenecks">
             <h3>{ verdict }</h3>
+            <WhyWins ranking={props.ranking.clone()} />
             { list(best) }
             <details>
                 <summary>{ "Every strategy's bottlenecks" }</summary>

@@ -36,6 +36,7 @@ pub mod select_field;
 pub mod share_bar;
 pub mod stale_note;
 pub mod strategy_picker;
+pub mod why_wins;
 
 use yew::UseReducerHandle;
 

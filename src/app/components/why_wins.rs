@@ -1,0 +1,99 @@
+//! `#why`: why the best strategy wins, in plain words: against the
+//! runner-up (by how much, and whether compute or communication makes the
+//! difference), and why each infeasible strategy is out (its limits and
+//! what the engine says would change them).
+
+use yew::prelude::*;
+
+use crate::oracle::{FindingDetail, Projection, Severity, units};
+
+/// Props of [`WhyWins`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct WhyWinsProps {
+    /// The ranked projections (feasible ones first, best first).
+    pub ranking: Vec<Projection>,
+}
+
+/// The sentence comparing the best with the runner-up.
+pub fn against_runner_up(best: &Projection, next: &Projection) -> String {
+    let compute_gap = next.compute_s - best.compute_s;
+    let communication_gap = next.communication_s - best.communication_s;
+    let (part, ours, theirs) = if communication_gap.abs() >= compute_gap.abs() {
+        ("communication", best.communication_s, next.communication_s)
+    } else {
+        ("compute", best.compute_s, next.compute_s)
+    };
+    format!(
+        "{} takes {} per epoch; the runner-up, {}, {} ({}× as long). Most of the difference is {part}: {} against {}.",
+        best.strategy,
+        units::seconds(best.total_s),
+        next.strategy,
+        units::seconds(next.total_s),
+        units::significant(next.total_s / best.total_s.max(f64::MIN_POSITIVE), 3),
+        units::seconds(ours),
+        units::seconds(theirs)
+    )
+}
+
+/// Why an infeasible strategy is out: its limits in words, then what the
+/// engine found about them.
+pub fn why_out(p: &Projection) -> String {
+    let limits: Vec<&str> = p.violations.iter().map(|v| v.label()).collect();
+    let mut text = format!("{} is out: {}.", p.strategy, limits.join("; "));
+    // the limits broken, then what would make it fit
+    let relevant = |f: &&crate::oracle::Finding| {
+        f.severity == Severity::Critical || matches!(f.detail, FindingDetail::MemoryFit { .. })
+    };
+    for finding in p.bottlenecks.iter().filter(relevant) {
+        text.push(' ');
+        text.push_str(&finding.message);
+    }
+    text
+}
+
+/// The explanation under the ranking.
+#[function_component(WhyWins)]
+pub fn why_wins(props: &WhyWinsProps) -> Html {
+    let feasible: Vec<&Projection> = props.ranking.iter().filter(|p| p.feasible).collect();
+    let out: Vec<&Projection> = props.ranking.iter().filter(|p| !p.feasible).collect();
+    let headline = match feasible.as_slice() {
+        [] => "No strategy fits: each one is out for the reasons below.".to_string(),
+        [only] => format!("{} is the only strategy that fits.", only.strategy),
+        [best, next, ..] => against_runner_up(best, next),
+    };
+    html! {
+        <div id="why" class="why">
+            <p>{ headline }</p>
+            if !out.is_empty() {
+                <ul>{ for out.iter().map(|p| html! { <li data-strategy={p.strategy.name()}>{ why_out(p) }</li> }) }</ul>
+            }
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::results::default_results;
+
+    #[test]
+    fn the_best_against_the_runner_up_and_the_ones_out() {
+        let results = default_results();
+        let feasible: Vec<&Projection> = results.ranking.iter().filter(|p| p.feasible).collect();
+        let text = against_runner_up(feasible[0], feasible[1]);
+        assert!(text.starts_with(&format!("{} takes", feasible[0].strategy)), "{text}");
+        assert!(
+            text.contains(&format!("the runner-up, {}", feasible[1].strategy)),
+            "{text}"
+        );
+        assert!(
+            text.contains("Most of the difference is communication")
+                || text.contains("Most of the difference is compute")
+        );
+        let out = results.ranking.iter().find(|p| !p.feasible).unwrap();
+        let why = why_out(out);
+        assert!(why.contains(out.violations[0].label()), "{why}");
+        assert!(!why.contains('_'), "plain words: {why}");
+        assert!(why.contains("It would fit with"), "what would change it: {why}");
+    }
+}
