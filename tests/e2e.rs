@@ -855,3 +855,62 @@ async fn a_preset_offers_its_typical_run_and_a_phone_sees_results_first() {
     assert!(layout.2 < layout.3, "the ranking comes before the inputs: {layout:?}");
     client.close().await.ok();
 }
+
+/// Runs axe-core (npm, `node_modules/axe-core`) on the page: the WCAG 2 A
+/// and AA rules' violations as `(rule, impact, nodes)`.
+async fn accessibility_audit(client: &Client) -> Vec<(String, String, u64)> {
+    let axe = std::fs::read_to_string(format!(
+        "{}/node_modules/axe-core/axe.min.js",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("axe-core from npm (scripts/dev installs it)");
+    client
+        .execute(&format!("{axe}\nreturn true;"), vec![])
+        .await
+        .expect("axe loaded");
+    let found = client
+        .execute_async(
+            "const done = arguments[0]; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] }).then(r => done(r.violations.map(v => [v.id, v.impact || '', v.nodes.length])));",
+            vec![],
+        )
+        .await
+        .expect("audited");
+    found
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|v| {
+                    (
+                        v[0].as_str().unwrap_or_default().to_string(),
+                        v[1].as_str().unwrap_or_default().to_string(),
+                        v[2].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn the_page_passes_an_accessibility_audit() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    // every panel open, as a user exploring it would have them
+    for summary in [".layer-table summary", "#plan summary", "#accuracy-view summary"] {
+        page::click(&client, summary).await;
+    }
+    plan_done(&client, "epoch time").await;
+    let found = accessibility_audit(&client).await;
+    eprintln!("axe-core (WCAG 2 A and AA) violations: {found:?}");
+    let serious: Vec<_> = found
+        .iter()
+        .filter(|(_, impact, _)| impact == "critical" || impact == "serious")
+        .collect();
+    assert!(
+        serious.is_empty(),
+        "critical or serious accessibility violations: {serious:?}"
+    );
+    client.close().await.ok();
+}

@@ -110,7 +110,8 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     };
     let body = html! {
         <>
-            <div class="plot-area" role="img" aria-label={props.summary.clone()}>
+            // a picture, unless its marks are buttons (an image holds no controls)
+            <div class="plot-area" role={if props.onpick.is_some() { "group" } else { "img" }} aria-label={props.summary.clone()}>
                 { Html::from_html_unchecked(drawn.svg.clone().into()) }
                 <svg class="overlay" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="xMidYMid meet">{ for marks }</svg>
                 { tooltip }
