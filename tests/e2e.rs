@@ -914,3 +914,40 @@ async fn the_page_passes_an_accessibility_audit() {
     );
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_lesson_link_asks_first_and_reveals_on_demand() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    // the lessons are listed with their links
+    page::click(&client, "#lessons summary").await;
+    let link = client
+        .find(Locator::Css("#lessons li[data-lesson='memory-wall'] a.predict"))
+        .await
+        .expect("the lesson's predict link")
+        .attr("href")
+        .await
+        .ok()
+        .flatten()
+        .expect("an address");
+    assert!(
+        link.contains("lesson=memory-wall") && link.contains("predict=1"),
+        "{link}"
+    );
+    client.goto(&link).await.expect("navigated");
+    let question = page::text_once(&client, "#lesson .question", "VGG-16").await;
+    assert!(question.contains("which strategies fit"), "{question}");
+    page::text_once(&client, "#hidden-results", "hidden").await;
+    assert!(ranking(&client).await.is_empty(), "no results before the guess");
+    page::click(&client, "#reveal").await;
+    let shown = eventually("the revealed ranking", || async {
+        let rows = ranking(&client).await;
+        (!rows.is_empty()).then_some(rows)
+    })
+    .await;
+    assert_eq!(shown, cli_ranking("vgg16", "abci", 8, "64"));
+    page::text_once(&client, "#lesson .answer", "out of memory").await;
+    client.close().await.ok();
+}

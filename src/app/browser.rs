@@ -20,6 +20,12 @@ pub fn linked_state() -> Option<String> {
     UrlSearchParams::new_with_str(&search).ok()?.get(PARAMETER)
 }
 
+/// A parameter of the page's address, if present.
+pub fn query_param(name: &str) -> Option<String> {
+    let search = window().ok()?.location().search().ok()?;
+    UrlSearchParams::new_with_str(&search).ok()?.get(name)
+}
+
 /// The address of a network file the page was opened with
 /// (`?model=ADDRESS`, for course pages), if any.
 pub fn linked_model() -> Option<String> {

@@ -6,9 +6,11 @@
 //! [`planner`] the search in a Web Worker and [`browser`] the little glue to the page (location, history, storage,
 //! clipboard, downloads).
 
+pub mod boot;
 pub mod browser;
 pub mod charts;
 pub mod components;
+pub mod lessons;
 pub mod planner;
 pub mod results;
 pub mod state;

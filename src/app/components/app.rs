@@ -15,6 +15,8 @@ use super::edition_panel::EditionPanel;
 use super::exports::Exports;
 use super::findings::Findings;
 use super::history::use_history;
+use super::lesson_box::LessonBox;
+use super::lessons_list::LessonsList;
 use super::linked_model::use_linked_model;
 use super::memory_plot::MemoryPlot;
 use super::model_panel::ModelPanel;
@@ -25,53 +27,13 @@ use super::run_panel::RunPanel;
 use super::scaling_plot::ScalingPlot;
 use super::share_bar::ShareBar;
 use super::stale_note::StaleNote;
-use crate::app::state::inputs::Inputs;
+use crate::app::boot::{boot, keep_notice};
+use crate::app::browser;
 use crate::app::state::{Action, AppState};
-use crate::app::{browser, url};
 
 /// The performance mark set once results are on screen (read by the app
 /// benchmark: its first entry is the time from navigation to a full render).
 pub const FIRST_RENDER: &str = "paradl-rendered";
-
-/// The state a visit starts from: the link's, else the last one kept, else
-/// the defaults. A link that cannot be read falls back to the defaults
-/// with a notice.
-pub fn boot() -> AppState {
-    match browser::linked_state() {
-        Some(link) => match url::decode(&link) {
-            Ok(inputs) => AppState::new(inputs, None),
-            Err(e) => AppState::new(
-                Inputs::default(),
-                Some(format!(
-                    "This link could not be opened ({e}), so the default view is shown."
-                )),
-            ),
-        },
-        None => match browser::remembered().map(|text| url::decode_stored(&text)) {
-            None => AppState::new(Inputs::default(), None),
-            Some(Ok(inputs)) => AppState::new(inputs, None),
-            Some(Err(e)) => AppState::new(
-                Inputs::default(),
-                Some(format!(
-                    "Your last view could not be restored ({e}), so the default view is shown."
-                )),
-            ),
-        },
-    }
-}
-
-/// What to say when a view cannot be kept as it should.
-fn keep_notice(too_long_for_link: bool, stored: bool) -> Option<String> {
-    match (too_long_for_link, stored) {
-        (false, true) => None,
-        (true, true) => Some(
-            "This view is too large to share by link: the address shows the page only. It is kept in this browser for reloads; download the network (Import or export a network) to share it.".into(),
-        ),
-        (_, false) => Some(
-            "This view could not be kept in this browser (storage is full or off): a reload will not restore it. Download the network (Import or export a network) to keep it.".into(),
-        ),
-    }
-}
 
 /// Props of [`App`]: where the state starts (tests give their own).
 #[derive(Properties, PartialEq, Clone, Default)]
@@ -113,7 +75,8 @@ pub fn app(props: &AppProps) -> Html {
         let state = state.clone();
         Callback::from(move |()| state.dispatch(Action::DismissNotice))
     };
-    let results = state.view.clone().map(|view| {
+    let hidden = state.lesson.is_some_and(|l| l.hides_results());
+    let results = state.view.clone().filter(|_| !hidden).map(|view| {
         html! {
             <>
                 <StaleNote />
@@ -147,8 +110,14 @@ pub fn app(props: &AppProps) -> Html {
                     <CalibrationPanel />
                 </aside>
                 <section class="outputs" aria-live="polite">
-                    { results.unwrap_or_else(|| html! { <p class="quiet">{ "Fix the highlighted inputs to see results." }</p> }) }
+                    <LessonBox />
+                    { results.unwrap_or_else(|| if hidden {
+                        html! { <p class="quiet" id="hidden-results">{ "The results are hidden until you reveal them." }</p> }
+                    } else {
+                        html! { <p class="quiet">{ "Fix the highlighted inputs to see results." }</p> }
+                    }) }
                     <AccuracyView />
+                    <LessonsList />
                 </section>
             </main>
             <footer>

@@ -16,6 +16,8 @@ pub mod findings;
 pub mod history;
 pub mod layer_row;
 pub mod layer_table;
+pub mod lesson_box;
+pub mod lessons_list;
 pub mod level_table;
 pub mod linked_model;
 pub mod memory_plot;

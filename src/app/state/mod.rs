@@ -47,6 +47,30 @@ impl PartialEq for View {
     }
 }
 
+/// A lesson on screen: which, and whether its results wait for a guess.
+#[derive(Debug, Clone, Copy)]
+pub struct LessonState {
+    /// The lesson.
+    pub lesson: &'static crate::app::lessons::Lesson,
+    /// Predict, then reveal: the results stay hidden until revealed.
+    pub predict: bool,
+    /// The student has revealed the results.
+    pub revealed: bool,
+}
+
+impl PartialEq for LessonState {
+    fn eq(&self, other: &Self) -> bool {
+        self.lesson.id == other.lesson.id && self.predict == other.predict && self.revealed == other.revealed
+    }
+}
+
+impl LessonState {
+    /// Whether the results are hidden (a guess is awaited).
+    pub fn hides_results(&self) -> bool {
+        self.predict && !self.revealed
+    }
+}
+
 /// Everything the user can do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -129,6 +153,10 @@ pub enum Action {
     LoadConfig(Box<Config>),
     /// Show the view of a history entry (back, forward, undo, redo).
     Restore(Box<Inputs>),
+    /// Show a lesson's results (after a guess).
+    Reveal,
+    /// Put the lesson away.
+    CloseLesson,
     /// Hide the notice.
     DismissNotice,
     /// Say something about the page (storage, links) in the notice.
@@ -188,7 +216,9 @@ impl Action {
                 cluster: true,
                 ..Touched::default()
             },
-            Self::DismissNotice | Self::Notify(_) | Self::Restore(_) => Touched::default(),
+            Self::DismissNotice | Self::Notify(_) | Self::Restore(_) | Self::Reveal | Self::CloseLesson => {
+                Touched::default()
+            }
             _ => Touched {
                 run: true,
                 ..Touched::default()
@@ -229,6 +259,8 @@ pub struct AppState {
     pub entries: usize,
     /// The input the last view change typed into.
     slot: Option<String>,
+    /// The lesson the page was opened with, if any.
+    pub lesson: Option<LessonState>,
     model_built: Built<Network, ModelSource>,
     cluster_built: Built<Cluster, ClusterSource>,
 }
@@ -263,6 +295,7 @@ impl AppState {
             push: false,
             entries: 0,
             slot: None,
+            lesson: None,
             model_built,
             cluster_built,
         };
@@ -362,6 +395,12 @@ impl AppState {
             Action::LoadConfig(config) => self.run.load(&config),
             // handled by `reduce`, which rebuilds the whole state
             Action::Restore(_) => {}
+            Action::Reveal => {
+                if let Some(lesson) = &mut self.lesson {
+                    lesson.revealed = true;
+                }
+            }
+            Action::CloseLesson => self.lesson = None,
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }
@@ -440,6 +479,7 @@ impl Reducible for AppState {
             // a history entry's view: rebuilt from its inputs, not a new entry
             let mut next = AppState::new(*inputs, self.notice.clone());
             next.entries = self.entries;
+            next.lesson = self.lesson;
             return Rc::new(next);
         }
         let touched = action.touches();
@@ -611,6 +651,25 @@ mod tests {
         let view = state.view.as_ref().unwrap();
         assert_eq!(view.inputs.batch, crate::oracle::Batch::SamplesPerGpu(0.25));
         assert!(view.results.ranking.iter().any(|p| p.feasible), "something fits");
+    }
+
+    #[test]
+    fn a_lesson_in_predict_mode_hides_results_until_revealed() {
+        let lesson = crate::app::lessons::find("memory-wall").unwrap();
+        let mut state = AppState::new((lesson.inputs)(), None);
+        state.lesson = Some(LessonState {
+            lesson,
+            predict: true,
+            revealed: false,
+        });
+        let state = Rc::new(state);
+        assert!(state.lesson.unwrap().hides_results());
+        let state = dispatch(state, Action::SetGpus("16".into()));
+        assert!(state.lesson.unwrap().hides_results(), "editing keeps the lesson");
+        let state = dispatch(state, Action::Reveal);
+        assert!(!state.lesson.unwrap().hides_results());
+        let state = dispatch(state, Action::CloseLesson);
+        assert!(state.lesson.is_none());
     }
 
     #[test]

@@ -1,0 +1,60 @@
+//! Where a visit starts: the link's view (and lesson), else the last view
+//! kept in this browser, else the defaults.
+
+use crate::app::state::inputs::Inputs;
+use crate::app::state::{AppState, LessonState};
+use crate::app::{browser, lessons, url};
+
+/// The state a visit starts from: the link's, else the last one kept, else
+/// the defaults. A link that cannot be read falls back to the defaults
+/// with a notice.
+pub fn boot() -> AppState {
+    let mut state = linked_or_kept();
+    // a lesson's link: its question first, and with predict=1 the results
+    // hidden until revealed
+    if let Some(lesson) = browser::query_param("lesson").and_then(|id| lessons::find(&id)) {
+        state.lesson = Some(LessonState {
+            lesson,
+            predict: browser::query_param("predict").is_some_and(|p| p == "1"),
+            revealed: false,
+        });
+    }
+    state
+}
+
+fn linked_or_kept() -> AppState {
+    match browser::linked_state() {
+        Some(link) => match url::decode(&link) {
+            Ok(inputs) => AppState::new(inputs, None),
+            Err(e) => AppState::new(
+                Inputs::default(),
+                Some(format!(
+                    "This link could not be opened ({e}), so the default view is shown."
+                )),
+            ),
+        },
+        None => match browser::remembered().map(|text| url::decode_stored(&text)) {
+            None => AppState::new(Inputs::default(), None),
+            Some(Ok(inputs)) => AppState::new(inputs, None),
+            Some(Err(e)) => AppState::new(
+                Inputs::default(),
+                Some(format!(
+                    "Your last view could not be restored ({e}), so the default view is shown."
+                )),
+            ),
+        },
+    }
+}
+
+/// What to say when a view cannot be kept as it should.
+pub fn keep_notice(too_long_for_link: bool, stored: bool) -> Option<String> {
+    match (too_long_for_link, stored) {
+        (false, true) => None,
+        (true, true) => Some(
+            "This view is too large to share by link: the address shows the page only. It is kept in this browser for reloads; download the network (Import or export a network) to share it.".into(),
+        ),
+        (_, false) => Some(
+            "This view could not be kept in this browser (storage is full or off): a reload will not restore it. Download the network (Import or export a network) to keep it.".into(),
+        ),
+    }
+}

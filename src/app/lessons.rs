@@ -1,0 +1,145 @@
+//! Lessons: ready views with a question and its answer, for a class. Each
+//! opens from a link (`?s=…&lesson=ID`); with `&predict=1` the results stay
+//! hidden until the student commits to a guess and reveals them. What each
+//! answer says is checked against the engine by the tests below.
+
+use crate::app::state::inputs::{Inputs, ModelSource};
+use crate::app::url;
+use crate::oracle::{Batch, Strategy};
+
+/// A lesson.
+#[derive(Debug)]
+pub struct Lesson {
+    /// Its key in links.
+    pub id: &'static str,
+    /// Title.
+    pub title: &'static str,
+    /// The question asked before the results are shown.
+    pub question: &'static str,
+    /// What the results show.
+    pub answer: &'static str,
+    /// The view it opens.
+    pub inputs: fn() -> Inputs,
+}
+
+fn data_stops_scaling() -> Inputs {
+    Inputs {
+        gpus: 1024,
+        batch: Batch::MiniBatch(8192),
+        strategies: vec![Strategy::Data],
+        ..Inputs::default()
+    }
+}
+
+fn spatial_for_cosmoflow() -> Inputs {
+    Inputs {
+        model: ModelSource::Preset("cosmoflow".into()),
+        gpus: 64,
+        batch: Batch::SamplesPerGpu(0.25),
+        strategies: vec![Strategy::Data, Strategy::Spatial, Strategy::DataSpatial],
+        ..Inputs::default()
+    }
+}
+
+fn memory_wall() -> Inputs {
+    Inputs {
+        model: ModelSource::Preset("vgg16".into()),
+        gpus: 8,
+        batch: Batch::SamplesPerGpu(64.0),
+        ..Inputs::default()
+    }
+}
+
+/// The lessons.
+pub const LESSONS: [Lesson; 3] = [
+    Lesson {
+        id: "data-stops-scaling",
+        title: "Why data parallelism stops scaling",
+        question: "ResNet-50 with a fixed mini-batch of 8192: does doubling the GPUs keep halving the epoch, all the way to 1024 GPUs?",
+        answer: "No. With a fixed mini-batch, compute shrinks with every GPU added but the gradient Allreduce of every iteration does not: past a few hundred GPUs communication takes most of the epoch and the curve leaves the ideal line.",
+        inputs: data_stops_scaling,
+    },
+    Lesson {
+        id: "spatial-cosmoflow",
+        title: "When spatial parallelism wins: CosmoFlow",
+        question: "CosmoFlow's 512³ volumes are trained a quarter of a sample per GPU. On 64 GPUs, which strategy is fastest, and why can data parallelism not run at all?",
+        answer: "Data parallelism needs at least one whole sample per GPU, so a quarter of a sample rules it out; splitting each volume spatially (in groups, with data parallelism between them) is what makes training possible.",
+        inputs: spatial_for_cosmoflow,
+    },
+    Lesson {
+        id: "memory-wall",
+        title: "What the memory wall is",
+        question: "VGG-16 at 64 samples per GPU on 16 GB V100s: which strategies fit in a GPU's memory?",
+        answer: "Data parallelism keeps every activation of 64 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid.",
+        inputs: memory_wall,
+    },
+];
+
+/// The lesson of a link's `lesson=` key.
+pub fn find(id: &str) -> Option<&'static Lesson> {
+    LESSONS.iter().find(|l| l.id == id)
+}
+
+/// The query of a lesson's link (to append to the page's address).
+pub fn query(lesson: &Lesson, predict: bool) -> String {
+    let state = url::encode(&(lesson.inputs)());
+    let predict = if predict { "&predict=1" } else { "" };
+    format!("?s={state}&lesson={}{predict}", lesson.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::results::Results;
+    use crate::oracle::Violation;
+
+    fn results(lesson: &Lesson) -> Results {
+        let inputs = (lesson.inputs)();
+        let scenario = inputs.scenario().unwrap();
+        Results::compute(&inputs, &scenario).unwrap()
+    }
+
+    #[test]
+    fn data_parallelism_leaves_the_ideal_line() {
+        let r = results(find("data-stops-scaling").unwrap());
+        let at = |p: u64| {
+            r.sweep
+                .iter()
+                .find(|x| x.gpus == p && x.strategy == Strategy::Data)
+                .unwrap()
+        };
+        let ideal = |p: u64| r.ideal.iter().find(|(g, _)| *g == p).unwrap().1;
+        // close to ideal at 8 GPUs, far from it at 1024; communication most of the epoch there
+        assert!(at(8).total_s < 1.2 * ideal(8));
+        assert!(at(1024).total_s > 2.0 * ideal(1024));
+        assert!(at(1024).communication_s > at(1024).compute_s);
+    }
+
+    #[test]
+    fn cosmoflow_needs_a_spatial_split() {
+        let r = results(find("spatial-cosmoflow").unwrap());
+        let data = r.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
+        assert!(!data.feasible && data.violations.contains(&Violation::Batch));
+        let best = r.ranking.first().unwrap();
+        assert!(best.feasible && matches!(best.strategy, Strategy::Spatial | Strategy::DataSpatial));
+    }
+
+    #[test]
+    fn vgg_hits_the_memory_wall() {
+        let r = results(find("memory-wall").unwrap());
+        let data = r.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
+        assert!(data.violations.contains(&Violation::Memory));
+        assert_eq!(data.memory.dominant(), crate::oracle::Part::Activations);
+    }
+
+    #[test]
+    fn links_open_their_view() {
+        for lesson in &LESSONS {
+            let q = query(lesson, true);
+            assert!(q.ends_with(&format!("&lesson={}&predict=1", lesson.id)));
+            let state = q.trim_start_matches("?s=").split('&').next().unwrap();
+            assert_eq!(url::decode(state).unwrap(), (lesson.inputs)());
+        }
+        assert!(find("none").is_none());
+    }
+}
