@@ -115,16 +115,13 @@ impl Walk<'_> {
     }
 
     fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], w: Vec<u64>, y: Vec<u64>) -> Tensor {
-        self.layers.push(LayerSpec {
-            name: name.into(),
+        self.layers.push(LayerSpec::plain(
+            name,
             kind,
-            x: Shape::new(padded(x, self.rank)),
-            w: Shape::new(w),
-            y: Shape::new(padded(&y, self.rank)),
-            time_s: None,
-            groups: 1,
-            bias: false,
-        });
+            Shape::new(padded(x, self.rank)),
+            Shape::new(w),
+            Shape::new(padded(&y, self.rank)),
+        ));
         Tensor { dims: y, unflat: None }
     }
 

@@ -130,6 +130,23 @@ pub struct LayerSpec {
     pub bias: bool,
 }
 
+impl LayerSpec {
+    /// A layer of one group, without a bias or a profiled time (what the
+    /// importers and the preset builder start from).
+    pub fn plain(name: impl Into<String>, kind: LayerKind, x: Shape, w: Shape, y: Shape) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            x,
+            w,
+            y,
+            time_s: None,
+            groups: 1,
+            bias: false,
+        }
+    }
+}
+
 fn one() -> u64 {
     1
 }

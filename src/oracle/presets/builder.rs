@@ -76,16 +76,13 @@ fn window(size: u64, kernel: u64, stride: u64, pad: u64) -> u64 {
 
 impl Builder {
     fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], w: Dims, y: Dims) -> Dims {
-        self.layers.push(LayerSpec {
-            name: name.into(),
+        self.layers.push(LayerSpec::plain(
+            name,
             kind,
-            x: Shape::new(x.to_vec()),
-            w: Shape::new(w),
-            y: Shape::new(y.clone()),
-            time_s: None,
-            groups: 1,
-            bias: false,
-        });
+            Shape::new(x.to_vec()),
+            Shape::new(w),
+            Shape::new(y.clone()),
+        ));
         y
     }
 

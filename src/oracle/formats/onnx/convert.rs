@@ -159,16 +159,13 @@ impl<'g> Walk<'g> {
         } else {
             at.name.clone()
         };
-        self.out.layers.push(LayerSpec {
+        self.out.layers.push(LayerSpec::plain(
             name,
             kind,
-            x: Shape::new(padded(x, self.rank)),
-            w: Shape::new(w),
-            y: Shape::new(padded(&y, self.rank)),
-            time_s: None,
-            groups: 1,
-            bias: false,
-        });
+            Shape::new(padded(x, self.rank)),
+            Shape::new(w),
+            Shape::new(padded(&y, self.rank)),
+        ));
         let producer = Some(self.out.layers.len() - 1);
         self.output(
             node,
