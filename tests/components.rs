@@ -155,6 +155,17 @@ async fn plot_frame_shows_numbers_on_hover() {
         .expect("dispatched");
     until("the tooltip to hide", || count(&root, ".tooltip:not([hidden])") == 0).await;
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);
+    // the keyboard reaches the marks: focus shows the numbers too
+    assert_eq!(count(&root, ".overlay [tabindex='0']"), 2);
+    js_sys::eval("document.querySelector('#scaling-plot .overlay rect.mark').focus()").expect("focused");
+    until("the tooltip on focus", || {
+        root.query_selector(".tooltip:not([hidden])")
+            .ok()
+            .flatten()
+            .and_then(|t| t.text_content())
+            .is_some_and(|t| t.contains("filter on 8 GPUs"))
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]

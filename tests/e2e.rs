@@ -898,10 +898,21 @@ async fn the_page_passes_an_accessibility_audit() {
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
     // every panel open, as a user exploring it would have them
-    for summary in [".layer-table summary", "#plan summary", "#accuracy-view summary"] {
+    for summary in [
+        ".layer-table summary",
+        "#plan summary",
+        "#accuracy-view summary",
+        "#lessons summary",
+        "#glossary summary",
+    ] {
         page::click(&client, summary).await;
     }
     plan_done(&client, "epoch time").await;
+    // the glossary names every strategy and kind of communication
+    let glossary = page::html(&client, "#glossary").await;
+    for term in ["data+spatial", "halo", "weight_allgather"] {
+        assert!(glossary.contains(&format!("data-term=\"{term}\"")), "{term}");
+    }
     let found = accessibility_audit(&client).await;
     eprintln!("axe-core (WCAG 2 A and AA) violations: {found:?}");
     let serious: Vec<_> = found

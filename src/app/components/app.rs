@@ -14,6 +14,7 @@ use super::edition_note::EditionNote;
 use super::edition_panel::EditionPanel;
 use super::exports::Exports;
 use super::findings::Findings;
+use super::glossary::Glossary;
 use super::history::use_history;
 use super::lesson_box::LessonBox;
 use super::lessons_list::LessonsList;
@@ -118,6 +119,7 @@ pub fn app(props: &AppProps) -> Html {
                     }) }
                     <AccuracyView />
                     <LessonsList />
+                    <Glossary />
                 </section>
             </main>
             <footer>

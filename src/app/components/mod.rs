@@ -13,6 +13,7 @@ pub mod edition_panel;
 pub mod exports;
 pub mod facts_table;
 pub mod findings;
+pub mod glossary;
 pub mod history;
 pub mod layer_row;
 pub mod layer_table;

@@ -47,6 +47,16 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             let hovered = hovered.clone();
             Callback::from(move |_: MouseEvent| hovered.set(None))
         };
+        // the keyboard reaches every mark: focus shows its numbers as hover does
+        let onfocus = {
+            let hovered = hovered.clone();
+            Callback::from(move |_: FocusEvent| hovered.set(Some(i)))
+        };
+        let onblur = {
+            let hovered = hovered.clone();
+            Callback::from(move |_: FocusEvent| hovered.set(None))
+        };
+        let label = target.lines.first().cloned().unwrap_or_default();
         let title = target.lines.join("\n");
         let onclick = props.onpick.clone().map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
         let onkeydown = props.onpick.clone().map(|pick| {
@@ -61,13 +71,13 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             Area::Point { x, y } => html! {
                 <circle class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()}
                     cx={x.to_string()} cy={y.to_string()} r="9"
-                    tabindex={pickable.then_some("0")} role={pickable.then_some("button")}
-                    onmouseenter={onenter} onmouseleave={onleave} {onclick} {onkeydown}><title>{ title }</title></circle>
+                    tabindex="0" role={if pickable { "button" } else { "img" }} aria-label={label}
+                    onmouseenter={onenter} onmouseleave={onleave} {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></circle>
             },
             Area::Bar { x, y, width, height } => html! {
                 <rect class="mark" data-index={i.to_string()} x={x.to_string()} y={y.to_string()}
-                    width={width.to_string()} height={height.to_string()}
-                    onmouseenter={onenter} onmouseleave={onleave}><title>{ title }</title></rect>
+                    width={width.to_string()} height={height.to_string()} tabindex="0" role="img" aria-label={label}
+                    onmouseenter={onenter} onmouseleave={onleave} {onfocus} {onblur}><title>{ title }</title></rect>
             },
         }
     });
@@ -110,8 +120,8 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     };
     let body = html! {
         <>
-            // a picture, unless its marks are buttons (an image holds no controls)
-            <div class="plot-area" role={if props.onpick.is_some() { "group" } else { "img" }} aria-label={props.summary.clone()}>
+            // a group of marks, each reachable by the keyboard (an image could hold none)
+            <div class="plot-area" role="group" aria-label={props.summary.clone()}>
                 { Html::from_html_unchecked(drawn.svg.clone().into()) }
                 <svg class="overlay" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="xMidYMid meet">{ for marks }</svg>
                 { tooltip }

@@ -28,6 +28,30 @@ named_enum! {
 pub const KINDS: usize = CommKind::ALL.len();
 
 impl CommKind {
+    /// What it is, in a sentence (the page's glossary).
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::GradientAllreduce => {
+                "Every replica sums its weight gradients with the others' after the backward pass (an Allreduce): data parallelism, and the hybrids between their groups."
+            }
+            Self::LayerCollectives => {
+                "Filter and channel parallelism exchange each split layer's outputs (forward) and gradients (backward) among the GPUs that share the layer."
+            }
+            Self::Halo => {
+                "Spatial parallelism swaps the border rows a convolution needs from its neighbours' slices, forward and backward."
+            }
+            Self::Gather => {
+                "After the spatially split layers, the slices of the activations are gathered into whole samples (and scattered back in the backward pass)."
+            }
+            Self::PipelineP2p => {
+                "Each pipeline stage passes its micro-batch's activations to the next stage, and the gradients back."
+            }
+            Self::WeightAllgather => {
+                "ZeRO stage 3 keeps only a shard of the weights on each GPU and gathers the whole layer when it is needed."
+            }
+        }
+    }
+
     /// The JSON key (the machine name).
     pub fn key(self) -> &'static str {
         self.name()

@@ -42,6 +42,34 @@ impl Strategy {
         }
     }
 
+    /// How it spreads the work, in a sentence (the page's glossary).
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Serial => "One GPU trains on the whole mini-batch: the reference the others are measured against.",
+            Self::Data => {
+                "Each GPU holds the whole model and trains on its share of the mini-batch; the weight gradients are summed across GPUs every iteration."
+            }
+            Self::Spatial => {
+                "Each sample's early, wide layers are split by width across GPUs, which swap the border rows they need (halos)."
+            }
+            Self::Pipeline => {
+                "Consecutive groups of layers sit on consecutive GPUs; micro-batches flow through them like an assembly line."
+            }
+            Self::Filter => {
+                "Each convolution's output channels (filters) are split across GPUs, which exchange the layers' outputs."
+            }
+            Self::Channel => {
+                "Each convolution's input channels are split across GPUs, whose partial sums are added together."
+            }
+            Self::DataFilter => {
+                "Groups of GPUs split the filters among themselves, and the groups train on different samples (data parallelism between them)."
+            }
+            Self::DataSpatial => {
+                "Groups of GPUs split each sample by width among themselves, and the groups train on different samples."
+            }
+        }
+    }
+
     /// Whether the strategy can run on `gpus` GPUs at all (serial: only 1).
     pub fn applies_at(self, gpus: u64) -> bool {
         self != Self::Serial || gpus == 1
