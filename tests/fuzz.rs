@@ -176,6 +176,15 @@ fn projection_numbers(p: &Projection, out: &mut Numbers) {
     out.extend(p.communication.iter().map(|(_, s)| s));
 }
 
+/// A network's totals, which must be finite.
+fn network_numbers(network: &paradl::oracle::Network) -> Numbers {
+    vec![
+        network.weight_items(),
+        network.activation_items(),
+        network.forward_flops(),
+    ]
+}
+
 fn capacity_numbers(c: &Capacity, out: &mut Numbers) {
     out.extend(c.max_samples_per_gpu);
 }
@@ -325,11 +334,7 @@ fn targets() -> Vec<Target> {
                         "written back differently"
                     );
                 }
-                Some(vec![
-                    network.weight_items(),
-                    network.activation_items(),
-                    network.forward_flops(),
-                ])
+                Some(network_numbers(&network))
             },
         },
         Target {
@@ -337,11 +342,7 @@ fn targets() -> Vec<Target> {
             seeds: test_files("keras", &["modern", "lenet", "volume"], "json"),
             run: |data| {
                 let network = paradl::oracle::formats::keras::read(&text(data), 1000).ok()?;
-                Some(vec![
-                    network.weight_items(),
-                    network.activation_items(),
-                    network.forward_flops(),
-                ])
+                Some(network_numbers(&network))
             },
         },
         Target {
@@ -366,11 +367,7 @@ fn targets() -> Vec<Target> {
                         "written back differently"
                     );
                 }
-                Some(vec![
-                    network.weight_items(),
-                    network.activation_items(),
-                    network.forward_flops(),
-                ])
+                Some(network_numbers(&network))
             },
         },
         Target {
@@ -397,11 +394,7 @@ fn targets() -> Vec<Target> {
             seeds: networks_json.clone(),
             run: |data| {
                 let network = json::network(&text(data)).ok()?;
-                Some(vec![
-                    network.weight_items(),
-                    network.activation_items(),
-                    network.forward_flops(),
-                ])
+                Some(network_numbers(&network))
             },
         },
         Target {

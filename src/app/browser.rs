@@ -16,8 +16,7 @@ fn window() -> Result<web_sys::Window, JsValue> {
 
 /// The state parameter of the page's address, if any.
 pub fn linked_state() -> Option<String> {
-    let search = window().ok()?.location().search().ok()?;
-    UrlSearchParams::new_with_str(&search).ok()?.get(PARAMETER)
+    query_param(PARAMETER)
 }
 
 /// A parameter of the page's address, if present.
@@ -29,11 +28,7 @@ pub fn query_param(name: &str) -> Option<String> {
 /// The address of a network file the page was opened with
 /// (`?model=ADDRESS`, for course pages), if any.
 pub fn linked_model() -> Option<String> {
-    let search = window().ok()?.location().search().ok()?;
-    UrlSearchParams::new_with_str(&search)
-        .ok()?
-        .get("model")
-        .filter(|m| !m.trim().is_empty())
+    query_param("model").filter(|m| !m.trim().is_empty())
 }
 
 /// Fetches a file's bytes.

@@ -251,9 +251,6 @@ pub struct AppState {
     pub notice: Option<String>,
     /// The last valid inputs and their results.
     pub view: Option<Rc<View>>,
-    /// Whether the last action made a new history entry (else its view
-    /// replaces the last one: a keystroke in the same field, a restore).
-    pub push: bool,
     /// History entries this page has made (what back and undo can reach);
     /// the page pushes an entry whenever it grows.
     pub entries: usize,
@@ -292,7 +289,6 @@ impl AppState {
             import_summary: None,
             notice,
             view: None,
-            push: false,
             entries: 0,
             slot: None,
             lesson: None,
@@ -494,11 +490,11 @@ impl Reducible for AppState {
             _ => false,
         };
         if changed {
-            next.push = slot.is_none() || slot != next.slot;
-            next.slot = slot;
-            if next.push {
+            // a new entry, unless the same input is being typed into again
+            if slot.is_none() || slot != next.slot {
                 next.entries += 1;
             }
+            next.slot = slot;
         }
         Rc::new(next)
     }
@@ -619,24 +615,22 @@ mod tests {
     #[test]
     fn a_new_view_is_a_history_entry_but_keystrokes_in_one_field_are_one() {
         let state = Rc::new(AppState::new(Inputs::default(), None));
-        assert!(!state.push);
+        assert_eq!(state.entries, 0);
         let state = dispatch(state, Action::SetGpus("1".into()));
-        assert!(state.push, "a first change is an entry");
+        assert_eq!(state.entries, 1, "a first change is an entry");
         let state = dispatch(state, Action::SetGpus("12".into()));
-        assert!(!state.push, "the next keystroke replaces it");
+        assert_eq!(state.entries, 1, "the next keystroke replaces it");
         let state = dispatch(state, Action::SetGpus("128".into()));
-        assert!(!state.push);
+        assert_eq!(state.entries, 1);
         let state = dispatch(state, Action::PickModel("vgg16".into()));
-        assert!(state.push, "another input is another entry");
-        assert_eq!(state.entries, 2);
+        assert_eq!(state.entries, 2, "another input is another entry");
         let state = dispatch(state, Action::SetGpus("0".into()));
         assert!(state.errors.contains_key(&Key::Run(fields::RunKey::Gpus)));
         // back to the first view: restored from its inputs, no new entry
         let state = dispatch(state, Action::Restore(Box::default()));
         assert_eq!(state.view.as_ref().unwrap().inputs, Inputs::default());
         assert_eq!(state.run.gpus, "64", "the editors show it too");
-        assert!(!state.push);
-        assert_eq!(state.entries, 2);
+        assert_eq!(state.entries, 2, "a restore is no new entry");
     }
 
     #[test]
