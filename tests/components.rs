@@ -145,13 +145,35 @@ async fn plot_frame_shows_numbers_on_hover() {
     assert_eq!(count(&root, "#scaling-plot svg"), 2, "the plot and its overlay");
     assert_eq!(count(&root, ".overlay .mark"), 2);
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);
-    let mark = find(&root, ".overlay circle.mark");
-    mark.dispatch_event(&MouseEvent::new("mouseenter").expect("event"))
+    // the pointer near a mark (not only on it) shows its numbers
+    let overlay = find(&root, ".overlay");
+    let at = |selector: &str, dx: f64| {
+        let r = find(&root, selector).get_bounding_client_rect();
+        let init = web_sys::MouseEventInit::new();
+        init.set_bubbles(true);
+        init.set_client_x((r.left() + r.width() / 2.0 + dx) as i32);
+        init.set_client_y((r.top() + r.height() / 2.0) as i32);
+        MouseEvent::new_with_mouse_event_init_dict("mousemove", &init).expect("event")
+    };
+    overlay
+        .dispatch_event(&at(".overlay circle.mark", 3.0))
         .expect("dispatched");
     until("the tooltip", || count(&root, ".tooltip:not([hidden])") == 1).await;
     let tip = find(&root, ".tooltip:not([hidden])");
     assert!(tip.text_content().unwrap_or_default().contains("epoch 12 s"));
-    mark.dispatch_event(&MouseEvent::new("mouseleave").expect("event"))
+    // over the bar, the bar's numbers
+    overlay
+        .dispatch_event(&at(".overlay rect.mark", 0.0))
+        .expect("dispatched");
+    until("the bar's tooltip", || {
+        find(&root, ".tooltip")
+            .text_content()
+            .unwrap_or_default()
+            .contains("filter on 8 GPUs")
+    })
+    .await;
+    overlay
+        .dispatch_event(&MouseEvent::new("mouseleave").expect("event"))
         .expect("dispatched");
     until("the tooltip to hide", || count(&root, ".tooltip:not([hidden])") == 0).await;
     assert_eq!(count(&root, ".tooltip:not([hidden])"), 0);

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::browser;
-use crate::app::charts::{Area, ChartError, Drawn, HEIGHT, WIDTH, titled};
+use crate::app::charts::{Area, ChartError, Drawn, HEIGHT, REACH, WIDTH, nearest, titled};
 
 /// Props of [`PlotFrame`].
 #[derive(Properties, PartialEq, Clone)]
@@ -33,20 +33,36 @@ pub struct PlotFrameProps {
 #[function_component(PlotFrame)]
 pub fn plot_frame(props: &PlotFrameProps) -> Html {
     let hovered = use_state(|| None::<usize>);
+    let overlay = use_node_ref();
     let drawn = match props.drawn.as_ref() {
         Ok(drawn) if !drawn.svg.is_empty() => drawn,
         Ok(_) => return frame(props, html! { <p class="quiet">{ "Nothing to draw." }</p> }),
         Err(e) => return frame(props, html! { <p class="error" role="alert">{ e.to_string() }</p> }),
     };
+    // the pointer shows the numbers of the nearest mark (marks may overlap)
+    let onmove = {
+        let (hovered, targets, overlay) = (hovered.clone(), drawn.targets.clone(), overlay.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(area) = overlay.cast::<web_sys::Element>() else {
+                return;
+            };
+            let rect = area.get_bounding_client_rect();
+            if rect.width() <= 0.0 || rect.height() <= 0.0 {
+                return;
+            }
+            let x = (f64::from(e.client_x()) - rect.left()) / rect.width() * f64::from(WIDTH);
+            let y = (f64::from(e.client_y()) - rect.top()) / rect.height() * f64::from(HEIGHT);
+            let found = nearest(&targets, x, y, REACH);
+            if *hovered != found {
+                hovered.set(found);
+            }
+        })
+    };
+    let onleave = {
+        let hovered = hovered.clone();
+        Callback::from(move |_: MouseEvent| hovered.set(None))
+    };
     let marks = drawn.targets.iter().enumerate().map(|(i, target)| {
-        let onenter = {
-            let hovered = hovered.clone();
-            Callback::from(move |_: MouseEvent| hovered.set(Some(i)))
-        };
-        let onleave = {
-            let hovered = hovered.clone();
-            Callback::from(move |_: MouseEvent| hovered.set(None))
-        };
         // the keyboard reaches every mark: focus shows its numbers as hover does
         let onfocus = {
             let hovered = hovered.clone();
@@ -58,7 +74,10 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
         };
         let label = target.lines.first().cloned().unwrap_or_default();
         let title = target.lines.join("\n");
-        let onclick = props.onpick.clone().map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
+        let onclick = props
+            .onpick
+            .clone()
+            .map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
         let onkeydown = props.onpick.clone().map(|pick| {
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" {
@@ -72,12 +91,12 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
                 <circle class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()}
                     cx={x.to_string()} cy={y.to_string()} r="9"
                     tabindex="0" role={if pickable { "button" } else { "img" }} aria-label={label}
-                    onmouseenter={onenter} onmouseleave={onleave} {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></circle>
+                    {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></circle>
             },
             Area::Bar { x, y, width, height } => html! {
                 <rect class="mark" data-index={i.to_string()} x={x.to_string()} y={y.to_string()}
                     width={width.to_string()} height={height.to_string()} tabindex="0" role="img" aria-label={label}
-                    onmouseenter={onenter} onmouseleave={onleave} {onfocus} {onblur}><title>{ title }</title></rect>
+                    {onfocus} {onblur}><title>{ title }</title></rect>
             },
         }
     });
@@ -123,7 +142,8 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             // a group of marks, each reachable by the keyboard (an image could hold none)
             <div class="plot-area" role="group" aria-label={props.summary.clone()}>
                 { Html::from_html_unchecked(drawn.svg.clone().into()) }
-                <svg class="overlay" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="xMidYMid meet">{ for marks }</svg>
+                <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="xMidYMid meet"
+                    onmousemove={onmove} onmouseleave={onleave}>{ for marks }</svg>
                 { tooltip }
             </div>
             <div class="plot-actions">
