@@ -29,13 +29,7 @@ pub const SHOWN: usize = 10;
 /// then GPU-hours, then memory.
 pub fn best(plan: &Plan, objective: Objective) -> Vec<&Config> {
     let mut rows: Vec<&Config> = plan.front.iter().collect();
-    rows.sort_by(|a, b| {
-        Objective::ALL
-            .iter()
-            .fold(a.value(objective).total_cmp(&b.value(objective)), |order, &o| {
-                order.then_with(|| a.value(o).total_cmp(&b.value(o)))
-            })
-    });
+    rows.sort_by(|a, b| a.order_by(b, objective));
     rows.truncate(SHOWN);
     rows
 }

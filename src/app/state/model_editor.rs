@@ -150,7 +150,7 @@ impl ModelEditor {
             });
         };
         let editor = Self::from_spec(&network.spec(), None);
-        let mut summary = editor.summary(name);
+        let mut summary = imported(name, &network);
         if !merged.is_empty() {
             let list: Vec<String> = merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
             summary.push_str(&format!("; no layer for: {}", list.join(", ")));
@@ -163,12 +163,7 @@ impl ModelEditor {
     /// FLOPs (from the engine), or the errors count if it does not build.
     pub fn summary(&self, source: &str) -> String {
         match self.build() {
-            Ok((_, network)) => format!(
-                "Imported {source}: {} layers, {} parameters, {} GFLOPs forward per sample",
-                network.layers().len(),
-                network.weight_items(),
-                crate::oracle::units::significant(network.forward_flops() / 1e9, 4)
-            ),
+            Ok((_, network)) => imported(source, &network),
             Err(errors) => format!("Imported {source}, with {} cells to fix", errors.len()),
         }
     }
@@ -317,6 +312,16 @@ impl ModelEditor {
             self.rows.swap(index, other);
         }
     }
+}
+
+/// What an imported network holds: layers, parameters, forward FLOPs.
+fn imported(source: &str, network: &Network) -> String {
+    format!(
+        "Imported {source}: {} layers, {} parameters, {} GFLOPs forward per sample",
+        network.layers().len(),
+        network.weight_items(),
+        crate::oracle::units::significant(network.forward_flops() / 1e9, 4)
+    )
 }
 
 fn row(layer: &LayerSpec) -> LayerRow {

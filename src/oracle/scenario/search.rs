@@ -150,7 +150,7 @@ impl Config {
 
     /// Order by one objective, the others breaking ties in the order time,
     /// cost, memory.
-    fn order_by(&self, other: &Self, objective: Objective) -> Ordering {
+    pub fn order_by(&self, other: &Self, objective: Objective) -> Ordering {
         Objective::ALL
             .iter()
             .filter(|&&o| o != objective)
