@@ -543,3 +543,32 @@ fn a_broken_onnx_file_is_an_error_naming_the_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--input-shape"));
 }
+
+#[test]
+fn explain_ends_at_the_number_project_prints() {
+    let run = "--model cosmoflow --cluster abci --strategy spatial --gpus 16 --batch 16 --format json";
+    let p = json(&format!("project {run}"));
+    let halo = json(&format!("explain {run} --quantity comm-halo"));
+    assert_eq!(halo["result"], p["communication"]["halo"]);
+    assert_eq!(halo["quantity"], "comm-halo");
+    assert!(halo["terms"][0]["formula"].as_str().unwrap().contains("P2P"));
+    let total = json(&format!("explain {run}"));
+    assert_eq!(total["result"], p["total_s"]);
+    assert_eq!(total["steps"][0]["explains"], "compute");
+    let memory = json(&format!("explain {run} --quantity memory-activations"));
+    assert_eq!(memory["result"], p["memory"]["activations_bytes"]);
+    // the text form names the sections of the model
+    let out = paradl(&format!(
+        "explain {} --quantity gpu-hours",
+        run.replace("--format json", "")
+    ));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("GPU-h = T·p/3600") && text.contains("sections: 5"),
+        "{text}"
+    );
+    // an unknown quantity is refused by name
+    let out = paradl(&format!("explain {run} --quantity comm-bogus"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown quantity"));
+}

@@ -107,7 +107,7 @@ async fn loads_the_default_view_with_the_clis_ranking() {
     for plot in ["#scaling-plot", "#comparison-plot", "#memory-plot"] {
         let html = page::html(&client, plot).await;
         assert!(
-            html.contains("<svg") && html.contains("class=\"mark\""),
+            html.contains("<svg") && html.contains("class=\"mark"),
             "{plot} has a drawing and marks"
         );
     }
@@ -696,7 +696,7 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
     assert_ne!(shown, before);
     // the plots follow
     for plot in ["#scaling-plot", "#memory-plot"] {
-        assert!(page::html(&client, plot).await.contains("class=\"mark\""), "{plot}");
+        assert!(page::html(&client, plot).await.contains("class=\"mark"), "{plot}");
     }
     // the layer table lists the imported layers, with the groups column
     page::click(&client, ".layer-table summary").await;
@@ -960,5 +960,285 @@ async fn a_lesson_link_asks_first_and_reveals_on_demand() {
     .await;
     assert_eq!(shown, cli_ranking("vgg16", "abci", 8, "64"));
     page::text_once(&client, "#lesson .answer", "out of memory").await;
+    client.close().await.ok();
+}
+
+/// The text and unrounded value of a number on the page.
+async fn number(client: &Client, css: &str) -> (String, f64) {
+    let element = client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    let text = element.prop("textContent").await.ok().flatten().unwrap_or_default();
+    let value = element
+        .attr("data-value")
+        .await
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(f64::NAN);
+    (text.trim().to_string(), value)
+}
+
+/// Waits for the explanation panel on `key` and returns its result.
+async fn explained(client: &Client, key: &str) -> (String, f64) {
+    let css = format!("#explain[data-explain=\"{key}\"] .explain-result output");
+    eventually(&css, || async { client.find(Locator::Css(&css)).await.ok() }).await;
+    number(client, &css).await
+}
+
+/// Clicks an SVG mark by script (WebDriver's click aims at the centre of
+/// a box, which for a thin bar may be another mark).
+async fn click_mark(client: &Client, css: &str) {
+    let script = format!(
+        "const e = document.querySelector('{css}'); if (!e) return false; e.dispatchEvent(new MouseEvent('click', {{bubbles: true}})); return true;"
+    );
+    let clicked = client.execute(&script, vec![]).await.expect("clicked");
+    assert_eq!(clicked.as_bool(), Some(true), "{css} is there");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_clicked_number_explains_itself_with_the_engines_values() {
+    let driver = web::driver();
+    let (port, _online) = web::serve_at(web::dist(), "/course/paradl/");
+    let base = format!("http://127.0.0.1:{port}/course/paradl/");
+    let client = web::browser(&driver).await;
+    open(&client, &base).await;
+
+    // a number of the ranking: the panel's result is that number
+    let cell = "#ranking tr[data-strategy=\"data\"] [data-explain=\"data@64:total\"]";
+    let (text, value) = number(&client, cell).await;
+    page::click(&client, cell).await;
+    let (shown, result) = explained(&client, "data@64:total").await;
+    assert_eq!((shown.as_str(), result), (text.as_str(), value));
+    let panel = page::html(&client, "#explain").await;
+    assert!(panel.contains("T = T_comp + T_comm"), "the formula");
+    assert!(
+        panel.contains("data-section=\"5\""),
+        "the model's section 5 is shipped and shown"
+    );
+    let focused = client
+        .execute("return document.activeElement && document.activeElement.id;", vec![])
+        .await
+        .expect("focus");
+    assert_eq!(focused.as_str(), Some("explain"), "focus moves to the panel");
+
+    // down to the gradient Allreduce, whose values are the CLI's
+    page::click(&client, "#explain [data-step=\"communication\"]").await;
+    let (_, communication) = explained(&client, "data@64:communication").await;
+    let (_, cell_value) = number(&client, "#ranking [data-explain=\"data@64:communication\"]").await;
+    assert_eq!(communication, cell_value);
+    page::click(&client, "#explain [data-step=\"comm-gradient_allreduce\"]").await;
+    let (_, gradient) = explained(&client, "data@64:comm-gradient_allreduce").await;
+    let cli_projection: Value = serde_json::from_slice(&cli(&[
+        "project",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "data",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+        "--format",
+        "json",
+    ]))
+    .expect("JSON");
+    assert_eq!(
+        Some(gradient),
+        cli_projection["communication"]["gradient_allreduce"].as_f64()
+    );
+    let cli_explained: Value = serde_json::from_slice(&cli(&[
+        "explain",
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "data",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+        "--quantity",
+        "comm-gradient_allreduce",
+        "--format",
+        "json",
+    ]))
+    .expect("JSON");
+    for symbol in ["d", "m", "α", "β"] {
+        let (_, shown) = number(&client, &format!("#explain .term tr[data-symbol=\"{symbol}\"] td.num")).await;
+        let want = cli_explained["terms"][0]["symbols"]
+            .as_array()
+            .and_then(|list| list.iter().find(|s| s["symbol"] == symbol))
+            .and_then(|s| s["value"].as_f64());
+        assert_eq!(Some(shown), want, "{symbol} as the CLI explains it");
+    }
+
+    // a plot's mark: the scaling curve's point, and a memory bar
+    click_mark(&client, "#scaling-plot [data-explain=\"spatial@16:total\"]").await;
+    let (_, spatial) = explained(&client, "spatial@16:total").await;
+    let cli_spatial = cli_rank(&[
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "16",
+        "--samples-per-gpu",
+        "32",
+    ]);
+    let want = cli_spatial.iter().find(|r| r.strategy == "spatial").map(|r| r.total_s);
+    assert_eq!(Some(spatial), want);
+    click_mark(&client, "#memory-plot [data-explain=\"filter@64:memory\"]").await;
+    let (_, memory) = explained(&client, "filter@64:memory").await;
+    let (_, cell_memory) = number(&client, "#ranking [data-explain=\"filter@64:memory\"]").await;
+    assert_eq!(memory, cell_memory);
+
+    // the panel follows the view, and closes
+    page::type_into(&client, "#gpus", "16").await;
+    explained(&client, "filter@64:memory").await;
+    page::click(&client, "#explain .close").await;
+    eventually("the panel closed", || async {
+        client.find(Locator::Css("#explain")).await.is_err().then_some(())
+    })
+    .await;
+    client.close().await.ok();
+}
+
+/// The bounding box `[top, bottom, left, right]` of `css` in the viewport.
+async fn rect(client: &Client, css: &str) -> [f64; 4] {
+    let script = format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right];"
+    );
+    let v = client
+        .execute(&script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    let n = |i: usize| v[i].as_f64().unwrap_or(f64::NAN);
+    [n(0), n(1), n(2), n(3)]
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_projector_shows_ranking_and_plot_and_results_stay_in_view_while_editing() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    // 1280x720 at 150% zoom: a page of 853x480 CSS pixels (the window's
+    // frame added to the size asked for)
+    open(&client, &s.base).await;
+    let inner = || async {
+        let v = client
+            .execute("return [window.innerWidth, window.innerHeight];", vec![])
+            .await
+            .expect("size");
+        (v[0].as_f64().unwrap_or(0.0) as u32, v[1].as_f64().unwrap_or(0.0) as u32)
+    };
+    client.set_window_size(853, 480).await.expect("resized");
+    let (w, h) = inner().await;
+    client
+        .set_window_size(853 + 853 - w, 480 + 480 - h)
+        .await
+        .expect("resized");
+    let (width, height) = inner().await;
+    assert_eq!((width, height), (853, 480));
+    let (width, height) = (f64::from(width), f64::from(height));
+    let short = eventually("the short plot", || async {
+        let r = rect(&client, "#scaling-plot .plot-area").await;
+        (r[1] <= height).then_some(r)
+    })
+    .await;
+    let ranking = rect(&client, "#ranking").await;
+    assert!(
+        ranking[0] >= 0.0 && ranking[1] <= short[0],
+        "ranking {ranking:?} above the plot {short:?}"
+    );
+    assert!(short[3] <= width, "no sideways overflow: {short:?}");
+    // plot text at least 12 px on screen: font size times the drawing's scale
+    let smallest = client
+        .execute(
+            "const svg = document.querySelector('#scaling-plot .plot-area > svg'); const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * scale));",
+            vec![],
+        )
+        .await
+        .expect("font sizes")
+        .as_f64()
+        .unwrap_or(0.0);
+    let sizes = client
+        .execute(
+            "const svg = document.querySelector('#scaling-plot .plot-area > svg'); return [svg.getBoundingClientRect().width, svg.viewBox.baseVal.width, [...svg.querySelectorAll('text')].map(t => t.getAttribute('font-size') + ':' + t.textContent).join('|')];",
+            vec![],
+        )
+        .await
+        .expect("sizes");
+    assert!(smallest >= 12.0, "smallest plot text {smallest} px: {sizes}");
+
+    // a wide screen: the inputs scroll in their own pane, the ranking stays in view
+    client.set_window_size(1400, 800).await.expect("resized");
+    page::click(&client, "#run-heading").await; // fold the run panel, and open it again
+    let folded = client
+        .execute(
+            "return document.querySelector('#run-heading').closest('details').open;",
+            vec![],
+        )
+        .await
+        .expect("folded");
+    assert_eq!(folded.as_bool(), Some(false), "an input section folds");
+    page::click(&client, "#run-heading").await;
+    page::type_into(&client, "#bucket-mib", "50").await;
+    // the field deep in the inputs was reached by scrolling their pane
+    let pane = client
+        .execute("return document.querySelector('.inputs').scrollTop;", vec![])
+        .await
+        .expect("scrollTop")
+        .as_f64()
+        .unwrap_or(0.0);
+    assert!(pane > 0.0, "the inputs scrolled in their own pane");
+    let ranking = rect(&client, "#ranking").await;
+    assert!(
+        ranking[0] > -1.0 && ranking[1] < 800.0,
+        "the ranking in view while editing: {ranking:?}"
+    );
+
+    // the diagram draws the best strategy, then the one picked
+    let diagram = page::html(&client, "#diagram").await;
+    assert!(diagram.contains("data-strategy=\"data\""), "the best first");
+    let model = client
+        .find(Locator::Css("#diagram-strategy"))
+        .await
+        .expect("the select");
+    model.select_by_value("data+filter").await.expect("picked");
+    let drawn = eventually("data+filter drawn", || async {
+        let html = page::html(&client, "#diagram").await;
+        html.contains("data-strategy=\"data+filter\"").then_some(html)
+    })
+    .await;
+    // as the engine places it: groups, slices and collectives with their bytes
+    let scenario = paradl::oracle::presets::scenario("resnet50", "abci").expect("preset");
+    let spec = paradl::oracle::RunSpec::new(
+        paradl::oracle::Strategy::DataFilter,
+        64,
+        paradl::oracle::Batch::SamplesPerGpu(32.0),
+    );
+    let placement = scenario.placement(&spec).expect("placed");
+    let gpus = drawn.matches("class=\"gpu\"").count() as u64;
+    assert_eq!(
+        gpus,
+        4 * placement.gpus_per_node,
+        "four nodes drawn of {}",
+        placement.nodes
+    );
+    assert!(drawn.contains("filters 2/"), "slices labelled");
+    for c in &placement.collectives {
+        assert!(
+            drawn.contains(&format!("data-kind=\"{}\" data-bytes=\"{}\"", c.kind.name(), c.bytes)),
+            "{:?} with {} bytes",
+            c.kind,
+            c.bytes
+        );
+    }
     client.close().await.ok();
 }

@@ -11,6 +11,7 @@ pub mod browser;
 pub mod charts;
 pub mod components;
 pub mod lessons;
+pub mod model_doc;
 pub mod planner;
 pub mod results;
 pub mod state;

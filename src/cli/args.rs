@@ -21,6 +21,9 @@ pub struct Cli {
 pub enum Command {
     /// Project one run: times per epoch, memory per GPU, limits, bottlenecks.
     Project(ProjectArgs),
+    /// Where one number of a projection comes from: its formula, the values
+    /// in it and the strategy's per-iteration terms.
+    Explain(ExplainArgs),
     /// Project strategies over GPU counts 1, 2, 4, ... (scaling curves).
     Sweep(SweepArgs),
     /// Rank every strategy that applies at a GPU count.
@@ -187,6 +190,25 @@ pub struct ProjectArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
     pub format: OneFormat,
+}
+
+/// `paradl explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The run, as `paradl project` takes it.
+    #[command(flatten)]
+    pub run: ProjectArgs,
+    /// The number: total, compute, communication, gpu-hours, memory,
+    /// comm-KIND (comm-gradient_allreduce, comm-halo, ...) or memory-PART
+    /// (memory-weights, memory-activations, ...).
+    #[arg(long, default_value = "total", value_parser = parse_quantity)]
+    pub quantity: crate::oracle::Quantity,
+}
+
+fn parse_quantity(text: &str) -> Result<crate::oracle::Quantity, String> {
+    crate::oracle::Quantity::parse(text).ok_or_else(|| {
+        format!("unknown quantity {text:?}: total, compute, communication, gpu-hours, memory, comm-KIND or memory-PART")
+    })
 }
 
 /// `paradl sweep`.

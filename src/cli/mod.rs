@@ -70,6 +70,15 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let projection = loaded.scenario.project(&spec).map_err(|e| input::run_error(e.into()))?;
             output::projection(&projection, a.format)
         }
+        Command::Explain(a) => {
+            let loaded = input::load(&a.run.common)?;
+            let spec = loaded.template.at(a.run.strategy, a.run.gpus);
+            let explanation = loaded
+                .scenario
+                .explain(&spec, a.quantity)
+                .map_err(|e| input::run_error(e.into()))?;
+            output::explanation(&explanation, a.run.format)
+        }
         Command::Sweep(a) => {
             let loaded = input::load(&a.common)?;
             let strategies = match &a.strategies {

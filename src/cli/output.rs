@@ -68,6 +68,35 @@ pub fn projection(p: &Projection, format: OneFormat) -> Result<String, CliError>
     }
 }
 
+/// An explanation as text (formula, values, terms, intermediate results)
+/// or JSON.
+///
+/// # Errors
+/// A [`CliError`] if the JSON cannot be written.
+pub fn explanation(e: &crate::oracle::Explanation, format: OneFormat) -> Result<String, CliError> {
+    if format == OneFormat::Json {
+        return json(e);
+    }
+    let mut text = String::new();
+    let _ = writeln!(text, "{} = {}", e.title, e.unit.format(e.result));
+    let _ = writeln!(text, "  {}", e.formula);
+    for s in &e.symbols {
+        let _ = writeln!(text, "    {}  ({})", s.show(), s.meaning);
+    }
+    for t in &e.terms {
+        let _ = writeln!(text, "  term: {} = {}", t.formula, t.unit.format(t.value));
+        for s in &t.symbols {
+            let _ = writeln!(text, "    {}  ({})", s.show(), s.meaning);
+        }
+    }
+    for step in &e.steps {
+        let _ = writeln!(text, "  {} = {}", step.label, step.unit.format(step.value));
+    }
+    let sections: Vec<String> = e.sections.iter().map(u8::to_string).collect();
+    let _ = writeln!(text, "  model (ORACLE-MODEL.md) sections: {}", sections.join(", "));
+    Ok(text)
+}
+
 /// A list of projections (sweep or ranking).
 ///
 /// # Errors

@@ -112,6 +112,7 @@ pub mod units;
 pub mod validation;
 
 pub use cost::communication::{CommKind, Communication};
+pub use cost::derivation::{Derivation, Derivations, Symbol, Unit};
 pub use cost::memory::{MemoryParts, Part};
 pub use cost::table::{CostTable, LayerCost, ProfileScaling, TimeBasis};
 pub use cost::terms::{Applied, AppliedTerm, Term, Terms};
@@ -132,6 +133,8 @@ pub use model::shape::Shape;
 pub use model::strategy::Strategy;
 pub use model::violation::{Violation, Violations};
 pub use report::bottleneck::{Finding, FindingDetail, FitOption, Severity};
+pub use report::explanation::{Explanation, Quantity, Step};
+pub use report::placement::{Collective, Placement, Share, Stage};
 pub use report::projection::{Calibrated, Projection};
 pub use scenario::{
     BestBy, CalibratedRun, Calibration, Capacity, Config, IterationTimes, Objective, Plan, RankBy, Ranking, Scenario,

@@ -84,7 +84,7 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
         }
         let mut entries = vec![
             ("exact: y = x".to_string(), Swatch::Line(grey)),
-            ("within 2x".to_string(), Swatch::Dashed(grey)),
+            ("within 2x".to_string(), Swatch::Dashed(grey, 5, 4)),
         ];
         for p in points {
             let at = (p.measured_s, p.predicted_s);
@@ -95,6 +95,7 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
             targets.push(Target {
                 area: Area::Point { x, y },
                 lines: p.lines.clone(),
+                explain: None,
             });
         }
         for strategy in Strategy::ALL

@@ -75,6 +75,11 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
                 faded: !p.feasible,
                 total: units::seconds(p.total_s),
                 lines,
+                explain: Some(crate::app::state::explain_target::ExplainTarget::new(
+                    p.strategy,
+                    p.gpus,
+                    crate::oracle::Quantity::Total,
+                )),
             }
         })
         .collect();

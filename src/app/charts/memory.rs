@@ -15,11 +15,11 @@ pub const CLIP_CAPACITIES: f64 = 3.0;
 /// The colour of a part of memory.
 pub fn part_color(part: Part) -> RGBColor {
     match part {
-        Part::Weights => RGBColor(0x4c, 0x78, 0xa8),
-        Part::Gradients => RGBColor(0xf5, 0x85, 0x18),
-        Part::Optimizer => RGBColor(0x54, 0xa2, 0x4b),
-        Part::Activations => RGBColor(0xb2, 0x79, 0xa2),
-        Part::Reserved => RGBColor(0x9d, 0x9d, 0x9d),
+        Part::Weights => RGBColor(0x00, 0x72, 0xb2),
+        Part::Gradients => RGBColor(0xc2, 0x5e, 0x00),
+        Part::Optimizer => RGBColor(0x00, 0x9e, 0x73),
+        Part::Activations => RGBColor(0x88, 0x22, 0x55),
+        Part::Reserved => RGBColor(0x6b, 0x6b, 0x6b),
     }
 }
 
@@ -96,6 +96,11 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
             faded: p.memory_bytes > data.capacity_bytes,
             total: units::bytes(p.memory_bytes),
             lines: lines(data, p),
+            explain: Some(crate::app::state::explain_target::ExplainTarget::new(
+                p.strategy,
+                p.gpus,
+                crate::oracle::Quantity::Memory,
+            )),
         })
         .collect();
     let frame = Frame {

@@ -4,6 +4,7 @@
 
 pub mod accuracy;
 pub mod comparison;
+pub mod diagram;
 pub mod memory;
 pub mod plan;
 pub mod scaling;
@@ -22,12 +23,20 @@ pub const WIDTH: u32 = 760;
 pub const HEIGHT: u32 = 430;
 /// Font of every label.
 pub const FONT: &str = "sans-serif";
+/// Size of a plot's text as plotters takes it: plotters writes a size `s`
+/// as CSS `font-size: s/1.24`, so 15 is 12.1 px at full size (the least
+/// the page allows).
+pub const TEXT_SIZE: u32 = 15;
+/// Size of an axis's description (13 px).
+pub const AXIS_SIZE: u32 = 16;
 
 /// A plot drawn: its SVG and where its marks are.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Drawn {
     /// The SVG document.
     pub svg: String,
+    /// Its height in SVG units (its width is [`WIDTH`]).
+    pub height: u32,
     /// Marks that show numbers on hover.
     pub targets: Vec<Target>,
 }
@@ -74,6 +83,8 @@ pub struct Target {
     pub area: Area,
     /// Lines of text: a title then the numbers.
     pub lines: Vec<String>,
+    /// The number a click on it explains, if any.
+    pub explain: Option<crate::app::state::explain_target::ExplainTarget>,
 }
 
 /// A plot that could not be drawn.
@@ -94,17 +105,29 @@ pub fn render<F>(draw: F) -> Result<Drawn, ChartError>
 where
     F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
 {
+    render_at(HEIGHT, draw)
+}
+
+/// [`render`] on an area `height` units tall (a short screen's plot keeps
+/// its text size and gives up height).
+///
+/// # Errors
+/// As [`render`].
+pub fn render_at<F>(height: u32, draw: F) -> Result<Drawn, ChartError>
+where
+    F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
+{
     let mut svg = String::new();
     let mut targets = Vec::new();
     let painted = {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         let painted = draw(&root, &mut targets)?;
         root.present().map_err(fail)?;
         painted
     };
     Ok(if painted {
-        Drawn { svg, targets }
+        Drawn { svg, height, targets }
     } else {
         Drawn::default()
     })
@@ -123,8 +146,8 @@ pub const LEGEND_WIDTH: u32 = 175;
 pub enum Swatch {
     /// A solid line.
     Line(RGBColor),
-    /// A dashed line.
-    Dashed(RGBColor),
+    /// A dashed line: colour, dash and gap in pixels.
+    Dashed(RGBColor, u32, u32),
     /// A filled box.
     Box(RGBColor),
 }
@@ -139,48 +162,84 @@ pub fn legend<DB: DrawingBackend>(
     entries: &[(String, Swatch)],
 ) -> Result<(), ChartError> {
     let x = (WIDTH - LEGEND_WIDTH + 14) as i32;
+    // entries 19 units apart, closer on a short plot (never under the 13-unit text)
+    let room = root.dim_in_pixel().1 as i32 - 30;
+    let spacing = (room / entries.len().max(1) as i32).clamp(16, 20);
     for (i, (label, swatch)) in entries.iter().enumerate() {
-        let y = 24 + 19 * i as i32;
+        let y = 24 + spacing * i as i32;
         match *swatch {
             Swatch::Line(color) => root.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))),
-            Swatch::Dashed(color) => {
-                root.draw(&PathElement::new(vec![(x, y), (x + 7, y)], color.stroke_width(2)))
+            Swatch::Dashed(color, dash, gap) => {
+                let step = (dash + gap).max(1) as i32;
+                let mut start = x;
+                while start + (dash as i32) <= x + 24 {
+                    root.draw(&PathElement::new(
+                        vec![(start, y), (start + dash as i32, y)],
+                        color.stroke_width(2),
+                    ))
                     .map_err(fail)?;
-                root.draw(&PathElement::new(vec![(x + 12, y), (x + 20, y)], color.stroke_width(2)))
+                    start += step;
+                }
+                Ok(())
             }
             Swatch::Box(color) => root.draw(&Rectangle::new([(x + 4, y - 6), (x + 16, y + 6)], color.filled())),
         }
         .map_err(fail)?;
-        root.draw(&Text::new(label.clone(), (x + 27, y - 7), (FONT, 13).into_font()))
-            .map_err(fail)?;
+        root.draw(&Text::new(
+            label.clone(),
+            (x + 27, y - 7),
+            (FONT, TEXT_SIZE).into_font(),
+        ))
+        .map_err(fail)?;
     }
     Ok(())
 }
 
-/// The colour of a strategy, the same in every plot.
+/// The colour of a strategy, the same in every plot: Okabe and Ito's
+/// colour-blind-safe hues, darkened where needed so that each has at least
+/// 3:1 contrast against the white background (WCAG 1.4.11).
 pub fn strategy_color(strategy: Strategy) -> RGBColor {
     match strategy {
         Strategy::Serial => RGBColor(0x55, 0x55, 0x55),
-        Strategy::Data => RGBColor(0x1f, 0x77, 0xb4),
-        Strategy::Spatial => RGBColor(0xff, 0x7f, 0x0e),
-        Strategy::Pipeline => RGBColor(0x2c, 0xa0, 0x2c),
-        Strategy::Filter => RGBColor(0xd6, 0x27, 0x28),
-        Strategy::Channel => RGBColor(0x94, 0x67, 0xbd),
-        Strategy::DataFilter => RGBColor(0x8c, 0x56, 0x4b),
-        Strategy::DataSpatial => RGBColor(0xe3, 0x77, 0xc2),
+        Strategy::Data => RGBColor(0x00, 0x72, 0xb2),
+        Strategy::Spatial => RGBColor(0xd5, 0x5e, 0x00),
+        Strategy::Pipeline => RGBColor(0x00, 0x9e, 0x73),
+        Strategy::Filter => RGBColor(0x88, 0x22, 0x55),
+        Strategy::Channel => RGBColor(0x7b, 0x5b, 0xa8),
+        Strategy::DataFilter => RGBColor(0x9a, 0x74, 0x00),
+        Strategy::DataSpatial => RGBColor(0xcc, 0x3d, 0x8a),
     }
+}
+
+/// The dash of a strategy's line `(dash, gap)` in pixels, `None` solid.
+/// Colours that colour-blind readers may confuse (serial and filter, data
+/// and channel, spatial and data+filter, pipeline and data+spatial) never
+/// share a line style: model-parallel splits are dashed, the hybrids
+/// dotted.
+pub fn strategy_dash(strategy: Strategy) -> Option<(u32, u32)> {
+    match strategy {
+        Strategy::Serial | Strategy::Data | Strategy::Spatial | Strategy::Pipeline => None,
+        Strategy::Filter | Strategy::Channel => Some((10, 4)),
+        Strategy::DataFilter | Strategy::DataSpatial => Some((2, 4)),
+    }
+}
+
+/// The legend swatch of a strategy's line.
+pub fn strategy_swatch(strategy: Strategy) -> Swatch {
+    let color = strategy_color(strategy);
+    strategy_dash(strategy).map_or(Swatch::Line(color), |(dash, gap)| Swatch::Dashed(color, dash, gap))
 }
 
 /// The colour of compute (`None`) or a kind of communication.
 pub fn part_color(kind: Option<CommKind>) -> RGBColor {
     match kind {
-        None => RGBColor(0x4c, 0x78, 0xa8),
-        Some(CommKind::GradientAllreduce) => RGBColor(0xf5, 0x85, 0x18),
-        Some(CommKind::LayerCollectives) => RGBColor(0xe4, 0x57, 0x56),
-        Some(CommKind::Halo) => RGBColor(0x72, 0xb7, 0xb2),
-        Some(CommKind::Gather) => RGBColor(0x54, 0xa2, 0x4b),
-        Some(CommKind::PipelineP2p) => RGBColor(0xee, 0xca, 0x3b),
-        Some(CommKind::WeightAllgather) => RGBColor(0xb0, 0x7a, 0xa1),
+        None => RGBColor(0x00, 0x72, 0xb2),
+        Some(CommKind::GradientAllreduce) => RGBColor(0xc2, 0x5e, 0x00),
+        Some(CommKind::LayerCollectives) => RGBColor(0x88, 0x22, 0x55),
+        Some(CommKind::Halo) => RGBColor(0x00, 0x9e, 0x73),
+        Some(CommKind::Gather) => RGBColor(0x5e, 0x5e, 0x5e),
+        Some(CommKind::PipelineP2p) => RGBColor(0x9a, 0x74, 0x00),
+        Some(CommKind::WeightAllgather) => RGBColor(0xcc, 0x3d, 0x8a),
     }
 }
 
@@ -253,8 +312,8 @@ pub fn log_log<'a, 'b>(
         .y_desc(y_desc)
         .x_label_formatter(x_label)
         .y_label_formatter(y_label)
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
+        .label_style((FONT, TEXT_SIZE))
+        .axis_desc_style((FONT, AXIS_SIZE))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(fail)?;
@@ -296,12 +355,13 @@ const CAPTION_LINE: u32 = 18;
 /// An exported plot: `svg` under a header of caption `lines` (what it
 /// shows and the link that reproduces it), so that a figure pasted into
 /// slides says what it is. Returns the new SVG and its height.
-pub fn titled(svg: &str, lines: &[String]) -> (String, u32) {
+pub fn titled(drawn: &Drawn, lines: &[String]) -> (String, u32) {
+    let svg = drawn.svg.as_str();
     if lines.is_empty() {
-        return (svg.to_string(), HEIGHT);
+        return (svg.to_string(), drawn.height);
     }
     let header = CAPTION_LINE * lines.len() as u32 + 10;
-    let height = HEIGHT + header;
+    let height = drawn.height + header;
     let escape = |t: &str| {
         t.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -312,7 +372,7 @@ pub fn titled(svg: &str, lines: &[String]) -> (String, u32) {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\"><rect width=\"{WIDTH}\" height=\"{height}\" fill=\"white\"/>"
     );
     for (i, line) in lines.iter().enumerate() {
-        let (size, weight) = if i == 0 { (15, "bold") } else { (11, "normal") };
+        let (size, weight) = if i == 0 { (15, "bold") } else { (12, "normal") };
         out.push_str(&format!(
             "<text x=\"12\" y=\"{}\" font-family=\"{FONT}\" font-size=\"{size}\" font-weight=\"{weight}\">{}</text>",
             CAPTION_LINE * (i as u32 + 1),
@@ -347,6 +407,7 @@ mod tests {
         let point = |x, y| Target {
             area: Area::Point { x, y },
             lines: Vec::new(),
+            explain: None,
         };
         let bar = Target {
             area: Area::Bar {
@@ -356,6 +417,7 @@ mod tests {
                 height: 200,
             },
             lines: Vec::new(),
+            explain: None,
         };
         // two points 6 units apart, overlapping markers: the closer one wins
         let targets = vec![point(100, 100), point(106, 100), bar];
@@ -378,14 +440,14 @@ mod tests {
             "Scaling: ResNet50 on ABCI <V100>, 64 GPUs".to_string(),
             "http://host/?s=abc&x".to_string(),
         ];
-        let (svg, height) = titled(&drawn.svg, &lines);
+        let (svg, height) = titled(&drawn, &lines);
         assert_eq!(height, HEIGHT + 2 * CAPTION_LINE + 10);
         assert!(svg.contains("ResNet50 on ABCI &lt;V100&gt;, 64 GPUs"));
         assert!(svg.contains("http://host/?s=abc&amp;x"));
         assert!(svg.contains(&format!("<svg y=\"{}\" ", 2 * CAPTION_LINE + 10)));
         assert_eq!(svg.matches("<svg").count(), 2, "the plot nested once");
         assert!(svg.ends_with("</svg></svg>") || svg.trim_end().ends_with("</svg>"));
-        assert_eq!(titled(&drawn.svg, &[]), (drawn.svg.clone(), HEIGHT));
+        assert_eq!(titled(&drawn, &[]), (drawn.svg.clone(), HEIGHT));
     }
 
     #[test]
@@ -423,7 +485,7 @@ mod edge_tests {
         };
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        let scaling = scaling::draw(&scaling::data(&results)).unwrap();
+        let scaling = scaling::draw(&scaling::data(&results), super::HEIGHT).unwrap();
         assert_eq!(scaling.targets.len(), 1);
         let bars = comparison::data(&results, &inputs.strategies);
         assert_eq!(comparison::draw(&bars).unwrap().targets.len(), 1);
@@ -451,12 +513,102 @@ mod edge_tests {
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep.iter().all(|p| p.compute_s == 0.0));
-        let drawn = scaling::draw(&scaling::data(&results)).unwrap();
+        let drawn = scaling::draw(&scaling::data(&results), super::HEIGHT).unwrap();
         // communication latency still takes time, so there are points to draw
         assert_eq!(drawn.targets.len(), results.sweep.len());
         assert!(!drawn.targets.is_empty());
         assert!(drawn.targets.iter().all(|t| matches!(t.area, Area::Point { .. })));
         assert!(comparison::draw(&comparison::data(&results, &inputs.strategies)).is_ok());
         assert!(memory::draw(&memory::data(&results, &inputs.strategies)).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod palette_tests {
+    //! The palette against WCAG's contrast ratio and simulated colour
+    //! vision deficiencies (Machado, Oliveira and Fernandes 2009, severity
+    //! 1.0), in CIELAB distances.
+    use super::*;
+
+    fn linear(c: u8) -> f64 {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    }
+
+    fn rgb(c: RGBColor) -> [f64; 3] {
+        [linear(c.0), linear(c.1), linear(c.2)]
+    }
+
+    fn contrast_on_white(c: RGBColor) -> f64 {
+        let [r, g, b] = rgb(c);
+        1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
+    }
+
+    const DEUTAN: [[f64; 3]; 3] = [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ];
+    const PROTAN: [[f64; 3]; 3] = [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ];
+
+    fn seen(c: [f64; 3], m: &[[f64; 3]; 3]) -> [f64; 3] {
+        m.map(|row| (row[0] * c[0] + row[1] * c[1] + row[2] * c[2]).clamp(0.0, 1.0))
+    }
+
+    fn lab([r, g, b]: [f64; 3]) -> [f64; 3] {
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        let f = |t: f64| {
+            if t > 0.008856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
+    }
+
+    fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+        a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt()
+    }
+
+    #[test]
+    fn every_colour_stands_out_from_the_background() {
+        for s in Strategy::ALL {
+            assert!(contrast_on_white(strategy_color(s)) >= 3.0, "{s}");
+        }
+        for k in CommKind::ALL {
+            assert!(contrast_on_white(part_color(Some(k))) >= 3.0, "{k}");
+        }
+        assert!(contrast_on_white(part_color(None)) >= 3.0);
+        for p in crate::oracle::Part::ALL {
+            assert!(contrast_on_white(memory::part_color(p)) >= 3.0, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn strategies_that_share_a_line_style_differ_for_colour_blind_readers() {
+        for (i, a) in Strategy::ALL.iter().enumerate() {
+            for b in &Strategy::ALL[i + 1..] {
+                if strategy_dash(*a) != strategy_dash(*b) {
+                    continue;
+                }
+                let (ca, cb) = (rgb(strategy_color(*a)), rgb(strategy_color(*b)));
+                for (vision, m) in [("deutan", &DEUTAN), ("protan", &PROTAN)] {
+                    let d = distance(lab(seen(ca, m)), lab(seen(cb, m)));
+                    assert!(d >= 15.0, "{a} and {b} under {vision}: ΔE {d:.1}");
+                }
+                assert!(distance(lab(ca), lab(cb)) >= 15.0, "{a} and {b}");
+            }
+        }
     }
 }

@@ -111,6 +111,7 @@ pub fn draw(points: &[FrontPoint]) -> Result<Drawn, ChartError> {
             targets.push(Target {
                 area: Area::Point { x, y },
                 lines: p.lines.clone(),
+                explain: None,
             });
         }
         let mut entries: Vec<(String, Swatch)> = Strategy::ALL

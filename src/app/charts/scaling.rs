@@ -4,11 +4,12 @@
 use plotters::prelude::*;
 
 use super::{
-    Area, ChartError, Drawn, Swatch, Target, count_label, describe, fail, legend, log_bounds, log_log, render,
-    strategy_color,
+    Area, ChartError, Drawn, Swatch, Target, count_label, describe, fail, legend, log_bounds, log_log, render_at,
+    strategy_color, strategy_dash, strategy_swatch,
 };
 use crate::app::results::Results;
-use crate::oracle::{Projection, Strategy, units};
+use crate::app::state::explain_target::ExplainTarget;
+use crate::oracle::{Projection, Quantity, Strategy, units};
 
 /// One strategy's curve.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,8 +65,8 @@ pub fn data(results: &Results) -> ScalingData {
 ///
 /// # Errors
 /// A [`ChartError`] if plotters fails.
-pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
-    render(|root, targets| {
+pub fn draw(data: &ScalingData, height: u32) -> Result<Drawn, ChartError> {
+    render_at(height, |root, targets| {
         let times = data
             .curves
             .iter()
@@ -102,14 +103,19 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
         chart
             .draw_series(DashedLineSeries::new(ideal, 6, 4, grey.stroke_width(2)))
             .map_err(fail)?;
-        let mut entries = vec![("ideal scaling".to_string(), Swatch::Dashed(grey))];
+        let mut entries = vec![("ideal scaling".to_string(), Swatch::Dashed(grey, 6, 4))];
         for curve in &data.curves {
             let color = strategy_color(curve.strategy);
             let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
-            chart
-                .draw_series(LineSeries::new(line, color.stroke_width(2)))
-                .map_err(fail)?;
-            entries.push((curve.strategy.name().to_string(), Swatch::Line(color)));
+            match strategy_dash(curve.strategy) {
+                Some((dash, gap)) => chart
+                    .draw_series(DashedLineSeries::new(line, dash, gap, color.stroke_width(2)))
+                    .map_err(fail)?,
+                None => chart
+                    .draw_series(LineSeries::new(line, color.stroke_width(2)))
+                    .map_err(fail)?,
+            };
+            entries.push((curve.strategy.name().to_string(), strategy_swatch(curve.strategy)));
             for p in &curve.points {
                 let at = (p.gpus as f64, p.total_s);
                 if p.feasible {
@@ -125,6 +131,7 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
                 targets.push(Target {
                     area: Area::Point { x, y },
                     lines: describe(p),
+                    explain: Some(ExplainTarget::new(p.strategy, p.gpus, Quantity::Total)),
                 });
             }
         }
@@ -138,7 +145,7 @@ pub fn draw(data: &ScalingData) -> Result<Drawn, ChartError> {
         if !data.other.is_empty() {
             entries.push((
                 format!("thin dashed: {} edition", data.other_name),
-                Swatch::Dashed(grey),
+                Swatch::Dashed(grey, 3, 3),
             ));
         }
         entries.push((
@@ -162,7 +169,7 @@ mod tests {
         assert_eq!(data.curves.len(), 8);
         assert_eq!(data.curves[1].strategy, Strategy::Data);
         assert_eq!(data.curves[1].points.len(), 13);
-        let drawn = draw(&data).unwrap();
+        let drawn = draw(&data, crate::app::charts::HEIGHT).unwrap();
         assert!(drawn.svg.starts_with("<svg"));
         assert!(drawn.svg.contains("epoch time (s)"));
         assert!(drawn.svg.contains("data+spatial"));
@@ -201,7 +208,7 @@ mod tests {
                 .flat_map(|c| &c.points)
                 .all(|p| p.fidelity == crate::oracle::Fidelity::Ideal)
         );
-        let drawn = draw(&data).unwrap();
+        let drawn = draw(&data, crate::app::charts::HEIGHT).unwrap();
         assert!(drawn.svg.contains("thin dashed: ideal edition"));
         // the hover targets are the shown edition's points only
         assert_eq!(drawn.targets.len(), results.sweep.len());

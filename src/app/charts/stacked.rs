@@ -5,7 +5,7 @@
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 
-use super::{Area, ChartError, FONT, LEGEND_WIDTH, Root, Swatch, Target, fail, legend};
+use super::{AXIS_SIZE, Area, ChartError, FONT, LEGEND_WIDTH, Root, Swatch, TEXT_SIZE, Target, fail, legend};
 
 /// One bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +20,8 @@ pub struct Stack {
     pub total: String,
     /// Its hover text.
     pub lines: Vec<String>,
+    /// The number a click on it explains.
+    pub explain: Option<crate::app::state::explain_target::ExplainTarget>,
 }
 
 /// The chart around the bars.
@@ -89,8 +91,8 @@ pub fn draw(
             _ => String::new(),
         })
         .y_label_formatter(&|v| y_label(*v))
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
+        .label_style((FONT, TEXT_SIZE))
+        .axis_desc_style((FONT, AXIS_SIZE))
         .draw()
         .map_err(fail)?;
     let mut entries = Vec::new();
@@ -139,13 +141,14 @@ pub fn draw(
             let mark = Text::new(
                 note,
                 (SegmentValue::Exact(i), shown),
-                (FONT, 12).into_font().color(&color),
+                (FONT, TEXT_SIZE).into_font().color(&color),
             );
             chart.draw_series(std::iter::once(mark)).map_err(fail)?;
         }
         targets.push(Target {
             area: Area::bar(top_left, bottom_right),
             lines: s.lines.clone(),
+            explain: s.explain,
         });
     }
     if let Some((value, label)) = &frame.reference {

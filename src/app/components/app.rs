@@ -12,6 +12,7 @@ use super::cluster_panel::ClusterPanel;
 use super::comparison_plot::ComparisonPlot;
 use super::edition_note::EditionNote;
 use super::edition_panel::EditionPanel;
+use super::explain_panel::ExplainPanel;
 use super::exports::Exports;
 use super::findings::Findings;
 use super::glossary::Glossary;
@@ -28,6 +29,7 @@ use super::run_panel::RunPanel;
 use super::scaling_plot::ScalingPlot;
 use super::share_bar::ShareBar;
 use super::stale_note::StaleNote;
+use super::strategy_diagram::StrategyDiagram;
 use crate::app::boot::{boot, keep_notice};
 use crate::app::browser;
 use crate::app::state::{Action, AppState};
@@ -82,11 +84,13 @@ pub fn app(props: &AppProps) -> Html {
             <>
                 <StaleNote />
                 <RankingTable ranking={view.results.ranking.clone()} />
+                <ExplainPanel view={view.clone()} />
+                <ScalingPlot view={view.clone()} />
                 <Findings ranking={view.results.ranking.clone()} />
                 <EditionNote view={view.clone()} />
-                <ScalingPlot view={view.clone()} />
                 <ComparisonPlot view={view.clone()} />
                 <MemoryPlot view={view.clone()} />
+                <StrategyDiagram view={view.clone()} />
                 <Exports view={view.clone()} />
                 <PlanPanel {view} />
             </>

@@ -5,6 +5,8 @@
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
+use super::input_section::InputSection;
+
 use super::AppContext;
 use super::calibration_table::CalibrationTable;
 use crate::app::state::Action;
@@ -85,8 +87,7 @@ pub fn calibration_panel() -> Html {
     );
     let invalid = !errors.is_empty();
     html! {
-        <section class="panel" id="calibration" aria-labelledby="calibration-heading">
-            <h2 id="calibration-heading">{ "Calibrate" }</h2>
+        <InputSection id="calibration" heading="calibration-heading" title="Calibrate">
             <p class="source">{ "Measured runs of your cluster (seconds per iteration) make every projection match them: compute and communication are multiplied by factors per strategy (the contract's section 8). Give the total, or compute and communication apart." }</p>
             <label for="calibration-input">{ "Measured runs (CSV)" }</label>
             <textarea id="calibration-input" rows="5" spellcheck="false" placeholder={example}
@@ -114,6 +115,6 @@ pub fn calibration_panel() -> Html {
                     <CalibrationTable {calibration} error_lines={errors.iter().map(|e| e.0).collect::<Vec<_>>()} />
                 }
             </div>
-        </section>
+        </InputSection>
     }
 }

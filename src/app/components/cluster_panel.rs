@@ -4,6 +4,8 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::input_section::InputSection;
+
 use super::AppContext;
 use super::facts_table::FactsTable;
 use super::level_table::LevelTable;
@@ -62,8 +64,7 @@ pub fn cluster_panel() -> Html {
         _ => html! { <p class="source" id="cluster-source">{ &editor.base.source }</p> },
     };
     html! {
-        <section class="panel" aria-labelledby="cluster-heading">
-            <h2 id="cluster-heading">{ "Cluster" }</h2>
+        <InputSection heading="cluster-heading" title="Cluster">
             <label for="cluster">{ "Preset" }</label>
             <select id="cluster" {onchange}>
                 { for options }
@@ -74,6 +75,6 @@ pub fn cluster_panel() -> Html {
             if let Some(e) = whole { <p class="error" role="alert">{ e }</p> }
             <LevelTable />
             <FactsTable />
-        </section>
+        </InputSection>
     }
 }

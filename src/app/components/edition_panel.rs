@@ -4,6 +4,8 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::input_section::InputSection;
+
 use super::AppContext;
 use crate::app::state::Action;
 use crate::oracle::Fidelity;
@@ -44,8 +46,7 @@ pub fn edition_panel() -> Html {
         html! { <option value={f.name()} selected={f == chosen}>{ f.label() }</option> }
     });
     html! {
-        <section class="panel" aria-labelledby="edition-heading">
-            <h2 id="edition-heading">{ "Model" }</h2>
+        <InputSection heading="edition-heading" title="Model">
             <label for="fidelity">{ "Edition" }</label>
             <select id="fidelity" {onchange}>{ for options }</select>
             <p class="source">{ explain(chosen) }</p>
@@ -53,6 +54,6 @@ pub fn edition_panel() -> Html {
                 <input type="checkbox" id="compare-editions" checked={state.run.compare_editions} onchange={ontoggle} />
                 { format!("Also draw the {} edition's curves (thin, dashed)", chosen.other().name()) }
             </label>
-        </section>
+        </InputSection>
     }
 }

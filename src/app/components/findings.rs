@@ -2,8 +2,36 @@
 
 use yew::prelude::*;
 
+use super::explain_button::ExplainButton;
 use super::why_wins::WhyWins;
-use crate::oracle::{Projection, Severity};
+use crate::app::state::explain_target::ExplainTarget;
+use crate::oracle::{FindingDetail, Part, Projection, Quantity, Severity, units};
+
+/// The number a finding rests on, which the panel can explain: the
+/// dominant communication, the memory, a part of it or the compute.
+fn explained(p: &Projection, detail: &FindingDetail) -> Option<(Quantity, f64, String)> {
+    let quantity = match detail {
+        FindingDetail::CommunicationBound { dominant, .. } => Quantity::Kind(*dominant),
+        FindingDetail::MemoryPressure { .. } | FindingDetail::MemoryOverflow { .. } => Quantity::Memory,
+        FindingDetail::MemoryFit { dominant, .. } => Part::ALL
+            .into_iter()
+            .find(|part| part.label() == *dominant)
+            .map_or(Quantity::Memory, Quantity::Part),
+        FindingDetail::PipelineImbalance { .. } | FindingDetail::RedundantCompute { .. } => Quantity::Compute,
+        FindingDetail::ScalingLimit { .. } => return None,
+    };
+    let value = match quantity {
+        Quantity::Kind(kind) => p.communication.get(kind),
+        Quantity::Part(part) => p.memory.get(part),
+        Quantity::Memory => p.memory_bytes,
+        _ => p.compute_s,
+    };
+    let text = match quantity.unit() {
+        crate::oracle::Unit::Bytes => units::bytes(value),
+        _ => units::seconds(value),
+    };
+    Some((quantity, value, text))
+}
 
 /// Props of [`Findings`].
 #[derive(Properties, PartialEq, Clone)]
@@ -27,7 +55,12 @@ fn list(p: &Projection) -> Html {
     html! {
         <ul>
             { for p.bottlenecks.iter().map(|f| html! {
-                <li class={severity_class(f.severity)}>{ &f.message }</li>
+                <li class={severity_class(f.severity)}>{ &f.message }
+                    { for explained(p, &f.detail).map(|(quantity, value, text)| html! {
+                        <>{ " (" }{ quantity.label() }{ ": " }
+                        <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, quantity)} {text} {value} />{ ")" }</>
+                    }) }
+                </li>
             }) }
         </ul>
     }

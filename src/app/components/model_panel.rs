@@ -3,6 +3,8 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::input_section::InputSection;
+
 use super::AppContext;
 use super::layer_table::LayerTable;
 use super::model_import::ModelImport;
@@ -68,8 +70,7 @@ pub fn model_panel() -> Html {
             }
         });
     html! {
-        <section class="panel" aria-labelledby="model-heading">
-            <h2 id="model-heading">{ "Network" }</h2>
+        <InputSection heading="model-heading" title="Network">
             <label for="model">{ "Preset" }</label>
             <select id="model" {onchange}>
                 { for options }
@@ -83,6 +84,6 @@ pub fn model_panel() -> Html {
             { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
             <ModelImport />
             <LayerTable />
-        </section>
+        </InputSection>
     }
 }

@@ -5,8 +5,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::AppContext;
 use crate::app::browser;
-use crate::app::charts::{Area, ChartError, Drawn, HEIGHT, REACH, WIDTH, nearest, titled};
+use crate::app::charts::{Area, ChartError, Drawn, REACH, WIDTH, nearest, titled};
+use crate::app::state::Action;
 
 /// Props of [`PlotFrame`].
 #[derive(Properties, PartialEq, Clone)]
@@ -32,6 +34,7 @@ pub struct PlotFrameProps {
 /// The figure.
 #[function_component(PlotFrame)]
 pub fn plot_frame(props: &PlotFrameProps) -> Html {
+    let state = use_context::<AppContext>();
     let hovered = use_state(|| None::<usize>);
     let overlay = use_node_ref();
     let drawn = match props.drawn.as_ref() {
@@ -42,6 +45,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     // the pointer shows the numbers of the nearest mark (marks may overlap)
     let onmove = {
         let (hovered, targets, overlay) = (hovered.clone(), drawn.targets.clone(), overlay.clone());
+        let height = drawn.height;
         Callback::from(move |e: MouseEvent| {
             let Some(area) = overlay.cast::<web_sys::Element>() else {
                 return;
@@ -51,7 +55,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
                 return;
             }
             let x = (f64::from(e.client_x()) - rect.left()) / rect.width() * f64::from(WIDTH);
-            let y = (f64::from(e.client_y()) - rect.top()) / rect.height() * f64::from(HEIGHT);
+            let y = (f64::from(e.client_y()) - rect.top()) / rect.height() * f64::from(height);
             let found = nearest(&targets, x, y, REACH);
             if *hovered != found {
                 hovered.set(found);
@@ -74,29 +78,33 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
         };
         let label = target.lines.first().cloned().unwrap_or_default();
         let title = target.lines.join("\n");
-        let onclick = props
-            .onpick
-            .clone()
-            .map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
-        let onkeydown = props.onpick.clone().map(|pick| {
+        // a click (or Enter) picks the mark, or explains its number
+        let pick = props.onpick.clone().or_else(|| {
+            let (state, target) = (state.clone()?, target.explain?);
+            Some(Callback::from(move |_: usize| state.dispatch(Action::Explain(target))))
+        });
+        let onclick = pick.clone().map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
+        let onkeydown = pick.clone().map(|pick| {
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" {
                     pick.emit(i);
                 }
             })
         });
-        let pickable = props.onpick.is_some();
+        let pickable = pick.is_some();
+        let explain = target.explain.filter(|_| props.onpick.is_none()).map(|t| t.key());
         match target.area {
             Area::Point { x, y } => html! {
-                <circle class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()}
+                <circle class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()} data-explain={explain}
                     cx={x.to_string()} cy={y.to_string()} r="9"
                     tabindex="0" role={if pickable { "button" } else { "img" }} aria-label={label}
                     {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></circle>
             },
             Area::Bar { x, y, width, height } => html! {
-                <rect class="mark" data-index={i.to_string()} x={x.to_string()} y={y.to_string()}
-                    width={width.to_string()} height={height.to_string()} tabindex="0" role="img" aria-label={label}
-                    {onfocus} {onblur}><title>{ title }</title></rect>
+                <rect class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()} data-explain={explain}
+                    x={x.to_string()} y={y.to_string()} width={width.to_string()} height={height.to_string()}
+                    tabindex="0" role={if pickable { "button" } else { "img" }} aria-label={label}
+                    {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></rect>
             },
         }
     });
@@ -113,8 +121,21 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             format!("left: {left:.1}%")
         };
         (
-            format!("{horizontal}; top: {:.1}%;", f64::from(y) / f64::from(HEIGHT) * 100.0),
-            target.lines.clone(),
+            format!(
+                "{horizontal}; top: {:.1}%;",
+                f64::from(y) / f64::from(drawn.height) * 100.0
+            ),
+            target
+                .lines
+                .iter()
+                .cloned()
+                .chain(
+                    target
+                        .explain
+                        .filter(|_| props.onpick.is_none())
+                        .map(|_| "Click or press Enter: where this comes from".to_string()),
+                )
+                .collect::<Vec<_>>(),
         )
     });
     let tooltip = html! {
@@ -124,16 +145,16 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     };
     let stem = props.id.to_string();
     let onsvg = {
-        let (svg, caption, stem) = (drawn.svg.clone(), Rc::clone(&props.caption), stem.clone());
+        let (drawn, caption, stem) = (drawn.clone(), Rc::clone(&props.caption), stem.clone());
         Callback::from(move |_: MouseEvent| {
-            let (svg, _) = titled(&svg, &caption);
+            let (svg, _) = titled(&drawn, &caption);
             let _ = browser::download_text(&format!("{stem}.svg"), "image/svg+xml", &svg);
         })
     };
     let onpng = {
-        let (svg, caption) = (drawn.svg.clone(), Rc::clone(&props.caption));
+        let (drawn, caption) = (drawn.clone(), Rc::clone(&props.caption));
         Callback::from(move |_: MouseEvent| {
-            let (svg, height) = titled(&svg, &caption);
+            let (svg, height) = titled(&drawn, &caption);
             let _ = browser::download_png(&format!("{stem}.png"), &svg, WIDTH, height);
         })
     };
@@ -142,7 +163,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             // a group of marks, each reachable by the keyboard (an image could hold none)
             <div class="plot-area" role="group" aria-label={props.summary.clone()}>
                 { Html::from_html_unchecked(drawn.svg.clone().into()) }
-                <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} preserveAspectRatio="xMidYMid meet"
+                <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {}", drawn.height)} preserveAspectRatio="xMidYMid meet"
                     onmousemove={onmove} onmouseleave={onleave}>{ for marks }</svg>
                 { tooltip }
             </div>

@@ -3,7 +3,15 @@
 
 use yew::prelude::*;
 
-use crate::oracle::{Part, Projection, units};
+use super::explain_button::ExplainButton;
+use crate::app::state::explain_target::ExplainTarget;
+use crate::oracle::{Part, Projection, Quantity, units};
+
+/// A cell whose number opens its explanation.
+fn cell(p: &Projection, quantity: Quantity, value: f64, text: String) -> Html {
+    let target = ExplainTarget::new(p.strategy, p.gpus, quantity);
+    html! { <td class="num"><ExplainButton {target} text={text} {value} /></td> }
+}
 
 /// Props of [`RankingTable`].
 #[derive(Properties, PartialEq, Clone)]
@@ -40,11 +48,14 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
             >
                 <td>{ if p.feasible { (i + 1).to_string() } else { "–".into() } }</td>
                 <th scope="row">{ p.strategy.name() }</th>
-                <td class="num">{ units::seconds(p.total_s) }</td>
-                <td class="num">{ units::seconds(p.compute_s) }</td>
-                <td class="num">{ units::seconds(p.communication_s) }</td>
-                <td class="num">{ units::significant(p.gpu_hours, 4) }</td>
-                <td class="num" title={parts.join("; ")}>{ units::bytes(p.memory_bytes) }</td>
+                { cell(p, Quantity::Total, p.total_s, units::seconds(p.total_s)) }
+                { cell(p, Quantity::Compute, p.compute_s, units::seconds(p.compute_s)) }
+                { cell(p, Quantity::Communication, p.communication_s, units::seconds(p.communication_s)) }
+                { cell(p, Quantity::GpuHours, p.gpu_hours, units::significant(p.gpu_hours, 4)) }
+                <td class="num" title={parts.join("; ")}>
+                    <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::Memory)}
+                        text={units::bytes(p.memory_bytes)} value={p.memory_bytes} />
+                </td>
                 <td class={if p.feasible { "ok" } else { "bad" }}>{ status }</td>
             </tr>
         }

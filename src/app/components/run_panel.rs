@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use super::input_section::InputSection;
+
 use super::AppContext;
 use super::number_field::NumberField;
 use super::practice_fields::PracticeFields;
@@ -33,8 +35,7 @@ pub fn run_panel() -> Html {
     // the cluster as edited, not as loaded
     let per_node = state.cluster.gpus_per_node_text();
     html! {
-        <section class="panel" aria-labelledby="run-heading">
-            <h2 id="run-heading">{ "Run" }</h2>
+        <InputSection heading="run-heading" title="Run">
             <NumberField id="gpus" label="GPU budget" unit="GPUs" value={run.gpus.clone()}
                 error={error(RunKey::Gpus)} oninput={send(Action::SetGpus)} />
             <fieldset class="batch-mode">
@@ -63,6 +64,6 @@ pub fn run_panel() -> Html {
                     placeholder={format!("= GPUs per node ({per_node})")} error={error(RunKey::GroupSize)}
                     oninput={send(Action::SetGroupSize)} />
             </details>
-        </section>
+        </InputSection>
     }
 }

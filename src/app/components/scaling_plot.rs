@@ -3,13 +3,25 @@
 use yew::prelude::*;
 
 use super::ViewProps;
+use super::media::use_media;
 use super::plot_frame::PlotFrame;
-use crate::app::charts::scaling;
+use crate::app::charts::{HEIGHT, scaling};
+
+/// Screens this short draw the scaling plot [`SHORT_HEIGHT`] tall, so that
+/// it fits under the ranking.
+pub const SHORT_SCREEN: &str = "(max-height: 560px) and (min-width: 700px)";
+/// The scaling plot's height on a short screen, in SVG units.
+pub const SHORT_HEIGHT: u32 = 200;
 
 /// The scaling curves of a view.
 #[function_component(ScalingPlot)]
 pub fn scaling_plot(props: &ViewProps) -> Html {
-    let drawn = use_memo(props.view.clone(), |view| scaling::draw(&scaling::data(&view.results)));
+    // a short screen (a projector at 150%) keeps the text size and draws the plot shorter
+    let short = use_media(SHORT_SCREEN);
+    let height = if short { SHORT_HEIGHT } else { HEIGHT };
+    let drawn = use_memo((props.clone(), height), |(props, height)| {
+        scaling::draw(&scaling::data(&props.view.results), *height)
+    });
     let summary = match &props.view.inputs.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => {
             format!("Weak scaling at {b} samples per GPU, log-log; crosses are infeasible; dashed: ideal.")

@@ -2,6 +2,7 @@
 //! typed; the view holds the last inputs that were valid and their results.
 
 pub mod cluster_editor;
+pub mod explain_target;
 pub mod fields;
 pub mod inputs;
 pub mod model_editor;
@@ -13,6 +14,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use self::cluster_editor::ClusterEditor;
+use self::explain_target::ExplainTarget;
 use self::fields::{ClusterKey, Errors, Key};
 use self::inputs::{ClusterSource, Inputs, ModelSource};
 use self::model_editor::{LayerColumn, ModelEditor};
@@ -157,6 +159,12 @@ pub enum Action {
     Reveal,
     /// Put the lesson away.
     CloseLesson,
+    /// Explain a number (open the explanation panel on it).
+    Explain(ExplainTarget),
+    /// Close the explanation panel.
+    CloseExplanation,
+    /// Draw how this strategy places the work.
+    DrawStrategy(Strategy),
     /// Hide the notice.
     DismissNotice,
     /// Say something about the page (storage, links) in the notice.
@@ -216,9 +224,14 @@ impl Action {
                 cluster: true,
                 ..Touched::default()
             },
-            Self::DismissNotice | Self::Notify(_) | Self::Restore(_) | Self::Reveal | Self::CloseLesson => {
-                Touched::default()
-            }
+            Self::DismissNotice
+            | Self::Notify(_)
+            | Self::Restore(_)
+            | Self::Reveal
+            | Self::CloseLesson
+            | Self::Explain(_)
+            | Self::CloseExplanation
+            | Self::DrawStrategy(_) => Touched::default(),
             _ => Touched {
                 run: true,
                 ..Touched::default()
@@ -258,6 +271,10 @@ pub struct AppState {
     slot: Option<String>,
     /// The lesson the page was opened with, if any.
     pub lesson: Option<LessonState>,
+    /// The number the explanation panel explains, if open.
+    pub explaining: Option<ExplainTarget>,
+    /// The strategy the diagram draws (`None`: the best at the budget).
+    pub drawing: Option<Strategy>,
     model_built: Built<Network, ModelSource>,
     cluster_built: Built<Cluster, ClusterSource>,
 }
@@ -292,6 +309,8 @@ impl AppState {
             entries: 0,
             slot: None,
             lesson: None,
+            explaining: None,
+            drawing: None,
             model_built,
             cluster_built,
         };
@@ -397,6 +416,9 @@ impl AppState {
                 }
             }
             Action::CloseLesson => self.lesson = None,
+            Action::Explain(target) => self.explaining = Some(target),
+            Action::CloseExplanation => self.explaining = None,
+            Action::DrawStrategy(strategy) => self.drawing = Some(strategy),
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }
@@ -476,6 +498,8 @@ impl Reducible for AppState {
             let mut next = AppState::new(*inputs, self.notice.clone());
             next.entries = self.entries;
             next.lesson = self.lesson;
+            next.explaining = self.explaining;
+            next.drawing = self.drawing;
             return Rc::new(next);
         }
         let touched = action.touches();

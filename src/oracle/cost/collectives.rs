@@ -96,6 +96,11 @@ impl<'a> Fabric<'a> {
         Self { cluster, terms }
     }
 
+    /// The Allreduce algorithm in force.
+    pub fn allreduce_algorithm(&self) -> AllreduceAlgorithm {
+        self.terms.allreduce
+    }
+
     /// A ring over `span_gpus` GPUs with `rings_per_node` rings leaving
     /// each node (see [`shared_ring`]; NIC sharing when in force).
     pub fn ring(&self, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {

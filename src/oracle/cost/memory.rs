@@ -47,6 +47,18 @@ impl Part {
         Self::Reserved,
     ];
 
+    /// Its machine name: `weights`, `gradients`, `optimizer`,
+    /// `activations`, `reserved`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Weights => "weights",
+            Self::Gradients => "gradients",
+            Self::Optimizer => "optimizer",
+            Self::Activations => "activations",
+            Self::Reserved => "reserved",
+        }
+    }
+
     /// Its name for people.
     pub fn label(self) -> &'static str {
         match self {

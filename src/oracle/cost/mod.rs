@@ -5,6 +5,7 @@
 
 pub mod collectives;
 pub mod communication;
+pub mod derivation;
 pub mod memory;
 pub mod partition;
 pub mod split;

@@ -3,4 +3,6 @@
 //! [`crate::oracle::cost`] and [`crate::oracle::model`].
 
 pub mod bottleneck;
+pub mod explanation;
+pub mod placement;
 pub mod projection;

@@ -7,7 +7,9 @@
 
 mod calibrate;
 mod capacity;
+mod explain;
 mod fit;
+mod place;
 mod project;
 mod rank;
 mod search;

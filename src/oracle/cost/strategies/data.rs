@@ -1,8 +1,12 @@
 //! Serial and data parallelism.
 
-use super::{IterationCost, Route, batch_bound, gradient_exchange, input_and_activations, weight_allgather};
+use super::{
+    IterationCost, Route, batch_bound, derived_exchange, derived_weight_allgather, gradient_exchange,
+    input_and_activations, memory_derivation,
+};
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
 use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -30,18 +34,42 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     if run.mini_batch < p {
         violations.push(Violation::Batch);
     }
+    let sum_t = table.time_per_sample_s();
+    let compute_s = per_gpu * sum_t;
+    let gradient = derived_exchange(&fabric, run, p, bytes, route);
+    let gather = derived_weight_allgather(&fabric, run, p, bytes, route);
+    let memory = parts(run, weights, activations, per_gpu, table.terms().reserved_bytes);
+    let mut derivations = Derivations {
+        compute: Some(Derivation::new(
+            "c = (B/p)·Σt",
+            vec![
+                Symbol::new("B/p", "samples per GPU", per_gpu, Unit::Samples),
+                Symbol::new(
+                    "Σt",
+                    "forward and backward time of one sample",
+                    sum_t,
+                    Unit::SecondsPerSample,
+                ),
+            ],
+            compute_s,
+        )),
+        memory: Some(memory_derivation(run, weights, activations, per_gpu, &memory)),
+        ..Derivations::default()
+    };
+    let communication =
+        Communication::of(CommKind::GradientAllreduce, gradient.value).with(CommKind::WeightAllgather, gather.value);
+    derivations.communicate(CommKind::GradientAllreduce, gradient);
+    derivations.communicate(CommKind::WeightAllgather, gather);
     IterationCost {
-        compute_s: per_gpu * table.time_per_sample_s(),
-        communication: Communication::of(CommKind::GradientAllreduce, exchange(bytes)).with(
-            CommKind::WeightAllgather,
-            weight_allgather(&fabric, run, p, bytes, route),
-        ),
-        memory: parts(run, weights, activations, per_gpu, table.terms().reserved_bytes),
+        compute_s,
+        communication,
+        memory,
         violations,
         bounds: vec![batch_bound(run, p, "GPUs")],
         redundancy: None,
         stages: None,
         gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
         hidden_s: 0.0,
+        derivations,
     }
 }

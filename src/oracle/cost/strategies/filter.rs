@@ -1,10 +1,12 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
 use super::{
-    IterationCost, Route, gradient_exchange, groups, input_and_activations, redundancy, split_limits, weight_allgather,
+    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, input_and_activations,
+    memory_derivation, redundancy, split_limits,
 };
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
 use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
@@ -37,14 +39,19 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let fabric = Fabric::new(cluster, table.terms());
 
     let mut layer = 0.0;
+    let inner = fabric.ring(p2, 1);
+    let (mut exchanged, mut outputs) = (0usize, 0.0);
     if p2 > 1 {
-        let inner = fabric.ring(p2, 1);
         let last = costs.len() - 1;
         let per_layer: f64 = plan
             .zip(costs)
             .enumerate()
             .filter(|(i, (_, split))| *split && *i != last)
-            .map(|(_, (c, _))| inner.alpha_s + per_group * c.output_items * delta * inner.beta_s_per_byte / p2 as f64)
+            .map(|(_, (c, _))| {
+                exchanged += 1;
+                outputs += c.output_items;
+                inner.alpha_s + per_group * c.output_items * delta * inner.beta_s_per_byte / p2 as f64
+            })
             .sum();
         layer = 3.0 * (p2 - 1) as f64 * per_layer;
     }
@@ -55,20 +62,81 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let activations = held(costs.iter().map(input_and_activations), run.recompute);
 
     let (violations, bounds) = split_limits(run, &plan, p1);
+    let t_split = plan.time_s(costs);
+    let compute_s = per_group * t_split;
+    let memory = parts(run, local_weights, activations, per_group, table.terms().reserved_bytes);
+    // one ring per filter shard between the groups (f = p2)
+    let gradient = derived_exchange(&fabric, run, p1, bytes, route).times(p2);
+    let gather = derived_weight_allgather(&fabric, run, p1, bytes, route).times(p2);
+    let mut derivations = Derivations {
+        compute: Some(Derivation::new(
+            "c = B_g·t_split(p2), t_split = Σ_{l∈Sp} t_l/p2 + Σ_{l∉Sp} t_l",
+            vec![
+                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+                Symbol::new("p2", "GPUs that share each split layer", p2 as f64, Unit::Count),
+                Symbol::new(
+                    "t_split",
+                    "one sample's time on one GPU of the split",
+                    t_split,
+                    Unit::SecondsPerSample,
+                ),
+                Symbol::new(
+                    "Σt",
+                    "one sample's time on one GPU, unsplit",
+                    table.time_per_sample_s(),
+                    Unit::SecondsPerSample,
+                ),
+                Symbol::new(
+                    "|Sp|",
+                    "layers in the split set",
+                    plan.mask.iter().filter(|&&m| m).count() as f64,
+                    Unit::Count,
+                ),
+                Symbol::new("G", "layers", costs.len() as f64, Unit::Count),
+            ],
+            compute_s,
+        )),
+        memory: Some(memory_derivation(run, local_weights, activations, per_group, &memory)),
+        ..Derivations::default()
+    };
+    derivations.communicate(
+        CommKind::LayerCollectives,
+        Derivation::new(
+            "3(p2−1)·Σ_{l∈Sp, l≠G}(α + B_g·|y_l|·δβ/p2) = 3(p2−1)·(L·α + B_g·δ·β·Σ|y_l|/p2)",
+            vec![
+                Symbol::new("p2", "GPUs that share each split layer", p2 as f64, Unit::Count),
+                Symbol::new("L", "split layers that exchange outputs", exchanged as f64, Unit::Count),
+                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+                Symbol::new("Σ|y_l|", "their output items per sample", outputs, Unit::Items),
+                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+                Symbol::new("α", "latency of the group's ring", inner.alpha_s, Unit::Seconds),
+                Symbol::new(
+                    "β",
+                    "seconds per byte of the group's ring",
+                    inner.beta_s_per_byte,
+                    Unit::SecondsPerByte,
+                ),
+            ],
+            layer,
+        )
+        .exchanging(p2, p2, per_group * delta * outputs)
+        .times(p1),
+    );
+    let communication = Communication::of(CommKind::GradientAllreduce, gradient.value)
+        .with(CommKind::LayerCollectives, layer)
+        .with(CommKind::WeightAllgather, gather.value);
+    derivations.communicate(CommKind::GradientAllreduce, gradient);
+    derivations.communicate(CommKind::WeightAllgather, gather);
     IterationCost {
-        compute_s: per_group * plan.time_s(costs),
-        communication: Communication::of(CommKind::GradientAllreduce, exchange(bytes))
-            .with(CommKind::LayerCollectives, layer)
-            .with(
-                CommKind::WeightAllgather,
-                weight_allgather(&fabric, run, p1, bytes, route),
-            ),
-        memory: parts(run, local_weights, activations, per_group, table.terms().reserved_bytes),
+        compute_s,
+        communication,
+        memory,
         violations,
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
         gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
         hidden_s: 0.0,
+        derivations,
     }
 }

@@ -7,10 +7,12 @@ mod spatial;
 
 use super::collectives::{AlphaBeta, Fabric, allgather};
 use super::communication::{CommKind, Communication};
+use super::derivation::{Derivation, Derivations, Symbol, Unit};
 use super::memory::MemoryParts;
 use super::split::SplitPlan;
 use super::table::{CostTable, LayerCost};
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::facts::AllreduceAlgorithm;
 use crate::oracle::model::run::Run;
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
@@ -71,6 +73,8 @@ pub struct IterationCost {
     pub gradient_bucket_s: f64,
     /// Gradient exchange hidden behind the backward pass by the overlap.
     pub hidden_s: f64,
+    /// How these costs were computed: formulas and the values in them.
+    pub derivations: Derivations,
 }
 
 impl IterationCost {
@@ -99,6 +103,27 @@ pub fn iteration_cost(table: &CostTable, cluster: &Cluster, run: &Run) -> Iterat
         let backward = cost.compute_s * if run.recompute { 3.0 / 4.0 } else { 2.0 / 3.0 };
         let exposed = (exchange - backward).max(cost.gradient_bucket_s.min(exchange));
         cost.hidden_s = exchange - exposed;
+        cost.derivations.overlap = (exchange > 0.0).then(|| {
+            Derivation::new(
+                if run.recompute {
+                    "exposed = max(T_ex − T_bw, min(T_ex, T_bucket)), T_bw = 3/4·c"
+                } else {
+                    "exposed = max(T_ex − T_bw, min(T_ex, T_bucket)), T_bw = 2/3·c"
+                },
+                vec![
+                    Symbol::new("T_ex", "the whole gradient exchange", exchange, Unit::Seconds),
+                    Symbol::new("c", "forward and backward compute", cost.compute_s, Unit::Seconds),
+                    Symbol::new("T_bw", "the backward pass it hides behind", backward, Unit::Seconds),
+                    Symbol::new(
+                        "T_bucket",
+                        "the exchange of one bucket (never hidden)",
+                        cost.gradient_bucket_s,
+                        Unit::Seconds,
+                    ),
+                ],
+                exposed,
+            )
+        });
         cost.communication = cost.communication.with(CommKind::GradientAllreduce, exposed);
     }
     cost
@@ -124,6 +149,121 @@ fn gradient_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, r
         (_, Route::Consecutive(gpus)) => fabric.reduce_scatter_allgather(members, bytes, fabric.ring(gpus, 1)),
         (_, Route::Ring(ab)) => fabric.reduce_scatter_allgather(members, bytes, ab),
     }
+}
+
+/// The formula of [`gradient_exchange`] for `run` with `algorithm`.
+fn exchange_formula(run: &Run, algorithm: AllreduceAlgorithm, route: Route) -> &'static str {
+    match (run.zero, algorithm, route) {
+        (1.., _, _) => "RS(d, m) + AG(d, m) = 2(d−1)(α + m·β/d) (ZeRO)",
+        (0, AllreduceAlgorithm::Tree, _) => "AR_tree(d, m) = 2·⌈log2 d⌉·α + 2·m·β",
+        (0, AllreduceAlgorithm::Best, Route::Consecutive(_)) => {
+            "the least of AR(d, m) = 2(d−1)(α + m·β/d), AR_tree(d, m) and the hierarchical Allreduce"
+        }
+        (0, AllreduceAlgorithm::Best, Route::Ring(_)) => {
+            "the least of AR(d, m) = 2(d−1)(α + m·β/d) and AR_tree(d, m) = 2·⌈log2 d⌉·α + 2·m·β"
+        }
+        (0, AllreduceAlgorithm::Hierarchical, Route::Consecutive(_)) => {
+            "RS_in(n, m) + AR(N, m/n) + AG_in(n, m) over whole nodes, else AR(d, m) = 2(d−1)(α + m·β/d)"
+        }
+        _ => "AR(d, m) = 2(d−1)(α + m·β/d)",
+    }
+}
+
+/// [`gradient_exchange`] with its derivation: `d` members, `m` bytes and
+/// the ring's α, β.
+fn derived_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> Derivation {
+    let ab = match route {
+        Route::Consecutive(gpus) => fabric.ring(gpus, 1),
+        Route::Ring(ab) => ab,
+    };
+    let seconds = gradient_exchange(fabric, run, members, bytes, route);
+    let span = span_of(route, run);
+    Derivation::new(
+        exchange_formula(run, fabric.allreduce_algorithm(), route),
+        vec![
+            Symbol::new("d", "replicas that exchange gradients", members as f64, Unit::Count),
+            Symbol::new("m", "gradient bytes of a replica (h·W)", bytes, Unit::Bytes),
+            Symbol::new("α", "latency of the ring", ab.alpha_s, Unit::Seconds),
+            Symbol::new(
+                "β",
+                "seconds per byte of the ring",
+                ab.beta_s_per_byte,
+                Unit::SecondsPerByte,
+            ),
+        ],
+        seconds,
+    )
+    .exchanging(members, span, bytes)
+}
+
+/// The consecutive GPUs an exchange over `route` spans.
+fn span_of(route: Route, run: &Run) -> u64 {
+    match route {
+        Route::Consecutive(gpus) => gpus,
+        Route::Ring(_) => run.gpus,
+    }
+}
+
+/// [`weight_allgather`] with its derivation.
+fn derived_weight_allgather(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> Derivation {
+    let ab = match route {
+        Route::Consecutive(gpus) => fabric.ring(gpus, 1),
+        Route::Ring(ab) => ab,
+    };
+    Derivation::new(
+        "AG(d, m) = (d−1)(α + m·β/d) (ZeRO stage 3)",
+        vec![
+            Symbol::new("d", "replicas that share the weights", members as f64, Unit::Count),
+            Symbol::new("m", "weight bytes of a replica (h·W)", bytes, Unit::Bytes),
+            Symbol::new("α", "latency of the ring", ab.alpha_s, Unit::Seconds),
+            Symbol::new(
+                "β",
+                "seconds per byte of the ring",
+                ab.beta_s_per_byte,
+                Unit::SecondsPerByte,
+            ),
+        ],
+        weight_allgather(fabric, run, members, bytes, route),
+    )
+    .exchanging(members, span_of(route, run), bytes)
+}
+
+/// What the memory parts of a GPU were computed from.
+///
+/// # Formula
+/// Section 9's parts of `W` weights, `A` activation items kept per sample
+/// and `B_g` samples an iteration (see [`super::memory::parts`]).
+fn memory_derivation(run: &Run, weights: f64, activations: f64, samples: f64, memory: &MemoryParts) -> Derivation {
+    Derivation::new(
+        "weights h·W/d₃, gradients h·W/d₂, optimizer (m + s)·W/d₁, activations 2·h·B_g·A, reserved",
+        vec![
+            Symbol::new("W", "weights this GPU computes with", weights, Unit::Items),
+            Symbol::new("A", "activation items kept per sample", activations, Unit::Items),
+            Symbol::new("B_g", "samples this GPU processes an iteration", samples, Unit::Samples),
+            Symbol::new("h", "bytes of an item at this precision", run.item_bytes(), Unit::Bytes),
+            Symbol::new("δ", "bytes of an fp32 item", run.bytes_per_item, Unit::Bytes),
+            Symbol::new(
+                "d",
+                "data-parallel degree",
+                run.data_parallel_degree() as f64,
+                Unit::Count,
+            ),
+            Symbol::new(
+                "z",
+                "ZeRO stage (d_k = d when z ≥ k, else 1)",
+                f64::from(run.zero),
+                Unit::Count,
+            ),
+            Symbol::new(
+                "s",
+                "optimizer state buffers per weight",
+                run.optimizer.state_buffers(),
+                Unit::Factor,
+            ),
+        ],
+        memory.total(),
+    )
+    .in_unit(Unit::Bytes)
 }
 
 /// ZeRO stage 3's allgather of the weights in the backward pass.

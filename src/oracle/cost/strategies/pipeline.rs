@@ -1,8 +1,9 @@
 //! Pipeline parallelism.
 
-use super::{IterationCost, ScalingBound, StageBalance, input_and_activations};
+use super::{IterationCost, ScalingBound, StageBalance, input_and_activations, memory_derivation};
 use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
 use crate::oracle::cost::memory::{MemoryParts, held, parts};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -28,7 +29,8 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let per_node = cluster.gpus_per_node();
     let fabric = Fabric::new(cluster, table.terms());
 
-    let largest_p2p = stages
+    // the slowest stage boundary: (seconds, items per sample, pair)
+    let (largest_p2p, boundary_items, boundary_pair) = stages
         .ranges
         .iter()
         .enumerate()
@@ -37,20 +39,24 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             let i = i as u64;
             let same_node = i / per_node == (i + 1) / per_node;
             let last = &costs[range.end - 1];
-            p2p(micro * delta * last.output_items, fabric.pair(same_node))
+            let pair = fabric.pair(same_node);
+            (p2p(micro * delta * last.output_items, pair), last.output_items, pair)
         })
-        .fold(0.0, f64::max);
+        .fold((0.0, 0.0, fabric.pair(true)), |a, b| if b.0 > a.0 { b } else { a });
     let reserved = table.terms().reserved_bytes;
-    let memory = stages
+    // the stage that needs most: (parts, weights, activations)
+    let (memory, stage_weights, stage_activations) = stages
         .ranges
         .iter()
         .map(|range| {
             let stage = &costs[range.clone()];
             let weights: f64 = stage.iter().map(|c| c.weight_items).sum();
             let activations = held(stage.iter().map(input_and_activations), run.recompute);
-            parts(run, weights, activations, batch, reserved)
+            (parts(run, weights, activations, batch, reserved), weights, activations)
         })
-        .fold(MemoryParts::default(), |a, b| if b.total() > a.total() { b } else { a });
+        .fold((MemoryParts::default(), 0.0, 0.0), |a, b| {
+            if b.0.total() > a.0.total() { b } else { a }
+        });
     let layers = costs.len() as u64;
     let mut violations = Vec::new();
     if p > layers {
@@ -61,12 +67,58 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     }
     let largest_s = stages.largest_s();
     let total_s: f64 = stages.times_s.iter().sum();
+    let compute_s = (p + segments - 1) as f64 * micro * largest_s;
+    let transfers = 2.0 * (p + segments).saturating_sub(2) as f64;
+    let mut derivations = Derivations {
+        compute: Some(Derivation::new(
+            "c = (p+S−1)·(B/S)·max_i T_i",
+            vec![
+                Symbol::new("p", "stages, one a GPU", p as f64, Unit::Count),
+                Symbol::new("S", "segments (micro-batches)", segments as f64, Unit::Count),
+                Symbol::new("B/S", "samples per segment", micro, Unit::Samples),
+                Symbol::new(
+                    "max_i T_i",
+                    "one sample's time in the slowest stage",
+                    largest_s,
+                    Unit::SecondsPerSample,
+                ),
+            ],
+            compute_s,
+        )),
+        memory: Some(memory_derivation(run, stage_weights, stage_activations, batch, &memory)),
+        ..Derivations::default()
+    };
+    derivations.communicate(
+        CommKind::PipelineP2p,
+        Derivation::new(
+            "2(p+S−2)·max_i P2P_i((B/S)·δ·|y_i|), P2P(m) = α + m·β",
+            vec![
+                Symbol::new("p", "stages, one a GPU", p as f64, Unit::Count),
+                Symbol::new("S", "segments (micro-batches)", segments as f64, Unit::Count),
+                Symbol::new("B/S", "samples per segment", micro, Unit::Samples),
+                Symbol::new(
+                    "|y_i|",
+                    "items per sample at the slowest boundary",
+                    boundary_items,
+                    Unit::Items,
+                ),
+                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+                Symbol::new("α", "latency of that pair", boundary_pair.alpha_s, Unit::Seconds),
+                Symbol::new(
+                    "β",
+                    "seconds per byte of that pair",
+                    boundary_pair.beta_s_per_byte,
+                    Unit::SecondsPerByte,
+                ),
+            ],
+            transfers * largest_p2p,
+        )
+        .exchanging(2, p, micro * delta * boundary_items)
+        .times(p - 1),
+    );
     IterationCost {
-        compute_s: (p + segments - 1) as f64 * micro * largest_s,
-        communication: Communication::of(
-            CommKind::PipelineP2p,
-            2.0 * (p + segments).saturating_sub(2) as f64 * largest_p2p,
-        ),
+        compute_s,
+        communication: Communication::of(CommKind::PipelineP2p, transfers * largest_p2p),
         memory,
         violations,
         bounds: vec![
@@ -92,5 +144,6 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         }),
         gradient_bucket_s: 0.0,
         hidden_s: 0.0,
+        derivations,
     }
 }

@@ -1,8 +1,12 @@
 //! Spatial parallelism and its hybrid with data parallelism.
 
-use super::{IterationCost, Route, gradient_exchange, groups, redundancy, split_limits, weight_allgather};
+use super::{
+    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, memory_derivation,
+    redundancy, split_limits,
+};
 use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
+use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
 use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
@@ -37,22 +41,26 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let fabric = Fabric::new(cluster, terms);
 
     let mut halo = 0.0;
+    let halo_pair = fabric.halo_pair(p2 <= cluster.gpus_per_node(), p2);
+    let (mut haloed, mut halo_items) = (0usize, 0.0);
     if p2 > 1 {
-        let halo_pair = fabric.halo_pair(p2 <= cluster.gpus_per_node(), p2);
         for (c, _) in plan.zip(costs).filter(|(_, split)| *split) {
             if c.halo_x_items > 0.0 || c.halo_y_items > 0.0 {
+                haloed += 1;
+                halo_items += c.halo_x_items + c.halo_y_items;
                 halo += 2.0 * p2p(per_group * c.halo_x_items * delta, halo_pair)
                     + 2.0 * p2p(per_group * c.halo_y_items * delta, halo_pair);
             }
         }
     }
     let inner = fabric.ring(p2, 1);
-    let gather = match plan.last() {
-        Some(last) if last + 1 < costs.len() => {
-            2.0 * allgather(p2, delta * per_group * costs[last].output_items, inner)
-        }
-        _ => 0.0,
-    };
+    // the last split layer's outputs, when layers follow the split set
+    let gathered = plan
+        .last()
+        .filter(|last| last + 1 < costs.len())
+        .map(|last| costs[last].output_items);
+    let last_items = gathered.unwrap_or(0.0);
+    let gather = gathered.map_or(0.0, |items| 2.0 * allgather(p2, delta * per_group * items, inner));
     let weight_bytes = delta * table.weight_items();
     let route = Route::Ring(fabric.ring(run.gpus, 1));
     // inside a group the parts hold every weight: an Allreduce; between groups the data-parallel exchange
@@ -71,27 +79,150 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     );
 
     let (violations, bounds) = split_limits(run, &plan, p1);
-    IterationCost {
-        compute_s: per_group * plan.time_s(costs),
-        communication: Communication::of(CommKind::GradientAllreduce, exchange(weight_bytes))
-            .with(CommKind::Halo, halo)
-            .with(CommKind::Gather, gather)
-            .with(
-                CommKind::WeightAllgather,
-                weight_allgather(&fabric, run, p1, weight_bytes, route),
-            ),
-        memory: parts(
+    let t_split = plan.time_s(costs);
+    let compute_s = per_group * t_split;
+    let memory = parts(
+        run,
+        table.weight_items(),
+        activations,
+        per_group,
+        table.terms().reserved_bytes,
+    );
+    let mut derivations = Derivations {
+        compute: Some(Derivation::new(
+            "c = B_g·t_split(p2), t_split = Σ_{l∈Sp} t_l/p2 + Σ_{l∉Sp} t_l",
+            vec![
+                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+                Symbol::new("p2", "slices of each split layer", p2 as f64, Unit::Count),
+                Symbol::new(
+                    "t_split",
+                    "one sample's time on one GPU of the split",
+                    t_split,
+                    Unit::SecondsPerSample,
+                ),
+                Symbol::new(
+                    "Σt",
+                    "one sample's time on one GPU, unsplit",
+                    table.time_per_sample_s(),
+                    Unit::SecondsPerSample,
+                ),
+                Symbol::new(
+                    "|Sp|",
+                    "layers in the split set",
+                    plan.mask.iter().filter(|&&m| m).count() as f64,
+                    Unit::Count,
+                ),
+                Symbol::new("G", "layers", costs.len() as f64, Unit::Count),
+            ],
+            compute_s,
+        )),
+        memory: Some(memory_derivation(
             run,
             table.weight_items(),
             activations,
             per_group,
-            table.terms().reserved_bytes,
-        ),
+            &memory,
+        )),
+        ..Derivations::default()
+    };
+    derivations.communicate(
+        CommKind::Halo,
+        Derivation::new(
+            "Σ_{l∈Sp, K>1} 2·P2P(B_g·h_x·δ) + 2·P2P(B_g·h_y·δ) = 4·L·α + 2·B_g·δ·β·Σ(h_x + h_y)",
+            vec![
+                Symbol::new("L", "split layers with a halo (K > 1)", haloed as f64, Unit::Count),
+                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+                Symbol::new(
+                    "Σ(h_x + h_y)",
+                    "halo items per sample, both sides",
+                    halo_items,
+                    Unit::Items,
+                ),
+                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+                Symbol::new("α", "latency of a neighbour pair", halo_pair.alpha_s, Unit::Seconds),
+                Symbol::new(
+                    "β",
+                    "seconds per byte of a neighbour pair",
+                    halo_pair.beta_s_per_byte,
+                    Unit::SecondsPerByte,
+                ),
+            ],
+            halo,
+        )
+        .exchanging(2, p2, per_group * delta * halo_items)
+        .times(p1 * (p2 - 1)),
+    );
+    derivations.communicate(
+        CommKind::Gather,
+        Derivation::new(
+            "2·AG(p2, δ·B_g·|y_last|) = 2(p2−1)(α + δ·B_g·|y_last|·β/p2)",
+            vec![
+                Symbol::new("p2", "slices of each split layer", p2 as f64, Unit::Count),
+                Symbol::new(
+                    "|y_last|",
+                    "output items per sample of the last split layer",
+                    last_items,
+                    Unit::Items,
+                ),
+                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+                Symbol::new("α", "latency of the group's ring", inner.alpha_s, Unit::Seconds),
+                Symbol::new(
+                    "β",
+                    "seconds per byte of the group's ring",
+                    inner.beta_s_per_byte,
+                    Unit::SecondsPerByte,
+                ),
+            ],
+            gather,
+        )
+        .exchanging(p2, p2, delta * per_group * last_items)
+        .times(p1),
+    );
+    let inside = fabric.allreduce_consecutive(p2, weight_bytes);
+    derivations.communicate(
+        CommKind::GradientAllreduce,
+        Derivation::new(
+            "inside each group: AR(p2, m) = 2(p2−1)(α + m·β/p2) (with the edition's algorithm)",
+            vec![
+                Symbol::new(
+                    "p2",
+                    "GPUs of a group, each holding every weight",
+                    p2 as f64,
+                    Unit::Count,
+                ),
+                Symbol::new("m", "gradient bytes (h·W)", weight_bytes, Unit::Bytes),
+                Symbol::new("α", "latency of the group's ring", inner.alpha_s, Unit::Seconds),
+                Symbol::new(
+                    "β",
+                    "seconds per byte of the group's ring",
+                    inner.beta_s_per_byte,
+                    Unit::SecondsPerByte,
+                ),
+            ],
+            inside,
+        )
+        .exchanging(p2, p2, weight_bytes)
+        .times(p1),
+    );
+    let between = derived_exchange(&fabric, run, p1, weight_bytes, route);
+    let gather_weights = derived_weight_allgather(&fabric, run, p1, weight_bytes, route);
+    let communication = Communication::of(CommKind::GradientAllreduce, inside + between.value)
+        .with(CommKind::Halo, halo)
+        .with(CommKind::Gather, gather)
+        .with(CommKind::WeightAllgather, gather_weights.value);
+    derivations.communicate(CommKind::GradientAllreduce, between);
+    derivations.communicate(CommKind::WeightAllgather, gather_weights);
+    IterationCost {
+        compute_s,
+        communication,
+        memory,
         violations,
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
         gradient_bucket_s: exchange(weight_bytes.min(run.bucket_bytes)),
         hidden_s: 0.0,
+        derivations,
     }
 }

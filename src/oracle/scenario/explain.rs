@@ -1,0 +1,311 @@
+//! Explains one number of a projection: the formula it comes from, the
+//! values in it (as the engine computed them) and the intermediate results.
+
+use super::Scenario;
+use crate::oracle::cost::communication::CommKind;
+use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
+use crate::oracle::cost::memory::Part;
+use crate::oracle::cost::strategies::IterationCost;
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::factors::Kappa;
+use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::run::{Run, RunSpec};
+use crate::oracle::report::explanation::{Explanation, Quantity, Step};
+use crate::oracle::report::projection::Projection;
+
+/// A step that is itself a quantity of the projection.
+fn step(quantity: Quantity, value: f64) -> Step {
+    Step {
+        label: quantity.label(),
+        value,
+        unit: quantity.unit(),
+        explains: Some(quantity.key()),
+    }
+}
+
+/// A step that is a plain intermediate value.
+fn value(label: &str, value: f64, unit: Unit) -> Step {
+    Step {
+        label: label.into(),
+        value,
+        unit,
+        explains: None,
+    }
+}
+
+/// The per-part formula of section 9.
+fn part_formula(part: Part) -> &'static str {
+    match part {
+        Part::Weights => "weights = h·W/d₃",
+        Part::Gradients => "gradients = h·W/d₂",
+        Part::Optimizer => "optimizer = (m + s·δ)·W/d₁, m = δ under fp16/bf16 with an optimizer, else 0",
+        Part::Activations => "activations = 2·h·B_g·A",
+        Part::Reserved => "reserved = the CUDA context and framework, as measured",
+    }
+}
+
+/// The symbols of the memory derivation a part's formula uses.
+fn part_symbols(part: Part) -> &'static [&'static str] {
+    match part {
+        Part::Weights | Part::Gradients => &["h", "W", "d", "z"],
+        Part::Optimizer => &["s", "δ", "W", "d", "z"],
+        Part::Activations => &["h", "B_g", "A"],
+        Part::Reserved => &[],
+    }
+}
+
+/// What an explanation says before its title and result.
+struct Body {
+    formula: &'static str,
+    symbols: Vec<Symbol>,
+    terms: Vec<Derivation>,
+    steps: Vec<Step>,
+    sections: Vec<u8>,
+}
+
+fn body(
+    formula: &'static str,
+    symbols: Vec<Symbol>,
+    terms: Vec<Derivation>,
+    steps: Vec<Step>,
+    sections: Vec<u8>,
+) -> Body {
+    Body {
+        formula,
+        symbols,
+        terms,
+        steps,
+        sections,
+    }
+}
+
+struct Context<'a> {
+    run: &'a Run,
+    projection: &'a Projection,
+    cost: &'a IterationCost,
+    kappa: Kappa,
+    samples: u64,
+}
+
+impl Context<'_> {
+    fn iterations(&self) -> Symbol {
+        Symbol::new(
+            "I",
+            "iterations per epoch, ⌈D/B⌉",
+            self.projection.iterations as f64,
+            Unit::Count,
+        )
+    }
+
+    /// The sections a time comes from beyond its own: the realistic
+    /// edition's terms and the calibration.
+    fn time_sections(&self, own: &[u8]) -> Vec<u8> {
+        let mut sections = own.to_vec();
+        if self.run.fidelity == Fidelity::Realistic {
+            sections.push(7);
+        }
+        if self.run.calibration.is_some() {
+            sections.push(8);
+        }
+        sections
+    }
+
+    fn explain(&self, quantity: Quantity) -> Explanation {
+        let p = self.projection;
+        let body = match quantity {
+            Quantity::Total => body(
+                "T = T_comp + T_comm",
+                vec![],
+                vec![],
+                vec![
+                    step(Quantity::Compute, p.compute_s),
+                    step(Quantity::Communication, p.communication_s),
+                ],
+                self.time_sections(&[5]),
+            ),
+            Quantity::Compute => body(
+                "T_comp = κ_comp·((D/B)·c + I·WU)",
+                vec![
+                    Symbol::new("D", "samples in the dataset", self.samples as f64, Unit::Samples),
+                    Symbol::new("B", "mini-batch", p.mini_batch as f64, Unit::Samples),
+                    self.iterations(),
+                    Symbol::new(
+                        "c",
+                        "forward and backward of one iteration",
+                        self.cost.compute_s,
+                        Unit::Seconds,
+                    ),
+                    Symbol::new("WU", "weight update of one iteration", self.run.update_s, Unit::Seconds),
+                    Symbol::new("κ_comp", "compute calibration factor", self.kappa.compute, Unit::Factor),
+                ],
+                self.cost.derivations.compute.iter().cloned().collect(),
+                vec![
+                    value(
+                        "(D/B)·c",
+                        self.samples as f64 / p.mini_batch as f64 * self.cost.compute_s,
+                        Unit::Seconds,
+                    ),
+                    value("I·WU", p.iterations as f64 * self.run.update_s, Unit::Seconds),
+                ],
+                self.time_sections(&[2, 5]),
+            ),
+            Quantity::Communication => body(
+                "T_comm = Σ_k T_k over the kinds of communication",
+                vec![],
+                vec![],
+                p.communication
+                    .iter()
+                    .filter(|(_, s)| *s != 0.0)
+                    .map(|(k, s)| step(Quantity::Kind(k), s))
+                    .collect(),
+                self.time_sections(&[4, 5]),
+            ),
+            Quantity::Kind(kind) => self.kind(kind),
+            Quantity::GpuHours => body(
+                "GPU-h = T·p/3600",
+                vec![
+                    Symbol::new("T", "time per epoch", p.total_s, Unit::Seconds),
+                    Symbol::new("p", "GPUs", p.gpus as f64, Unit::Count),
+                ],
+                vec![],
+                vec![step(Quantity::Total, p.total_s)],
+                vec![5],
+            ),
+            Quantity::Memory => body(
+                "M_GPU = weights + gradients + optimizer + activations + reserved (feasible when ≤ M)",
+                vec![Symbol::new(
+                    "M",
+                    "memory of a GPU",
+                    p.memory_capacity_bytes,
+                    Unit::Bytes,
+                )],
+                self.cost.derivations.memory.iter().cloned().collect(),
+                Part::ALL
+                    .into_iter()
+                    .map(|part| step(Quantity::Part(part), p.memory.get(part)))
+                    .collect(),
+                vec![3, 9],
+            ),
+            Quantity::Part(part) => {
+                let symbols = self.cost.derivations.memory.as_ref().map_or_else(Vec::new, |d| {
+                    d.symbols
+                        .iter()
+                        .filter(|s| part_symbols(part).contains(&s.symbol))
+                        .copied()
+                        .collect()
+                });
+                body(part_formula(part), symbols, vec![], vec![], vec![3, 9])
+            }
+        };
+        Explanation {
+            quantity: quantity.key(),
+            title: format!(
+                "{} of {} at {} GPU{}",
+                capitalised(&quantity.label()),
+                p.strategy.label(),
+                p.gpus,
+                if p.gpus == 1 { "" } else { "s" }
+            ),
+            formula: body.formula,
+            symbols: body.symbols,
+            terms: body.terms,
+            steps: body.steps,
+            result: value_of(p, quantity),
+            unit: quantity.unit(),
+            sections: body.sections,
+        }
+    }
+
+    fn kind(&self, kind: CommKind) -> Body {
+        let per_iteration = self.cost.communication.get(kind);
+        let mut terms: Vec<_> = self.cost.derivations.of(kind).cloned().collect();
+        let mut steps = Vec::new();
+        if terms.len() > 1 {
+            steps.push(value(
+                "the terms' sum, one iteration",
+                terms.iter().map(|t| t.value).sum(),
+                Unit::Seconds,
+            ));
+        }
+        let mut sections = vec![4, 5];
+        if kind == CommKind::GradientAllreduce
+            && let Some(overlap) = &self.cost.derivations.overlap
+        {
+            terms.push(overlap.clone());
+            steps.push(value(
+                "hidden behind the backward pass, one iteration",
+                self.cost.hidden_s,
+                Unit::Seconds,
+            ));
+        }
+        if self.run.zero > 0 || self.run.overlap || kind == CommKind::WeightAllgather {
+            sections.push(9);
+        }
+        Body {
+            formula: "T_k = κ_comm·I·t_k",
+            symbols: vec![
+                self.iterations(),
+                Symbol::new("t_k", "exposed seconds of one iteration", per_iteration, Unit::Seconds),
+                Symbol::new(
+                    "κ_comm",
+                    "communication calibration factor",
+                    self.kappa.communication,
+                    Unit::Factor,
+                ),
+            ],
+            terms,
+            steps,
+            sections: self.time_sections(&sections),
+        }
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The projection's value of `quantity`.
+fn value_of(p: &Projection, quantity: Quantity) -> f64 {
+    match quantity {
+        Quantity::Total => p.total_s,
+        Quantity::Compute => p.compute_s,
+        Quantity::Communication => p.communication_s,
+        Quantity::Kind(kind) => p.communication.get(kind),
+        Quantity::GpuHours => p.gpu_hours,
+        Quantity::Memory => p.memory_bytes,
+        Quantity::Part(part) => p.memory.get(part),
+    }
+}
+
+impl Scenario {
+    /// Explains `quantity` of the projection of `spec`: its formula, the
+    /// values the engine put in it, the strategy's per-iteration terms
+    /// and the intermediate results. The result is the projection's own
+    /// number.
+    ///
+    /// # Formula
+    /// As [`Scenario::project`]: `T = T_comp + T_comm`,
+    /// `T_comp = κ_comp·((D/B)·c + I·WU)`, `T_k = κ_comm·I·t_k`,
+    /// `GPU-h = T·p/3600`, memory the sum of section 9's parts; `c` and
+    /// `t_k` as the strategy's formula of section 5 computed them.
+    ///
+    /// # Errors
+    /// An [`InputError`] from [`Run::new`] when the run is invalid.
+    pub fn explain(&self, spec: &RunSpec, quantity: Quantity) -> Result<Explanation, InputError> {
+        let run = Run::new(spec, self.network(), self.cluster())?;
+        let projection = self.project_run(&run);
+        let cost = self.iteration(&run);
+        let context = Context {
+            run: &run,
+            projection: &projection,
+            cost: &cost,
+            kappa: run.calibration.map_or(Kappa::ONE, |f| f.of(run.strategy)),
+            samples: self.network().dataset_samples(),
+        };
+        Ok(context.explain(quantity))
+    }
+}

@@ -1,0 +1,268 @@
+//! Explanations against the projections they explain: every number's
+//! explanation ends at the projection's own value, and its formula,
+//! evaluated here by hand from the values the explanation lists,
+//! gives that value again (so a wrong symbol, a missing term or a formula
+//! that does not match the computation fails).
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::{
+    AllreduceAlgorithm, Batch, CommKind, Derivation, Explanation, Fidelity, Optimizer, Part, Precision, Projection,
+    Quantity, RunSpec, Scenario, Strategy, presets,
+};
+
+fn close(a: f64, b: f64, what: &str) {
+    let scale = a.abs().max(b.abs()).max(1e-300);
+    assert!((a - b).abs() <= 1e-9 * scale, "{what}: {a} against {b}");
+}
+
+fn symbol(symbols: &[paradl::oracle::Symbol], name: &str) -> f64 {
+    symbols
+        .iter()
+        .find(|s| s.symbol == name)
+        .unwrap_or_else(|| panic!("no symbol {name} in {symbols:?}"))
+        .value
+}
+
+fn every_quantity() -> Vec<Quantity> {
+    let mut all = vec![
+        Quantity::Total,
+        Quantity::Compute,
+        Quantity::Communication,
+        Quantity::GpuHours,
+        Quantity::Memory,
+    ];
+    all.extend(CommKind::ALL.map(Quantity::Kind));
+    all.extend(Part::ALL.map(Quantity::Part));
+    all
+}
+
+/// A per-iteration communication term evaluated from its own symbols.
+fn evaluate(term: &Derivation, ideal_ring: bool) -> Option<f64> {
+    let s = |name: &str| symbol(&term.symbols, name);
+    let f = term.formula;
+    let ring = |d: f64, m: f64| 2.0 * (d - 1.0).max(0.0) * (s("α") + m * s("β") / d);
+    Some(if f.starts_with("AR(d, m)") || f.starts_with("RS(d, m)") {
+        if s("d") <= 1.0 { 0.0 } else { ring(s("d"), s("m")) }
+    } else if f.starts_with("AG(d, m)") {
+        ring(s("d"), s("m")) / 2.0
+    } else if f.starts_with("AR_tree") {
+        2.0 * s("d").log2().ceil() * s("α") + 2.0 * s("m") * s("β")
+    } else if f.starts_with("inside each group") {
+        if !ideal_ring {
+            return None;
+        }
+        if s("p2") <= 1.0 { 0.0 } else { ring(s("p2"), s("m")) }
+    } else if f.starts_with("Σ_{l∈Sp, K>1}") {
+        4.0 * s("L") * s("α") + 2.0 * s("B_g") * s("δ") * s("β") * s("Σ(h_x + h_y)")
+    } else if f.starts_with("3(p2−1)") {
+        3.0 * (s("p2") - 1.0) * (s("L") * s("α") + s("B_g") * s("δ") * s("β") * s("Σ|y_l|") / s("p2"))
+    } else if f.starts_with("2·AG(p2") {
+        2.0 * (s("p2") - 1.0) * (s("α") + s("δ") * s("B_g") * s("|y_last|") * s("β") / s("p2"))
+    } else if f.starts_with("2(p+S−2)") {
+        2.0 * (s("p") + s("S") - 2.0) * (s("α") + s("B/S") * s("δ") * s("|y_i|") * s("β"))
+    } else if f.starts_with("exposed") {
+        let backward = s("c") * if f.ends_with("3/4·c") { 0.75 } else { 2.0 / 3.0 };
+        close(s("T_bw"), backward, "the backward share");
+        (s("T_ex") - backward).max(s("T_ex").min(s("T_bucket")))
+    } else {
+        // the least of several algorithms: not evaluated from one ring
+        return None;
+    })
+}
+
+/// The compute term of one iteration evaluated from its symbols.
+fn evaluate_compute(term: &Derivation) -> f64 {
+    let s = |name: &str| symbol(&term.symbols, name);
+    match term.formula {
+        f if f.starts_with("c = (B/p)") => s("B/p") * s("Σt"),
+        f if f.starts_with("c = B_g") => s("B_g") * s("t_split"),
+        f if f.starts_with("c = (p+S−1)") => (s("p") + s("S") - 1.0) * s("B/S") * s("max_i T_i"),
+        f => panic!("unknown compute formula {f}"),
+    }
+}
+
+fn check_part(e: &Explanation, part: Part, spec: &RunSpec) {
+    let s = |name: &str| symbol(&e.symbols, name);
+    let sharded = |stage: u8| if s("z") >= f64::from(stage) { s("d") } else { 1.0 };
+    let want = match part {
+        Part::Weights => s("h") * s("W") / sharded(3),
+        Part::Gradients => s("h") * s("W") / sharded(2),
+        Part::Optimizer => {
+            let master = if spec.precision.is_mixed() && spec.optimizer != Optimizer::None {
+                s("δ")
+            } else {
+                0.0
+            };
+            (master + s("s") * s("δ")) * s("W") / sharded(1)
+        }
+        Part::Activations => 2.0 * s("h") * s("B_g") * s("A"),
+        Part::Reserved => return,
+    };
+    close(e.result, want, &format!("{part:?} from its symbols"));
+}
+
+fn check(scenario: &Scenario, spec: &RunSpec) {
+    let p: Projection = scenario.project(spec).unwrap();
+    let what = format!("{} at {} GPUs ({:?})", spec.strategy, spec.gpus, spec.fidelity);
+    let ideal_ring = spec.fidelity == Fidelity::Ideal;
+    for quantity in every_quantity() {
+        let e = scenario.explain(spec, quantity).unwrap();
+        let want = match quantity {
+            Quantity::Total => p.total_s,
+            Quantity::Compute => p.compute_s,
+            Quantity::Communication => p.communication_s,
+            Quantity::Kind(k) => p.communication.get(k),
+            Quantity::GpuHours => p.gpu_hours,
+            Quantity::Memory => p.memory_bytes,
+            Quantity::Part(part) => p.memory.get(part),
+        };
+        assert_eq!(e.result.to_bits(), want.to_bits(), "{what}: {quantity:?}");
+        assert!(!e.sections.is_empty() && e.title.contains(&spec.gpus.to_string()));
+        let what = format!("{what}: {}", quantity.key());
+        let steps: f64 = e.steps.iter().map(|s| s.value).sum();
+        match quantity {
+            Quantity::Total | Quantity::Communication | Quantity::Memory => close(e.result, steps, &what),
+            Quantity::GpuHours => close(
+                e.result,
+                symbol(&e.symbols, "T") * symbol(&e.symbols, "p") / 3600.0,
+                &what,
+            ),
+            Quantity::Compute => {
+                let s = |n: &str| symbol(&e.symbols, n);
+                close(
+                    e.result,
+                    s("κ_comp") * (s("D") / s("B") * s("c") + s("I") * s("WU")),
+                    &what,
+                );
+                assert_eq!(e.terms.len(), 1, "{what}");
+                close(evaluate_compute(&e.terms[0]), s("c"), &what);
+            }
+            Quantity::Kind(kind) => {
+                let s = |n: &str| symbol(&e.symbols, n);
+                close(e.result, s("κ_comm") * s("I") * s("t_k"), &what);
+                let (overlap, exchange): (Vec<_>, Vec<_>) =
+                    e.terms.iter().partition(|t| t.formula.starts_with("exposed"));
+                if s("t_k") != 0.0 || !exchange.is_empty() {
+                    let sum: f64 = exchange.iter().map(|t| t.value).sum();
+                    match overlap.first() {
+                        Some(o) => {
+                            close(o.value, s("t_k"), &what);
+                            close(symbol(&o.symbols, "T_ex"), sum, &what);
+                        }
+                        None => close(sum, s("t_k"), &what),
+                    }
+                }
+                for term in &e.terms {
+                    if let Some(v) = evaluate(term, ideal_ring) {
+                        close(v, term.value, &format!("{what}: {}", term.formula));
+                    }
+                }
+                if s("t_k") == 0.0 {
+                    assert!(e.terms.is_empty(), "{what}: a kind that costs nothing has no term");
+                }
+                let _ = kind;
+            }
+            Quantity::Part(part) => check_part(&e, part, spec),
+        }
+    }
+}
+
+fn specs(template: &RunSpec, gpus: u64) -> Vec<RunSpec> {
+    let mut all = Vec::new();
+    for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(gpus)) {
+        let mut spec = template.for_strategy(strategy, gpus);
+        if strategy.is_hybrid() {
+            spec.group_size = Some(gpus.min(4));
+        }
+        if strategy == Strategy::Pipeline {
+            spec.segments = Some(gpus * 4);
+        }
+        all.push(spec.clone());
+        for fidelity in [Fidelity::Ideal, Fidelity::Realistic] {
+            all.push(spec.clone().in_edition(fidelity));
+        }
+        if strategy.has_data_dimension() {
+            for zero in 1..=3 {
+                all.push(RunSpec {
+                    zero,
+                    precision: Precision::Bf16,
+                    optimizer: Optimizer::Adam,
+                    overlap: true,
+                    ..spec.clone()
+                });
+            }
+        }
+        all.push(RunSpec {
+            recompute: true,
+            overlap: true,
+            ..spec
+        });
+    }
+    all
+}
+
+#[test]
+fn every_number_of_resnet50_on_abci_is_explained_by_its_formula() {
+    let s = presets::scenario("resnet50", "abci").unwrap();
+    let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+    for gpus in [1, 8, 64] {
+        for spec in specs(&template, gpus) {
+            check(&s, &spec);
+        }
+    }
+}
+
+#[test]
+fn spatial_halos_and_gathers_of_cosmoflow_are_explained() {
+    let s = presets::scenario("cosmoflow", "abci").unwrap();
+    let template = RunSpec::new(Strategy::Spatial, 16, Batch::MiniBatch(16));
+    for spec in specs(&template, 16) {
+        check(&s, &spec);
+    }
+    // the halo and the gather are there to explain
+    let halo = s.explain(&template, Quantity::Kind(CommKind::Halo)).unwrap();
+    assert!(halo.result > 0.0 && halo.terms.len() == 1);
+}
+
+#[test]
+fn the_other_allreduce_algorithms_are_named() {
+    let mut cluster = presets::cluster("abci").unwrap().spec().clone();
+    for algorithm in [
+        AllreduceAlgorithm::Tree,
+        AllreduceAlgorithm::Hierarchical,
+        AllreduceAlgorithm::Best,
+    ] {
+        cluster.realistic.allreduce = Some(algorithm);
+        let s = Scenario::new(
+            presets::network("resnet50").unwrap(),
+            paradl::oracle::Cluster::new(cluster.clone()).unwrap(),
+        );
+        let spec = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(Fidelity::Realistic);
+        check(&s, &spec);
+        let e = s.explain(&spec, Quantity::Kind(CommKind::GradientAllreduce)).unwrap();
+        let formula = e.terms[0].formula;
+        match algorithm {
+            AllreduceAlgorithm::Tree => assert!(formula.starts_with("AR_tree")),
+            AllreduceAlgorithm::Hierarchical => assert!(formula.contains("RS_in")),
+            _ => assert!(formula.starts_with("the least of")),
+        }
+    }
+}
+
+#[test]
+fn quantities_have_keys_that_read_back() {
+    for quantity in every_quantity() {
+        assert_eq!(Quantity::parse(&quantity.key()), Some(quantity));
+    }
+    for bad in ["", "Total", "comm-", "comm-bogus", "memory-", "memory-weight", "total "] {
+        assert_eq!(Quantity::parse(bad), None, "{bad:?}");
+    }
+}
+
+#[test]
+fn an_invalid_run_is_a_typed_error() {
+    let s = presets::scenario("resnet50", "abci").unwrap();
+    let mut spec = RunSpec::new(Strategy::DataFilter, 64, Batch::SamplesPerGpu(32.0));
+    spec.group_size = Some(3);
+    assert!(s.explain(&spec, Quantity::Total).is_err());
+}
