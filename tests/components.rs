@@ -126,10 +126,11 @@ async fn ranking_rows_carry_the_engines_numbers() {
 #[wasm_bindgen_test]
 async fn plot_frame_shows_numbers_on_hover() {
     let drawn = Drawn {
+        height: 430,
         svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
         targets: vec![
-            Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["data on 8 GPUs".into(), "epoch 12 s".into()] },
-            Target { area: Area::Bar { x: 300, y: 50, width: 40, height: 300 }, lines: vec!["filter on 8 GPUs".into()] },
+            Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["data on 8 GPUs".into(), "epoch 12 s".into()], explain: None },
+            Target { area: Area::Bar { x: 300, y: 50, width: 40, height: 300 }, lines: vec!["filter on 8 GPUs".into()], explain: None },
         ],
     };
     let root = mount::<PlotFrame>(PlotFrameProps {
@@ -193,10 +194,11 @@ async fn plot_frame_shows_numbers_on_hover() {
 #[wasm_bindgen_test]
 async fn plot_marks_can_be_picked_by_click_and_enter() {
     let drawn = Drawn {
+        height: 430,
         svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
         targets: vec![
-            Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["first".into()] },
-            Target { area: Area::Point { x: 300, y: 100 }, lines: vec!["second".into()] },
+            Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["first".into()], explain: None },
+            Target { area: Area::Point { x: 300, y: 100 }, lines: vec!["second".into()], explain: None },
         ],
     };
     let picked = Rc::new(std::cell::RefCell::new(Vec::new()));
@@ -497,6 +499,71 @@ async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
 }
 
 #[wasm_bindgen_test]
+async fn a_clicked_number_opens_its_explanation_and_the_diagram_follows_a_pick() {
+    let initial = Rc::new(AppState::new(Inputs::default(), None));
+    let root = mount::<App>(AppProps { initial: Some(initial) });
+    until("the app", || count(&root, "#ranking tbody tr") == 7).await;
+    assert_eq!(count(&root, "#explain"), 0, "closed until a number is clicked");
+    // the ranking's memory of data parallelism
+    let cell: web_sys::HtmlElement = find(&root, "#ranking [data-explain=\"data@64:memory\"]")
+        .dyn_into()
+        .expect("a button");
+    cell.click();
+    until("the panel", || count(&root, "#explain") == 1).await;
+    let result = find(&root, "#explain .explain-result output");
+    assert_eq!(result.get_attribute("data-value"), cell.get_attribute("data-value"));
+    assert_eq!(result.text_content(), cell.text_content());
+    // its parts, each a step that explains itself
+    assert_eq!(count(&root, "#explain [data-step^=\"memory-\"]"), 5);
+    let step: web_sys::HtmlElement = find(&root, "#explain [data-step=\"memory-activations\"]")
+        .dyn_into()
+        .expect("a button");
+    let value = step.get_attribute("data-value");
+    step.click();
+    until("the activations", || {
+        count(&root, "#explain[data-explain=\"data@64:memory-activations\"]") == 1
+    })
+    .await;
+    assert_eq!(
+        find(&root, "#explain .explain-result output").get_attribute("data-value"),
+        value
+    );
+    assert!(
+        find(&root, "#explain .formula")
+            .text_content()
+            .unwrap_or_default()
+            .contains("2·h·B_g·A")
+    );
+    // the model's sections come with it, and the panel closes
+    assert!(count(&root, "#explain details.model-section[data-section=\"9\"]") == 1);
+    let close: web_sys::HtmlElement = find(&root, "#explain .close").dyn_into().expect("a button");
+    close.click();
+    until("closed", || count(&root, "#explain") == 0).await;
+
+    // the diagram draws the best strategy, then the one picked
+    assert_eq!(
+        find(&root, "#diagram").get_attribute("data-strategy").as_deref(),
+        Some("data")
+    );
+    let select: HtmlSelectElement = find(&root, "#diagram-strategy").dyn_into().expect("a select");
+    select.set_value("pipeline");
+    select
+        .dispatch_event(&Event::new("change").expect("event"))
+        .expect("dispatched");
+    until("the pipeline", || {
+        find(&root, "#diagram").get_attribute("data-strategy").as_deref() == Some("pipeline")
+    })
+    .await;
+    assert!(
+        find(&root, "#diagram")
+            .text_content()
+            .unwrap_or_default()
+            .contains("stage 1")
+    );
+    assert_eq!(count(&root, "#diagram-collectives li[data-kind=\"pipeline_p2p\"]"), 1);
+}
+
+#[wasm_bindgen_test]
 async fn an_exported_svg_carries_its_caption() {
     // catch the download link instead of downloading (and keep its blob)
     js_sys::eval(
@@ -504,8 +571,9 @@ async fn an_exported_svg_carries_its_caption() {
     )
     .expect("patched");
     let drawn = Drawn {
+        height: 430,
         svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
-        targets: vec![Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["a point".into()] }],
+        targets: vec![Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["a point".into()], explain: None }],
     };
     let root = mount::<PlotFrame>(PlotFrameProps {
         id: "scaling-plot".into(),

@@ -908,6 +908,9 @@ async fn the_page_passes_an_accessibility_audit() {
         page::click(&client, summary).await;
     }
     plan_done(&client, "epoch time").await;
+    // an explanation open too
+    page::click(&client, "#ranking [data-explain=\"data@64:total\"]").await;
+    explained(&client, "data@64:total").await;
     // the glossary names every strategy and kind of communication
     let glossary = page::html(&client, "#glossary").await;
     for term in ["data+spatial", "halo", "weight_allgather"] {

@@ -35,6 +35,7 @@ pub mod plan_panel;
 pub mod plan_plot;
 pub mod plan_table;
 pub mod plot_frame;
+pub mod plot_marks;
 pub mod practice_fields;
 pub mod profile_note;
 pub mod ranking_table;

@@ -5,10 +5,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::AppContext;
+use super::plot_marks::PlotMarks;
 use crate::app::browser;
 use crate::app::charts::{Area, ChartError, Drawn, REACH, WIDTH, nearest, titled};
-use crate::app::state::Action;
 
 /// Props of [`PlotFrame`].
 #[derive(Properties, PartialEq, Clone)]
@@ -34,7 +33,6 @@ pub struct PlotFrameProps {
 /// The figure.
 #[function_component(PlotFrame)]
 pub fn plot_frame(props: &PlotFrameProps) -> Html {
-    let state = use_context::<AppContext>();
     let hovered = use_state(|| None::<usize>);
     let overlay = use_node_ref();
     let drawn = match props.drawn.as_ref() {
@@ -66,48 +64,12 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
         let hovered = hovered.clone();
         Callback::from(move |_: MouseEvent| hovered.set(None))
     };
-    let marks = drawn.targets.iter().enumerate().map(|(i, target)| {
-        // the keyboard reaches every mark: focus shows its numbers as hover does
-        let onfocus = {
-            let hovered = hovered.clone();
-            Callback::from(move |_: FocusEvent| hovered.set(Some(i)))
-        };
-        let onblur = {
-            let hovered = hovered.clone();
-            Callback::from(move |_: FocusEvent| hovered.set(None))
-        };
-        let label = target.lines.first().cloned().unwrap_or_default();
-        let title = target.lines.join("\n");
-        // a click (or Enter) picks the mark, or explains its number
-        let pick = props.onpick.clone().or_else(|| {
-            let (state, target) = (state.clone()?, target.explain?);
-            Some(Callback::from(move |_: usize| state.dispatch(Action::Explain(target))))
-        });
-        let onclick = pick.clone().map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
-        let onkeydown = pick.clone().map(|pick| {
-            Callback::from(move |e: KeyboardEvent| {
-                if e.key() == "Enter" {
-                    pick.emit(i);
-                }
-            })
-        });
-        let pickable = pick.is_some();
-        let explain = target.explain.filter(|_| props.onpick.is_none()).map(|t| t.key());
-        match target.area {
-            Area::Point { x, y } => html! {
-                <circle class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()} data-explain={explain}
-                    cx={x.to_string()} cy={y.to_string()} r="9"
-                    tabindex="0" role={if pickable { "button" } else { "img" }} aria-label={label}
-                    {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></circle>
-            },
-            Area::Bar { x, y, width, height } => html! {
-                <rect class={classes!("mark", pickable.then_some("pickable"))} data-index={i.to_string()} data-explain={explain}
-                    x={x.to_string()} y={y.to_string()} width={width.to_string()} height={height.to_string()}
-                    tabindex="0" role={if pickable { "button" } else { "img" }} aria-label={label}
-                    {onfocus} {onblur} {onclick} {onkeydown}><title>{ title }</title></rect>
-            },
-        }
-    });
+    let onhover = {
+        let hovered = hovered.clone();
+        Callback::from(move |i: Option<usize>| hovered.set(i))
+    };
+    let marks =
+        html! { <PlotMarks targets={Rc::new(drawn.targets.clone())} onpick={props.onpick.clone()} {onhover} /> };
     let hovered_target = (*hovered).and_then(|i| drawn.targets.get(i));
     let (style, lines) = hovered_target.map_or((String::new(), Vec::new()), |target| {
         let (x, y) = match target.area {
@@ -164,7 +126,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             <div class="plot-area" role="group" aria-label={props.summary.clone()}>
                 { Html::from_html_unchecked(drawn.svg.clone().into()) }
                 <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {}", drawn.height)} preserveAspectRatio="xMidYMid meet"
-                    onmousemove={onmove} onmouseleave={onleave}>{ for marks }</svg>
+                    onmousemove={onmove} onmouseleave={onleave}>{ marks }</svg>
                 { tooltip }
             </div>
             <div class="plot-actions">
