@@ -983,6 +983,28 @@ async fn number(client: &Client, css: &str) -> (String, f64) {
     (text.trim().to_string(), value)
 }
 
+/// `paradl COMMAND` on the default view's data-parallel run (ResNet-50 on
+/// ABCI, 64 GPUs, 32 samples each) with `extra` options, as JSON.
+fn default_data_run(command: &str, extra: &[&str]) -> Value {
+    let mut line = vec![
+        command,
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--strategy",
+        "data",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+        "--format",
+        "json",
+    ];
+    line.extend_from_slice(extra);
+    serde_json::from_slice(&cli(&line)).expect("JSON")
+}
+
 /// Waits for the explanation panel on `key` and returns its result.
 async fn explained(client: &Client, key: &str) -> (String, f64) {
     let css = format!("#explain[data-explain=\"{key}\"] .explain-result output");
@@ -1034,44 +1056,12 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
     assert_eq!(communication, cell_value);
     page::click(&client, "#explain [data-step=\"comm-gradient_allreduce\"]").await;
     let (_, gradient) = explained(&client, "data@64:comm-gradient_allreduce").await;
-    let cli_projection: Value = serde_json::from_slice(&cli(&[
-        "project",
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "data",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-        "--format",
-        "json",
-    ]))
-    .expect("JSON");
+    let cli_projection = default_data_run("project", &[]);
     assert_eq!(
         Some(gradient),
         cli_projection["communication"]["gradient_allreduce"].as_f64()
     );
-    let cli_explained: Value = serde_json::from_slice(&cli(&[
-        "explain",
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--strategy",
-        "data",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-        "--quantity",
-        "comm-gradient_allreduce",
-        "--format",
-        "json",
-    ]))
-    .expect("JSON");
+    let cli_explained = default_data_run("explain", &["--quantity", "comm-gradient_allreduce"]);
     for symbol in ["d", "m", "α", "β"] {
         let (_, shown) = number(&client, &format!("#explain .term tr[data-symbol=\"{symbol}\"] td.num")).await;
         let want = cli_explained["terms"][0]["symbols"]

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::collectives::AlphaBeta;
 use super::communication::CommKind;
 use crate::oracle::units;
 
@@ -137,6 +138,17 @@ impl Derivation {
         }
     }
 
+    /// The same, with the α and β of the link it went `over` among its
+    /// values.
+    #[must_use]
+    pub fn over(mut self, ab: AlphaBeta, path: Path) -> Self {
+        let (latency, per_byte) = path.meanings();
+        self.symbols.push(Symbol::new("α", latency, ab.alpha_s, Unit::Seconds));
+        self.symbols
+            .push(Symbol::new("β", per_byte, ab.beta_s_per_byte, Unit::SecondsPerByte));
+        self
+    }
+
     /// The same, with `instances` of the exchange at once.
     #[must_use]
     pub fn times(mut self, instances: u64) -> Self {
@@ -155,6 +167,31 @@ impl Derivation {
     /// The value of `symbol`, if the formula has it.
     pub fn get(&self, symbol: &str) -> Option<f64> {
         self.symbols.iter().find(|s| s.symbol == symbol).map(|s| s.value)
+    }
+}
+
+/// The link a communication term went over (for the words of its α, β).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Path {
+    /// A ring among the members.
+    Ring,
+    /// The ring of a group of a split.
+    GroupRing,
+    /// A pair of neighbouring slices.
+    Neighbours,
+    /// The pipeline's slowest stage boundary.
+    Boundary,
+}
+
+impl Path {
+    /// What its α and β are, in words.
+    fn meanings(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Ring => ("latency of the ring", "seconds per byte of the ring"),
+            Self::GroupRing => ("latency of the group's ring", "seconds per byte of the group's ring"),
+            Self::Neighbours => ("latency of a neighbour pair", "seconds per byte of a neighbour pair"),
+            Self::Boundary => ("latency of that pair", "seconds per byte of that pair"),
+        }
     }
 }
 

@@ -7,7 +7,7 @@ mod spatial;
 
 use super::collectives::{AlphaBeta, Fabric, allgather};
 use super::communication::{CommKind, Communication};
-use super::derivation::{Derivation, Derivations, Symbol, Unit};
+use super::derivation::{Derivation, Derivations, Path, Symbol, Unit};
 use super::memory::MemoryParts;
 use super::split::SplitPlan;
 use super::table::{CostTable, LayerCost};
@@ -151,6 +151,55 @@ fn gradient_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, r
     }
 }
 
+impl Route {
+    /// The α, β of its ring.
+    fn ring(self, fabric: &Fabric<'_>) -> AlphaBeta {
+        match self {
+            Self::Consecutive(gpus) => fabric.ring(gpus, 1),
+            Self::Ring(ab) => ab,
+        }
+    }
+
+    /// The consecutive GPUs an exchange over it spans.
+    fn span(self, run: &Run) -> u64 {
+        match self {
+            Self::Consecutive(gpus) => gpus,
+            Self::Ring(_) => run.gpus,
+        }
+    }
+}
+
+/// The derivation of a split's compute, `c = B_g·t_split(p2)`.
+fn split_compute(table: &CostTable, plan: &SplitPlan, per_group: f64, compute_s: f64) -> Derivation {
+    Derivation::new(
+        "c = B_g·t_split(p2), t_split = Σ_{l∈Sp} t_l/p2 + Σ_{l∉Sp} t_l",
+        vec![
+            Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+            Symbol::new("p2", "parts of each split layer", plan.parts as f64, Unit::Count),
+            Symbol::new(
+                "t_split",
+                "one sample's time on one GPU of the split",
+                plan.time_s(table.layers()),
+                Unit::SecondsPerSample,
+            ),
+            Symbol::new(
+                "Σt",
+                "one sample's time on one GPU, unsplit",
+                table.time_per_sample_s(),
+                Unit::SecondsPerSample,
+            ),
+            Symbol::new(
+                "|Sp|",
+                "layers in the split set",
+                plan.mask.iter().filter(|&&m| m).count() as f64,
+                Unit::Count,
+            ),
+            Symbol::new("G", "layers", table.layers().len() as f64, Unit::Count),
+        ],
+        compute_s,
+    )
+}
+
 /// The formula of [`gradient_exchange`] for `run` with `algorithm`.
 fn exchange_formula(run: &Run, algorithm: AllreduceAlgorithm, route: Route) -> &'static str {
     match (run.zero, algorithm, route) {
@@ -172,60 +221,30 @@ fn exchange_formula(run: &Run, algorithm: AllreduceAlgorithm, route: Route) -> &
 /// [`gradient_exchange`] with its derivation: `d` members, `m` bytes and
 /// the ring's α, β.
 fn derived_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> Derivation {
-    let ab = match route {
-        Route::Consecutive(gpus) => fabric.ring(gpus, 1),
-        Route::Ring(ab) => ab,
-    };
-    let seconds = gradient_exchange(fabric, run, members, bytes, route);
-    let span = span_of(route, run);
     Derivation::new(
         exchange_formula(run, fabric.allreduce_algorithm(), route),
         vec![
             Symbol::new("d", "replicas that exchange gradients", members as f64, Unit::Count),
             Symbol::new("m", "gradient bytes of a replica (h·W)", bytes, Unit::Bytes),
-            Symbol::new("α", "latency of the ring", ab.alpha_s, Unit::Seconds),
-            Symbol::new(
-                "β",
-                "seconds per byte of the ring",
-                ab.beta_s_per_byte,
-                Unit::SecondsPerByte,
-            ),
         ],
-        seconds,
+        gradient_exchange(fabric, run, members, bytes, route),
     )
-    .exchanging(members, span, bytes)
-}
-
-/// The consecutive GPUs an exchange over `route` spans.
-fn span_of(route: Route, run: &Run) -> u64 {
-    match route {
-        Route::Consecutive(gpus) => gpus,
-        Route::Ring(_) => run.gpus,
-    }
+    .over(route.ring(fabric), Path::Ring)
+    .exchanging(members, route.span(run), bytes)
 }
 
 /// [`weight_allgather`] with its derivation.
 fn derived_weight_allgather(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> Derivation {
-    let ab = match route {
-        Route::Consecutive(gpus) => fabric.ring(gpus, 1),
-        Route::Ring(ab) => ab,
-    };
     Derivation::new(
         "AG(d, m) = (d−1)(α + m·β/d) (ZeRO stage 3)",
         vec![
             Symbol::new("d", "replicas that share the weights", members as f64, Unit::Count),
             Symbol::new("m", "weight bytes of a replica (h·W)", bytes, Unit::Bytes),
-            Symbol::new("α", "latency of the ring", ab.alpha_s, Unit::Seconds),
-            Symbol::new(
-                "β",
-                "seconds per byte of the ring",
-                ab.beta_s_per_byte,
-                Unit::SecondsPerByte,
-            ),
         ],
         weight_allgather(fabric, run, members, bytes, route),
     )
-    .exchanging(members, span_of(route, run), bytes)
+    .over(route.ring(fabric), Path::Ring)
+    .exchanging(members, route.span(run), bytes)
 }
 
 /// What the memory parts of a GPU were computed from.
@@ -274,11 +293,7 @@ fn weight_allgather(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, ro
     if run.zero < 3 {
         return 0.0;
     }
-    let ab = match route {
-        Route::Consecutive(gpus) => fabric.ring(gpus, 1),
-        Route::Ring(ab) => ab,
-    };
-    allgather(members, bytes, ab)
+    allgather(members, bytes, route.ring(fabric))
 }
 
 /// `(|x|, act)` of a layer, for the activations a GPU keeps.

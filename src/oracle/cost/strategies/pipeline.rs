@@ -3,7 +3,7 @@
 use super::{IterationCost, ScalingBound, StageBalance, input_and_activations, memory_derivation};
 use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
-use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
+use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
 use crate::oracle::cost::memory::{MemoryParts, held, parts};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -103,16 +103,10 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                     Unit::Items,
                 ),
                 Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
-                Symbol::new("α", "latency of that pair", boundary_pair.alpha_s, Unit::Seconds),
-                Symbol::new(
-                    "β",
-                    "seconds per byte of that pair",
-                    boundary_pair.beta_s_per_byte,
-                    Unit::SecondsPerByte,
-                ),
             ],
             transfers * largest_p2p,
         )
+        .over(boundary_pair, Path::Boundary)
         .exchanging(2, p, micro * delta * boundary_items)
         .times(p - 1),
     );

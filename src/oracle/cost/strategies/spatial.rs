@@ -2,11 +2,11 @@
 
 use super::{
     IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, memory_derivation,
-    redundancy, split_limits,
+    redundancy, split_compute, split_limits,
 };
 use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
-use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
+use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
 use crate::oracle::cost::memory::{held, parts};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
@@ -89,33 +89,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         table.terms().reserved_bytes,
     );
     let mut derivations = Derivations {
-        compute: Some(Derivation::new(
-            "c = B_g·t_split(p2), t_split = Σ_{l∈Sp} t_l/p2 + Σ_{l∉Sp} t_l",
-            vec![
-                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
-                Symbol::new("p2", "slices of each split layer", p2 as f64, Unit::Count),
-                Symbol::new(
-                    "t_split",
-                    "one sample's time on one GPU of the split",
-                    t_split,
-                    Unit::SecondsPerSample,
-                ),
-                Symbol::new(
-                    "Σt",
-                    "one sample's time on one GPU, unsplit",
-                    table.time_per_sample_s(),
-                    Unit::SecondsPerSample,
-                ),
-                Symbol::new(
-                    "|Sp|",
-                    "layers in the split set",
-                    plan.mask.iter().filter(|&&m| m).count() as f64,
-                    Unit::Count,
-                ),
-                Symbol::new("G", "layers", costs.len() as f64, Unit::Count),
-            ],
-            compute_s,
-        )),
+        compute: Some(split_compute(table, &plan, per_group, compute_s)),
         memory: Some(memory_derivation(
             run,
             table.weight_items(),
@@ -139,16 +113,10 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                     Unit::Items,
                 ),
                 Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
-                Symbol::new("α", "latency of a neighbour pair", halo_pair.alpha_s, Unit::Seconds),
-                Symbol::new(
-                    "β",
-                    "seconds per byte of a neighbour pair",
-                    halo_pair.beta_s_per_byte,
-                    Unit::SecondsPerByte,
-                ),
             ],
             halo,
         )
+        .over(halo_pair, Path::Neighbours)
         .exchanging(2, p2, per_group * delta * halo_items)
         .times(p1 * (p2 - 1)),
     );
@@ -166,16 +134,10 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                 ),
                 Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
                 Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
-                Symbol::new("α", "latency of the group's ring", inner.alpha_s, Unit::Seconds),
-                Symbol::new(
-                    "β",
-                    "seconds per byte of the group's ring",
-                    inner.beta_s_per_byte,
-                    Unit::SecondsPerByte,
-                ),
             ],
             gather,
         )
+        .over(inner, Path::GroupRing)
         .exchanging(p2, p2, delta * per_group * last_items)
         .times(p1),
     );
@@ -192,16 +154,10 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                     Unit::Count,
                 ),
                 Symbol::new("m", "gradient bytes (h·W)", weight_bytes, Unit::Bytes),
-                Symbol::new("α", "latency of the group's ring", inner.alpha_s, Unit::Seconds),
-                Symbol::new(
-                    "β",
-                    "seconds per byte of the group's ring",
-                    inner.beta_s_per_byte,
-                    Unit::SecondsPerByte,
-                ),
             ],
             inside,
         )
+        .over(inner, Path::GroupRing)
         .exchanging(p2, p2, weight_bytes)
         .times(p1),
     );
