@@ -1,11 +1,12 @@
 //! Criterion benchmarks on ResNet-152: a full sweep (every strategy, GPU
 //! counts 1 to 4096, samples per GPU 1 to 256), a ranking, building the
-//! scenario, and the planner's whole space up to 4,096 GPUs.
+//! scenario, the planner's whole space up to 4,096 GPUs, and an
+//! explanation and a placement.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use paradl::oracle::{Batch, Fidelity, Objective, Optimizer, RankBy, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, CommKind, Fidelity, Objective, Optimizer, Quantity, RankBy, RunSpec, Strategy, presets};
 
 fn full_sweep(c: &mut Criterion) {
     let scenario = match presets::scenario("resnet152", "abci") {
@@ -50,6 +51,18 @@ fn full_sweep(c: &mut Criterion) {
             |b| b.iter(|| black_box(scenario.search(&template, 4096, Objective::Time).map(|p| p.front.len()))),
         );
     }
+    // what a click on a number and the diagram ask of the engine
+    let hybrid = RunSpec {
+        group_size: Some(4),
+        ..RunSpec::new(Strategy::DataSpatial, 256, Batch::SamplesPerGpu(32.0))
+    };
+    c.bench_function("explain resnet152 data+spatial at 256 GPUs, gradient allreduce", |b| {
+        let quantity = Quantity::Kind(CommKind::GradientAllreduce);
+        b.iter(|| black_box(scenario.explain(&hybrid, quantity).map(|e| e.result)))
+    });
+    c.bench_function("placement resnet152 data+spatial at 256 GPUs", |b| {
+        b.iter(|| black_box(scenario.placement(&hybrid).map(|p| p.collectives.len())))
+    });
     c.bench_function(
         "scenario resnet152 on abci (build the preset and per-layer costs)",
         |b| b.iter(|| black_box(presets::scenario("resnet152", "abci").map(|s| s.time_per_sample_s()))),

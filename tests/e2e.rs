@@ -1094,6 +1094,17 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
     // the panel follows the view, and closes
     page::type_into(&client, "#gpus", "16").await;
     explained(&client, "filter@64:memory").await;
+    // the link carries the open explanation: it reopens on it
+    let href = eventually("the share link", || async {
+        let link = client.find(Locator::Css("#share-link")).await.ok()?;
+        let href = link.attr("href").await.ok().flatten()?;
+        let inputs = paradl::app::url::decode(href.split("?s=").nth(1)?).ok()?;
+        (inputs.gpus == 16 && inputs.explaining.map(|t| t.key()).as_deref() == Some("filter@64:memory")).then_some(href)
+    })
+    .await;
+    client.goto(&href).await.expect("reopened");
+    let (_, reopened) = explained(&client, "filter@64:memory").await;
+    assert_eq!(reopened, memory);
     page::click(&client, "#explain .close").await;
     eventually("the panel closed", || async {
         client.find(Locator::Css("#explain")).await.is_err().then_some(())

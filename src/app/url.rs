@@ -11,6 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::state::explain_target::ExplainTarget;
 use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
 use crate::oracle::formats::measured;
 use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
@@ -58,6 +59,9 @@ pub enum LinkError {
     /// A value that breaks a rule of the model.
     #[error("the link holds an invalid value: {0}")]
     Invalid(OracleError),
+    /// An explained number that is no number of a view.
+    #[error("the link explains an unknown number {0:?} (STRATEGY@GPUS:QUANTITY)")]
+    Explained(String),
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -116,6 +120,10 @@ struct Wire {
     pg: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     po: Option<Objective>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ex: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dr: Option<Strategy>,
 }
 
 /// Encodes `inputs`; the defaults give the empty string.
@@ -167,6 +175,8 @@ pub fn encode(inputs: &Inputs) -> String {
         pl: inputs.plan_open,
         pg: inputs.plan_gpus,
         po: (inputs.plan_objective != Objective::default()).then_some(inputs.plan_objective),
+        ex: inputs.explaining.map(|t| t.key()),
+        dr: inputs.drawing,
     };
     if wire == Wire::default() {
         return String::new();
@@ -239,6 +249,10 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
         (None, Some(b)) => Batch::SamplesPerGpu(b),
         (None, None) => defaults.batch,
     };
+    let explaining = match wire.ex {
+        Some(key) => Some(ExplainTarget::parse(&key).ok_or(LinkError::Explained(key))?),
+        None => None,
+    };
     let strategies = match wire.s {
         Some(list) => Strategy::parse_list(&list).map_err(invalid)?,
         None => defaults.strategies,
@@ -264,6 +278,8 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
         plan_open: wire.pl,
         plan_gpus: wire.pg,
         plan_objective: wire.po.unwrap_or_default(),
+        explaining,
+        drawing: wire.dr,
     })
 }
 
@@ -320,6 +336,12 @@ mod tests {
             plan_open: true,
             plan_gpus: Some(512),
             plan_objective: Objective::Memory,
+            explaining: Some(ExplainTarget::new(
+                Strategy::DataFilter,
+                128,
+                crate::oracle::Quantity::Kind(crate::oracle::CommKind::LayerCollectives),
+            )),
+            drawing: Some(Strategy::DataFilter),
         }
     }
 
@@ -422,6 +444,16 @@ mod tests {
         assert!(matches!(decode(&wrap(r#"{"x":1}"#)), Err(LinkError::NotState(_))));
         assert!(matches!(decode(&wrap(r#"{"f":"exact"}"#)), Err(LinkError::NotState(_))));
         assert!(matches!(decode(&wrap(r#"{"z":4}"#)), Err(LinkError::Invalid(_))));
+        // an explained number must be one: a strategy, a count and a quantity
+        assert_eq!(
+            decode(&wrap(r#"{"ex":"data@64:nonsense"}"#)),
+            Err(LinkError::Explained("data@64:nonsense".into()))
+        );
+        assert!(matches!(decode(&wrap(r#"{"dr":"warp"}"#)), Err(LinkError::NotState(_))));
+        assert_eq!(
+            decode(&wrap(r#"{"ex":"pipeline@8:memory-optimizer","dr":"pipeline"}"#)).map(|i| i.drawing),
+            Ok(Some(Strategy::Pipeline))
+        );
         assert!(matches!(decode(&wrap(r#"{"bk":0}"#)), Err(LinkError::Invalid(_))));
         assert!(matches!(decode(&wrap(r#"{"pr":"fp8"}"#)), Err(LinkError::NotState(_))));
         // measured runs that do not parse, or do not calibrate, are refused

@@ -14,7 +14,7 @@ use crate::oracle::Quantity;
 #[function_component(ExplainPanel)]
 pub fn explain_panel(props: &ViewProps) -> Html {
     let state = use_context::<AppContext>();
-    let target = state.as_ref().and_then(|s| s.explaining);
+    let target = state.as_ref().and_then(|s| s.run.explaining);
     let panel = use_node_ref();
     {
         let panel = panel.clone();

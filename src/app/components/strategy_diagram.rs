@@ -94,6 +94,7 @@ pub fn strategy_diagram(props: &ViewProps) -> Html {
         return html! {};
     };
     let strategy = state
+        .run
         .drawing
         .filter(|s| ranking.iter().any(|p| p.strategy == *s))
         .unwrap_or(best.strategy);

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::explain_target::ExplainTarget;
+
 use crate::oracle::{
     Batch, Cluster, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, InputError, Network, NetworkSpec, Objective, Optimizer,
     OracleError, Precision, Run, RunSpec, Scenario, Strategy, presets,
@@ -68,6 +70,10 @@ pub struct Inputs {
     pub plan_gpus: Option<u64>,
     /// What the planner calls best.
     pub plan_objective: Objective,
+    /// The number the explanation panel explains, if open.
+    pub explaining: Option<ExplainTarget>,
+    /// The strategy the diagram draws (`None`: the best at the budget).
+    pub drawing: Option<Strategy>,
 }
 
 /// The view a first visit shows: ResNet-50 on ABCI at 64 GPUs, 32 samples
@@ -103,6 +109,8 @@ impl Default for Inputs {
             plan_open: false,
             plan_gpus: None,
             plan_objective: Objective::default(),
+            explaining: None,
+            drawing: None,
         }
     }
 }

@@ -224,14 +224,9 @@ impl Action {
                 cluster: true,
                 ..Touched::default()
             },
-            Self::DismissNotice
-            | Self::Notify(_)
-            | Self::Restore(_)
-            | Self::Reveal
-            | Self::CloseLesson
-            | Self::Explain(_)
-            | Self::CloseExplanation
-            | Self::DrawStrategy(_) => Touched::default(),
+            Self::DismissNotice | Self::Notify(_) | Self::Restore(_) | Self::Reveal | Self::CloseLesson => {
+                Touched::default()
+            }
             _ => Touched {
                 run: true,
                 ..Touched::default()
@@ -271,10 +266,6 @@ pub struct AppState {
     slot: Option<String>,
     /// The lesson the page was opened with, if any.
     pub lesson: Option<LessonState>,
-    /// The number the explanation panel explains, if open.
-    pub explaining: Option<ExplainTarget>,
-    /// The strategy the diagram draws (`None`: the best at the budget).
-    pub drawing: Option<Strategy>,
     model_built: Built<Network, ModelSource>,
     cluster_built: Built<Cluster, ClusterSource>,
 }
@@ -309,8 +300,6 @@ impl AppState {
             entries: 0,
             slot: None,
             lesson: None,
-            explaining: None,
-            drawing: None,
             model_built,
             cluster_built,
         };
@@ -416,9 +405,9 @@ impl AppState {
                 }
             }
             Action::CloseLesson => self.lesson = None,
-            Action::Explain(target) => self.explaining = Some(target),
-            Action::CloseExplanation => self.explaining = None,
-            Action::DrawStrategy(strategy) => self.drawing = Some(strategy),
+            Action::Explain(target) => self.run.explaining = Some(target),
+            Action::CloseExplanation => self.run.explaining = None,
+            Action::DrawStrategy(strategy) => self.run.drawing = Some(strategy),
             Action::DismissNotice => self.notice = None,
             Action::Notify(text) => self.notice = Some(text),
         }
@@ -498,8 +487,6 @@ impl Reducible for AppState {
             let mut next = AppState::new(*inputs, self.notice.clone());
             next.entries = self.entries;
             next.lesson = self.lesson;
-            next.explaining = self.explaining;
-            next.drawing = self.drawing;
             return Rc::new(next);
         }
         let touched = action.touches();

@@ -1,5 +1,6 @@
 //! The run settings as the user types them.
 
+use super::explain_target::ExplainTarget;
 use super::fields::{Errors, Key, RunKey};
 use super::inputs::Inputs;
 use crate::oracle::formats::measured;
@@ -57,6 +58,10 @@ pub struct RunEditor {
     pub plan_gpus: String,
     /// What the planner calls best.
     pub plan_objective: Objective,
+    /// The number the explanation panel explains, if open.
+    pub explaining: Option<ExplainTarget>,
+    /// The strategy the diagram draws (`None`: the best at the budget).
+    pub drawing: Option<Strategy>,
 }
 
 impl RunEditor {
@@ -95,6 +100,8 @@ impl RunEditor {
             plan_open: inputs.plan_open,
             plan_gpus: inputs.plan_gpus.map(|p| p.to_string()).unwrap_or_default(),
             plan_objective: inputs.plan_objective,
+            explaining: inputs.explaining,
+            drawing: inputs.drawing,
         }
     }
 
@@ -148,6 +155,8 @@ impl RunEditor {
                 inputs.plan_open = self.plan_open;
                 inputs.plan_gpus = plan_gpus;
                 inputs.plan_objective = self.plan_objective;
+                inputs.explaining = self.explaining;
+                inputs.drawing = self.drawing;
                 Ok(())
             }
             _ => Err(errors),
