@@ -904,6 +904,7 @@ async fn the_page_passes_an_accessibility_audit() {
         "#accuracy-view summary",
         "#lessons summary",
         "#glossary summary",
+        "#model-doc summary",
     ] {
         page::click(&client, summary).await;
     }

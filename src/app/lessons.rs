@@ -3,9 +3,10 @@
 //! hidden until the student commits to a guess and reveals them. What each
 //! answer says is checked against the engine by the tests below.
 
+use crate::app::state::explain_target::ExplainTarget;
 use crate::app::state::inputs::{Inputs, ModelSource};
 use crate::app::url;
-use crate::oracle::{Batch, Strategy};
+use crate::oracle::{Batch, CommKind, Quantity, Strategy};
 
 /// A lesson.
 #[derive(Debug)]
@@ -27,6 +28,12 @@ fn data_stops_scaling() -> Inputs {
         gpus: 1024,
         batch: Batch::MiniBatch(8192),
         strategies: vec![Strategy::Data],
+        // the number to look at: the gradient Allreduce of an epoch
+        explaining: Some(ExplainTarget::new(
+            Strategy::Data,
+            1024,
+            Quantity::Kind(CommKind::GradientAllreduce),
+        )),
         ..Inputs::default()
     }
 }
@@ -37,6 +44,7 @@ fn spatial_for_cosmoflow() -> Inputs {
         gpus: 64,
         batch: Batch::SamplesPerGpu(0.25),
         strategies: vec![Strategy::Data, Strategy::Spatial, Strategy::DataSpatial],
+        drawing: Some(Strategy::DataSpatial),
         ..Inputs::default()
     }
 }
@@ -46,6 +54,7 @@ fn memory_wall() -> Inputs {
         model: ModelSource::Preset("vgg16".into()),
         gpus: 8,
         batch: Batch::SamplesPerGpu(64.0),
+        explaining: Some(ExplainTarget::new(Strategy::Data, 8, Quantity::Memory)),
         ..Inputs::default()
     }
 }
@@ -56,21 +65,21 @@ pub const LESSONS: [Lesson; 3] = [
         id: "data-stops-scaling",
         title: "Why data parallelism stops scaling",
         question: "ResNet-50 with a fixed mini-batch of 8192: does doubling the GPUs keep halving the epoch, all the way to 1024 GPUs?",
-        answer: "No. With a fixed mini-batch, compute shrinks with every GPU added but the gradient Allreduce of every iteration does not: past a few hundred GPUs communication takes most of the epoch and the curve leaves the ideal line.",
+        answer: "No. With a fixed mini-batch, compute shrinks with every GPU added but the gradient Allreduce of every iteration does not: past a few hundred GPUs communication takes most of the epoch and the curve leaves the ideal line. The explanation opened with the lesson shows why: each GPU exchanges every gradient (m = h·W bytes) whatever the GPU count, so the Allreduce stops shrinking while the compute keeps shrinking.",
         inputs: data_stops_scaling,
     },
     Lesson {
         id: "spatial-cosmoflow",
         title: "When spatial parallelism wins: CosmoFlow",
         question: "CosmoFlow's 512³ volumes are trained a quarter of a sample per GPU. On 64 GPUs, which strategy is fastest, and why can data parallelism not run at all?",
-        answer: "Data parallelism needs at least one whole sample per GPU, so a quarter of a sample rules it out; splitting each volume spatially (in groups, with data parallelism between them) is what makes training possible.",
+        answer: "Data parallelism needs at least one whole sample per GPU, so a quarter of a sample rules it out; splitting each volume spatially (in groups, with data parallelism between them) is what makes training possible. The diagram shows each volume's slices across a node's GPUs and the halo exchange between neighbours.",
         inputs: spatial_for_cosmoflow,
     },
     Lesson {
         id: "memory-wall",
         title: "What the memory wall is",
         question: "VGG-16 at 64 samples per GPU on 16 GB V100s: which strategies fit in a GPU's memory?",
-        answer: "Data parallelism keeps every activation of 64 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid.",
+        answer: "Data parallelism keeps every activation of 64 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid. The explanation opened with the lesson gives each part's formula.",
         inputs: memory_wall,
     },
 ];
@@ -130,6 +139,31 @@ mod tests {
         let data = r.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
         assert!(data.violations.contains(&Violation::Memory));
         assert_eq!(data.memory.dominant(), crate::oracle::Part::Activations);
+    }
+
+    #[test]
+    fn the_numbers_a_lesson_opens_are_the_ones_its_answer_names() {
+        let lesson = find("data-stops-scaling").unwrap();
+        let inputs = (lesson.inputs)();
+        let scenario = inputs.scenario().unwrap();
+        let r = results(lesson);
+        let target = inputs.explaining.unwrap();
+        let spec = r.template.for_strategy(target.strategy, target.gpus);
+        let e = scenario.explain(&spec, target.quantity).unwrap();
+        let data = r
+            .sweep
+            .iter()
+            .find(|p| p.gpus == 1024 && p.strategy == Strategy::Data)
+            .unwrap();
+        assert_eq!(e.result, data.communication.get(CommKind::GradientAllreduce));
+        assert!(e.terms[0].formula.starts_with("AR(d, m)") || e.terms[0].formula.contains("least of"));
+        let wall = find("memory-wall").unwrap();
+        let inputs = (wall.inputs)();
+        let e = inputs.scenario().unwrap().explain(
+            &results(wall).template.for_strategy(Strategy::Data, 8),
+            inputs.explaining.unwrap().quantity,
+        );
+        assert!(e.unwrap().steps.iter().any(|s| s.label == "activations per GPU"));
     }
 
     #[test]

@@ -21,6 +21,7 @@ use super::lesson_box::LessonBox;
 use super::lessons_list::LessonsList;
 use super::linked_model::use_linked_model;
 use super::memory_plot::MemoryPlot;
+use super::model_doc_view::ModelDocView;
 use super::model_panel::ModelPanel;
 use super::notice::Notice;
 use super::plan_panel::PlanPanel;
@@ -124,6 +125,7 @@ pub fn app(props: &AppProps) -> Html {
                     <AccuracyView />
                     <LessonsList />
                     <Glossary />
+                    <ModelDocView />
                 </section>
             </main>
             <footer>

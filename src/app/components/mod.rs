@@ -27,6 +27,7 @@ pub mod level_table;
 pub mod linked_model;
 pub mod media;
 pub mod memory_plot;
+pub mod model_doc_view;
 pub mod model_import;
 pub mod model_panel;
 pub mod notice;
