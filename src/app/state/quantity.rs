@@ -14,7 +14,7 @@ enum Dimension {
 
 fn dimension(field_unit: &str) -> Dimension {
     match field_unit {
-        "GB" => Dimension::Bytes,
+        "GB" | "MiB" | "B" => Dimension::Bytes,
         "GB/s" => Dimension::BytesPerSecond,
         "TFLOP/s" => Dimension::FlopsPerSecond,
         "s" | "ms" | "µs" | "ns" => Dimension::Seconds,

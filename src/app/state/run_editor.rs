@@ -116,8 +116,8 @@ impl RunEditor {
             BatchMode::PerGpu => number(&mut errors, RunKey::SamplesPerGpu, &self.per_gpu).map(Batch::SamplesPerGpu),
             BatchMode::Global => whole_in(&mut errors, RunKey::MiniBatch, &self.mini_batch).map(Batch::MiniBatch),
         };
-        let bytes = number(&mut errors, RunKey::BytesPerItem, &self.bytes_per_item);
-        let bucket = number(&mut errors, RunKey::BucketMib, &self.bucket_mib);
+        let bytes = sized(&mut errors, RunKey::BytesPerItem, &self.bytes_per_item, "B", 1.0);
+        let bucket = sized(&mut errors, RunKey::BucketMib, &self.bucket_mib, "MiB", 1024.0 * 1024.0);
         let segments = optional(&mut errors, RunKey::Segments, &self.segments);
         let group_size = optional(&mut errors, RunKey::GroupSize, &self.group_size);
         let plan_gpus = optional(&mut errors, RunKey::PlanGpus, &self.plan_gpus);
@@ -203,6 +203,22 @@ fn number(errors: &mut Errors, key: RunKey, text: &str) -> Option<f64> {
     }
 }
 
+/// A byte size typed bare (in `unit`) or with its own unit ("64 MB",
+/// "2 B"), in `unit` (of `scale` bytes).
+fn sized(errors: &mut Errors, key: RunKey, text: &str, unit: &str, scale: f64) -> Option<f64> {
+    match super::quantity::parse(text, unit, scale) {
+        Ok(v) if v.is_finite() => Some(v),
+        Ok(_) => {
+            errors.insert(Key::Run(key), "Must be a number".into());
+            None
+        }
+        Err(e) => {
+            errors.insert(Key::Run(key), e);
+            None
+        }
+    }
+}
+
 fn whole_in(errors: &mut Errors, key: RunKey, text: &str) -> Option<u64> {
     text.trim()
         .parse::<u64>()
@@ -221,6 +237,23 @@ fn optional(errors: &mut Errors, key: RunKey, text: &str) -> Option<Option<u64>>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_sizes_take_their_units() {
+        let mut editor = RunEditor::from_inputs(&Inputs::default());
+        editor.bucket_mib = "64 MB".into();
+        editor.bytes_per_item = "2 B".into();
+        let mut inputs = Inputs::default();
+        editor.apply(&mut inputs).unwrap();
+        assert!((inputs.bucket_mib - 64e6 / 1048576.0).abs() < 1e-12);
+        assert_eq!(inputs.bytes_per_item, 2.0);
+        editor.bucket_mib = "25 MiB".into();
+        editor.apply(&mut inputs).unwrap();
+        assert_eq!(inputs.bucket_mib, 25.0);
+        editor.bucket_mib = "3 s".into();
+        let errors = editor.apply(&mut inputs).unwrap_err();
+        assert!(errors.contains_key(&Key::Run(RunKey::BucketMib)), "{errors:?}");
+    }
 
     #[test]
     fn round_trip_and_errors() {
