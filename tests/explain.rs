@@ -64,8 +64,22 @@ fn evaluate(term: &Derivation, ideal_ring: bool) -> Option<f64> {
         let backward = s("c") * if f.ends_with("3/4·c") { 0.75 } else { 2.0 / 3.0 };
         close(s("T_bw"), backward, "the backward share");
         (s("T_ex") - backward).max(s("T_ex").min(s("T_bucket")))
+    } else if f.starts_with("the least of") {
+        // the candidates are listed: the least of them
+        let candidates = ["AR_ring", "AR_tree", "AR_hier"];
+        let listed: Vec<f64> = term
+            .symbols
+            .iter()
+            .filter(|s| candidates.contains(&s.symbol))
+            .map(|s| s.value)
+            .collect();
+        assert!(listed.len() >= 2, "{f}: {:?}", term.symbols);
+        if s("d") > 1.0 {
+            close(listed[0], ring(s("d"), s("m")), "the ring candidate");
+        }
+        listed.into_iter().fold(f64::INFINITY, f64::min)
     } else {
-        // the least of several algorithms: not evaluated from one ring
+        // the hierarchical Allreduce over whole nodes: not one ring
         return None;
     })
 }

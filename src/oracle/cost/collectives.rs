@@ -171,8 +171,9 @@ impl<'a> Fabric<'a> {
         }
     }
 
-    /// The hierarchical Allreduce, when `gpus` fills more than one whole node.
-    fn hierarchical(&self, gpus: u64, bytes: f64) -> Option<f64> {
+    /// The hierarchical Allreduce, when `gpus` fills more than one whole
+    /// node (see [`Fabric::allreduce_consecutive`] for its formula).
+    pub fn hierarchical(&self, gpus: u64, bytes: f64) -> Option<f64> {
         let n = self.cluster.gpus_per_node();
         if gpus <= n || !gpus.is_multiple_of(n) {
             return None;

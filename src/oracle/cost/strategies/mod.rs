@@ -5,7 +5,7 @@ mod filter;
 mod pipeline;
 mod spatial;
 
-use super::collectives::{AlphaBeta, Fabric, allgather};
+use super::collectives::{AlphaBeta, Fabric, allgather, allreduce, tree_allreduce};
 use super::communication::{CommKind, Communication};
 use super::derivation::{Derivation, Derivations, Path, Symbol, Unit};
 use super::memory::MemoryParts;
@@ -221,12 +221,39 @@ fn exchange_formula(run: &Run, algorithm: AllreduceAlgorithm, route: Route) -> &
 /// [`gradient_exchange`] with its derivation: `d` members, `m` bytes and
 /// the ring's α, β.
 fn derived_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, route: Route) -> Derivation {
+    let mut symbols = vec![
+        Symbol::new("d", "replicas that exchange gradients", members as f64, Unit::Count),
+        Symbol::new("m", "gradient bytes of a replica (h·W)", bytes, Unit::Bytes),
+    ];
+    if run.zero == 0 && fabric.allreduce_algorithm() == AllreduceAlgorithm::Best {
+        // the candidates `best` chooses among, so that the winner shows
+        let ab = route.ring(fabric);
+        symbols.push(Symbol::new(
+            "AR_ring",
+            "the ring Allreduce",
+            allreduce(members, bytes, ab),
+            Unit::Seconds,
+        ));
+        symbols.push(Symbol::new(
+            "AR_tree",
+            "the tree Allreduce",
+            tree_allreduce(members, bytes, ab),
+            Unit::Seconds,
+        ));
+        if let Route::Consecutive(gpus) = route
+            && let Some(seconds) = fabric.hierarchical(gpus, bytes)
+        {
+            symbols.push(Symbol::new(
+                "AR_hier",
+                "the hierarchical Allreduce",
+                seconds,
+                Unit::Seconds,
+            ));
+        }
+    }
     Derivation::new(
         exchange_formula(run, fabric.allreduce_algorithm(), route),
-        vec![
-            Symbol::new("d", "replicas that exchange gradients", members as f64, Unit::Count),
-            Symbol::new("m", "gradient bytes of a replica (h·W)", bytes, Unit::Bytes),
-        ],
+        symbols,
         gradient_exchange(fabric, run, members, bytes, route),
     )
     .over(route.ring(fabric), Path::Ring)
