@@ -16,8 +16,13 @@ pub struct Section {
     pub body: &'static str,
 }
 
-/// Every numbered section, in order.
-pub fn sections() -> Vec<Section> {
+/// Every numbered section, in order (cut once, on first use).
+pub fn sections() -> &'static [Section] {
+    static SECTIONS: std::sync::OnceLock<Vec<Section>> = std::sync::OnceLock::new();
+    SECTIONS.get_or_init(cut)
+}
+
+fn cut() -> Vec<Section> {
     let mut found = Vec::new();
     let mut rest = TEXT;
     while let Some(start) = rest.find("\n## ") {
@@ -40,7 +45,7 @@ pub fn sections() -> Vec<Section> {
 
 /// Section `number`, if the contract has it.
 pub fn section(number: u8) -> Option<Section> {
-    sections().into_iter().find(|s| s.number == number)
+    sections().iter().find(|s| s.number == number).copied()
 }
 
 #[cfg(test)]

@@ -79,15 +79,16 @@ pub fn explanation(e: &crate::oracle::Explanation, format: OneFormat) -> Result<
     }
     let mut text = String::new();
     let _ = writeln!(text, "{} = {}", e.title, e.unit.format(e.result));
-    let _ = writeln!(text, "  {}", e.formula);
-    for s in &e.symbols {
-        let _ = writeln!(text, "    {}  ({})", s.show(), s.meaning);
-    }
-    for t in &e.terms {
-        let _ = writeln!(text, "  term: {} = {}", t.formula, t.unit.format(t.value));
-        for s in &t.symbols {
+    let symbols = |text: &mut String, symbols: &[crate::oracle::Symbol]| {
+        for s in symbols {
             let _ = writeln!(text, "    {}  ({})", s.show(), s.meaning);
         }
+    };
+    let _ = writeln!(text, "  {}", e.formula);
+    symbols(&mut text, &e.symbols);
+    for t in &e.terms {
+        let _ = writeln!(text, "  term: {} = {}", t.formula, t.unit.format(t.value));
+        symbols(&mut text, &t.symbols);
     }
     for step in &e.steps {
         let _ = writeln!(text, "  {} = {}", step.label, step.unit.format(step.value));

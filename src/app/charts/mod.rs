@@ -523,6 +523,26 @@ mod edge_tests {
     }
 }
 
+/// Checks that mark `i` of `drawn` sits by `values[i] = (x, y)`: a value
+/// larger by more than 5% sits further right (x) or higher (y).
+#[cfg(test)]
+pub fn assert_placed_by(drawn: &Drawn, values: &[(f64, f64)]) {
+    assert_eq!(drawn.targets.len(), values.len());
+    let at = |i: usize| match drawn.targets[i].area {
+        Area::Point { x, y } | Area::Bar { x, y, .. } => (x, y),
+    };
+    for (i, a) in values.iter().enumerate() {
+        for (j, b) in values.iter().enumerate() {
+            if a.1 > b.1 * 1.05 {
+                assert!(at(i).1 < at(j).1, "{i} above {j}");
+            }
+            if a.0 > b.0 * 1.05 {
+                assert!(at(i).0 > at(j).0, "{i} right of {j}");
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod palette_tests {
     //! The palette against WCAG's contrast ratio and simulated colour

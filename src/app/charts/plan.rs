@@ -143,19 +143,9 @@ mod tests {
         let drawn = draw(&points).unwrap();
         assert_eq!(drawn.targets.len(), points.len());
         assert!(drawn.svg.contains("GPU-hours per epoch"));
-        let at = |i: usize| match drawn.targets[i].area {
-            Area::Point { x, y } | Area::Bar { x, y, .. } => (x, y),
-        };
-        for i in 0..points.len() {
-            for j in 0..points.len() {
-                if points[i].total_s > points[j].total_s * 1.05 {
-                    assert!(at(i).1 < at(j).1, "slower sits higher");
-                }
-                if points[i].gpu_hours > points[j].gpu_hours * 1.05 {
-                    assert!(at(i).0 > at(j).0, "dearer sits further right");
-                }
-            }
-        }
+        // slower sits higher, dearer further right
+        let values: Vec<(f64, f64)> = points.iter().map(|p| (p.gpu_hours, p.total_s)).collect();
+        super::super::assert_placed_by(&drawn, &values);
         assert!(points.iter().all(|p| (0.0..=1.0).contains(&p.memory_share)));
     }
 

@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::explain_button::ExplainButton;
 use super::why_wins::WhyWins;
 use crate::app::state::explain_target::ExplainTarget;
-use crate::oracle::{FindingDetail, Part, Projection, Quantity, Severity, units};
+use crate::oracle::{FindingDetail, Part, Projection, Quantity, Severity};
 
 /// The number a finding rests on, which the panel can explain: the
 /// dominant communication, the memory, a part of it or the compute.
@@ -20,17 +20,8 @@ fn explained(p: &Projection, detail: &FindingDetail) -> Option<(Quantity, f64, S
         FindingDetail::PipelineImbalance { .. } | FindingDetail::RedundantCompute { .. } => Quantity::Compute,
         FindingDetail::ScalingLimit { .. } => return None,
     };
-    let value = match quantity {
-        Quantity::Kind(kind) => p.communication.get(kind),
-        Quantity::Part(part) => p.memory.get(part),
-        Quantity::Memory => p.memory_bytes,
-        _ => p.compute_s,
-    };
-    let text = match quantity.unit() {
-        crate::oracle::Unit::Bytes => units::bytes(value),
-        _ => units::seconds(value),
-    };
-    Some((quantity, value, text))
+    let value = quantity.of(p);
+    Some((quantity, value, quantity.unit().format(value)))
 }
 
 /// Props of [`Findings`].

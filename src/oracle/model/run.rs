@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::checks::{self, MAX_COUNT, MAX_GPUS};
 use super::cluster::Cluster;
 use super::errors::{InputError, Rule};
-use super::factors::Factors;
+use super::factors::{Factors, Kappa};
 use super::fidelity::Fidelity;
 use super::network::Network;
 use super::practice::{Optimizer, Precision};
@@ -319,6 +319,11 @@ impl Run {
             Strategy::DataFilter | Strategy::DataSpatial => self.groups(),
             _ => 1,
         }
+    }
+
+    /// The calibration factors of its strategy (1 without a calibration).
+    pub fn kappa(&self) -> Kappa {
+        self.calibration.map_or(Kappa::ONE, |f| f.of(self.strategy))
     }
 
     /// `p1 = p / p2`: data-parallel groups of a hybrid (1 otherwise).

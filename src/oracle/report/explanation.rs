@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::projection::Projection;
 use crate::oracle::cost::communication::CommKind;
 use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
@@ -74,6 +75,19 @@ impl Quantity {
             Self::GpuHours => "GPU-hours per epoch".into(),
             Self::Memory => "memory per GPU".into(),
             Self::Part(part) => format!("{} per GPU", part.label()),
+        }
+    }
+
+    /// Its value in projection `p`.
+    pub fn of(self, p: &Projection) -> f64 {
+        match self {
+            Self::Total => p.total_s,
+            Self::Compute => p.compute_s,
+            Self::Communication => p.communication_s,
+            Self::Kind(kind) => p.communication.get(kind),
+            Self::GpuHours => p.gpu_hours,
+            Self::Memory => p.memory_bytes,
+            Self::Part(part) => p.memory.get(part),
         }
     }
 

@@ -5,7 +5,7 @@ use super::Scenario;
 use crate::oracle::cost::communication::CommKind;
 use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
-use crate::oracle::cost::strategies::IterationCost;
+use crate::oracle::cost::strategies::{IterationCost, iteration_cost};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::fidelity::Fidelity;
@@ -210,7 +210,7 @@ impl Context<'_> {
             symbols: body.symbols,
             terms: body.terms,
             steps: body.steps,
-            result: value_of(p, quantity),
+            result: quantity.of(p),
             unit: quantity.unit(),
             sections: body.sections,
         }
@@ -268,19 +268,6 @@ fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The projection's value of `quantity`.
-fn value_of(p: &Projection, quantity: Quantity) -> f64 {
-    match quantity {
-        Quantity::Total => p.total_s,
-        Quantity::Compute => p.compute_s,
-        Quantity::Communication => p.communication_s,
-        Quantity::Kind(kind) => p.communication.get(kind),
-        Quantity::GpuHours => p.gpu_hours,
-        Quantity::Memory => p.memory_bytes,
-        Quantity::Part(part) => p.memory.get(part),
-    }
-}
-
 impl Scenario {
     /// Explains `quantity` of the projection of `spec`: its formula, the
     /// values the engine put in it, the strategy's per-iteration terms
@@ -297,13 +284,14 @@ impl Scenario {
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
     pub fn explain(&self, spec: &RunSpec, quantity: Quantity) -> Result<Explanation, InputError> {
         let run = Run::new(spec, self.network(), self.cluster())?;
-        let projection = self.project_run(&run);
-        let cost = self.iteration(&run);
+        let table = self.table_of(&run);
+        let cost = iteration_cost(&table, self.cluster(), &run);
+        let projection = self.project_cost(&run, &table, cost.clone());
         let context = Context {
             run: &run,
             projection: &projection,
             cost: &cost,
-            kappa: run.calibration.map_or(Kappa::ONE, |f| f.of(run.strategy)),
+            kappa: run.kappa(),
             samples: self.network().dataset_samples(),
         };
         Ok(context.explain(quantity))

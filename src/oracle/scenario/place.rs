@@ -13,10 +13,10 @@ impl Scenario {
     /// cost computed them.
     ///
     /// # Formula
-    /// GPUs fill nodes in order; a hybrid's groups are `p2` consecutive
-    /// GPUs; a collective crosses nodes when the GPUs it spans do
-    /// (`span > n`); `p2` instances of an exchange between groups run at
-    /// once (one per position in the group), `p1` of one inside groups.
+    /// GPUs fill nodes in order; the `d` data-parallel groups are
+    /// `p/d` consecutive GPUs each; a collective crosses nodes when the
+    /// GPUs it spans do (`span > n`); its members, span and instances are
+    /// those the strategy's cost recorded.
     ///
     /// # Errors
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
@@ -24,11 +24,8 @@ impl Scenario {
         let run = Run::new(spec, self.network(), self.cluster())?;
         let cost = self.iteration(&run);
         let n = self.cluster().gpus_per_node();
-        let (groups, group_size) = match run.strategy {
-            Strategy::Serial | Strategy::Data => (run.gpus, 1),
-            Strategy::DataFilter | Strategy::DataSpatial => (run.groups(), run.group_size),
-            _ => (1, run.gpus),
-        };
+        let groups = run.data_parallel_degree();
+        let group_size = run.gpus / groups;
         let samples = run.mini_batch as f64 / groups as f64;
         let count = |symbol: &str| {
             let found = cost

@@ -2,9 +2,9 @@
 
 use super::Scenario;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
+use crate::oracle::cost::table::CostTable;
 use crate::oracle::cost::terms;
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
@@ -48,7 +48,13 @@ impl Scenario {
     pub fn project_run(&self, run: &Run) -> Projection {
         let table = self.table_of(run);
         let cost = iteration_cost(&table, self.cluster(), run);
-        let kappa = run.calibration.map_or(Kappa::ONE, |f| f.of(run.strategy));
+        self.project_cost(run, &table, cost)
+    }
+
+    /// The projection of `run` from its uncalibrated iteration `cost` on
+    /// the layer costs `table` (see [`Scenario::project`] for the formula).
+    pub(super) fn project_cost(&self, run: &Run, table: &CostTable, cost: IterationCost) -> Projection {
+        let kappa = run.kappa();
         let samples = self.network().dataset_samples();
         let iterations = samples.div_ceil(run.mini_batch);
         let epochs_of_batches = samples as f64 / run.mini_batch as f64;
@@ -124,7 +130,7 @@ impl Scenario {
             recompute: run.recompute,
             overlap: run.overlap,
             bottlenecks,
-            terms: terms::applied(&table, self.cluster(), run),
+            terms: terms::applied(table, self.cluster(), run),
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,
                 communication: kappa.communication,
