@@ -98,6 +98,11 @@ fn evaluate_compute(term: &Derivation) -> f64 {
 fn check_part(e: &Explanation, part: Part, spec: &RunSpec) {
     let s = |name: &str| symbol(&e.symbols, name);
     let sharded = |stage: u8| if s("z") >= f64::from(stage) { s("d") } else { 1.0 };
+    // section 11's accounting lists the bytes autograd saves and the largest layer
+    let autograd = e
+        .symbols
+        .iter()
+        .any(|sym| sym.symbol == "a" || sym.symbol == "max_l(|x_l| + |y_l|)");
     let want = match part {
         Part::Weights => s("h") * s("W") / sharded(3),
         Part::Gradients => s("h") * s("W") / sharded(2),
@@ -109,8 +114,12 @@ fn check_part(e: &Explanation, part: Part, spec: &RunSpec) {
             };
             (master + s("s") * s("δ")) * s("W") / sharded(1)
         }
+        // section 11: the bytes per sample autograd saves
+        Part::Activations if autograd => s("B_g") * s("a"),
         Part::Activations => 2.0 * s("h") * s("B_g") * s("A"),
-        Part::Reserved => return,
+        Part::Transient if autograd => s("h") * s("B_g") * s("max_l(|x_l| + |y_l|)"),
+        Part::Transient => 0.0,
+        Part::Reserved | Part::Workspace | Part::Allocator => return,
     };
     close(e.result, want, &format!("{part:?} from its symbols"));
 }

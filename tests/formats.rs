@@ -56,10 +56,14 @@ fn reference_networks_round_trip_through_net_and_json() {
 
 #[test]
 fn reference_files_keep_their_quirks() {
-    // the 256³ CosmoFlow file has a RELU whose input reads 32x2128x128x128:
-    // kept as it is (a relu's input shape changes no number of the model)
+    // the 256³ CosmoFlow file has a RELU whose input reads 32x2128x128x128: the file parses
+    // as written, and the preset reads it as the convolution's 32x128³ output (the roofline's
+    // traffic and autograd's saved ReLU output depend on it)
+    let preset = presets::network_preset("cosmoflow-256").unwrap();
+    let as_written = net::parse(preset.file().unwrap().1).unwrap();
+    assert_eq!(as_written.layers()[4].x().dims(), &[32, 2128, 128, 128]);
     let cosmo = presets::network("cosmoflow-256").unwrap();
-    assert_eq!(cosmo.layers()[4].x().dims(), &[32, 2128, 128, 128]);
+    assert_eq!(cosmo.layers()[4].x().dims(), &[32, 128, 128, 128]);
     // "16x255x255x255 |0": blanks around fields are ignored
     let cosmo = presets::network("cosmoflow").unwrap();
     assert_eq!(cosmo.layers()[2].y().dims(), &[16, 255, 255, 255]);

@@ -3,9 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::{
-    AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Fidelity, HaloTransport, LayerKind, LayerSpec,
-    LinkSpec, Network, NetworkSpec, Optimizer, Precision, PrecisionRates, ProfiledGpu, Projection, RankBy,
-    RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par, SwitchLevelSpec, Violation, formats, presets,
+    AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Fidelity, FrameworkMemory, GemmRates, HaloTransport,
+    KernelFacts, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, Optimizer, Precision, PrecisionRates,
+    ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par, SwitchLevelSpec,
+    Violation, formats, presets,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -112,10 +113,22 @@ proptest! {
     ) {
         let s = scenario(model, "dgx-a100");
         let batch = if strong { Batch::MiniBatch(4096) } else { Batch::SamplesPerGpu(b) };
-        if let Ok(proj) = s.project(&RunSpec::new(Par::Data, p, batch)) {
+        // the ideal edition: D·Σt over p, exactly
+        let ideal = RunSpec::new(Par::Data, p, batch).in_edition(Fidelity::Ideal);
+        if let Ok(proj) = s.project(&ideal) {
             COMPARED[2].fetch_add(1, Ordering::Relaxed);
-            let whole = s.network().dataset_samples() as f64 * s.time_per_sample_s();
+            let sum_t = s.table_for(&paradl::oracle::TimeBasis::edition(Fidelity::Ideal)).time_per_sample_s();
+            let whole = s.network().dataset_samples() as f64 * sum_t;
             prop_assert!((proj.compute_s * p as f64 - whole).abs() <= 1e-9 * whole);
+        }
+        // the realistic edition's kernels run at the batch a GPU holds: at a fixed batch per
+        // GPU (weak scaling) p GPUs take 1/p of one GPU's epoch at that batch, exactly
+        if let (false, Ok(proj), Ok(one)) = (
+            strong || b < 1.0,
+            s.project(&RunSpec::new(Par::Data, p, batch)),
+            s.project(&RunSpec::new(Par::Serial, 1, batch)),
+        ) {
+            prop_assert!((proj.compute_s * p as f64 - one.compute_s).abs() <= 1e-9 * one.compute_s);
         }
     }
 
@@ -473,6 +486,7 @@ fn network_spec() -> impl Strategy<Value = NetworkSpec> {
                     name: "GPU".into(),
                     flops_per_s,
                     memory_bandwidth_bytes_per_s: bw,
+                    gemm_flops_per_s: None,
                 }),
             }
         })
@@ -486,17 +500,43 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
         prop::option::of(log_count(1 << 40)),
         prop::option::of((log_uniform(1e-12, 1e3), log_uniform(1.0, 1e30))),
         prop::option::of(log_uniform(1.0, 1e30)),
+        prop::option::of((
+            log_count(1 << 40),
+            log_uniform(1.0, 1e30),
+            prop::option::of(log_uniform(1.0, 1e30)),
+            log_uniform(1e-12, 1e3),
+        )),
+        prop::option::of(log_uniform(1.0, 1e30)),
+        (
+            prop::option::of(log_uniform(1.0, 1e30)),
+            prop::option::of(log_uniform(1.0, 1e30)),
+        ),
     )
-        .prop_map(|(bw, allreduce, sharing, halo, reserved)| RealisticFacts {
-            reserved_bytes: reserved,
-            memory_bandwidth_bytes_per_s: bw,
-            allreduce,
-            nic_sharing: sharing,
-            halo_transport: halo.map(|(latency_s, pcie_bandwidth_bytes_per_s)| HaloTransport {
-                latency_s,
-                pcie_bandwidth_bytes_per_s,
-            }),
-        })
+        .prop_map(
+            |(bw, allreduce, sharing, halo, reserved, kernels, workspace, (intra, nic))| RealisticFacts {
+                reserved_bytes: reserved,
+                memory_bandwidth_bytes_per_s: bw,
+                allreduce,
+                nic_sharing: sharing,
+                halo_transport: halo.map(|(latency_s, pcie_bandwidth_bytes_per_s)| HaloTransport {
+                    latency_s,
+                    pcie_bandwidth_bytes_per_s,
+                }),
+                kernels: kernels.map(|(sms, fp32, half, kernel_overhead_s)| KernelFacts {
+                    sms,
+                    gemm_flops_per_s: GemmRates {
+                        fp32,
+                        tf32: half,
+                        fp16: half,
+                        bf16: None,
+                    },
+                    kernel_overhead_s,
+                }),
+                framework_memory: workspace.map(|workspace_bytes| FrameworkMemory { workspace_bytes }),
+                intra_node_bus_bandwidth_bytes_per_s: intra,
+                nic_bus_bandwidth_bytes_per_s: nic,
+            },
+        )
 }
 
 fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {

@@ -121,6 +121,7 @@ fn a_profile_scales_to_the_clusters_gpu() {
         name: "twice as fast".into(),
         flops_per_s: 2e12,
         memory_bandwidth_bytes_per_s: None,
+        gemm_flops_per_s: None,
     });
     let p = project(
         network.clone(),
@@ -139,7 +140,9 @@ fn a_profile_scales_to_the_clusters_gpu() {
 #[test]
 fn resnet50s_v100_profile_on_other_gpus() {
     // 64 GPUs at 32 samples: D·T/p = 1,280,000 · 3.119502 ms / 64 = 62.39004 s on ABCI's V100
-    let compute = |spec: paradl::oracle::ClusterSpec, fidelity| {
+    // (section 7's roofline: the clusters without section 11's kernel facts)
+    let compute = |mut spec: paradl::oracle::ClusterSpec, fidelity| {
+        spec.realistic.kernels = None;
         Scenario::new(presets::network("resnet50").unwrap(), Cluster::new(spec).unwrap())
             .project(&RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(fidelity))
             .unwrap()

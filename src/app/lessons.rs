@@ -53,7 +53,7 @@ fn memory_wall() -> Inputs {
     Inputs {
         model: ModelSource::Preset("vgg16".into()),
         gpus: 8,
-        batch: Batch::SamplesPerGpu(64.0),
+        batch: Batch::SamplesPerGpu(256.0),
         explaining: Some(ExplainTarget::new(Strategy::Data, 8, Quantity::Memory)),
         ..Inputs::default()
     }
@@ -78,8 +78,8 @@ pub const LESSONS: [Lesson; 3] = [
     Lesson {
         id: "memory-wall",
         title: "What the memory wall is",
-        question: "VGG-16 at 64 samples per GPU on 16 GB V100s: which strategies fit in a GPU's memory?",
-        answer: "Data parallelism keeps every activation of 64 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid. The explanation opened with the lesson gives each part's formula.",
+        question: "VGG-16 at 256 samples per GPU on 16 GB V100s: which strategies fit in a GPU's memory?",
+        answer: "Data parallelism keeps every activation of 256 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid. The explanation opened with the lesson gives each part's formula.",
         inputs: memory_wall,
     },
 ];

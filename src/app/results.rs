@@ -142,13 +142,28 @@ mod tests {
         assert_eq!(results.ranking.len(), 7, "every strategy but serial applies at 64 GPUs");
         let data = results.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
         assert_eq!((data.gpus, data.mini_batch, data.iterations), (64, 2048, 625));
-        assert!((data.compute_s - 62.39004).abs() < 1e-9, "{}", data.compute_s);
+        // the default realistic edition: the engine's own projection of the run shown
+        let run = crate::oracle::RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+        assert_eq!(data.compute_s, scenario.project(&run).unwrap().compute_s);
+        // the ideal edition: the hand-computed value above
+        let ideal = scenario
+            .project(&run.in_edition(crate::oracle::Fidelity::Ideal))
+            .unwrap();
+        assert!((ideal.compute_s - 62.39004).abs() < 1e-9, "{}", ideal.compute_s);
         // the sweep: the 8 chosen strategies at 1, 2, 4 ... 4096 GPUs (serial at 1 only)
         assert_eq!(results.sweep.len(), 1 + 7 * 13);
         assert!(results.sweep.iter().all(|p| p.samples_per_gpu == 32.0));
         assert_eq!(results.ideal.len(), 13);
         assert_eq!(results.ideal[6].0, 64);
-        assert!((results.ideal[6].1 - 62.39004).abs() < 1e-9);
+        // the ideal scaling line: one GPU's epoch at 32 samples, over 64
+        let one = scenario
+            .project(&crate::oracle::RunSpec::new(
+                Strategy::Serial,
+                1,
+                Batch::SamplesPerGpu(32.0),
+            ))
+            .unwrap();
+        assert!((results.ideal[6].1 - one.total_s / 64.0).abs() < 1e-9 * one.total_s);
         assert_eq!(results.fits.len(), 7);
         assert_eq!(results.capacity_bytes, 16e9);
     }

@@ -1,5 +1,6 @@
 //! Memory per GPU of each strategy at the GPU budget, stacked by part
-//! (weights, gradients, optimizer states, activations, reserved) against
+//! (weights, gradients, optimizer states, activations, the backward pass's
+//! buffers, library workspace, allocator rounding, reserved) against
 //! the GPU's capacity; bars far above it are cut and labelled.
 
 use plotters::style::RGBColor;
@@ -20,6 +21,9 @@ pub fn part_color(part: Part) -> RGBColor {
         Part::Optimizer => RGBColor(0x00, 0x9e, 0x73),
         Part::Activations => RGBColor(0x88, 0x22, 0x55),
         Part::Reserved => RGBColor(0x6b, 0x6b, 0x6b),
+        Part::Transient => RGBColor(0xaa, 0x44, 0x99),
+        Part::Workspace => RGBColor(0x33, 0x22, 0x88),
+        Part::Allocator => RGBColor(0x80, 0x80, 0x20),
     }
 }
 

@@ -35,10 +35,30 @@ pub fn ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64) -> AlphaBeta
 /// for a ring that leaves a node (contract, section 7).
 pub fn shared_ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64, nic_sharing: u64) -> AlphaBeta {
     let s = cluster.spec();
+    let links = Bandwidths {
+        intra_node_bytes_per_s: s.intra_node.bandwidth_bytes_per_s,
+        nic_bytes_per_s: s.nic.bandwidth_bytes_per_s,
+    };
+    ring_over(cluster, span_gpus, rings_per_node, nic_sharing, links)
+}
+
+/// The bandwidths a ring runs at: the links' (sections 4 and 7), or what
+/// NCCL achieves over them (section 11).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bandwidths {
+    /// `bw_in`, bytes/s.
+    pub intra_node_bytes_per_s: f64,
+    /// `bw_nic`, bytes/s.
+    pub nic_bytes_per_s: f64,
+}
+
+/// [`shared_ring`] at the bandwidths `links`.
+fn ring_over(cluster: &Cluster, span_gpus: u64, rings_per_node: u64, nic_sharing: u64, links: Bandwidths) -> AlphaBeta {
+    let s = cluster.spec();
     if span_gpus <= s.gpus_per_node {
         return AlphaBeta {
             alpha_s: s.intra_node.latency_s,
-            beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s,
+            beta_s_per_byte: 1.0 / links.intra_node_bytes_per_s,
         };
     }
     let nodes = span_gpus.div_ceil(s.gpus_per_node);
@@ -51,12 +71,12 @@ pub fn shared_ring(cluster: &Cluster, span_gpus: u64, rings_per_node: u64, nic_s
         }
         inner_s += level.latency_s;
     }
-    let nic_bw = s.nic.bandwidth_bytes_per_s;
+    let nic_bw = links.nic_bytes_per_s;
     let rings = rings_per_node.max(1) as f64;
     let share = nic_bw.min(s.nics_per_node as f64 * nic_bw / rings) / nic_sharing.max(1) as f64;
     AlphaBeta {
         alpha_s: s.intra_node.latency_s.max(2.0 * s.nic.latency_s + path_s),
-        beta_s_per_byte: 1.0 / s.intra_node.bandwidth_bytes_per_s.min(share),
+        beta_s_per_byte: 1.0 / links.intra_node_bytes_per_s.min(share),
     }
 }
 
@@ -102,9 +122,21 @@ impl<'a> Fabric<'a> {
     }
 
     /// A ring over `span_gpus` GPUs with `rings_per_node` rings leaving
-    /// each node (see [`shared_ring`]; NIC sharing when in force).
+    /// each node (see [`shared_ring`]; NIC sharing when in force, and
+    /// NCCL's bus bandwidths in place of the links' when given).
     pub fn ring(&self, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
-        shared_ring(self.cluster, span_gpus, rings_per_node, self.terms.nic_sharing)
+        let s = self.cluster.spec();
+        let links = Bandwidths {
+            intra_node_bytes_per_s: self
+                .terms
+                .intra_node_bus_bandwidth_bytes_per_s
+                .unwrap_or(s.intra_node.bandwidth_bytes_per_s),
+            nic_bytes_per_s: self
+                .terms
+                .nic_bus_bandwidth_bytes_per_s
+                .unwrap_or(s.nic.bandwidth_bytes_per_s),
+        };
+        ring_over(self.cluster, span_gpus, rings_per_node, self.terms.nic_sharing, links)
     }
 
     /// A point-to-point pair (see [`pair`]; NIC sharing when in force).

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::table::LayerCost;
+use crate::oracle::model::facts::FrameworkMemory;
 use crate::oracle::model::practice::Optimizer;
 use crate::oracle::model::run::Run;
 
@@ -20,6 +22,16 @@ pub struct MemoryParts {
     pub activations_bytes: f64,
     /// CUDA context and framework.
     pub reserved_bytes: f64,
+    /// Gradient buffers alive at once at the peak of the backward pass
+    /// (section 11; 0 in ParaDL's accounting).
+    #[serde(default)]
+    pub transient_bytes: f64,
+    /// Workspaces of the convolution and matrix libraries (section 11).
+    #[serde(default)]
+    pub workspace_bytes: f64,
+    /// The caching allocator's rounding of the saved tensors (section 11).
+    #[serde(default)]
+    pub allocator_bytes: f64,
 }
 
 /// A part of memory.
@@ -35,20 +47,29 @@ pub enum Part {
     Activations,
     /// Reserved.
     Reserved,
+    /// The backward pass's transient gradient buffers.
+    Transient,
+    /// Library workspaces.
+    Workspace,
+    /// The allocator's rounding.
+    Allocator,
 }
 
 impl Part {
     /// Every part, in the plot's order.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 8] = [
         Self::Weights,
         Self::Gradients,
         Self::Optimizer,
         Self::Activations,
+        Self::Transient,
+        Self::Workspace,
+        Self::Allocator,
         Self::Reserved,
     ];
 
     /// Its machine name: `weights`, `gradients`, `optimizer`,
-    /// `activations`, `reserved`.
+    /// `activations`, `transient`, `workspace`, `allocator`, `reserved`.
     pub fn key(self) -> &'static str {
         match self {
             Self::Weights => "weights",
@@ -56,7 +77,15 @@ impl Part {
             Self::Optimizer => "optimizer",
             Self::Activations => "activations",
             Self::Reserved => "reserved",
+            Self::Transient => "transient",
+            Self::Workspace => "workspace",
+            Self::Allocator => "allocator",
         }
+    }
+
+    /// The part of a machine name (see [`Part::key`]).
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.key() == key)
     }
 
     /// Its name for people.
@@ -67,6 +96,9 @@ impl Part {
             Self::Optimizer => "optimizer states",
             Self::Activations => "activations",
             Self::Reserved => "reserved",
+            Self::Transient => "backward buffers",
+            Self::Workspace => "library workspace",
+            Self::Allocator => "allocator rounding",
         }
     }
 }
@@ -80,6 +112,9 @@ impl MemoryParts {
             Part::Optimizer => self.optimizer_bytes,
             Part::Activations => self.activations_bytes,
             Part::Reserved => self.reserved_bytes,
+            Part::Transient => self.transient_bytes,
+            Part::Workspace => self.workspace_bytes,
+            Part::Allocator => self.allocator_bytes,
         }
     }
 
@@ -97,8 +132,8 @@ impl MemoryParts {
     }
 }
 
-/// The parts of a GPU that holds `weights` parameters and keeps
-/// `activations` items per sample for `samples` samples an iteration.
+/// The parts of a GPU that holds `weights` parameters and keeps the
+/// activations `kept` of its samples.
 ///
 /// # Formula
 /// With `h` the run's item size, `δ` its fp32 item size, `d` its
@@ -106,8 +141,9 @@ impl MemoryParts {
 /// else 1): weights `h·W/d₃`; gradients `h·W/d₂`; optimizer
 /// `(m + s)·W/d₁` with the master copy `m = δ` under FP16 and BF16 when an
 /// optimizer is given and the states `s = δ·{0, 0, 1, 2}` for none, sgd,
-/// momentum and adam; activations `2·h·B·A`; reserved as given.
-pub fn parts(run: &Run, weights: f64, activations: f64, samples: f64, reserved_bytes: f64) -> MemoryParts {
+/// momentum and adam; activations, transient buffers, workspace and the
+/// allocator's rounding as [`kept`] gives them; reserved as given.
+pub fn parts(run: &Run, weights: f64, kept: &Kept, reserved_bytes: f64) -> MemoryParts {
     let h = run.item_bytes();
     let delta = run.bytes_per_item;
     let d = run.data_parallel_degree() as f64;
@@ -121,9 +157,129 @@ pub fn parts(run: &Run, weights: f64, activations: f64, samples: f64, reserved_b
         weights_bytes: h * weights / sharded(3),
         gradients_bytes: h * weights / sharded(2),
         optimizer_bytes: (master + delta * run.optimizer.state_buffers()) * weights / sharded(1),
-        activations_bytes: 2.0 * h * samples * activations,
+        activations_bytes: kept.activations_bytes,
         reserved_bytes,
+        transient_bytes: kept.transient_bytes,
+        workspace_bytes: kept.workspace_bytes,
+        allocator_bytes: kept.allocator_bytes,
     }
+}
+
+/// What a GPU keeps of its activations: the bytes of the saved tensors,
+/// with (section 11) the backward pass's transient buffers, the library
+/// workspace and the allocator's rounding.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Kept {
+    /// Samples an iteration `B_g`.
+    pub samples: f64,
+    /// `A`: activation items kept per sample (ParaDL's accounting), or
+    /// bytes per sample saved by autograd (section 11).
+    pub per_sample: f64,
+    /// Activations, bytes.
+    pub activations_bytes: f64,
+    /// The backward pass's transient buffers, bytes.
+    pub transient_bytes: f64,
+    /// `max_l(|x_l| + |y_l|)`: items of the largest layer's input and
+    /// output per sample (what the transient buffers hold).
+    pub largest_items: f64,
+    /// Library workspace, bytes.
+    pub workspace_bytes: f64,
+    /// The allocator's rounding, bytes.
+    pub allocator_bytes: f64,
+}
+
+/// One layer as a GPU holds it: its costs and the parts it holds of
+/// them (1, or `1/q` of a layer split in `q`).
+#[derive(Debug, Clone, Copy)]
+pub struct Held<'a> {
+    /// The layer's costs.
+    pub cost: &'a LayerCost,
+    /// The share of it this GPU holds.
+    pub share: f64,
+}
+
+/// The activations a GPU keeps of `layers` for `samples` samples.
+///
+/// # Formula
+/// ParaDL's accounting (no framework facts): `2·h·B·A`, `A = Σ act_l`
+/// (with recompute, [`held`] of `(|x|, act)`). Autograd's (section 11):
+/// `B·a` with `a` the bytes per sample autograd saves (with recompute,
+/// [`held`] of `(h·|x|, saved_l)`); transient buffers
+/// `h·B·max_l(|x_l| + |y_l|)` (a layer's input and output gradients); the
+/// library workspace as given; the allocator's rounding: each saved
+/// tensor of the `B` samples rounded up to 512 bytes, and above 10 MiB to
+/// 2 MiB (PyTorch's CUDA caching allocator: `kMinBlockSize`,
+/// `kMinLargeAlloc`, `kRoundLarge`), scaled by the share kept under
+/// recompute. Every per-layer quantity is multiplied by the layer's share.
+pub fn kept<'a>(
+    layers: impl ExactSizeIterator<Item = Held<'a>> + Clone,
+    samples: f64,
+    h: f64,
+    recompute: bool,
+    framework: Option<FrameworkMemory>,
+) -> Kept {
+    let Some(framework) = framework else {
+        let items = held(
+            layers.map(|l| (l.cost.input_items * l.share, l.cost.activation_items * l.share)),
+            recompute,
+        );
+        return Kept {
+            samples,
+            per_sample: items,
+            activations_bytes: 2.0 * h * samples * items,
+            ..Kept::default()
+        };
+    };
+    let all: f64 = layers.clone().map(|l| l.cost.saved.bytes() * l.share).sum();
+    let per_sample = held(
+        layers
+            .clone()
+            .map(|l| (h * l.cost.input_items * l.share, l.cost.saved.bytes() * l.share)),
+        recompute,
+    );
+    let transient = layers
+        .clone()
+        .map(|l| (l.cost.input_items + l.cost.output_items) * l.share)
+        .fold(0.0, f64::max);
+    let rounding: f64 = layers
+        .flat_map(|l| l.cost.saved.tensors.iter().map(move |t| samples * t * l.share))
+        .map(|bytes| allocated(bytes) - bytes)
+        .sum();
+    let kept_share = if all > 0.0 { per_sample / all } else { 1.0 };
+    Kept {
+        samples,
+        per_sample,
+        activations_bytes: samples * per_sample,
+        transient_bytes: h * samples * transient,
+        largest_items: transient,
+        workspace_bytes: framework.workspace_bytes,
+        allocator_bytes: rounding * kept_share,
+    }
+}
+
+/// 512 bytes: every allocation of PyTorch's CUDA caching allocator is a
+/// multiple (`kMinBlockSize`).
+const MIN_BLOCK_BYTES: f64 = 512.0;
+/// 10 MiB: allocations this large are rounded to [`ROUND_LARGE_BYTES`]
+/// (`kMinLargeAlloc`).
+const MIN_LARGE_ALLOC_BYTES: f64 = 10.0 * 1024.0 * 1024.0;
+/// 2 MiB (`kRoundLarge`).
+const ROUND_LARGE_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
+
+/// Bytes the caching allocator gives a tensor of `bytes`.
+///
+/// # Formula
+/// `⌈bytes/512⌉·512`, and at least 512; from 10 MiB, `⌈bytes/2 MiB⌉·2 MiB`.
+pub fn allocated(bytes: f64) -> f64 {
+    if bytes <= 0.0 {
+        return 0.0;
+    }
+    let block = if bytes >= MIN_LARGE_ALLOC_BYTES {
+        ROUND_LARGE_BYTES
+    } else {
+        MIN_BLOCK_BYTES
+    };
+    (bytes / block).ceil() * block
 }
 
 /// Activation items a GPU keeps per sample of some layers, given each
@@ -185,7 +341,7 @@ mod tests {
     fn the_zero_papers_bytes_per_parameter() {
         let base = RunSpec::new(Strategy::Data, 64, crate::oracle::Batch::MiniBatch(64));
         // fp32, no optimizer: the contract's 2δ(B·A + W) = 4W + 4W
-        let p = parts(&run(base.clone()), 1.0, 0.0, 0.0, 0.0);
+        let p = parts(&run(base.clone()), 1.0, &Kept::default(), 0.0);
         assert_eq!((p.weights_bytes, p.gradients_bytes, p.optimizer_bytes), (4.0, 4.0, 0.0));
         // mixed precision Adam: 2 + 2 + 12 bytes a parameter (K = 12)
         let adam = RunSpec {
@@ -193,7 +349,7 @@ mod tests {
             optimizer: Optimizer::Adam,
             ..base.clone()
         };
-        let p = parts(&run(adam.clone()), 1.0, 0.0, 0.0, 0.0);
+        let p = parts(&run(adam.clone()), 1.0, &Kept::default(), 0.0);
         assert_eq!(
             (p.weights_bytes, p.gradients_bytes, p.optimizer_bytes),
             (2.0, 2.0, 12.0)
@@ -205,8 +361,7 @@ mod tests {
                 ..base.clone()
             }),
             1.0,
-            0.0,
-            0.0,
+            &Kept::default(),
             0.0,
         );
         assert_eq!(p.total(), 12.0);
@@ -217,21 +372,37 @@ mod tests {
                 ..base.clone()
             }),
             1.0,
-            0.0,
-            0.0,
+            &Kept::default(),
             0.0,
         );
         assert_eq!((p.weights_bytes, p.optimizer_bytes), (2.0, 4.0));
         // ZeRO over 64 data-parallel GPUs (the paper's Ψ = 1, N_d = 64): stage 1 shards 12,
         // stage 2 also 2, stage 3 also 2
         for (zero, want) in [(1, 2.0 + 2.0 + 12.0 / 64.0), (2, 2.0 + 14.0 / 64.0), (3, 16.0 / 64.0)] {
-            let p = parts(&run(RunSpec { zero, ..adam.clone() }), 1.0, 0.0, 0.0, 0.0);
+            let p = parts(&run(RunSpec { zero, ..adam.clone() }), 1.0, &Kept::default(), 0.0);
             assert!((p.total() - want).abs() < 1e-15, "stage {zero}: {}", p.total());
         }
-        // activations: 2·h·B·A, h = 2 in mixed precision
-        let p = parts(&run(adam), 0.0, 10.0, 3.0, 5.0);
-        assert_eq!((p.activations_bytes, p.reserved_bytes), (120.0, 5.0));
+        // activations: 2·h·B·A, h = 2 in mixed precision (ParaDL's accounting)
+        let table = crate::oracle::cost::table::CostTable::new(
+            &presets::network("alexnet").unwrap(),
+            &presets::cluster("abci").unwrap(),
+        );
+        let layers = table.layers().iter().map(|cost| Held { cost, share: 1.0 });
+        let k = kept(layers, 3.0, 2.0, false, None);
+        assert_eq!(k.activations_bytes, 2.0 * 2.0 * 3.0 * table.activation_items());
+        let p = parts(&run(adam), 0.0, &k, 5.0);
+        assert_eq!((p.activations_bytes, p.reserved_bytes), (k.activations_bytes, 5.0));
         assert_eq!(p.dominant(), Part::Activations);
+    }
+
+    #[test]
+    fn the_allocator_rounds_to_blocks_by_hand() {
+        assert_eq!(allocated(0.0), 0.0);
+        assert_eq!(allocated(1.0), 512.0);
+        assert_eq!(allocated(513.0), 1024.0);
+        let mib = 1024.0 * 1024.0;
+        assert_eq!(allocated(9.5 * mib), 9.5 * mib);
+        assert_eq!(allocated(10.0 * mib + 1.0), 12.0 * mib);
     }
 
     #[test]

@@ -6,8 +6,10 @@
 pub mod collectives;
 pub mod communication;
 pub mod derivation;
+pub mod kernels;
 pub mod memory;
 pub mod partition;
+pub mod saved;
 pub mod split;
 pub mod strategies;
 pub mod table;

@@ -5,9 +5,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::kernels::{Cut, GpuModel, LayerWork};
 use super::partition::{Stages, partition, prefix_sums};
+use super::saved::{SavedTensors, saved_tensors};
+use super::split::{SplitAxis, SplitPlan};
 use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::layer::{Layer, LayerKind};
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
@@ -76,6 +80,42 @@ pub struct LayerCost {
     pub halo_x_items: f64,
     /// `h_y = F_l·⌊K_l/2⌋·Π(y spatial after the first)`, 0 when `K_l ≤ 1`.
     pub halo_y_items: f64,
+    /// The tensors autograd saves for the layer's backward pass, bytes per
+    /// sample (section 11; empty without the framework's memory facts).
+    pub saved: SavedTensors,
+}
+
+/// The realistic edition's kernels (section 11): each layer's work, the
+/// GPU it runs on and the factor that carries a profile's measured time
+/// (and recompute's extra forward pass) onto the kernel model.
+#[derive(Debug, Clone)]
+pub struct Kernels {
+    works: Vec<LayerWork>,
+    scales: Vec<f64>,
+    gpu: GpuModel,
+    item_bytes: f64,
+    precision: Precision,
+}
+
+impl Kernels {
+    /// Seconds of a training step of layer `index` for `samples` samples,
+    /// cut by `cut`.
+    ///
+    /// # Formula
+    /// `T_l(b, cut) = s_l·K_l(b, cut)` with `K_l` the kernel time of
+    /// [`LayerWork::step_s`] and `s_l = t_l/K_l(∞)` (1 without a profile,
+    /// 4/3 with recompute).
+    pub fn layer_s(&self, index: usize, samples: f64, cut: Cut) -> f64 {
+        match (self.works.get(index), self.scales.get(index)) {
+            (Some(work), Some(scale)) => scale * work.step_s(samples, cut, self.item_bytes, self.precision, &self.gpu),
+            _ => 0.0,
+        }
+    }
+
+    /// The layers' work.
+    pub fn works(&self) -> &[LayerWork] {
+        &self.works
+    }
 }
 
 /// A profile scaled from the GPU it was measured on to the cluster's.
@@ -103,6 +143,7 @@ pub struct CostTable {
     terms: Terms,
     memory_bound_layers: usize,
     profile_scaling: Option<ProfileScaling>,
+    kernels: Option<Kernels>,
 }
 
 /// Bytes per item a profile was measured with (fp32, as the reference
@@ -158,20 +199,30 @@ impl CostTable {
     /// recompute multiplies every time by 4/3.
     pub fn for_basis(network: &Network, cluster: &Cluster, basis: &TimeBasis) -> Self {
         let terms = Terms::new(cluster, basis.fidelity);
-        let (mut times, memory_bound_layers, profile_scaling) = match basis.fidelity {
-            Fidelity::Ideal => (ideal_times(network, cluster, basis.precision), 0, None),
+        let (mut times, memory_bound_layers, profile_scaling, mut kernels) = match basis.fidelity {
+            Fidelity::Ideal => (ideal_times(network, cluster, basis.precision), 0, None, None),
             Fidelity::Realistic => realistic_times(network, cluster, &terms, basis),
         };
         if basis.recompute {
             for t in &mut times {
                 *t *= 4.0 / 3.0;
             }
+            if let Some(k) = &mut kernels {
+                for s in &mut k.scales {
+                    *s *= 4.0 / 3.0;
+                }
+            }
         }
+        let saved = match terms.framework_memory {
+            Some(_) => saved_tensors(network.layers(), basis.item_bytes, basis.precision.is_mixed()),
+            None => vec![SavedTensors::default(); network.layers().len()],
+        };
         let layers: Vec<LayerCost> = network
             .layers()
             .iter()
             .zip(times)
-            .map(|(layer, time_s)| layer_cost(layer, time_s))
+            .zip(saved)
+            .map(|((layer, time_s), saved)| layer_cost(layer, time_s, saved))
             .collect();
         let times_s: Vec<f64> = layers.iter().map(|c| c.time_s).collect();
         Self {
@@ -185,6 +236,42 @@ impl CostTable {
             terms,
             memory_bound_layers,
             profile_scaling,
+            kernels,
+        }
+    }
+
+    /// The realistic edition's kernels, when the cluster gives its GPU's
+    /// kernel facts (section 11).
+    pub fn kernels(&self) -> Option<&Kernels> {
+        self.kernels.as_ref()
+    }
+
+    /// Seconds of one GPU's forward and backward compute for `samples`
+    /// samples, the layers of `plan` split (each cut in `plan.parts`).
+    ///
+    /// # Formula
+    /// Without kernels (the ideal edition, or no kernel facts): `B·Σt`, or
+    /// `B·t_split(q)` with a plan. With kernels: `Σ_l T_l(B, cut_l)`
+    /// ([`Kernels::layer_s`]), `cut_l` the plan's axis for a split layer.
+    pub fn compute_s(&self, samples: f64, plan: Option<&SplitPlan>) -> f64 {
+        match (&self.kernels, plan) {
+            (None, None) => samples * self.time_per_sample_s,
+            (None, Some(plan)) => samples * plan.time_s(&self.layers),
+            (Some(k), plan) => (0..self.layers.len())
+                .map(|i| k.layer_s(i, samples, cut_of(plan, i)))
+                .sum(),
+        }
+    }
+
+    /// Seconds of one GPU's compute of the layers `range` (a pipeline
+    /// stage) for `samples` samples.
+    ///
+    /// # Formula
+    /// Without kernels `B·Σ_{l∈range} t_l`; with kernels `Σ_{l∈range} T_l(B)`.
+    pub fn range_s(&self, range: std::ops::Range<usize>, samples: f64) -> f64 {
+        match &self.kernels {
+            None => samples * self.times_s.get(range).map_or(0.0, |t| t.iter().sum()),
+            Some(k) => range.map(|i| k.layer_s(i, samples, Cut::Whole)).sum(),
         }
     }
 
@@ -260,9 +347,109 @@ fn ideal_times(network: &Network, cluster: &Cluster, precision: Precision) -> Ve
         .collect()
 }
 
+/// What the realistic edition's per-sample times come with: the count of
+/// memory-bound layers, a profile's scaling and the kernels.
+type Realistic = (Vec<f64>, usize, Option<ProfileScaling>, Option<Kernels>);
+
 /// Section 7's per-sample times, the count of memory-bound layers and the
-/// profile's scaling (see [`CostTable::for_edition`]).
-fn realistic_times(
+/// profile's scaling (see [`CostTable::for_edition`]); with the GPU's
+/// kernel facts, section 11's kernels.
+fn realistic_times(network: &Network, cluster: &Cluster, terms: &Terms, basis: &TimeBasis) -> Realistic {
+    if let Some(facts) = terms.kernels {
+        return kernel_times(network, terms, basis, facts);
+    }
+    let (times, memory_bound, scaling) = roofline_times(network, cluster, terms, basis);
+    (times, memory_bound, scaling, None)
+}
+
+/// Section 11: each layer's time per sample as its kernels tend to at a
+/// large batch on the cluster's GPU, `K_l(∞)`, a profile scaled by the same
+/// model on the GPU it was measured on (at fp32, `δ = 4`), and the
+/// kernels that give the time at any batch and split.
+fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: KernelFacts) -> Realistic {
+    let bandwidth = terms.memory_bandwidth_bytes_per_s.unwrap_or(f64::INFINITY);
+    let here_gpu = GpuModel::of_facts(facts, bandwidth);
+    let (h, precision) = (basis.item_bytes, basis.precision);
+    let works: Vec<LayerWork> = network
+        .layers()
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LayerWork::of(l, i == 0))
+        .collect();
+    let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(h, precision, &here_gpu)).collect();
+    let unbound = GpuModel::of_facts(facts, f64::INFINITY);
+    let memory_bound = works
+        .iter()
+        .zip(&here)
+        .filter(|(w, t)| **t > w.asymptotic_s(h, precision, &unbound))
+        .count();
+    let gpu = network.profiled_on();
+    let there_gpu = match gpu {
+        Some(g) => GpuModel::of_rate(
+            g.gemm_flops_per_s.unwrap_or(g.flops_per_s),
+            g.memory_bandwidth_bytes_per_s.unwrap_or(bandwidth),
+        ),
+        None => here_gpu,
+    };
+    let there: Vec<f64> = works
+        .iter()
+        .map(|w| w.asymptotic_s(PROFILE_BYTES_PER_ITEM, Precision::Fp32, &there_gpu))
+        .collect();
+    let (times, profiled_s) = scale_profile(network, &here, &there);
+    let scales = times
+        .iter()
+        .zip(&here)
+        .map(|(t, k)| if *k > 0.0 { t / k } else { 1.0 })
+        .collect();
+    // reported when the profile's GPU is not the cluster's
+    let same = there_gpu.rate(Precision::Fp32) == here_gpu.rate(Precision::Fp32) && there_gpu.bandwidth == bandwidth;
+    let scaling = profiled_s.and_then(|there_s| {
+        gpu.filter(|_| !same).map(|g| ProfileScaling {
+            gpu: g.name.as_str().into(),
+            there_s,
+            here_s: times.iter().sum(),
+        })
+    });
+    let kernels = Kernels {
+        works,
+        scales,
+        gpu: here_gpu,
+        item_bytes: h,
+        precision,
+    };
+    (times, memory_bound, scaling, Some(kernels))
+}
+
+/// A profile carried by per-layer weights `here` (on the cluster's GPU)
+/// and `there` (on the profile's): the per-sample times and the profiled
+/// total, `None` without a profile.
+///
+/// # Formula
+/// No profile: `t_l = here_l`; a whole-model time `T`:
+/// `t_l = T·here_l/Σthere`; per-layer times `t_l = t'_l·here_l/there_l`.
+fn scale_profile(network: &Network, here: &[f64], there: &[f64]) -> (Vec<f64>, Option<f64>) {
+    match network.profile() {
+        Profile::Flops => (here.to_vec(), None),
+        Profile::WholeModel { per_sample_s } => {
+            let total: f64 = there.iter().sum();
+            let scale = if total > 0.0 { per_sample_s / total } else { 0.0 };
+            (here.iter().map(|w| w * scale).collect(), Some(per_sample_s))
+        }
+        Profile::PerLayer => {
+            let measured: Vec<f64> = network.layers().iter().map(|l| l.time_s().unwrap_or(0.0)).collect();
+            let times = measured
+                .iter()
+                .zip(here.iter().zip(there))
+                .map(|(t, (w, w_there))| if *w_there > 0.0 { t * w / w_there } else { *t })
+                .collect();
+            (times, Some(measured.iter().sum()))
+        }
+    }
+}
+
+/// Section 7's per-sample times (the roofline), the count of memory-bound
+/// layers and the profile's scaling (see [`CostTable::for_edition`]).
+fn roofline_times(
     network: &Network,
     cluster: &Cluster,
     terms: &Terms,
@@ -317,22 +504,9 @@ fn realistic_times(
             .map(|l| roofline_s(l, fp32_rate, bandwidth, PROFILE_BYTES_PER_ITEM))
             .collect(),
     };
-    let (times, profiled_s): (Vec<f64>, f64) = match network.profile() {
-        Profile::Flops => return (here, memory_bound, None),
-        Profile::WholeModel { per_sample_s } => {
-            let total: f64 = there.iter().sum();
-            let scale = if total > 0.0 { per_sample_s / total } else { 0.0 };
-            (here.iter().map(|w| w * scale).collect(), per_sample_s)
-        }
-        Profile::PerLayer => {
-            let measured: Vec<f64> = network.layers().iter().map(|l| l.time_s().unwrap_or(0.0)).collect();
-            let times = measured
-                .iter()
-                .zip(here.iter().zip(&there))
-                .map(|(t, (w, w_there))| if *w_there > 0.0 { t * w / w_there } else { *t })
-                .collect();
-            (times, measured.iter().sum())
-        }
+    let (times, profiled_s) = scale_profile(network, &here, &there);
+    let Some(profiled_s) = profiled_s else {
+        return (here, memory_bound, None);
     };
     let scaling = gpu
         .filter(|g| !same_gpu(g, fp32_rate, bandwidth))
@@ -358,7 +532,22 @@ fn same_gpu(gpu: &ProfiledGpu, rate: f64, bandwidth: Option<f64>) -> bool {
     gpu.flops_per_s == rate && bandwidth.is_none_or(|bw| gpu.memory_bandwidth_bytes_per_s.is_none_or(|own| own == bw))
 }
 
-fn layer_cost(layer: &Layer, time_s: f64) -> LayerCost {
+/// How `plan` cuts layer `index`.
+fn cut_of(plan: Option<&SplitPlan>, index: usize) -> Cut {
+    match plan {
+        Some(plan) if plan.mask.get(index).copied().unwrap_or(false) => {
+            let q = plan.parts as f64;
+            match plan.axis {
+                SplitAxis::Width => Cut::Width(q),
+                SplitAxis::Filters => Cut::Filters(q),
+                SplitAxis::Channels => Cut::Channels(q),
+            }
+        }
+        _ => Cut::Whole,
+    }
+}
+
+fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors) -> LayerCost {
     let half_kernel = (layer.kernel_size() / 2) as f64;
     let (halo_x_items, halo_y_items) = if layer.kernel_size() > 1 {
         (
@@ -380,6 +569,7 @@ fn layer_cost(layer: &Layer, time_s: f64) -> LayerCost {
         width: layer.x().width().min(layer.y().width()),
         halo_x_items,
         halo_y_items,
+        saved,
     }
 }
 

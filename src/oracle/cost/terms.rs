@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 
 use super::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
-use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport};
+use crate::oracle::model::facts::{AllreduceAlgorithm, FrameworkMemory, HaloTransport, KernelFacts};
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::names::named_enum;
 use crate::oracle::model::run::Run;
@@ -31,6 +31,12 @@ named_enum! {
         NicSharing => ("nic_sharing", "shared path to the NIC"),
         /// Halos through host memory.
         HaloTransport => ("halo_transport", "host-staged halo exchange"),
+        /// Compute as kernels run (section 11).
+        Kernels => ("kernels", "kernels: tiles, waves and launch cost"),
+        /// Memory as the framework holds it (section 11).
+        FrameworkMemory => ("framework_memory", "memory as autograd and the allocator hold it"),
+        /// Collectives at the bandwidth NCCL achieves (section 11).
+        BusBandwidth => ("bus_bandwidth", "collectives at NCCL's measured bus bandwidth"),
     }
 }
 
@@ -54,6 +60,14 @@ pub struct Terms {
     /// Memory per GPU reserved by the CUDA context and the framework
     /// (section 9; 0: off).
     pub reserved_bytes: f64,
+    /// The GPU's kernel facts (section 11); `None`: off.
+    pub kernels: Option<KernelFacts>,
+    /// The framework's memory facts (section 11); `None`: off.
+    pub framework_memory: Option<FrameworkMemory>,
+    /// NCCL's bus bandwidth inside a node (section 11); `None`: the link's.
+    pub intra_node_bus_bandwidth_bytes_per_s: Option<f64>,
+    /// NCCL's bandwidth through one NIC (section 11); `None`: the NIC's.
+    pub nic_bus_bandwidth_bytes_per_s: Option<f64>,
 }
 
 impl Terms {
@@ -67,6 +81,10 @@ impl Terms {
             nic_sharing: 1,
             halo_transport: None,
             reserved_bytes: 0.0,
+            kernels: None,
+            framework_memory: None,
+            intra_node_bus_bandwidth_bytes_per_s: None,
+            nic_bus_bandwidth_bytes_per_s: None,
         }
     }
 
@@ -84,6 +102,10 @@ impl Terms {
                 nic_sharing: facts.nic_sharing.unwrap_or(1),
                 halo_transport: facts.halo_transport,
                 reserved_bytes: facts.reserved_bytes.unwrap_or(0.0),
+                kernels: facts.kernels,
+                framework_memory: facts.framework_memory,
+                intra_node_bus_bandwidth_bytes_per_s: facts.intra_node_bus_bandwidth_bytes_per_s,
+                nic_bus_bandwidth_bytes_per_s: facts.nic_bus_bandwidth_bytes_per_s,
             },
         }
     }
@@ -133,6 +155,31 @@ pub enum Applied {
         /// Parts of the split in one node.
         per_node: u64,
     },
+    /// Compute as kernels run.
+    Kernels {
+        /// Streaming multiprocessors.
+        sms: u64,
+        /// Sustained GEMM FLOP/s of the run's precision.
+        gemm_flops_per_s: f64,
+        /// Launch and framework cost of one kernel, seconds.
+        kernel_overhead_s: f64,
+        /// Kernels a step launches.
+        kernels: usize,
+    },
+    /// Memory as the framework holds it.
+    FrameworkMemory {
+        /// Bytes per sample autograd saves.
+        saved_bytes_per_sample: f64,
+        /// Library workspace, bytes.
+        workspace_bytes: f64,
+    },
+    /// Collectives at NCCL's bus bandwidth.
+    BusBandwidth {
+        /// Inside a node, bytes/s.
+        intra_node_bytes_per_s: Option<f64>,
+        /// Through one NIC, bytes/s.
+        nic_bytes_per_s: Option<f64>,
+    },
 }
 
 /// A term that applied to a projection, with its value. Serialises as
@@ -148,7 +195,9 @@ pub struct AppliedTerm {
 impl AppliedTerm {
     /// Its main number: bandwidth in bytes/s, the profile's time ratio
     /// here/there, parts of a split, GPUs sharing a NIC path, the halo
-    /// latency in seconds (0 for the Allreduce algorithm).
+    /// latency in seconds (0 for the Allreduce algorithm), the GEMM rate in
+    /// FLOP/s, the bytes per sample autograd saves, the intra-node bus
+    /// bandwidth (else the NIC's) in bytes/s.
     pub fn value(&self) -> f64 {
         match &self.applied {
             Applied::Roofline {
@@ -159,6 +208,14 @@ impl AppliedTerm {
             Applied::Allreduce { .. } => 0.0,
             Applied::NicSharing { gpus } => *gpus as f64,
             Applied::HaloTransport { host, .. } => host.latency_s,
+            Applied::Kernels { gemm_flops_per_s, .. } => *gemm_flops_per_s,
+            Applied::FrameworkMemory {
+                saved_bytes_per_sample, ..
+            } => *saved_bytes_per_sample,
+            Applied::BusBandwidth {
+                intra_node_bytes_per_s,
+                nic_bytes_per_s,
+            } => intra_node_bytes_per_s.or(*nic_bytes_per_s).unwrap_or(0.0),
         }
     }
 
@@ -190,6 +247,38 @@ impl AppliedTerm {
                 units::seconds(host.latency_s),
                 units::bytes(host.pcie_bandwidth_bytes_per_s)
             ),
+            Applied::Kernels {
+                sms,
+                gemm_flops_per_s,
+                kernel_overhead_s,
+                kernels,
+            } => format!(
+                "{kernels} kernels a step, each at least {} to launch; matrix multiplications at {} sustained, in 128x128 tiles over {sms} SMs (narrow layers and small batches leave tiles and SMs idle)",
+                units::seconds(*kernel_overhead_s),
+                units::flops(*gemm_flops_per_s)
+            ),
+            Applied::FrameworkMemory {
+                saved_bytes_per_sample,
+                workspace_bytes,
+            } => format!(
+                "activations as autograd saves them: {} per sample; the backward pass's gradient buffers, {} of library workspace and the allocator's rounding",
+                units::bytes(*saved_bytes_per_sample),
+                units::bytes(*workspace_bytes)
+            ),
+            Applied::BusBandwidth {
+                intra_node_bytes_per_s,
+                nic_bytes_per_s,
+            } => {
+                let show = |bw: &Option<f64>, what: &str| bw.map(|bw| format!("{what} {}/s", units::bytes(bw)));
+                let parts: Vec<String> = [
+                    show(intra_node_bytes_per_s, "inside a node"),
+                    show(nic_bytes_per_s, "through each NIC"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                format!("collectives at the bus bandwidth NCCL achieves: {}", parts.join(", "))
+            }
         }
     }
 }
@@ -208,10 +297,12 @@ impl Serialize for AppliedTerm {
 /// The terms that applied to `run` (none in the ideal edition).
 ///
 /// A term applies when it is in force and the run has what it acts on:
-/// the roofline and a profile's scaling always; elementwise splitting and
-/// host-staged halos in a spatial split of more than one part; the
-/// Allreduce algorithm when a gradient Allreduce has more than one member;
-/// NIC sharing when the run spans more than one node.
+/// the roofline, a profile's scaling, the kernels and the framework's
+/// memory always; elementwise splitting and host-staged halos in a spatial
+/// split of more than one part; the Allreduce algorithm when a gradient
+/// Allreduce has more than one member; NIC sharing when the run spans more
+/// than one node; the bus bandwidth inside a node for more than one GPU,
+/// through the NICs for more than one node.
 pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTerm> {
     let terms = table.terms();
     let mut out = Vec::new();
@@ -280,6 +371,39 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
             Applied::HaloTransport {
                 host,
                 per_node: parts.min(cluster.gpus_per_node()),
+            },
+        );
+    }
+    if let (Some(facts), Some(kernels)) = (terms.kernels, table.kernels()) {
+        push(
+            Term::Kernels,
+            Applied::Kernels {
+                sms: facts.sms,
+                gemm_flops_per_s: facts.gemm_flops_per_s.rate(run.precision),
+                kernel_overhead_s: facts.kernel_overhead_s,
+                kernels: kernels.works().iter().map(|w| w.kernels()).sum(),
+            },
+        );
+    }
+    if let Some(memory) = terms.framework_memory {
+        push(
+            Term::FrameworkMemory,
+            Applied::FrameworkMemory {
+                saved_bytes_per_sample: table.layers().iter().map(|c| c.saved.bytes()).sum(),
+                workspace_bytes: memory.workspace_bytes,
+            },
+        );
+    }
+    let inside = terms.intra_node_bus_bandwidth_bytes_per_s.filter(|_| run.gpus > 1);
+    let across = terms
+        .nic_bus_bandwidth_bytes_per_s
+        .filter(|_| run.gpus > cluster.gpus_per_node());
+    if inside.is_some() || across.is_some() {
+        push(
+            Term::BusBandwidth,
+            Applied::BusBandwidth {
+                intra_node_bytes_per_s: inside,
+                nic_bytes_per_s: across,
             },
         );
     }

@@ -14,9 +14,11 @@
 //! `DROPOUT`, anything else other). Lines starting with `#` are comments.
 //!
 //! One comment means something to this tool (the original one skips it):
-//! `#profiled_on|NAME|FLOP/s|memory bytes/s` records the GPU the profiled
-//! time was measured on (the last field may be empty), so that the
-//! realistic edition can scale it (contract, section 7).
+//! `#profiled_on|NAME|FLOP/s|memory bytes/s[|GEMM FLOP/s]` records the GPU
+//! the profiled time was measured on (the bandwidth may be empty; the
+//! sustained rate of its FP32 matrix multiplications, section 11, may be
+//! left out), so that the realistic edition can scale it (contract,
+//! section 7).
 
 use std::fmt::Write;
 
@@ -49,6 +51,10 @@ fn profiled_on(text: &str) -> Result<Option<ProfiledGpu>, ParseError> {
         flops_per_s: parse_number(&line, flops, "number of FLOP/s")?,
         memory_bandwidth_bytes_per_s: match line.fields.get(3) {
             Some(f) if !f.text.is_empty() => Some(parse_number(&line, *f, "number of bytes/s")?),
+            _ => None,
+        },
+        gemm_flops_per_s: match line.fields.get(4) {
+            Some(f) if !f.text.is_empty() => Some(parse_number(&line, *f, "number of FLOP/s")?),
             _ => None,
         },
     };
@@ -263,7 +269,8 @@ pub fn write(network: &Network) -> Result<String, InputError> {
             .memory_bandwidth_bytes_per_s
             .map(|b| format!("{b:e}"))
             .unwrap_or_default();
-        let _ = writeln!(text, "{PROFILED_ON}{name}|{:e}|{bandwidth}", gpu.flops_per_s);
+        let gemm = gpu.gemm_flops_per_s.map(|r| format!("|{r:e}")).unwrap_or_default();
+        let _ = writeln!(text, "{PROFILED_ON}{name}|{:e}|{bandwidth}{gemm}", gpu.flops_per_s);
     }
     for (i, layer) in spec.layers.iter().enumerate() {
         let field = Path::from("name").within(&layer_field(i, layer));

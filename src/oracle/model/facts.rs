@@ -8,6 +8,7 @@ use super::checks;
 use super::errors::InputError;
 use super::field::Field;
 use super::names::named_enum;
+use super::practice::Precision;
 
 named_enum! {
     /// How gradient Allreduces are run (NCCL chooses per call).
@@ -54,6 +55,77 @@ pub struct RealisticFacts {
     /// (left out: 0; section 9).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserved_bytes: Option<f64>,
+    /// The GPU's kernel facts (section 11): compute as kernels run (left
+    /// out: the roofline of section 7, a time per sample that does not
+    /// depend on the batch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernels: Option<KernelFacts>,
+    /// How a framework holds memory (section 11): activations as autograd
+    /// saves them, the backward pass's transient buffers, workspaces and the
+    /// caching allocator's rounding (left out: section 3's `2δ·B·A`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framework_memory: Option<FrameworkMemory>,
+    /// Bus bandwidth NCCL achieves among the GPUs of one node, bytes/s
+    /// (nccl-tests `all_reduce_perf` busbw at large messages; section 11).
+    /// Left out: the intra-node link's bandwidth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intra_node_bus_bandwidth_bytes_per_s: Option<f64>,
+    /// Bandwidth NCCL achieves through one NIC across nodes, bytes/s
+    /// (section 11). Left out: the NIC's bandwidth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nic_bus_bandwidth_bytes_per_s: Option<f64>,
+}
+
+/// Sustained FLOP/s of one GPU's large matrix multiplications, per
+/// precision (section 11): the datasheet's dense peak times a measured
+/// fraction. A precision left out runs at the FP32 rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GemmRates {
+    /// FP32 (CUDA cores).
+    pub fp32: f64,
+    /// TF32 tensor cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tf32: Option<f64>,
+    /// FP16 tensor cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp16: Option<f64>,
+    /// BF16 tensor cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bf16: Option<f64>,
+}
+
+impl GemmRates {
+    /// The rate of `precision` (FP32's when the GPU gives none for it).
+    pub fn rate(&self, precision: Precision) -> f64 {
+        let rate = match precision {
+            Precision::Fp32 => None,
+            Precision::Tf32 => self.tf32,
+            Precision::Fp16 => self.fp16,
+            Precision::Bf16 => self.bf16,
+        };
+        rate.unwrap_or(self.fp32)
+    }
+}
+
+/// What turns a layer's FLOPs into kernel time on one GPU (section 11).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct KernelFacts {
+    /// Streaming multiprocessors (NVIDIA) or compute units (AMD): how
+    /// many output tiles of a matrix multiplication run at once.
+    pub sms: u64,
+    /// Sustained FLOP/s of a large matrix multiplication per precision.
+    pub gemm_flops_per_s: GemmRates,
+    /// Launch and framework cost of one kernel, seconds: a kernel never
+    /// takes less.
+    pub kernel_overhead_s: f64,
+}
+
+/// How a framework holds a training step's memory (section 11).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FrameworkMemory {
+    /// Workspace of the convolution and matrix libraries (cuDNN,
+    /// cuBLAS), bytes.
+    pub workspace_bytes: f64,
 }
 
 /// Bounds that keep every projection finite (as the cluster's other rates).
@@ -69,9 +141,10 @@ impl RealisticFacts {
 
     /// Checks the facts given.
     ///
-    /// Rules: bandwidths between 1 and 1e30 bytes/s; a latency finite, not
-    /// negative and at most 1000 s; `nic_sharing` from 1 to 2^40;
-    /// `reserved_bytes` from 0 to 1e30.
+    /// Rules: bandwidths and FLOP/s between 1 and 1e30; a latency or a
+    /// kernel's overhead finite, not negative and at most 1000 s;
+    /// `nic_sharing` and `kernels.sms` from 1 to 2^40; `reserved_bytes`
+    /// and `framework_memory.workspace_bytes` from 0 to 1e30.
     ///
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `realistic.nic_sharing`.
@@ -85,6 +158,43 @@ impl RealisticFacts {
         }
         if let Some(sharing) = self.nic_sharing {
             checks::count(field("nic_sharing"), sharing, 1, checks::MAX_GPUS)?;
+        }
+        for (key, bw) in [
+            (
+                "intra_node_bus_bandwidth_bytes_per_s",
+                self.intra_node_bus_bandwidth_bytes_per_s,
+            ),
+            ("nic_bus_bandwidth_bytes_per_s", self.nic_bus_bandwidth_bytes_per_s),
+        ] {
+            if let Some(bw) = bw {
+                checks::within(field(key), bw, MIN_RATE, MAX_RATE)?;
+            }
+        }
+        if let Some(kernels) = self.kernels {
+            let at = field("kernels");
+            checks::count(at.clone().key("sms"), kernels.sms, 1, checks::MAX_GPUS)?;
+            checks::within(
+                at.clone().key("kernel_overhead_s"),
+                kernels.kernel_overhead_s,
+                0.0,
+                MAX_LATENCY_S,
+            )?;
+            let rates = kernels.gemm_flops_per_s;
+            let at = at.key("gemm_flops_per_s");
+            checks::within(at.clone().key("fp32"), rates.fp32, MIN_RATE, MAX_RATE)?;
+            for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
+                if let Some(rate) = rate {
+                    checks::within(at.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
+                }
+            }
+        }
+        if let Some(memory) = self.framework_memory {
+            checks::within(
+                field("framework_memory").key("workspace_bytes"),
+                memory.workspace_bytes,
+                0.0,
+                MAX_RATE,
+            )?;
         }
         if let Some(halo) = self.halo_transport {
             let at = field("halo_transport");

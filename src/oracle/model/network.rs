@@ -30,6 +30,10 @@ pub struct ProfiledGpu {
     /// Its sustained memory bandwidth in bytes/s, if known (roofline).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_bandwidth_bytes_per_s: Option<f64>,
+    /// The sustained FLOP/s of its large FP32 matrix multiplications, if
+    /// known (section 11's kernels; left out: `flops_per_s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gemm_flops_per_s: Option<f64>,
 }
 
 /// A network as entered: plain data, not yet checked.
@@ -232,6 +236,9 @@ fn check_profiled_gpu(gpu: &ProfiledGpu) -> Result<(), InputError> {
     checks::within(field("flops_per_s"), gpu.flops_per_s, 1.0, 1e30)?;
     if let Some(bw) = gpu.memory_bandwidth_bytes_per_s {
         checks::within(field("memory_bandwidth_bytes_per_s"), bw, 1.0, 1e30)?;
+    }
+    if let Some(rate) = gpu.gemm_flops_per_s {
+        checks::within(field("gemm_flops_per_s"), rate, 1.0, 1e30)?;
     }
     Ok(())
 }

@@ -37,9 +37,47 @@
 //!   switch carries 2 GPUs and 2 compute NICs; the MI300X platform pairs
 //!   one 400 Gb/s NIC with each GPU), so no NIC path is shared; halos move
 //!   GPU to GPU with GPUDirect RDMA, so there is no host staging.
+//! - ABCI's runs (ChainerMN over NCCL, the measured runs of
+//!   `validation/`) used flat NCCL rings: its Allreduce is `ring`.
+//!
+//! **Section 11's facts.**
+//! - Kernels. SMs from the vendors' datasheets (V100 80, A100 108, H100
+//!   and H200 132, B200 148, MI300X 304 compute units). The sustained GEMM
+//!   rate is the datasheet's dense peak times the fraction a large BF16
+//!   matmul reaches, as measured in Stas Bekman's "Machine Learning
+//!   Engineering" (github.com/stas00/ml-engineering,
+//!   compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
+//!   comparison table"): A100 SXM 271.2 of 312 TFLOP/s (86.9%), H100 SXM
+//!   794.5 of 989 (80.3%; "H200 is the same"), B200 SXM 1745 of 2250
+//!   (77.6%), MI300X 668.4 of 1300 (51.4%). The one fraction is applied to
+//!   the GPU's FP32, TF32 and FP16 peaks too (measured for BF16 only). The
+//!   V100 is not in that table: Markidis et al. (IPDPSW 2018) measured its
+//!   cuBLAS GEMMs at 83 TFLOP/s on the tensor cores and 83/7 in FP32.
+//!   The launch and framework cost of a kernel,
+//!   [`KERNEL_OVERHEAD_S`], is measured (`tests/torch/overhead.py`).
+//! - Memory as the framework holds it: [`WORKSPACE_BYTES`] of library
+//!   workspace; autograd's saved tensors and the allocator's rounding
+//!   follow from the network (section 11).
+//! - Bus bandwidth (nccl-tests `all_reduce_perf` busbw, large messages,
+//!   ring algorithm): A100 NVLink 3, 234.89 GB/s (ml-engineering,
+//!   network/README.md, 8 GPUs at 16 GiB); H100, 370 GB/s (NVIDIA's
+//!   S. Jeaugey in NVIDIA/nccl-tests#212: "NCCL can get an effective NVLink
+//!   bandwidth of 370GB/s"); H200, 367.61 GB/s and B200, 682.2 GB/s
+//!   (ml-engineering, rings with NVLS off); MI300X, 312.912 GB/s
+//!   (ml-engineering, 8 GPUs, 4 GiB). NVLink SHARP's higher all-reduce
+//!   figures (480 GB/s on H100) are not used: they hold for all-reduce over
+//!   more than 4 GPUs only. Through one NIC: HDR 200 Gb/s, 24 GB/s
+//!   (NVIDIA/nccl-tests#119: 96 GB/s busbw over 4 HDR NICs, 3 nodes of 8
+//!   A100); NDR 400 Gb/s, 46 GB/s (NVIDIA's D. Addison in
+//!   NVIDIA/nccl-tests#290: "For NDR @ 400Gbps you should see 46-48GB/s per
+//!   NIC"; the lower end). No published figure was found for the DGX-1's
+//!   hybrid cube mesh, ABCI (whose facts are the original tool's) or
+//!   RCCL's inter-node rate: those keep their links' bandwidth.
 
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
-use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, RealisticFacts};
+use crate::oracle::model::facts::{
+    AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, RealisticFacts,
+};
 use crate::oracle::model::network::ProfiledGpu;
 
 /// The derating of every published peak (ABCI's measured ratio).
@@ -49,6 +87,59 @@ const SUSTAINED: f64 = 0.5;
 /// tensor (pytorch/pytorch issue #34323, `nvidia-smi` after initialising).
 pub const RESERVED_BYTES: f64 = 781.0 * 1024.0 * 1024.0;
 
+/// The launch and framework cost of one kernel: the median over a
+/// convolution, a linear layer, a batch norm and a ReLU of PyTorch 2.15's
+/// host time per kernel of a forward and backward pass through 200 tiny
+/// layers (`tests/torch/overhead.py`: 9.7, 10.7, 17.2 and 3.3 µs), the
+/// time a GPU kernel waits for when it is shorter.
+pub const KERNEL_OVERHEAD_S: f64 = 10.2e-6;
+
+/// Library workspace per GPU: the cuBLAS workspace PyTorch configures,
+/// `CUBLAS_WORKSPACE_CONFIG=:4096:8` (8 buffers of 4096 KiB, as PyTorch's
+/// reproducibility notes and the cuBLAS documentation give it). cuDNN's
+/// per-convolution workspace is chosen at run time and is not counted.
+pub const WORKSPACE_BYTES: f64 = 8.0 * 4096.0 * 1024.0;
+
+/// The framework's memory facts of every preset.
+const FRAMEWORK_MEMORY: FrameworkMemory = FrameworkMemory {
+    workspace_bytes: WORKSPACE_BYTES,
+};
+
+/// The kernel facts of a GPU from its SMs, dense peaks in TFLOP/s (FP32,
+/// TF32, FP16/BF16; 0: none) and the fraction of them a large matmul
+/// reaches.
+fn kernel_facts(sms: u64, peaks: (f64, f64, f64), fraction: f64) -> KernelFacts {
+    let rate = |peak: f64| (peak > 0.0).then_some(peak * 1e12 * fraction);
+    KernelFacts {
+        sms,
+        gemm_flops_per_s: GemmRates {
+            fp32: peaks.0 * 1e12 * fraction,
+            tf32: rate(peaks.1),
+            fp16: rate(peaks.2),
+            bf16: rate(peaks.2),
+        },
+        kernel_overhead_s: KERNEL_OVERHEAD_S,
+    }
+}
+
+/// The V100 SXM2: 80 SMs (V100 datasheet); cuBLAS GEMMs measured at 83
+/// TFLOP/s on the FP16 tensor cores, "seven and three times the
+/// performance in single and half precision" (Markidis et al., "NVIDIA
+/// Tensor Core Programmability, Performance & Precision", IPDPSW 2018):
+/// FP32 83/7 TFLOP/s. No TF32 or BF16 units (they run as FP32).
+fn v100_kernels() -> KernelFacts {
+    KernelFacts {
+        sms: 80,
+        gemm_flops_per_s: GemmRates {
+            fp32: 83e12 / 7.0,
+            tf32: None,
+            fp16: Some(83e12),
+            bf16: None,
+        },
+        kernel_overhead_s: KERNEL_OVERHEAD_S,
+    }
+}
+
 /// ABCI's V100 as the original tool's profiles were measured on it: the
 /// GPU of the reference files' profiled times (section 7).
 pub fn abci_v100() -> ProfiledGpu {
@@ -56,6 +147,7 @@ pub fn abci_v100() -> ProfiledGpu {
         name: "V100 SXM2 (ABCI)".into(),
         flops_per_s: 7.8e12,
         memory_bandwidth_bytes_per_s: Some(450e9),
+        gemm_flops_per_s: Some(v100_kernels().gemm_flops_per_s.fp32),
     }
 }
 
@@ -81,13 +173,17 @@ fn rates(fp32_peak: f64, tf32_peak: f64, half_peak: f64) -> (f64, PrecisionRates
 }
 
 /// A node of 8 GPUs with a NIC each, NCCL's best Allreduce, GPUDirect.
-fn dgx_facts(hbm_bytes_per_s: f64) -> RealisticFacts {
+fn dgx_facts(node: &EightGpuNode) -> RealisticFacts {
     RealisticFacts {
-        memory_bandwidth_bytes_per_s: Some(hbm_bytes_per_s * SUSTAINED),
+        memory_bandwidth_bytes_per_s: Some(node.hbm_bytes_per_s * SUSTAINED),
         allreduce: Some(AllreduceAlgorithm::Best),
         nic_sharing: Some(1),
         halo_transport: None,
         reserved_bytes: Some(RESERVED_BYTES),
+        kernels: Some(kernel_facts(node.sms, node.peaks, node.matmul_fraction)),
+        framework_memory: Some(FRAMEWORK_MEMORY),
+        intra_node_bus_bandwidth_bytes_per_s: node.bus.0,
+        nic_bus_bandwidth_bytes_per_s: node.bus.1,
     }
 }
 
@@ -104,7 +200,18 @@ struct EightGpuNode {
     nic_bytes_per_s: f64,
     nodes: u64,
     leaf_nodes: u64,
+    /// SMs (compute units).
+    sms: u64,
+    /// The measured fraction of the peak a large matmul reaches.
+    matmul_fraction: f64,
+    /// NCCL's bus bandwidth inside the node and through one NIC, bytes/s.
+    bus: (Option<f64>, Option<f64>),
 }
+
+/// HDR InfiniBand (200 Gb/s) as NCCL achieves it through one NIC.
+const HDR_BUS: f64 = 24e9;
+/// NDR InfiniBand (400 Gb/s) as NCCL achieves it through one NIC.
+const NDR_BUS: f64 = 46e9;
 
 impl EightGpuNode {
     fn spec(&self) -> ClusterSpec {
@@ -130,7 +237,7 @@ impl EightGpuNode {
                 level("spine", None, 130e-9),
             ],
             gpu_flops_by_precision: by_precision,
-            realistic: dgx_facts(self.hbm_bytes_per_s),
+            realistic: dgx_facts(self),
         }
     }
 }
@@ -169,13 +276,17 @@ pub fn abci() -> ClusterSpec {
         },
         realistic: RealisticFacts {
             memory_bandwidth_bytes_per_s: Some(450e9),
-            allreduce: Some(AllreduceAlgorithm::Best),
+            allreduce: Some(AllreduceAlgorithm::Ring),
             nic_sharing: Some(2),
             halo_transport: Some(HaloTransport {
                 latency_s: 3.00011e-3,
                 pcie_bandwidth_bytes_per_s: 16e9,
             }),
             reserved_bytes: Some(RESERVED_BYTES),
+            kernels: Some(v100_kernels()),
+            framework_memory: Some(FRAMEWORK_MEMORY),
+            intra_node_bus_bandwidth_bytes_per_s: None,
+            nic_bus_bandwidth_bytes_per_s: None,
         },
     }
 }
@@ -197,6 +308,9 @@ pub fn dgx_a100() -> ClusterSpec {
         nic_bytes_per_s: 25e9,
         nodes: 140,
         leaf_nodes: 20,
+        sms: 108,
+        matmul_fraction: 0.869,
+        bus: (Some(234.89e9), Some(HDR_BUS)),
     }
     .spec()
 }
@@ -218,6 +332,9 @@ pub fn dgx_h100() -> ClusterSpec {
         nic_bytes_per_s: 50e9,
         nodes: 127,
         leaf_nodes: 32,
+        sms: 132,
+        matmul_fraction: 0.803,
+        bus: (Some(370e9), Some(NDR_BUS)),
     }
     .spec()
 }
@@ -238,6 +355,9 @@ pub fn dgx_h200() -> ClusterSpec {
         nic_bytes_per_s: 50e9,
         nodes: 127,
         leaf_nodes: 32,
+        sms: 132,
+        matmul_fraction: 0.803,
+        bus: (Some(367.61e9), Some(NDR_BUS)),
     }
     .spec()
 }
@@ -259,6 +379,9 @@ pub fn dgx_b200() -> ClusterSpec {
         nic_bytes_per_s: 50e9,
         nodes: 128,
         leaf_nodes: 32,
+        sms: 148,
+        matmul_fraction: 0.776,
+        bus: (Some(682.2e9), Some(NDR_BUS)),
     }
     .spec()
 }
@@ -282,6 +405,49 @@ pub fn mi300x() -> ClusterSpec {
         nic_bytes_per_s: 50e9,
         nodes: 128,
         leaf_nodes: 32,
+        sms: 304,
+        matmul_fraction: 0.514,
+        bus: (Some(312.912e9), None),
     }
     .spec()
+}
+
+/// One NVIDIA DGX-1 with 8 × V100 SXM2 (16 GB or 32 GB), the machine of
+/// NVIDIA DeepLearningExamples' V100 results: NVLink 2 in a hybrid cube
+/// mesh, 6 links of 25 GB/s each way per GPU (150 GB/s; V100 datasheet),
+/// 4 × EDR InfiniBand 100 Gb/s per node, one per PCIe switch of 2 GPUs
+/// (DGX-1 user guide); the V100's FP32 15.7, FP16 125 TFLOP/s peaks and
+/// 900 GB/s HBM2, derated as ABCI's measured V100 (`R` = 7.8 TFLOP/s,
+/// 450 GB/s), its kernels as ABCI's. One node: NCCL's rings stay inside it.
+fn dgx1_v100(memory_bytes: f64, name: &str) -> ClusterSpec {
+    let abci = abci();
+    ClusterSpec {
+        name: name.into(),
+        source: "NVIDIA DGX-1 with V100 SXM2 (user guide: 8 GPUs in an NVLink 2 hybrid cube mesh, 6 links x 25 GB/s per GPU, 4x EDR 100 Gb/s); V100 datasheet (FP32 15.7, FP16 125 TFLOP/s, HBM2 900 GB/s) derated as ABCI's measured V100 (7.8 TFLOP/s, 450 GB/s); one node; latencies as ABCI's; 781 MiB reserved (pytorch/pytorch#34323)".into(),
+        gpu_memory_bytes: memory_bytes,
+        gpus_per_node: 8,
+        max_gpus: 8,
+        intra_node: LinkSpec {
+            bandwidth_bytes_per_s: 150e9,
+            latency_s: 9e-6,
+        },
+        nics_per_node: 4,
+        switch_levels: vec![level("switch", None, 130e-9)],
+        realistic: RealisticFacts {
+            allreduce: Some(AllreduceAlgorithm::Best),
+            halo_transport: None,
+            ..abci.realistic
+        },
+        ..abci
+    }
+}
+
+/// A DGX-1 with 8 × V100 SXM2 16 GB (see [`dgx1_v100`]).
+pub fn dgx1_v100_16gb() -> ClusterSpec {
+    dgx1_v100(16e9, "DGX-1 V100 16 GB")
+}
+
+/// A DGX-1 with 8 × V100 SXM2 32 GB (see [`dgx1_v100`]).
+pub fn dgx1_v100_32gb() -> ClusterSpec {
+    dgx1_v100(32e9, "DGX-1 V100 32 GB")
 }

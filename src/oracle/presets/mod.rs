@@ -32,6 +32,9 @@ use super::scenario::Scenario;
 enum Source {
     /// A ParaDL `.net` file: its name and text.
     File(&'static str, &'static str),
+    /// A ParaDL `.net` file with a typo corrected: its name, text, and the
+    /// line as written and as read.
+    Corrected(&'static str, &'static str, (&'static str, &'static str)),
     /// Built in code.
     Built(fn() -> Result<Network, InputError>),
 }
@@ -60,15 +63,28 @@ impl NetworkPreset {
     pub fn build(&self) -> Result<Network, OracleError> {
         match self.source {
             // the reference files' times were profiled on ABCI's V100
-            Source::File(_, text) => Ok(net::parse(text)?.profiled_on_gpu(clusters::abci_v100())),
+            Source::File(..) | Source::Corrected(..) => {
+                let text = self.text_as_read().unwrap_or_default();
+                Ok(net::parse(&text)?.profiled_on_gpu(clusters::abci_v100()))
+            }
             Source::Built(build) => Ok(build()?),
+        }
+    }
+
+    /// The text of a file-based preset as it is read: the file, with its
+    /// typo corrected where it has one.
+    pub fn text_as_read(&self) -> Option<std::borrow::Cow<'static, str>> {
+        match self.source {
+            Source::File(_, text) => Some(text.into()),
+            Source::Corrected(_, text, (written, read)) => Some(text.replacen(written, read, 1).into()),
+            Source::Built(_) => None,
         }
     }
 
     /// The original ParaDL file, for file-based presets.
     pub fn file(&self) -> Option<(&'static str, &'static str)> {
         match self.source {
-            Source::File(name, text) => Some((name, text)),
+            Source::File(name, text) | Source::Corrected(name, text, _) => Some((name, text)),
             Source::Built(_) => None,
         }
     }
@@ -130,9 +146,13 @@ pub const NETWORKS: [NetworkPreset; 13] = [
     NetworkPreset {
         key: "cosmoflow-256",
         title: "CosmoFlow (256³)",
-        origin: "ParaDL's COSMOFLOW.net_256: 3D layer shapes and a profiled time of 0.26 s per sample on a V100",
+        origin: "ParaDL's COSMOFLOW.net_256: 3D layer shapes and a profiled time of 0.26 s per sample on a V100; its second ReLU's input, written 32x2128x128x128 (a typo), is read as 32x128x128x128, the output of the convolution before it",
         typical_samples_per_gpu: None,
-        source: reference!("COSMOFLOW.net_256"),
+        source: Source::Corrected(
+            "COSMOFLOW.net_256",
+            include_str!("reference/COSMOFLOW.net_256"),
+            ("RELU|32x2128x128x128|", "RELU|32x128x128x128|"),
+        ),
     },
     NetworkPreset {
         key: "mobilenet-v2",
@@ -199,7 +219,7 @@ impl ClusterPreset {
 }
 
 /// Every built-in cluster.
-pub const CLUSTERS: [ClusterPreset; 6] = [
+pub const CLUSTERS: [ClusterPreset; 8] = [
     ClusterPreset {
         key: "abci",
         title: "ABCI (V100, EDR)",
@@ -229,6 +249,16 @@ pub const CLUSTERS: [ClusterPreset; 6] = [
         key: "mi300x",
         title: "8x MI300X nodes (400G)",
         build: clusters::mi300x,
+    },
+    ClusterPreset {
+        key: "dgx1-v100-16gb",
+        title: "DGX-1 (8x V100 16 GB)",
+        build: clusters::dgx1_v100_16gb,
+    },
+    ClusterPreset {
+        key: "dgx1-v100-32gb",
+        title: "DGX-1 (8x V100 32 GB)",
+        build: clusters::dgx1_v100_32gb,
     },
 ];
 
@@ -310,14 +340,26 @@ mod tests {
     #[test]
     fn file_presets_are_the_reference_files() {
         for p in NETWORKS {
-            if let Some((name, text)) = p.file() {
-                let from_file = net::parse(text).unwrap();
+            if let (Some((name, _)), Some(text)) = (p.file(), p.text_as_read()) {
+                let from_file = net::parse(&text).unwrap();
                 let built = p.build().unwrap();
                 assert_eq!(built.profiled_on(), Some(&clusters::abci_v100()), "{name}");
                 assert_eq!(built.spec().layers, from_file.spec().layers, "{name}");
                 assert!(matches!(from_file.profile(), Profile::WholeModel { .. }), "{name}");
             }
         }
+        // COSMOFLOW.net_256's typo: the second ReLU reads the convolution's 32x128³ output
+        let cosmo = network("cosmoflow-256").unwrap();
+        let relu = cosmo.layers().iter().filter(|l| l.name() == "RELU").nth(1).unwrap();
+        assert_eq!(relu.x().dims(), [32, 128, 128, 128]);
+        assert!(
+            network_preset("cosmoflow-256")
+                .unwrap()
+                .file()
+                .unwrap()
+                .1
+                .contains("32x2128x128x128")
+        );
         let resnet = network("resnet50").unwrap();
         assert_eq!(resnet.layers().len(), 166);
         assert_eq!(

@@ -369,6 +369,9 @@ mod tests {
         optimizer_bytes: 0.0,
         activations_bytes: 1e9,
         reserved_bytes: 0.0,
+        transient_bytes: 0.0,
+        workspace_bytes: 0.0,
+        allocator_bytes: 0.0,
     };
 
     fn evidence<'a>(comm: &'a Communication, bounds: &'a [ScalingBound]) -> Evidence<'a> {

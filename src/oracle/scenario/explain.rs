@@ -33,14 +33,21 @@ fn value(label: &str, value: f64, unit: Unit) -> Step {
     }
 }
 
-/// The per-part formula of section 9.
-fn part_formula(part: Part) -> &'static str {
-    match part {
-        Part::Weights => "weights = h·W/d₃",
-        Part::Gradients => "gradients = h·W/d₂",
-        Part::Optimizer => "optimizer = (m + s·δ)·W/d₁, m = δ under fp16/bf16 with an optimizer, else 0",
-        Part::Activations => "activations = 2·h·B_g·A",
-        Part::Reserved => "reserved = the CUDA context and framework, as measured",
+/// The per-part formula of sections 9 and 11 (`autograd`: the framework's
+/// accounting).
+fn part_formula(part: Part, autograd: bool) -> &'static str {
+    match (part, autograd) {
+        (Part::Weights, _) => "weights = h·W/d₃",
+        (Part::Gradients, _) => "gradients = h·W/d₂",
+        (Part::Optimizer, _) => "optimizer = (m + s·δ)·W/d₁, m = δ under fp16/bf16 with an optimizer, else 0",
+        (Part::Activations, false) => "activations = 2·h·B_g·A",
+        (Part::Activations, true) => "activations = B_g·a, a = the bytes per sample autograd saves",
+        (Part::Reserved, _) => "reserved = the CUDA context and framework, as measured",
+        (Part::Transient, _) => "backward buffers = h·B_g·max_l(|x_l| + |y_l|)",
+        (Part::Workspace, _) => "workspace = the convolution and matrix libraries' workspace",
+        (Part::Allocator, _) => {
+            "allocator rounding = Σ saved tensors (⌈bytes/512⌉·512, from 10 MiB ⌈bytes/2 MiB⌉·2 MiB) − bytes"
+        }
     }
 }
 
@@ -49,8 +56,9 @@ fn part_symbols(part: Part) -> &'static [&'static str] {
     match part {
         Part::Weights | Part::Gradients => &["h", "W", "d", "z"],
         Part::Optimizer => &["s", "δ", "W", "d", "z"],
-        Part::Activations => &["h", "B_g", "A"],
-        Part::Reserved => &[],
+        Part::Activations => &["h", "B_g", "A", "a"],
+        Part::Transient => &["h", "B_g", "max_l(|x_l| + |y_l|)"],
+        Part::Reserved | Part::Workspace | Part::Allocator => &[],
     }
 }
 
@@ -194,7 +202,9 @@ impl Context<'_> {
                         .copied()
                         .collect()
                 });
-                body(part_formula(part), symbols, vec![], vec![], vec![3, 9])
+                let autograd = symbols.iter().any(|s| s.symbol == "a");
+                let sections = if autograd { vec![9, 11] } else { vec![3, 9] };
+                body(part_formula(part, autograd), symbols, vec![], vec![], sections)
             }
         };
         Explanation {

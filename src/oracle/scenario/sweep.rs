@@ -2,6 +2,7 @@
 
 use super::Scenario;
 use crate::oracle::model::errors::InputError;
+use crate::oracle::model::run::Batch;
 use crate::oracle::model::run::RunSpec;
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::report::projection::Projection;
@@ -45,7 +46,9 @@ impl Scenario {
     /// edition (and with the calibration) of `template`.
     ///
     /// # Formula
-    /// `T_ideal(p) = κ_comp(serial)·D·Σt / p`.
+    /// `T_ideal(p) = κ_comp(serial)·D·Σt / p`; with section 11's kernels,
+    /// `κ_comp(serial)·(D/b₁)·c(b₁) / p`, the one-GPU compute `c` at the
+    /// template's batch on one GPU `b₁`.
     pub fn ideal_epoch_s(&self, template: &RunSpec, gpus: u64) -> f64 {
         let table = self.table_for(&crate::oracle::cost::table::TimeBasis {
             fidelity: template.fidelity,
@@ -54,7 +57,13 @@ impl Scenario {
             recompute: template.recompute,
         });
         let kappa = template.calibration.map_or(1.0, |f| f.of(Strategy::Serial).compute);
-        kappa * self.network().dataset_samples() as f64 * table.time_per_sample_s() / gpus.max(1) as f64
+        let samples = self.network().dataset_samples() as f64;
+        let one_gpu = match (table.kernels(), template.batch) {
+            (None, _) => samples * table.time_per_sample_s(),
+            (Some(_), Batch::SamplesPerGpu(b)) => samples / b * table.compute_s(b, None),
+            (Some(_), Batch::MiniBatch(b)) => samples / b as f64 * table.compute_s(b as f64, None),
+        };
+        kappa * one_gpu / gpus.max(1) as f64
     }
 
     /// Projects `template` (its strategy and GPU count replaced) for every

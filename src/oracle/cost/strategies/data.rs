@@ -1,20 +1,21 @@
 //! Serial and data parallelism.
 
 use super::{
-    IterationCost, Route, batch_bound, derived_exchange, derived_weight_allgather, gradient_exchange,
-    input_and_activations, memory_derivation,
+    IterationCost, Route, batch_bound, derived_exchange, derived_weight_allgather, gradient_exchange, kept_whole,
+    memory_derivation,
 };
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};
-use crate::oracle::cost::memory::{held, parts};
+use crate::oracle::cost::memory::parts;
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::run::Run;
 use crate::oracle::model::violation::Violation;
 
 /// # Formula
-/// compute `(B/p)·Σt`; communication `AR(p, h·W)` over a ring of `p` GPUs
+/// compute `(B/p)·Σt` (section 11: `Σt` the time per sample of each
+/// layer's kernels at `B/p` samples); communication `AR(p, h·W)` over a ring of `p` GPUs
 /// (with the edition's Allreduce algorithm and NIC sharing; ZeRO's
 /// reduce-scatter and allgather, and stage 3's weight allgather, section
 /// 9); memory the parts of section 9 with `W`, `A` and `B/p` (the
@@ -29,16 +30,19 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let route = Route::Consecutive(p);
     let exchange = |bytes: f64| gradient_exchange(&fabric, run, p, bytes, route);
     let bytes = h * weights;
-    let activations = held(table.layers().iter().map(input_and_activations), run.recompute);
+    let kept = kept_whole(table, run, per_gpu);
     let mut violations = Vec::new();
     if run.mini_batch < p {
         violations.push(Violation::Batch);
     }
-    let sum_t = table.time_per_sample_s();
-    let compute_s = per_gpu * sum_t;
+    let compute_s = table.compute_s(per_gpu, None);
+    let sum_t = match table.kernels() {
+        Some(_) if per_gpu > 0.0 => compute_s / per_gpu,
+        _ => table.time_per_sample_s(),
+    };
     let gradient = derived_exchange(&fabric, run, p, bytes, route);
     let gather = derived_weight_allgather(&fabric, run, p, bytes, route);
-    let memory = parts(run, weights, activations, per_gpu, table.terms().reserved_bytes);
+    let memory = parts(run, weights, &kept, table.terms().reserved_bytes);
     let mut derivations = Derivations {
         compute: Some(Derivation::new(
             "c = (B/p)·Σt",
@@ -53,7 +57,13 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             ],
             compute_s,
         )),
-        memory: Some(memory_derivation(run, weights, activations, per_gpu, &memory)),
+        memory: Some(memory_derivation(
+            run,
+            weights,
+            &kept,
+            table.terms().framework_memory.is_some(),
+            &memory,
+        )),
         ..Derivations::default()
     };
     let communication =

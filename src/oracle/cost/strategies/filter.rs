@@ -1,13 +1,13 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
 use super::{
-    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, input_and_activations,
+    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, kept_whole,
     memory_derivation, redundancy, split_compute, split_limits,
 };
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
-use crate::oracle::cost::memory::{held, parts};
+use crate::oracle::cost::memory::parts;
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -59,18 +59,23 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let route = Route::Ring(fabric.ring(run.gpus, p2));
     let exchange = |bytes: f64| gradient_exchange(&fabric, run, p1, bytes, route);
     let bytes = delta * local_weights;
-    let activations = held(costs.iter().map(input_and_activations), run.recompute);
+    let kept = kept_whole(table, run, per_group);
 
     let (violations, bounds) = split_limits(run, &plan, p1);
-    let t_split = plan.time_s(costs);
-    let compute_s = per_group * t_split;
-    let memory = parts(run, local_weights, activations, per_group, table.terms().reserved_bytes);
+    let (compute_s, compute) = split_compute(table, &plan, per_group);
+    let memory = parts(run, local_weights, &kept, table.terms().reserved_bytes);
     // one ring per filter shard between the groups (f = p2)
     let gradient = derived_exchange(&fabric, run, p1, bytes, route).times(p2);
     let gather = derived_weight_allgather(&fabric, run, p1, bytes, route).times(p2);
     let mut derivations = Derivations {
-        compute: Some(split_compute(table, &plan, per_group, compute_s)),
-        memory: Some(memory_derivation(run, local_weights, activations, per_group, &memory)),
+        compute: Some(compute),
+        memory: Some(memory_derivation(
+            run,
+            local_weights,
+            &kept,
+            table.terms().framework_memory.is_some(),
+            &memory,
+        )),
         ..Derivations::default()
     };
     derivations.communicate(

@@ -8,7 +8,7 @@ mod spatial;
 use super::collectives::{AlphaBeta, Fabric, allgather, allreduce, tree_allreduce};
 use super::communication::{CommKind, Communication};
 use super::derivation::{Derivation, Derivations, Path, Symbol, Unit};
-use super::memory::MemoryParts;
+use super::memory::{Held, Kept, MemoryParts, kept};
 use super::split::SplitPlan;
 use super::table::{CostTable, LayerCost};
 use crate::oracle::model::cluster::Cluster;
@@ -169,23 +169,37 @@ impl Route {
     }
 }
 
-/// The derivation of a split's compute, `c = B_g·t_split(p2)`.
-fn split_compute(table: &CostTable, plan: &SplitPlan, per_group: f64, compute_s: f64) -> Derivation {
-    Derivation::new(
-        "c = B_g·t_split(p2), t_split = Σ_{l∈Sp} t_l/p2 + Σ_{l∉Sp} t_l",
+/// The compute of a split, `c = B_g·t_split(p2)`, with its derivation.
+fn split_compute(table: &CostTable, plan: &SplitPlan, per_group: f64) -> (f64, Derivation) {
+    let compute_s = table.compute_s(per_group, Some(plan));
+    let per_sample = |seconds: f64| if per_group > 0.0 { seconds / per_group } else { 0.0 };
+    let t_split = match table.kernels() {
+        Some(_) => per_sample(compute_s),
+        None => plan.time_s(table.layers()),
+    };
+    let whole = match table.kernels() {
+        Some(_) => per_sample(table.compute_s(per_group, None)),
+        None => table.time_per_sample_s(),
+    };
+    let derivation = Derivation::new(
+        if table.kernels().is_some() {
+            "c = B_g·t_split(p2), t_split = Σ_l T_l(B_g, cut_l)/B_g: each layer's kernels at this batch, split layers cut in p2"
+        } else {
+            "c = B_g·t_split(p2), t_split = Σ_{l∈Sp} t_l/p2 + Σ_{l∉Sp} t_l"
+        },
         vec![
             Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
             Symbol::new("p2", "parts of each split layer", plan.parts as f64, Unit::Count),
             Symbol::new(
                 "t_split",
                 "one sample's time on one GPU of the split",
-                plan.time_s(table.layers()),
+                t_split,
                 Unit::SecondsPerSample,
             ),
             Symbol::new(
                 "Σt",
                 "one sample's time on one GPU, unsplit",
-                table.time_per_sample_s(),
+                whole,
                 Unit::SecondsPerSample,
             ),
             Symbol::new(
@@ -197,7 +211,8 @@ fn split_compute(table: &CostTable, plan: &SplitPlan, per_group: f64, compute_s:
             Symbol::new("G", "layers", table.layers().len() as f64, Unit::Count),
         ],
         compute_s,
-    )
+    );
+    (compute_s, derivation)
 }
 
 /// The formula of [`gradient_exchange`] for `run` with `algorithm`.
@@ -277,15 +292,38 @@ fn derived_weight_allgather(fabric: &Fabric<'_>, run: &Run, members: u64, bytes:
 /// What the memory parts of a GPU were computed from.
 ///
 /// # Formula
-/// Section 9's parts of `W` weights, `A` activation items kept per sample
-/// and `B_g` samples an iteration (see [`super::memory::parts`]).
-fn memory_derivation(run: &Run, weights: f64, activations: f64, samples: f64, memory: &MemoryParts) -> Derivation {
+/// Section 9's parts of `W` weights and the activations `kept` for `B_g`
+/// samples an iteration: `A` items per sample (ParaDL's accounting), or
+/// `a` bytes per sample autograd saves with the transient buffers,
+/// workspace and allocator's rounding (section 11; see
+/// [`super::memory::kept`]).
+fn memory_derivation(run: &Run, weights: f64, kept: &Kept, autograd: bool, memory: &MemoryParts) -> Derivation {
+    let activations = if autograd {
+        Symbol::new("a", "bytes per sample autograd saves", kept.per_sample, Unit::Bytes)
+    } else {
+        Symbol::new("A", "activation items kept per sample", kept.per_sample, Unit::Items)
+    };
+    let mut symbols = vec![
+        Symbol::new("W", "weights this GPU computes with", weights, Unit::Items),
+        activations,
+    ];
+    if autograd {
+        symbols.push(Symbol::new(
+            "max_l(|x_l| + |y_l|)",
+            "items per sample of the largest layer's input and output",
+            kept.largest_items,
+            Unit::Items,
+        ));
+    }
     Derivation::new(
-        "weights h·W/d₃, gradients h·W/d₂, optimizer (m + s)·W/d₁, activations 2·h·B_g·A, reserved",
-        vec![
-            Symbol::new("W", "weights this GPU computes with", weights, Unit::Items),
-            Symbol::new("A", "activation items kept per sample", activations, Unit::Items),
-            Symbol::new("B_g", "samples this GPU processes an iteration", samples, Unit::Samples),
+        if autograd {
+            "weights h·W/d₃, gradients h·W/d₂, optimizer (m + s)·W/d₁, activations B_g·a, backward buffers h·B_g·max_l(|x_l| + |y_l|), workspace, allocator rounding, reserved"
+        } else {
+            "weights h·W/d₃, gradients h·W/d₂, optimizer (m + s)·W/d₁, activations 2·h·B_g·A, reserved"
+        },
+        {
+            symbols.extend([
+            Symbol::new("B_g", "samples this GPU processes an iteration", kept.samples, Unit::Samples),
             Symbol::new("h", "bytes of an item at this precision", run.item_bytes(), Unit::Bytes),
             Symbol::new("δ", "bytes of an fp32 item", run.bytes_per_item, Unit::Bytes),
             Symbol::new(
@@ -306,7 +344,9 @@ fn memory_derivation(run: &Run, weights: f64, activations: f64, samples: f64, me
                 run.optimizer.state_buffers(),
                 Unit::Factor,
             ),
-        ],
+            ]);
+            symbols
+        },
         memory.total(),
     )
     .in_unit(Unit::Bytes)
@@ -323,9 +363,27 @@ fn weight_allgather(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, ro
     allgather(members, bytes, route.ring(fabric))
 }
 
-/// `(|x|, act)` of a layer, for the activations a GPU keeps.
-fn input_and_activations(cost: &LayerCost) -> (f64, f64) {
-    (cost.input_items, cost.activation_items)
+/// What a GPU keeps of the activations of every layer, whole, for
+/// `samples` samples.
+fn kept_whole(table: &CostTable, run: &Run, samples: f64) -> Kept {
+    kept_of(table, run, table.layers(), samples, |_| 1.0)
+}
+
+/// What a GPU keeps of the activations of `layers` for `samples` samples,
+/// holding `share(i)` of layer `i`.
+fn kept_of(table: &CostTable, run: &Run, layers: &[LayerCost], samples: f64, share: impl Fn(usize) -> f64) -> Kept {
+    let held = layers
+        .iter()
+        .enumerate()
+        .map(|(i, cost)| Held { cost, share: share(i) })
+        .collect::<Vec<_>>();
+    kept(
+        held.into_iter(),
+        samples,
+        run.item_bytes(),
+        run.recompute,
+        table.terms().framework_memory,
+    )
 }
 
 /// `(p1, p2)`: data-parallel groups and GPUs per group of a split strategy

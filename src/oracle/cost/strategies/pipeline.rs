@@ -1,10 +1,10 @@
 //! Pipeline parallelism.
 
-use super::{IterationCost, ScalingBound, StageBalance, input_and_activations, memory_derivation};
+use super::{IterationCost, ScalingBound, StageBalance, kept_of, memory_derivation};
 use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
-use crate::oracle::cost::memory::{MemoryParts, held, parts};
+use crate::oracle::cost::memory::{Kept, MemoryParts, parts};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::run::Run;
@@ -45,16 +45,16 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         .fold((0.0, 0.0, fabric.pair(true)), |a, b| if b.0 > a.0 { b } else { a });
     let reserved = table.terms().reserved_bytes;
     // the stage that needs most: (parts, weights, activations)
-    let (memory, stage_weights, stage_activations) = stages
+    let (memory, stage_weights, stage_kept) = stages
         .ranges
         .iter()
         .map(|range| {
             let stage = &costs[range.clone()];
             let weights: f64 = stage.iter().map(|c| c.weight_items).sum();
-            let activations = held(stage.iter().map(input_and_activations), run.recompute);
-            (parts(run, weights, activations, batch, reserved), weights, activations)
+            let kept = kept_of(table, run, stage, batch, |_| 1.0);
+            (parts(run, weights, &kept, reserved), weights, kept)
         })
-        .fold((MemoryParts::default(), 0.0, 0.0), |a, b| {
+        .fold((MemoryParts::default(), 0.0, Kept::default()), |a, b| {
             if b.0.total() > a.0.total() { b } else { a }
         });
     let layers = costs.len() as u64;
@@ -65,8 +65,18 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     if segments > run.mini_batch {
         violations.push(Violation::Batch);
     }
-    let largest_s = stages.largest_s();
-    let total_s: f64 = stages.times_s.iter().sum();
+    let (largest_s, total_s) = match table.kernels() {
+        // section 11: each stage's kernels at the micro-batch
+        Some(_) if micro > 0.0 => {
+            let stage_s: Vec<f64> = stages
+                .ranges
+                .iter()
+                .map(|r| table.range_s(r.clone(), micro) / micro)
+                .collect();
+            (stage_s.iter().copied().fold(0.0, f64::max), stage_s.iter().sum::<f64>())
+        }
+        _ => (stages.largest_s(), stages.times_s.iter().sum()),
+    };
     let compute_s = (p + segments - 1) as f64 * micro * largest_s;
     let transfers = 2.0 * (p + segments).saturating_sub(2) as f64;
     let mut derivations = Derivations {
@@ -85,7 +95,13 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             ],
             compute_s,
         )),
-        memory: Some(memory_derivation(run, stage_weights, stage_activations, batch, &memory)),
+        memory: Some(memory_derivation(
+            run,
+            stage_weights,
+            &stage_kept,
+            table.terms().framework_memory.is_some(),
+            &memory,
+        )),
         ..Derivations::default()
     };
     derivations.communicate(

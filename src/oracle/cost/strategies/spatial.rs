@@ -1,13 +1,13 @@
 //! Spatial parallelism and its hybrid with data parallelism.
 
 use super::{
-    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, memory_derivation,
-    redundancy, split_compute, split_limits,
+    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, kept_of,
+    memory_derivation, redundancy, split_compute, split_limits,
 };
 use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
-use crate::oracle::cost::memory::{held, parts};
+use crate::oracle::cost::memory::parts;
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::model::cluster::Cluster;
@@ -67,34 +67,24 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let exchange =
         |bytes: f64| fabric.allreduce_consecutive(p2, bytes) + gradient_exchange(&fabric, run, p1, bytes, route);
     let q = p2 as f64;
-    let activations = held(
-        costs.iter().zip(&plan.mask).map(|(c, &split)| {
-            if split {
-                (c.input_items / q, c.activation_items / q)
-            } else {
-                (c.input_items, c.activation_items)
-            }
-        }),
-        run.recompute,
-    );
+    let kept = kept_of(table, run, costs, per_group, |i| {
+        if plan.mask.get(i).copied().unwrap_or(false) {
+            1.0 / q
+        } else {
+            1.0
+        }
+    });
 
     let (violations, bounds) = split_limits(run, &plan, p1);
-    let t_split = plan.time_s(costs);
-    let compute_s = per_group * t_split;
-    let memory = parts(
-        run,
-        table.weight_items(),
-        activations,
-        per_group,
-        table.terms().reserved_bytes,
-    );
+    let (compute_s, compute) = split_compute(table, &plan, per_group);
+    let memory = parts(run, table.weight_items(), &kept, table.terms().reserved_bytes);
     let mut derivations = Derivations {
-        compute: Some(split_compute(table, &plan, per_group, compute_s)),
+        compute: Some(compute),
         memory: Some(memory_derivation(
             run,
             table.weight_items(),
-            activations,
-            per_group,
+            &kept,
+            table.terms().framework_memory.is_some(),
             &memory,
         )),
         ..Derivations::default()

@@ -1,0 +1,430 @@
+//! Compute as kernels run (contract, section 11): a layer's forward and
+//! backward passes are kernels whose time depends on the batch a GPU
+//! holds, on how a split cuts the layer and on the GPU's facts, not only on
+//! its FLOPs.
+//!
+//! A convolution, transposed convolution or fully connected layer runs
+//! three matrix multiplications (GEMMs) a step: the forward pass, the
+//! gradient of its input (skipped for the network's first layer, whose
+//! input needs none) and the gradient of its weights. Every other layer
+//! runs one kernel forward and one backward, bound by memory traffic.
+//! Each kernel takes the longest of its arithmetic at the GPU's sustained
+//! GEMM rate scaled by the tile utilization, its memory traffic at the
+//! sustained memory bandwidth, and the per-kernel launch and framework
+//! cost.
+
+use crate::oracle::model::facts::KernelFacts;
+use crate::oracle::model::layer::{Layer, LayerKind};
+use crate::oracle::model::practice::Precision;
+
+/// Rows of a GEMM's output tile: the cuBLAS and cuDNN tiles of NVIDIA's
+/// "Matrix Multiplication Background User's Guide" (DU-09799-001, 2023,
+/// section 2.3) are 64 to 256 wide; 128 × 128 is the middle one.
+pub const TILE_M: f64 = 128.0;
+/// Columns of a GEMM's output tile (see [`TILE_M`]).
+pub const TILE_N: f64 = 128.0;
+/// Input channels per group below which a convolution is not a GEMM on the
+/// tensor cores but a direct convolution (a depthwise one): a tensor core
+/// instruction reduces over 8 items of 16 bits (the guide's section 2.2:
+/// dimensions multiples of 8 for FP16).
+pub const DIRECT_BELOW_CHANNELS: u64 = 8;
+
+/// How a split cuts one layer for one GPU.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cut {
+    /// The whole layer.
+    Whole,
+    /// `q` slices of the width (spatial parallelism): positions divided.
+    Width(f64),
+    /// `q` slices of the filters: `F` divided.
+    Filters(f64),
+    /// `q` slices of the input channels: `C` divided.
+    Channels(f64),
+}
+
+impl Cut {
+    fn parts(self) -> f64 {
+        match self {
+            Self::Whole => 1.0,
+            Self::Width(q) | Self::Filters(q) | Self::Channels(q) => q,
+        }
+    }
+}
+
+/// One GEMM of a layer, per sample: its output's rows per sample (scaled
+/// by the batch), its columns and its groups.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Gemm {
+    /// Output rows per sample (`M/b`); 0 when the rows do not grow with
+    /// the batch (the weight gradient, whose rows are filters).
+    rows_per_sample: f64,
+    /// Output rows that do not depend on the batch.
+    fixed_rows: f64,
+    /// Output columns `N`.
+    columns: f64,
+    /// Reduction items per sample the libraries split across the SMs
+    /// (split-K of the weight gradient, which reduces over the batch and
+    /// the positions); 0 for a GEMM that is not split.
+    split_per_sample: f64,
+    /// What a width, filter or channel cut divides: rows (positions),
+    /// columns or neither, per cut.
+    divides: [Side; 3],
+}
+
+/// Which side of a GEMM's output a cut divides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Side {
+    Rows,
+    Columns,
+    Reduction,
+}
+
+/// What a layer costs as kernels, per sample, before any batch or split.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerWork {
+    kind: LayerKind,
+    /// Forward FLOPs per sample.
+    forward_flops: f64,
+    /// Items of the input and output per sample, `|x| + |y|`.
+    traffic_items: f64,
+    /// Weight items.
+    weight_items: f64,
+    /// The GEMMs of a step (forward, input gradient, weight gradient), or
+    /// none for a layer bound by memory traffic.
+    gemms: Vec<Gemm>,
+    /// Groups of the GEMMs (a grouped convolution runs one per group).
+    groups: f64,
+    /// Runs on the CUDA cores: a direct (depthwise) convolution.
+    direct: bool,
+}
+
+impl LayerWork {
+    /// The work of `layer`, the network's first when `first` (its input
+    /// gradient is not computed).
+    ///
+    /// # Formula
+    /// conv: forward `M = b·P_y`, `N = F/g`; input gradient `M = b·P_x`,
+    /// `N = C/g`; weight gradient `M = F/g`, `N = (C/g)·ΠK`, reduced over
+    /// `b·P_y`. deconv: forward and input gradient swapped. fc: `P = 1`.
+    /// Each GEMM has the forward FLOPs. `P` are positions (the product of
+    /// the spatial sizes), `g` the groups.
+    pub fn of(layer: &Layer, first: bool) -> Self {
+        let kind = layer.kind();
+        let groups = layer.groups() as f64;
+        let c = layer.x().channels() as f64 / groups;
+        let f = layer.y().channels() as f64 / groups;
+        let kernel: f64 = layer.kernel().iter().map(|&k| k as f64).product();
+        let positions = |dims: &[u64]| dims.iter().map(|&d| d as f64).product::<f64>();
+        let (p_x, p_y) = (positions(layer.x().spatial()), positions(layer.y().spatial()));
+        let gemm = |rows: f64, fixed: f64, columns: f64, split: f64, divides| Gemm {
+            rows_per_sample: rows,
+            fixed_rows: fixed,
+            columns,
+            split_per_sample: split,
+            divides,
+        };
+        // [width, filters, channels]
+        let forward = [Side::Rows, Side::Columns, Side::Reduction];
+        let input_gradient = [Side::Rows, Side::Reduction, Side::Columns];
+        let weight_gradient = [Side::Reduction, Side::Rows, Side::Columns];
+        let (p_out, p_in) = match kind {
+            LayerKind::Deconv => (p_x, p_y),
+            LayerKind::Fc => (1.0, 1.0),
+            _ => (p_y, p_x),
+        };
+        let gemms = if kind.has_weights() {
+            let mut gemms = vec![gemm(p_out, 0.0, f, 0.0, forward)];
+            if !first {
+                gemms.push(gemm(p_in, 0.0, c, 0.0, input_gradient));
+            }
+            gemms.push(gemm(0.0, f, c * kernel.max(1.0), p_out, weight_gradient));
+            gemms
+        } else {
+            Vec::new()
+        };
+        Self {
+            kind,
+            forward_flops: layer.forward_flops(),
+            traffic_items: layer.x().items() + layer.y().items(),
+            weight_items: layer.weight_items(),
+            gemms,
+            groups,
+            direct: kind.is_conv() && (layer.x().channels() / layer.groups()) < DIRECT_BELOW_CHANNELS && groups > 1.0,
+        }
+    }
+
+    /// Kernels a training step launches for this layer.
+    ///
+    /// # Formula
+    /// conv, deconv, fc: one a GEMM (3; 2 for the first layer); any other
+    /// layer: 2 (forward and backward).
+    pub fn kernels(&self) -> usize {
+        if self.gemms.is_empty() { 2 } else { self.gemms.len() }
+    }
+
+    /// Whether the layer runs matrix multiplications on the tensor cores.
+    pub fn is_gemm(&self) -> bool {
+        !self.gemms.is_empty() && !self.direct
+    }
+
+    /// Seconds of a training step of this layer for `samples` samples on
+    /// one GPU, cut by `cut`, with `h`-byte items in `precision`.
+    ///
+    /// # Formula
+    /// GEMM layers: `Σ_GEMMs max(2·M·N·K·g / (R_p·u), h·(b·(|x|+|y|) + |w|)/(q·BW), o)`
+    /// with the tile utilization
+    /// `u = N/(⌈N/t_n⌉·t_n) · min(1, g·(M/t_m)·⌈N/t_n⌉·s / SMs)` (the
+    /// last output tile's padding and the first wave's fill; `t_m × t_n`
+    /// = 128 × 128; `s = max(1, b·P_y/t_m)` chunks of the weight
+    /// gradient's reduction split across the SMs, 1 for the other GEMMs),
+    /// each GEMM holding the forward FLOPs `2·M·N·K·g`.
+    /// A direct (depthwise) convolution runs at the FP32 rate with `u = 1`.
+    /// Other layers: forward `max(fwd·b/(q·R_fp32), h·b·(|x|+|y|)/(q·BW), o)`
+    /// and a backward of twice the traffic. `b` the samples, `q` the parts
+    /// of the cut (dividing positions, filters or channels), `R_p` the
+    /// GEMM rate of the precision, `BW` the memory bandwidth, `o` the
+    /// per-kernel overhead.
+    pub fn step_s(&self, samples: f64, cut: Cut, h: f64, precision: Precision, gpu: &GpuModel) -> f64 {
+        self.time_s(samples, cut, h, precision, gpu, false)
+    }
+
+    /// Seconds per sample of a training step at a batch so large that
+    /// every GEMM fills the GPU and the per-kernel cost and the weights'
+    /// traffic vanish per sample: what the time per sample tends to.
+    ///
+    /// # Formula
+    /// [`LayerWork::step_s`] of one sample with `u` the tile padding
+    /// alone, no per-kernel cost and no weight traffic.
+    pub fn asymptotic_s(&self, h: f64, precision: Precision, gpu: &GpuModel) -> f64 {
+        self.time_s(1.0, Cut::Whole, h, precision, gpu, true)
+    }
+
+    fn time_s(&self, samples: f64, cut: Cut, h: f64, precision: Precision, gpu: &GpuModel, asymptotic: bool) -> f64 {
+        let q = cut.parts();
+        let overhead = if asymptotic {
+            0.0
+        } else {
+            gpu.facts.map_or(0.0, |k| k.kernel_overhead_s)
+        };
+        let traffic = h * samples * self.traffic_items / q;
+        if self.gemms.is_empty() {
+            let fp32 = gpu.rate(Precision::Fp32);
+            let forward = (self.forward_flops * samples / q / fp32).max(traffic / gpu.bandwidth);
+            let backward = (2.0 * self.forward_flops * samples / q / fp32).max(2.0 * traffic / gpu.bandwidth);
+            return forward.max(overhead) + backward.max(overhead);
+        }
+        let flops = self.forward_flops * samples / q;
+        let weights = if asymptotic {
+            0.0
+        } else {
+            h * self.weight_items / weights_divided(cut)
+        };
+        let bytes = traffic + weights;
+        let rate = if self.direct {
+            gpu.rate(Precision::Fp32)
+        } else {
+            gpu.rate(precision)
+        };
+        self.gemms
+            .iter()
+            .map(|g| {
+                let u = match (self.direct, asymptotic) {
+                    (true, _) => 1.0,
+                    (false, true) => padding(g.columns),
+                    (false, false) => self.utilization(g, samples, cut, gpu),
+                };
+                (flops / (rate * u)).max(bytes / gpu.bandwidth).max(overhead)
+            })
+            .sum()
+    }
+
+    /// `u`: the share of the tiles' capacity a GEMM uses (see
+    /// [`LayerWork::step_s`]); 1 without the GPU's kernel facts.
+    fn utilization(&self, gemm: &Gemm, samples: f64, cut: Cut, gpu: &GpuModel) -> f64 {
+        let (mut rows, mut columns) = (gemm.rows_per_sample * samples + gemm.fixed_rows, gemm.columns);
+        let mut split = gemm.split_per_sample * samples;
+        let side = match cut {
+            Cut::Whole => None,
+            Cut::Width(q) => Some((gemm.divides[0], q)),
+            Cut::Filters(q) => Some((gemm.divides[1], q)),
+            Cut::Channels(q) => Some((gemm.divides[2], q)),
+        };
+        match side {
+            Some((Side::Rows, q)) => rows /= q,
+            Some((Side::Columns, q)) => columns /= q,
+            Some((Side::Reduction, q)) => split /= q,
+            None => {}
+        }
+        let column_tiles = (columns / TILE_N).ceil().max(1.0);
+        let chunks = (split / TILE_M).max(1.0);
+        let tiles = self.groups * (rows / TILE_M) * column_tiles * chunks;
+        let fill = gpu.facts.map_or(1.0, |facts| (tiles / facts.sms as f64).min(1.0));
+        (padding(columns) * fill).max(f64::MIN_POSITIVE)
+    }
+
+    /// The kind of the layer.
+    pub fn kind(&self) -> LayerKind {
+        self.kind
+    }
+}
+
+/// The share of the last column tile's width a GEMM of `columns` uses.
+///
+/// # Formula
+/// `N/(⌈N/t_n⌉·t_n)`.
+fn padding(columns: f64) -> f64 {
+    let tiles = (columns / TILE_N).ceil().max(1.0);
+    (columns / (tiles * TILE_N)).max(f64::MIN_POSITIVE)
+}
+
+/// What a cut divides of the weights a kernel reads: filters and channels
+/// split them, the width does not.
+fn weights_divided(cut: Cut) -> f64 {
+    match cut {
+        Cut::Filters(q) | Cut::Channels(q) => q,
+        _ => 1.0,
+    }
+}
+
+/// The GPU a kernel runs on: its sustained rates and bandwidth, and the
+/// kernel facts when given (without them: no tile utilization and no
+/// per-kernel cost, the section 7 roofline per pass).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuModel {
+    /// Sustained FLOP/s of FP32 and of the precisions given.
+    rates: [f64; 4],
+    /// Sustained memory bandwidth, bytes/s.
+    pub bandwidth: f64,
+    /// The kernel facts.
+    pub facts: Option<KernelFacts>,
+}
+
+impl GpuModel {
+    /// A GPU of given kernel facts and memory bandwidth.
+    pub fn of_facts(facts: KernelFacts, bandwidth: f64) -> Self {
+        let r = facts.gemm_flops_per_s;
+        Self {
+            rates: [
+                r.fp32,
+                r.rate(Precision::Tf32),
+                r.rate(Precision::Fp16),
+                r.rate(Precision::Bf16),
+            ],
+            bandwidth,
+            facts: Some(facts),
+        }
+    }
+
+    /// A GPU known only by one sustained rate and its bandwidth (a
+    /// profile's GPU): every precision at that rate, no tile utilization,
+    /// no per-kernel cost.
+    pub fn of_rate(flops_per_s: f64, bandwidth: f64) -> Self {
+        Self {
+            rates: [flops_per_s; 4],
+            bandwidth,
+            facts: None,
+        }
+    }
+
+    /// The sustained GEMM rate of `precision`.
+    pub fn rate(&self, precision: Precision) -> f64 {
+        match precision {
+            Precision::Fp32 => self.rates[0],
+            Precision::Tf32 => self.rates[1],
+            Precision::Fp16 => self.rates[2],
+            Precision::Bf16 => self.rates[3],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::model::facts::GemmRates;
+    use crate::oracle::model::layer::LayerSpec;
+
+    fn gpu(sms: u64, overhead: f64) -> GpuModel {
+        GpuModel::of_facts(
+            KernelFacts {
+                sms,
+                gemm_flops_per_s: GemmRates {
+                    fp32: 10e12,
+                    tf32: None,
+                    fp16: Some(100e12),
+                    bf16: None,
+                },
+                kernel_overhead_s: overhead,
+            },
+            1e12,
+        )
+    }
+
+    fn conv(c: u64, f: u64, k: u64, side: u64) -> Layer {
+        Layer::new(LayerSpec::plain(
+            "CONV",
+            LayerKind::Conv,
+            [c, side, side].into(),
+            [c, f, k, k].into(),
+            [f, side, side].into(),
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_full_gemm_runs_at_the_sustained_rate_by_hand() {
+        // 256 -> 256 channels, 3x3 on 56x56: N = 256 fills 2 column tiles exactly, and 64 samples
+        // make 64·3136/128 · 2 = 3136 tiles, far more than 100 SMs: u = 1
+        let layer = conv(256, 256, 3, 56);
+        let work = LayerWork::of(&layer, false);
+        let fwd = layer.forward_flops() * 64.0;
+        let g = gpu(100, 0.0);
+        let bytes = 2.0 * (64.0 * (256.0 * 3136.0 * 2.0) + 256.0 * 256.0 * 9.0);
+        let want = 3.0 * (fwd / 100e12).max(bytes / 1e12);
+        let got = work.step_s(64.0, Cut::Whole, 2.0, Precision::Fp16, &g);
+        assert!((got - want).abs() <= 1e-15 * want, "{got} against {want}");
+    }
+
+    #[test]
+    fn narrow_layers_and_small_batches_waste_the_tiles_by_hand() {
+        // 64 filters fill half a column tile: the forward GEMM runs at u = 1/2
+        let layer = conv(64, 64, 3, 56);
+        let work = LayerWork::of(&layer, false);
+        let g = gpu(100, 0.0);
+        let gemm = work.gemms[0];
+        assert_eq!(work.utilization(&gemm, 64.0, Cut::Whole, &g), 0.5);
+        // one sample: 3136/128 = 24.5 row tiles of one column tile, on 100 SMs
+        assert_eq!(work.utilization(&gemm, 1.0, Cut::Whole, &g), 0.5 * 24.5 / 100.0);
+        // a filter split in 4 leaves 16 of 128 columns
+        assert_eq!(work.utilization(&gemm, 64.0, Cut::Filters(4.0), &g), 16.0 / 128.0);
+        // a width split in 4 divides the rows
+        assert_eq!(
+            work.utilization(&gemm, 1.0, Cut::Width(4.0), &g),
+            0.5 * 24.5 / 4.0 / 100.0
+        );
+    }
+
+    #[test]
+    fn the_first_layer_needs_no_input_gradient_and_kernels_cost_at_least_their_overhead() {
+        let layer = conv(3, 64, 7, 112);
+        assert_eq!(LayerWork::of(&layer, true).kernels(), 2);
+        assert_eq!(LayerWork::of(&layer, false).kernels(), 3);
+        // a tiny layer: every kernel costs its overhead
+        let tiny = conv(8, 8, 1, 1);
+        let got = LayerWork::of(&tiny, false).step_s(1.0, Cut::Whole, 4.0, Precision::Fp32, &gpu(100, 1e-5));
+        assert!((got - 3e-5).abs() < 1e-18);
+    }
+
+    #[test]
+    fn depthwise_convolutions_are_direct() {
+        let mut spec = LayerSpec::plain(
+            "DW",
+            LayerKind::Conv,
+            [32, 56, 56].into(),
+            [32, 32, 3, 3].into(),
+            [32, 56, 56].into(),
+        );
+        spec.groups = 32;
+        let work = LayerWork::of(&Layer::new(spec).unwrap(), false);
+        assert!(!work.is_gemm());
+    }
+}
