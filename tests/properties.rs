@@ -60,7 +60,7 @@ fn assert_finite(p: &Projection) {
 
 /// Cases of each property below that got past `if let Ok` and checked
 /// something: a generator that only makes invalid runs fails its wrapper.
-static COMPARED: [AtomicUsize; 9] = [const { AtomicUsize::new(0) }; 9];
+static COMPARED: [AtomicUsize; 13] = [const { AtomicUsize::new(0) }; 13];
 
 proptest! {
     #![proptest_config(ProptestConfig {
@@ -87,6 +87,66 @@ proptest! {
             prop_assert!(c.communication_s <= a.communication_s * (1.0 + 1e-12),
                 "{strategy} p={gpus}: {} > {}", c.communication_s, a.communication_s);
             prop_assert_eq!(a.compute_s, c.compute_s);
+        }
+    }
+
+    fn memory_grows_with_the_batch_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(),
+        gpus in gpus(),
+        b in samples_per_gpu(),
+        ideal in any::<bool>(),
+    ) {
+        let s = scenario(model, cluster);
+        let edition = if ideal { Fidelity::Ideal } else { Fidelity::Realistic };
+        let at = |b: f64| s.project(&RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)).in_edition(edition));
+        if let (Ok(small), Ok(large)) = (at(b), at(2.0 * b)) {
+            COMPARED[9].fetch_add(1, Ordering::Relaxed);
+            prop_assert!(large.memory_bytes >= small.memory_bytes, "{strategy} p={gpus} b={b}");
+            prop_assert!(large.memory.activations_bytes >= small.memory.activations_bytes);
+        }
+    }
+
+    fn time_per_sample_never_grows_with_the_batch_per_gpu_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(),
+        gpus in gpus(),
+        b in samples_per_gpu(),
+        precision in prop::sample::select(vec![Precision::Fp32, Precision::Tf32, Precision::Bf16]),
+    ) {
+        // an epoch's compute is D times the time per sample: more samples per GPU never
+        // make it longer, and never shorter than at a batch that fills the GPU (section 11's
+        // tile utilization is at most 1)
+        let s = scenario(model, cluster);
+        let at = |b: f64| s.project(&RunSpec { precision, ..RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)) });
+        if let (Ok(small), Ok(large), Ok(full)) = (at(b), at(2.0 * b), at(1024.0)) {
+            COMPARED[10].fetch_add(1, Ordering::Relaxed);
+            prop_assert!(large.compute_s <= small.compute_s * (1.0 + 1e-12), "{strategy} p={gpus} b={b}");
+            prop_assert!(small.compute_s >= full.compute_s * (1.0 - 1e-12));
+        }
+    }
+
+    fn the_ideal_edition_ignores_section_11_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        strategy in strategy(),
+        gpus in gpus(),
+        b in samples_per_gpu(),
+    ) {
+        // the ideal edition is ParaDL's: a cluster without section 11's facts projects it identically
+        let with = scenario(model, cluster);
+        let mut spec = with.cluster().spec().clone();
+        spec.realistic.kernels = None;
+        spec.realistic.framework_memory = None;
+        spec.realistic.intra_node_bus_bandwidth_bytes_per_s = None;
+        spec.realistic.nic_bus_bandwidth_bytes_per_s = None;
+        let without = Scenario::new(with.network().clone(), Cluster::new(spec).unwrap());
+        let run = RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)).in_edition(Fidelity::Ideal);
+        if let (Ok(a), Ok(c)) = (with.project(&run), without.project(&run)) {
+            COMPARED[11].fetch_add(1, Ordering::Relaxed);
+            prop_assert_eq!(a, c);
         }
     }
 
@@ -363,6 +423,24 @@ fn more_bandwidth_never_increases_communication() {
 fn data_parallel_memory_does_not_depend_on_gpus() {
     data_parallel_memory_does_not_depend_on_gpus_case();
     assert!(COMPARED[1].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn memory_grows_with_the_batch() {
+    memory_grows_with_the_batch_case();
+    assert!(COMPARED[9].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn time_per_sample_never_grows_with_the_batch_per_gpu() {
+    time_per_sample_never_grows_with_the_batch_per_gpu_case();
+    assert!(COMPARED[10].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn the_ideal_edition_ignores_section_11() {
+    the_ideal_edition_ignores_section_11_case();
+    assert!(COMPARED[11].load(Ordering::Relaxed) >= 30);
 }
 
 #[test]

@@ -62,6 +62,10 @@ pub fn facts_table() -> Html {
                 { for options }
             </select>
         </details>
+        <details class="knobs" id="cluster-today">
+            <summary>{ "Kernels, framework memory and NCCL (section 11; blank: not given, its term off)" }</summary>
+            <div class="params">{ fields(FactGroup::Today, "not given") }</div>
+        </details>
         </>
     }
 }

@@ -8,7 +8,8 @@ pub use super::fields::LevelColumn;
 use super::fields::{self, ClusterKey, Errors, Key};
 use super::inputs::ClusterSource;
 use crate::oracle::{
-    AllreduceAlgorithm, Cluster, ClusterSpec, HaloTransport, OracleError, SwitchLevelSpec, presets, units,
+    AllreduceAlgorithm, Cluster, ClusterSpec, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, OracleError,
+    SwitchLevelSpec, presets, units,
 };
 
 /// One editable scalar of a cluster.
@@ -131,6 +132,8 @@ pub enum FactGroup {
     Realistic,
     /// The GPU's sustained FLOP/s per precision (section 9).
     Precision,
+    /// Today's machines (section 11): kernels, framework memory, NCCL.
+    Today,
 }
 
 /// One optional fact (blank: left out; a realistic term off, a precision
@@ -172,8 +175,51 @@ fn set_halo(spec: &mut ClusterSpec, latency_s: Option<Option<f64>>, bandwidth: O
     };
 }
 
+/// Which fact of a GPU's kernels a cell sets.
+#[derive(Debug, Clone, Copy)]
+enum KernelField {
+    Sms,
+    Fp32,
+    Tf32,
+    Fp16,
+    Bf16,
+    Overhead,
+}
+
+/// The kernel facts as their cells set them: the SMs, the FP32 rate and
+/// the overhead are needed, the other rates optional.
+fn set_kernels(spec: &mut ClusterSpec, field: KernelField, value: Option<f64>) {
+    // a needed cell left blank: 0 or NaN until it is given ([`ClusterEditor::build`] says which)
+    let mut k = spec.realistic.kernels.unwrap_or(KernelFacts {
+        sms: 0,
+        gemm_flops_per_s: GemmRates {
+            fp32: f64::NAN,
+            tf32: None,
+            fp16: None,
+            bf16: None,
+        },
+        kernel_overhead_s: f64::NAN,
+    });
+    match field {
+        KernelField::Sms => k.sms = value.map_or(0, |v| v as u64),
+        KernelField::Fp32 => k.gemm_flops_per_s.fp32 = value.unwrap_or(f64::NAN),
+        KernelField::Tf32 => k.gemm_flops_per_s.tf32 = value,
+        KernelField::Fp16 => k.gemm_flops_per_s.fp16 = value,
+        KernelField::Bf16 => k.gemm_flops_per_s.bf16 = value,
+        KernelField::Overhead => k.kernel_overhead_s = value.unwrap_or(f64::NAN),
+    }
+    let rates = k.gemm_flops_per_s;
+    let empty = k.sms == 0
+        && rates.fp32.is_nan()
+        && rates.tf32.is_none()
+        && rates.fp16.is_none()
+        && rates.bf16.is_none()
+        && k.kernel_overhead_s.is_nan();
+    spec.realistic.kernels = (!empty).then_some(k);
+}
+
 /// The realistic edition's numeric facts, in display order.
-pub const FACTS: [Fact; 8] = [
+pub const FACTS: [Fact; 17] = [
     Fact {
         group: FactGroup::Realistic,
         path: &["realistic", "memory_bandwidth_bytes_per_s"],
@@ -261,6 +307,105 @@ pub const FACTS: [Fact; 8] = [
         whole: false,
         get: |c| c.gpu_flops_by_precision.bf16,
         set: |c, v| c.gpu_flops_by_precision.bf16 = v,
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "intra_node_bus_bandwidth_bytes_per_s"],
+        id: "cluster-intra-bus",
+        label: "NCCL bus bandwidth inside a node",
+        unit: "GB/s",
+        scale: 1e9,
+        whole: false,
+        get: |c| c.realistic.intra_node_bus_bandwidth_bytes_per_s,
+        set: |c, v| c.realistic.intra_node_bus_bandwidth_bytes_per_s = v,
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "nic_bus_bandwidth_bytes_per_s"],
+        id: "cluster-nic-bus",
+        label: "NCCL bandwidth through one NIC",
+        unit: "GB/s",
+        scale: 1e9,
+        whole: false,
+        get: |c| c.realistic.nic_bus_bandwidth_bytes_per_s,
+        set: |c, v| c.realistic.nic_bus_bandwidth_bytes_per_s = v,
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "kernels", "sms"],
+        id: "cluster-sms",
+        label: "Streaming multiprocessors (SMs)",
+        unit: "SMs",
+        scale: 1.0,
+        whole: true,
+        get: |c| c.realistic.kernels.map(|k| k.sms as f64).filter(|&n| n > 0.0),
+        set: |c, v| set_kernels(c, KernelField::Sms, v),
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "kernels", "gemm_flops_per_s", "fp32"],
+        id: "cluster-gemm-fp32",
+        label: "Large matrix multiplications, FP32",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.realistic.kernels.map(|k| k.gemm_flops_per_s.fp32),
+        set: |c, v| set_kernels(c, KernelField::Fp32, v),
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "kernels", "gemm_flops_per_s", "tf32"],
+        id: "cluster-gemm-tf32",
+        label: "Large matrix multiplications, TF32",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.tf32),
+        set: |c, v| set_kernels(c, KernelField::Tf32, v),
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "kernels", "gemm_flops_per_s", "fp16"],
+        id: "cluster-gemm-fp16",
+        label: "Large matrix multiplications, FP16",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.fp16),
+        set: |c, v| set_kernels(c, KernelField::Fp16, v),
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "kernels", "gemm_flops_per_s", "bf16"],
+        id: "cluster-gemm-bf16",
+        label: "Large matrix multiplications, BF16",
+        unit: "TFLOP/s",
+        scale: 1e12,
+        whole: false,
+        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.bf16),
+        set: |c, v| set_kernels(c, KernelField::Bf16, v),
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "kernels", "kernel_overhead_s"],
+        id: "cluster-kernel-overhead",
+        label: "Launch and framework cost of a kernel",
+        unit: "µs",
+        scale: 1e-6,
+        whole: false,
+        get: |c| c.realistic.kernels.map(|k| k.kernel_overhead_s),
+        set: |c, v| set_kernels(c, KernelField::Overhead, v),
+    },
+    Fact {
+        group: FactGroup::Today,
+        path: &["realistic", "framework_memory", "workspace_bytes"],
+        id: "cluster-workspace",
+        label: "Library workspace per GPU (blank: ParaDL's memory accounting)",
+        unit: "MB",
+        scale: 1e6,
+        whole: false,
+        get: |c| c.realistic.framework_memory.map(|m| m.workspace_bytes),
+        set: |c, v| c.realistic.framework_memory = v.map(|workspace_bytes| FrameworkMemory { workspace_bytes }),
     },
 ];
 
@@ -412,6 +557,22 @@ impl ClusterEditor {
                         Key::Cluster(ClusterKey::Fact(index)),
                         format!("Give this too, or clear {other} (no host staging)"),
                     );
+                }
+            }
+        }
+        // kernel facts need their SMs, FP32 rate and overhead
+        if let Some(k) = spec.realistic.kernels {
+            for (id, blank) in [
+                ("cluster-sms", k.sms == 0),
+                ("cluster-gemm-fp32", k.gemm_flops_per_s.fp32.is_nan()),
+                ("cluster-kernel-overhead", k.kernel_overhead_s.is_nan()),
+            ] {
+                let Some(index) = FACTS.iter().position(|f| f.id == id) else {
+                    continue;
+                };
+                let key = Key::Cluster(ClusterKey::Fact(index));
+                if blank && !errors.contains_key(&key) {
+                    errors.insert(key, "Give this too, or clear every kernel fact (no kernels)".into());
                 }
             }
         }
@@ -590,6 +751,39 @@ mod tests {
                 .unwrap_err()
                 .contains_key(&Key::Cluster(ClusterKey::Level(1, LevelColumn::Span)))
         );
+    }
+
+    #[test]
+    fn section_11_facts_are_cells_and_a_half_given_kernel_names_its_blank_cell() {
+        let index = |id: &str| FACTS.iter().position(|f| f.id == id).unwrap();
+        let mut editor = abci();
+        assert_eq!(editor.fact_text(index("cluster-sms")), "80");
+        assert_eq!(editor.fact_text(index("cluster-workspace")), "33.554432");
+        // a cluster with no kernel facts: the SMs alone are not enough
+        for id in [
+            "cluster-sms",
+            "cluster-gemm-fp32",
+            "cluster-gemm-fp16",
+            "cluster-kernel-overhead",
+        ] {
+            editor.edit(ClusterKey::Fact(index(id)), "".into());
+        }
+        let (_, cluster) = editor.build().unwrap();
+        assert_eq!(cluster.realistic().kernels, None);
+        editor.edit(ClusterKey::Fact(index("cluster-sms")), "100".into());
+        let errors = editor.build().unwrap_err();
+        for id in ["cluster-gemm-fp32", "cluster-kernel-overhead"] {
+            assert!(
+                errors.contains_key(&Key::Cluster(ClusterKey::Fact(index(id)))),
+                "{errors:?}"
+            );
+        }
+        editor.edit(ClusterKey::Fact(index("cluster-gemm-fp32")), "50".into());
+        editor.edit(ClusterKey::Fact(index("cluster-kernel-overhead")), "5".into());
+        let (_, cluster) = editor.build().unwrap();
+        let kernels = cluster.realistic().kernels.unwrap();
+        assert_eq!((kernels.sms, kernels.gemm_flops_per_s.fp32), (100, 50e12));
+        assert!((kernels.kernel_overhead_s - 5e-6).abs() < 1e-18);
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub enum Unit {
     Factor,
     /// GPU-hours.
     GpuHours,
+    /// FLOP/s.
+    FlopsPerSecond,
 }
 
 impl Unit {
@@ -45,6 +47,7 @@ impl Unit {
             Self::SecondsPerByte => format!("1/({}/s)", units::bytes(1.0 / value)),
             Self::Factor => units::significant(value, 6),
             Self::GpuHours => format!("{} GPU-h", units::significant(value, 4)),
+            Self::FlopsPerSecond => units::flops(value),
         }
     }
 }

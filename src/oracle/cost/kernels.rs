@@ -105,7 +105,8 @@ impl LayerWork {
     /// # Formula
     /// conv: forward `M = b·P_y`, `N = F/g`; input gradient `M = b·P_x`,
     /// `N = C/g`; weight gradient `M = F/g`, `N = (C/g)·ΠK`, reduced over
-    /// `b·P_y`. deconv: forward and input gradient swapped. fc: `P = 1`.
+    /// `b·P_y`. deconv: forward and input gradient swapped. fc: `P = 1`,
+    /// its input gradient `N = C·ΠK` (every input feature).
     /// Each GEMM has the forward FLOPs. `P` are positions (the product of
     /// the spatial sizes), `g` the groups.
     pub fn of(layer: &Layer, first: bool) -> Self {
@@ -135,7 +136,9 @@ impl LayerWork {
         let gemms = if kind.has_weights() {
             let mut gemms = vec![gemm(p_out, 0.0, f, 0.0, forward)];
             if !first {
-                gemms.push(gemm(p_in, 0.0, c, 0.0, input_gradient));
+                // a fully connected layer's input gradient has every input feature, C·ΠK
+                let features = if kind == LayerKind::Fc { c * kernel.max(1.0) } else { c };
+                gemms.push(gemm(p_in, 0.0, features, 0.0, input_gradient));
             }
             gemms.push(gemm(0.0, f, c * kernel.max(1.0), p_out, weight_gradient));
             gemms

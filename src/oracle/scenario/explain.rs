@@ -6,6 +6,7 @@ use crate::oracle::cost::communication::CommKind;
 use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
 use crate::oracle::cost::strategies::{IterationCost, iteration_cost};
+use crate::oracle::cost::terms::Term;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::fidelity::Fidelity;
@@ -114,6 +115,10 @@ impl Context<'_> {
         }
         if self.run.calibration.is_some() {
             sections.push(8);
+        }
+        let today = [Term::Kernels, Term::BusBandwidth];
+        if self.projection.terms.iter().any(|t| today.contains(&t.term)) {
+            sections.push(11);
         }
         sections
     }

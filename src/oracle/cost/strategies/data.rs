@@ -2,7 +2,7 @@
 
 use super::{
     IterationCost, Route, batch_bound, derived_exchange, derived_weight_allgather, gradient_exchange, kept_whole,
-    memory_derivation,
+    memory_derivation, with_kernels,
 };
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
@@ -44,18 +44,22 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let gather = derived_weight_allgather(&fabric, run, p, bytes, route);
     let memory = parts(run, weights, &kept, table.terms().reserved_bytes);
     let mut derivations = Derivations {
-        compute: Some(Derivation::new(
-            "c = (B/p)·Σt",
-            vec![
-                Symbol::new("B/p", "samples per GPU", per_gpu, Unit::Samples),
-                Symbol::new(
-                    "Σt",
-                    "forward and backward time of one sample",
-                    sum_t,
-                    Unit::SecondsPerSample,
-                ),
-            ],
-            compute_s,
+        compute: Some(with_kernels(
+            Derivation::new(
+                "c = (B/p)·Σt",
+                vec![
+                    Symbol::new("B/p", "samples per GPU", per_gpu, Unit::Samples),
+                    Symbol::new(
+                        "Σt",
+                        "forward and backward time of one sample (at this batch, with section 11's kernels)",
+                        sum_t,
+                        Unit::SecondsPerSample,
+                    ),
+                ],
+                compute_s,
+            ),
+            table,
+            run,
         )),
         memory: Some(memory_derivation(
             run,

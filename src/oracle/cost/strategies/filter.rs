@@ -62,7 +62,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let kept = kept_whole(table, run, per_group);
 
     let (violations, bounds) = split_limits(run, &plan, p1);
-    let (compute_s, compute) = split_compute(table, &plan, per_group);
+    let (compute_s, compute) = split_compute(table, run, &plan, per_group);
     let memory = parts(run, local_weights, &kept, table.terms().reserved_bytes);
     // one ring per filter shard between the groups (f = p2)
     let gradient = derived_exchange(&fabric, run, p1, bytes, route).times(p2);

@@ -169,8 +169,46 @@ impl Route {
     }
 }
 
+/// The GPU facts section 11's kernels used, for a compute derivation.
+fn kernel_symbols(table: &CostTable, run: &Run) -> Vec<Symbol> {
+    let Some(facts) = table.terms().kernels else {
+        return Vec::new();
+    };
+    let kernels: usize = table
+        .kernels()
+        .map_or(0, |k| k.works().iter().map(|w| w.kernels()).sum());
+    vec![
+        Symbol::new(
+            "SMs",
+            "the GPU's streaming multiprocessors",
+            facts.sms as f64,
+            Unit::Count,
+        ),
+        Symbol::new(
+            "R_p",
+            "sustained FLOP/s of a large matrix multiplication at this precision",
+            facts.gemm_flops_per_s.rate(run.precision),
+            Unit::FlopsPerSecond,
+        ),
+        Symbol::new(
+            "o",
+            "launch and framework cost of one kernel",
+            facts.kernel_overhead_s,
+            Unit::Seconds,
+        ),
+        Symbol::new("kernels", "kernels a step launches", kernels as f64, Unit::Count),
+    ]
+}
+
+/// A compute derivation with section 11's kernel symbols when in force.
+fn with_kernels(derivation: Derivation, table: &CostTable, run: &Run) -> Derivation {
+    let mut derivation = derivation;
+    derivation.symbols.extend(kernel_symbols(table, run));
+    derivation
+}
+
 /// The compute of a split, `c = B_g·t_split(p2)`, with its derivation.
-fn split_compute(table: &CostTable, plan: &SplitPlan, per_group: f64) -> (f64, Derivation) {
+fn split_compute(table: &CostTable, run: &Run, plan: &SplitPlan, per_group: f64) -> (f64, Derivation) {
     let compute_s = table.compute_s(per_group, Some(plan));
     let per_sample = |seconds: f64| if per_group > 0.0 { seconds / per_group } else { 0.0 };
     let t_split = match table.kernels() {
@@ -212,7 +250,7 @@ fn split_compute(table: &CostTable, plan: &SplitPlan, per_group: f64) -> (f64, D
         ],
         compute_s,
     );
-    (compute_s, derivation)
+    (compute_s, with_kernels(derivation, table, run))
 }
 
 /// The formula of [`gradient_exchange`] for `run` with `algorithm`.

@@ -1,6 +1,6 @@
 //! Pipeline parallelism.
 
-use super::{IterationCost, ScalingBound, StageBalance, kept_of, memory_derivation};
+use super::{IterationCost, ScalingBound, StageBalance, kept_of, memory_derivation, with_kernels};
 use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
@@ -80,20 +80,24 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let compute_s = (p + segments - 1) as f64 * micro * largest_s;
     let transfers = 2.0 * (p + segments).saturating_sub(2) as f64;
     let mut derivations = Derivations {
-        compute: Some(Derivation::new(
-            "c = (p+S−1)·(B/S)·max_i T_i",
-            vec![
-                Symbol::new("p", "stages, one a GPU", p as f64, Unit::Count),
-                Symbol::new("S", "segments (micro-batches)", segments as f64, Unit::Count),
-                Symbol::new("B/S", "samples per segment", micro, Unit::Samples),
-                Symbol::new(
-                    "max_i T_i",
-                    "one sample's time in the slowest stage",
-                    largest_s,
-                    Unit::SecondsPerSample,
-                ),
-            ],
-            compute_s,
+        compute: Some(with_kernels(
+            Derivation::new(
+                "c = (p+S−1)·(B/S)·max_i T_i",
+                vec![
+                    Symbol::new("p", "stages, one a GPU", p as f64, Unit::Count),
+                    Symbol::new("S", "segments (micro-batches)", segments as f64, Unit::Count),
+                    Symbol::new("B/S", "samples per segment", micro, Unit::Samples),
+                    Symbol::new(
+                        "max_i T_i",
+                        "one sample's time in the slowest stage",
+                        largest_s,
+                        Unit::SecondsPerSample,
+                    ),
+                ],
+                compute_s,
+            ),
+            table,
+            run,
         )),
         memory: Some(memory_derivation(
             run,

@@ -76,7 +76,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     });
 
     let (violations, bounds) = split_limits(run, &plan, p1);
-    let (compute_s, compute) = split_compute(table, &plan, per_group);
+    let (compute_s, compute) = split_compute(table, run, &plan, per_group);
     let memory = parts(run, table.weight_items(), &kept, table.terms().reserved_bytes);
     let mut derivations = Derivations {
         compute: Some(compute),

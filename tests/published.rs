@@ -1,0 +1,135 @@
+//! The realistic edition against what was measured elsewhere: NVIDIA's
+//! published ResNet-50 training throughput (tests/validation/), and
+//! PyTorch's own count of the bytes autograd saves (tests/torch/, made by
+//! tests/torch/truth.py; the tests read the CSV and never run PyTorch).
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::{Batch, Optimizer, Precision, RunSpec, Strategy, presets};
+
+/// One published run: cluster preset, GPUs, precision, batch per GPU and
+/// images per second.
+struct Published {
+    cluster: &'static str,
+    gpus: u64,
+    precision: Precision,
+    batch_per_gpu: f64,
+    images_per_s: f64,
+}
+
+fn dle_rows() -> Vec<Published> {
+    let text = include_str!("validation/dle-resnet50-pytorch.csv");
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            Published {
+                cluster: match f[1] {
+                    "A100-80GB" => "dgx-a100",
+                    "V100-16GB" => "dgx1-v100-16gb",
+                    "V100-32GB" => "dgx1-v100-32gb",
+                    other => panic!("no preset for {other}"),
+                },
+                gpus: f[2].parse().unwrap(),
+                precision: match f[5] {
+                    "TF32" => Precision::Tf32,
+                    "FP32" => Precision::Fp32,
+                    "AMP" => Precision::Fp16,
+                    other => panic!("precision {other}"),
+                },
+                batch_per_gpu: f[6].parse().unwrap(),
+                images_per_s: f[8].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percent() {
+    let rows = dle_rows();
+    assert_eq!(rows.len(), 12);
+    let mut accuracies = Vec::new();
+    for row in rows {
+        let s = presets::scenario("resnet50", row.cluster).unwrap();
+        let strategy = if row.gpus == 1 {
+            Strategy::Serial
+        } else {
+            Strategy::Data
+        };
+        let p = s
+            .project(&RunSpec {
+                precision: row.precision,
+                optimizer: Optimizer::Momentum,
+                ..RunSpec::new(strategy, row.gpus, Batch::SamplesPerGpu(row.batch_per_gpu))
+            })
+            .unwrap();
+        let what = format!(
+            "{} {} GPUs {} at {}",
+            row.cluster, row.gpus, row.precision, row.batch_per_gpu
+        );
+        assert!(p.feasible, "{what}: {:?}", p.violations);
+        let projected = p.mini_batch as f64 * p.iterations as f64 / p.total_s;
+        let accuracy = (projected / row.images_per_s).min(row.images_per_s / projected);
+        println!(
+            "{what}: {projected:.0} img/s against {}: accuracy {accuracy:.2}",
+            row.images_per_s
+        );
+        assert!(
+            accuracy >= 0.7,
+            "{what}: {projected} img/s against {}",
+            row.images_per_s
+        );
+        accuracies.push(accuracy);
+    }
+    let mean = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
+    println!("mean accuracy {mean:.3}");
+    assert!(mean >= 0.85, "{mean}");
+}
+
+/// PyTorch's numbers for a torchvision network: saved bytes per sample in
+/// FP32 and in BF16 autocast.
+fn autograd_saved(model: &str) -> Option<(f64, f64)> {
+    let text = include_str!("torch/torchvision.csv");
+    text.lines().skip(1).find_map(|line| {
+        let f: Vec<&str> = line.split(',').collect();
+        (f[0] == model).then(|| (f[4].parse().unwrap(), f[5].parse().unwrap()))
+    })
+}
+
+/// Bytes per sample of activations the realistic edition holds: the slope
+/// of the activations part between one and two samples, as PyTorch's count
+/// is.
+fn activations_per_sample(preset: &str, precision: Precision) -> f64 {
+    let s = presets::scenario(preset, "dgx-a100").unwrap();
+    let at = |b| {
+        s.project(&RunSpec {
+            precision,
+            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
+        })
+        .unwrap()
+        .memory
+        .activations_bytes
+    };
+    at(2) - at(1)
+}
+
+#[test]
+fn presets_hold_what_autograd_saves() {
+    // every preset with a torchvision twin built from the same architecture
+    for (preset, twin) in [
+        ("resnet18", "resnet18"),
+        ("resnet152", "resnet152"),
+        ("mobilenet-v2", "mobilenet_v2"),
+        ("efficientnet-b0", "efficientnet_b0"),
+        ("convnext-tiny", "convnext_tiny"),
+        ("resnext50", "resnext50_32x4d"),
+        ("densenet121", "densenet121"),
+    ] {
+        let (fp32, bf16) = autograd_saved(twin).unwrap_or_else(|| panic!("no PyTorch row for {twin}"));
+        for (precision, truth) in [(Precision::Fp32, fp32), (Precision::Bf16, bf16)] {
+            let ours = activations_per_sample(preset, precision);
+            let ratio = ours / truth;
+            println!("{preset} {precision}: {ours:.0} against autograd's {truth:.0} bytes a sample ({ratio:.3})");
+            assert!((0.85..=1.35).contains(&ratio), "{preset} {precision}: {ratio}");
+        }
+    }
+}
