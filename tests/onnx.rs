@@ -220,7 +220,10 @@ fn modern() -> Vec<u8> {
         weight("pw_b", &[16]),
         weight("ln_scale", &[16]),
         weight("ln_bias", &[16]),
-        shape_tensor("zero", &[0]),
+        TensorProto {
+            dims: vec![],
+            ..shape_tensor("zero", &[0])
+        },
         shape_tensor("minus_one", &[-1]),
         weight("fc_w", &[32 * 4 * 4, 10]),
         weight("fc_b", &[10]),

@@ -1,48 +1,33 @@
 //! From an ONNX graph to the engine's layer list, in the graph's
-//! (topological) order, with shapes propagated from the data input.
+//! (topological) order, with shapes propagated from the data input:
+//! constants are folded ([`super::values`]), activations keep track of
+//! where their channels are ([`super::act`]), activations written as
+//! several operators are one layer ([`super::fuse`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::super::padded;
-use super::proto::{AttributeProto, GraphProto, NodeProto};
+use super::act::{Act, Role};
+use super::fuse::{self, Fused};
+use super::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
 use super::sizes::{self, Padding};
+use super::values::{self, Const, MAX_RANK, Values, items};
 use crate::oracle::model::errors::{GraphError, NodeRef};
 use crate::oracle::model::layer::{LayerKind, LayerSpec};
 use crate::oracle::model::shape::Shape;
-
-/// An activation tensor, without its batch dimension.
-#[derive(Debug, Clone, PartialEq)]
-struct Tensor {
-    /// Dimensions (channels first).
-    dims: Vec<u64>,
-    /// The layer that produced it, if a layer did.
-    producer: Option<usize>,
-    /// Before a flatten or reshape to one dimension: the shape it had, so
-    /// that a following fully connected layer reads `[C, spatial...]` as
-    /// ParaDL's files do.
-    unflat: Option<Vec<u64>>,
-}
 
 /// What the conversion gives: the layers, and what it merged or skipped.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Converted {
     /// The layers, in order.
     pub layers: Vec<LayerSpec>,
-    /// Operators that became no layer (shape-only), or were merged into
-    /// one (a bias add), with their counts.
+    /// Operators that became no layer (shape-only, constants), or were
+    /// merged into one (a bias add, a fused activation), with their counts.
     pub merged: BTreeMap<String, usize>,
 }
 
-/// A convolution's filters, kernel, output sizes and groups.
-struct Convolution {
-    filters: u64,
-    kernel: Vec<u64>,
-    out: Vec<u64>,
-    groups: u64,
-}
-
 /// Operators that are elementwise activations (kind `act`).
-const ACTIVATIONS: [&str; 18] = [
+const ACTIVATIONS: [&str; 21] = [
     "Sigmoid",
     "Tanh",
     "Softmax",
@@ -61,19 +46,19 @@ const ACTIVATIONS: [&str; 18] = [
     "Mish",
     "PRelu",
     "LRN",
+    "ThresholdedRelu",
+    "Exp",
+    "Sqrt",
 ];
 
-/// Operators that only pass a tensor on (no layer).
-const PASS_THROUGH: [&str; 2] = ["Identity", "Cast"];
+/// Elementwise operators of two or more tensors.
+const BINARY: [&str; 9] = ["Add", "Sub", "Mul", "Div", "Sum", "Max", "Min", "Mean", "Pow"];
 
-struct Walk<'g> {
-    rank: usize,
-    acts: HashMap<&'g str, Tensor>,
-    /// Dimensions of constant tensors (weights, shapes).
-    consts: HashMap<&'g str, Vec<u64>>,
-    /// Values of integer constant tensors.
-    ints: HashMap<&'g str, Vec<i64>>,
-    out: Converted,
+/// A named tensor of the graph.
+#[derive(Debug, Clone)]
+enum Value {
+    Act(Act),
+    Const(Const),
 }
 
 fn fail(node: Option<NodeRef>, problem: impl Into<String>) -> GraphError {
@@ -101,239 +86,374 @@ fn text(node: &NodeProto, name: &str) -> Option<String> {
         .map(|s| String::from_utf8_lossy(s).into_owned())
 }
 
-/// Non-negative integers of an attribute, or an error naming it.
-fn counts(values: &[i64], what: &str, node: &NodeRef) -> Result<Vec<u64>, GraphError> {
+/// A constant of a tensor proto: its dimensions and its values when small.
+fn constant(tensor: &TensorProto) -> Result<Const, String> {
+    let dims = tensor
+        .dims
+        .iter()
+        .map(|&d| u64::try_from(d).map_err(|_| format!("a dimension of {d}")))
+        .collect::<Result<Vec<u64>, String>>()?;
+    let n = items(&dims)?;
+    let values = if n as usize <= values::MAX_FOLDED_ITEMS {
+        tensor
+            .integers()
+            .map(Values::Int)
+            .or_else(|| tensor.floats().map(Values::Float))
+    } else {
+        None
+    };
+    Const::new(dims, values)
+}
+
+/// Positive integers of an attribute (strides, dilations, kernels), or an
+/// error naming it.
+fn positive(values: &[i64], what: &str, at: &NodeRef) -> Result<Vec<u64>, GraphError> {
     values
         .iter()
-        .map(|&v| u64::try_from(v).map_err(|_| fail(Some(node.clone()), format!("{what} holds {v}, below 0"))))
+        .map(|&v| {
+            u64::try_from(v)
+                .ok()
+                .filter(|&v| v >= 1)
+                .ok_or_else(|| fail(Some(at.clone()), format!("{what} holds {v}: each must be at least 1")))
+        })
         .collect()
 }
 
-fn items(dims: &[u64]) -> u64 {
-    dims.iter().fold(1u64, |a, &d| a.saturating_mul(d))
+/// Non-negative integers of an attribute (pads), or an error naming it.
+fn non_negative(values: &[i64], what: &str, at: &NodeRef) -> Result<Vec<u64>, GraphError> {
+    values
+        .iter()
+        .map(|&v| u64::try_from(v).map_err(|_| fail(Some(at.clone()), format!("{what} holds {v}, below 0"))))
+        .collect()
+}
+
+struct Walk<'g> {
+    rank: usize,
+    values: HashMap<&'g str, Value>,
+    fused: Fused,
+    out: Converted,
 }
 
 impl<'g> Walk<'g> {
-    fn act(&self, name: &str, node: &NodeRef) -> Result<&Tensor, GraphError> {
-        self.acts.get(name).ok_or_else(|| {
-            let what = if self.consts.contains_key(name) {
-                "a constant where the operator needs a computed tensor"
-            } else {
-                "a tensor no earlier node produces (the nodes must be in topological order)"
-            };
-            fail(Some(node.clone()), format!("input '{name}' is {what}"))
-        })
-    }
-
-    fn first_act(&self, node: &'g NodeProto, at: &NodeRef) -> Result<Tensor, GraphError> {
-        let name = node.input.first().map(String::as_str).unwrap_or_default();
-        self.act(name, at).cloned()
-    }
-
-    fn weight(&self, node: &'g NodeProto, index: usize, at: &NodeRef) -> Result<&Vec<u64>, GraphError> {
-        let name = node.input.get(index).map(String::as_str).unwrap_or_default();
-        self.consts.get(name).ok_or_else(|| {
+    fn get(&self, name: &str, at: &NodeRef) -> Result<&Value, GraphError> {
+        self.values.get(name).ok_or_else(|| {
             fail(
                 Some(at.clone()),
-                format!(
-                    "input {index} ('{name}') must be a constant weight (an initializer, Constant or ConstantOfShape)"
-                ),
+                format!("input '{name}' is a tensor no earlier node produces (the nodes must be in topological order)"),
             )
         })
     }
 
-    fn output(&mut self, node: &'g NodeProto, tensor: Tensor) {
-        if let Some(name) = node.output.first() {
-            self.acts.insert(name.as_str(), tensor);
+    fn input(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<&Value, GraphError> {
+        let name = node.input.get(index).map(String::as_str).unwrap_or_default();
+        if name.is_empty() {
+            return Err(fail(Some(at.clone()), format!("input {index} is missing")));
+        }
+        self.get(name, at)
+    }
+
+    fn act(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Act, GraphError> {
+        match self.input(node, index, at)? {
+            Value::Act(a) => Ok(a.clone()),
+            Value::Const(_) => Err(fail(
+                Some(at.clone()),
+                format!(
+                    "input {index} ('{}') is a constant where the operator needs a computed tensor",
+                    node.input.get(index).map(String::as_str).unwrap_or_default()
+                ),
+            )),
         }
     }
 
-    fn merged(&mut self, what: String) {
-        *self.out.merged.entry(what).or_default() += 1;
+    fn konst(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Const, GraphError> {
+        match self.input(node, index, at)? {
+            Value::Const(c) => Ok(c.clone()),
+            Value::Act(_) => Err(fail(
+                Some(at.clone()),
+                format!(
+                    "input {index} ('{}') must be a constant (a weight, or shape arithmetic on constants)",
+                    node.input.get(index).map(String::as_str).unwrap_or_default()
+                ),
+            )),
+        }
     }
 
-    /// Adds a layer and gives its output tensor to the node's output.
-    fn layer(&mut self, node: &'g NodeProto, at: &NodeRef, kind: LayerKind, x: &[u64], w: Vec<u64>, y: Vec<u64>) {
+    /// Integers of a constant input, or of an attribute in older opsets.
+    fn integers(
+        &self,
+        node: &NodeProto,
+        index: usize,
+        attr: &str,
+        at: &NodeRef,
+    ) -> Result<Option<Vec<i64>>, GraphError> {
+        if let Some(v) = ints(node, attr) {
+            return Ok(Some(v.to_vec()));
+        }
+        if node.input.get(index).is_none_or(String::is_empty) {
+            return Ok(None);
+        }
+        let c = self.konst(node, index, at)?;
+        c.integers().map(Some).ok_or_else(|| {
+            fail(
+                Some(at.clone()),
+                format!("its {attr} are not known integers (or too many)"),
+            )
+        })
+    }
+
+    fn set(&mut self, node: &'g NodeProto, value: Value) {
+        if let Some(name) = node.output.first() {
+            self.values.insert(name.as_str(), value);
+        }
+    }
+
+    fn merged(&mut self, what: impl Into<String>) {
+        *self.out.merged.entry(what.into()).or_default() += 1;
+    }
+
+    /// Adds a layer reading `x` (as the model reads it) and gives the node
+    /// its output `y` (in `x`'s layout).
+    fn layer(&mut self, node: &'g NodeProto, at: &NodeRef, kind: LayerKind, x: &Act, w: Vec<u64>, y_dims: Vec<u64>) {
         let name = if at.name.trim().is_empty() {
             format!("{}_{}", at.op, at.index)
         } else {
             at.name.clone()
         };
+        let y = x.produced(y_dims, self.out.layers.len());
+        self.push(name, kind, x.canonical(), w, y.canonical());
+        self.set(node, Value::Act(y));
+    }
+
+    fn push(&mut self, name: String, kind: LayerKind, x: Vec<u64>, w: Vec<u64>, y: Vec<u64>) {
         self.out.layers.push(LayerSpec::plain(
             name,
             kind,
-            Shape::new(padded(x, self.rank)),
+            Shape::new(padded(&x, self.rank)),
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
         ));
-        let producer = Some(self.out.layers.len() - 1);
-        self.output(
-            node,
-            Tensor {
-                dims: y,
-                producer,
-                unflat: None,
-            },
-        );
-    }
-
-    fn last_layer(&mut self) -> Option<&mut LayerSpec> {
-        self.out.layers.last_mut()
     }
 
     fn node(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        if self.fused.inner.contains(&at.index) {
+            self.merged(format!("{} (in a fused activation)", at.op));
+            return Ok(());
+        }
+        if let Some((x, name)) = self.fused.closing.get(&at.index).cloned() {
+            let x = match self.get(&x, at)? {
+                Value::Act(a) => a.clone(),
+                Value::Const(_) => return Err(fail(Some(at.clone()), "an activation of a constant")),
+            };
+            let dims = x.dims.clone();
+            let mut renamed = at.clone();
+            renamed.name = format!("{} ({name})", at.name);
+            self.layer(node, &renamed, LayerKind::Act, &x, Vec::new(), dims);
+            return Ok(());
+        }
         let op = at.op.as_str();
+        // every input a constant: fold it
+        let inputs: Vec<&str> = node
+            .input
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !n.is_empty())
+            .collect();
+        let all_const = !inputs.is_empty()
+            && inputs
+                .iter()
+                .all(|n| matches!(self.values.get(n), Some(Value::Const(_))));
+        if op == "Constant" || op == "ConstantOfShape" || (all_const && op != "Shape") {
+            let folded = self.fold(node, at)?;
+            self.set(node, Value::Const(folded));
+            self.merged(op);
+            return Ok(());
+        }
         match op {
-            "Constant" => {
-                let tensor = attribute(node, "value")
-                    .and_then(|a| a.t.as_ref())
-                    .ok_or_else(|| fail(Some(at.clone()), "a Constant without a tensor 'value'"))?;
-                if let Some(name) = node.output.first() {
-                    self.consts.insert(name, counts(&tensor.dims, "its dims", at)?);
-                    if let Some(values) = tensor.integers() {
-                        self.ints.insert(name, values);
-                    }
-                }
-                self.merged("Constant".into());
-            }
-            "ConstantOfShape" => {
-                let shape = node
-                    .input
-                    .first()
-                    .and_then(|i| self.ints.get(i.as_str()))
-                    .ok_or_else(|| fail(Some(at.clone()), "its shape input must be a constant integer tensor"))?;
-                let dims = counts(shape, "its shape", at)?;
-                if let Some(name) = node.output.first() {
-                    self.consts.insert(name, dims);
-                }
-                self.merged("ConstantOfShape".into());
+            "Identity" | "Cast" | "CastLike" => {
+                let x = self.input(node, 0, at)?.clone();
+                self.set(node, x);
+                self.merged(op);
             }
             "Shape" => {
-                let x = self.first_act(node, at)?;
-                let mut values = vec![1i64];
-                values.extend(x.dims.iter().map(|&d| i64::try_from(d).unwrap_or(i64::MAX)));
-                if let Some(name) = node.output.first() {
-                    self.consts.insert(name, vec![values.len() as u64]);
-                    self.ints.insert(name, values);
+                let mut dims = vec![1u64];
+                match self.input(node, 0, at)? {
+                    Value::Act(a) => dims.extend(&a.dims),
+                    Value::Const(c) => dims = c.dims.clone(),
                 }
-                self.merged("Shape".into());
-            }
-            "Gather" | "Unsqueeze" | "Squeeze" | "Concat" if self.all_ints(node) => self.fold_ints(node, at)?,
-            _ if PASS_THROUGH.contains(&op) => {
-                let input = node.input.first().map(String::as_str).unwrap_or_default();
-                let Some(output) = node.output.first().map(String::as_str) else {
-                    return Ok(());
-                };
-                if let Some(t) = self.acts.get(input).cloned() {
-                    self.acts.insert(output, t);
-                } else if let Some(c) = self.consts.get(input).cloned() {
-                    self.consts.insert(output, c);
-                    if let Some(v) = self.ints.get(input).cloned() {
-                        self.ints.insert(output, v);
-                    }
-                } else {
-                    return Err(fail(Some(at.clone()), format!("input '{input}' is not known")));
-                }
-                self.merged(op.into());
+                let rank = dims.len() as i64;
+                let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
+                let (start, end) = (clamp(int(node, "start", 0)), clamp(int(node, "end", rank)));
+                let picked: Vec<i64> = dims[start..end.max(start)].iter().map(|&d| d as i64).collect();
+                self.set(node, Value::Const(Const::ints(picked)));
+                self.merged(op);
             }
             "Flatten" => {
-                let x = self.first_act(node, at)?;
-                if int(node, "axis", 1) != 1 {
+                let x = self.act(node, 0, at)?;
+                let axis =
+                    values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+                if axis != 1 {
                     return Err(fail(
                         Some(at.clone()),
                         "only a Flatten after the batch dimension (axis 1) is supported",
                     ));
                 }
-                self.output(
-                    node,
-                    Tensor {
-                        dims: vec![items(&x.dims)],
-                        producer: x.producer,
-                        unflat: Some(x.unflat.clone().unwrap_or(x.dims)),
-                    },
-                );
-                self.merged("Flatten".into());
+                let total = items(&x.dims).map_err(|p| fail(Some(at.clone()), p))?;
+                let y = x.reshaped(vec![total]).map_err(|p| fail(Some(at.clone()), p))?;
+                self.set(node, Value::Act(y));
+                self.merged(op);
             }
-            "Reshape" => self.reshape(node, at)?,
-            "Squeeze" | "Unsqueeze" => self.squeeze(node, at)?,
-            "Transpose" => {
-                let x = self.first_act(node, at)?;
-                let perm = ints(node, "perm")
-                    .map(<[i64]>::to_vec)
-                    .unwrap_or_else(|| (0..=x.dims.len() as i64).rev().collect());
-                if perm.first() != Some(&0) || perm.len() != x.dims.len() + 1 {
-                    return Err(fail(
-                        Some(at.clone()),
-                        "a Transpose must keep the batch dimension first",
-                    ));
-                }
+            "Reshape" => {
+                let x = self.act(node, 0, at)?;
+                let target = self
+                    .integers(node, 1, "shape", at)?
+                    .ok_or_else(|| fail(Some(at.clone()), "a Reshape without a shape"))?;
                 let mut full = vec![1u64];
                 full.extend(&x.dims);
-                let dims = perm
-                    .iter()
-                    .skip(1)
-                    .map(|&p| usize::try_from(p).ok().and_then(|p| full.get(p).copied()))
-                    .collect::<Option<Vec<u64>>>()
-                    .ok_or_else(|| fail(Some(at.clone()), "its perm names a dimension the tensor has not"))?;
-                self.output(
-                    node,
-                    Tensor {
-                        dims,
-                        producer: x.producer,
-                        unflat: None,
-                    },
-                );
-                self.merged("Transpose".into());
+                let dims = values::reshaped(&full, &target, int(node, "allowzero", 0) != 0)
+                    .map_err(|p| fail(Some(at.clone()), p))?;
+                self.batch_kept(&dims, at)?;
+                let y = x.reshaped(dims[1..].to_vec()).map_err(|p| fail(Some(at.clone()), p))?;
+                self.set(node, Value::Act(y));
+                self.merged(op);
             }
+            "Squeeze" | "Unsqueeze" => self.squeeze(node, at)?,
+            "Transpose" => {
+                let x = self.act(node, 0, at)?;
+                let rank = x.dims.len() + 1;
+                let perm: Vec<usize> = match ints(node, "perm") {
+                    Some(p) => p
+                        .iter()
+                        .map(|&a| values::axis(a, rank))
+                        .collect::<Result<_, _>>()
+                        .map_err(|p| fail(Some(at.clone()), p))?,
+                    None => (0..rank).rev().collect(),
+                };
+                let y = x.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))?;
+                self.set(node, Value::Act(y));
+                self.merged(op);
+            }
+            "Split" => self.split(node, at)?,
+            "Slice" => self.slice(node, at)?,
             "Conv" => self.conv(node, at)?,
             "ConvTranspose" => self.deconv(node, at)?,
-            "MaxPool" | "AveragePool" => self.pool(node, at)?,
+            "MaxPool" | "AveragePool" | "LpPool" => self.pool(node, at)?,
             "GlobalAveragePool" | "GlobalMaxPool" => {
-                let x = self.first_act(node, at)?;
-                let spatial = x.dims.get(1..).unwrap_or(&[]).to_vec();
-                let mut w = vec![0, 0];
-                w.extend(&spatial);
-                let mut y = vec![x.dims.first().copied().unwrap_or(1)];
-                y.extend(spatial.iter().map(|_| 1));
+                let x = self.channels_first(node, at)?;
+                let reduced: Vec<bool> = x.roles.iter().map(|r| matches!(r, Role::Spatial(_))).collect();
                 let kind = if op == "GlobalMaxPool" {
                     LayerKind::Maxpool
                 } else {
                     LayerKind::Avgpool
                 };
-                self.layer(node, at, kind, &x.dims, w, y);
+                self.global_pool(node, at, kind, &x, &reduced, true)?;
             }
-            "Gemm" | "MatMul" => self.fully_connected(node, at)?,
-            "BatchNormalization" | "LayerNormalization" | "InstanceNormalization" => {
-                let x = self.first_act(node, at)?;
-                let scale = items(self.weight(node, 1, at)?);
-                let has_bias = node.input.get(2).is_some_and(|b| !b.is_empty());
+            "ReduceMean" | "ReduceMax" => {
+                let x = self.act(node, 0, at)?;
+                let axes = self.integers(node, 1, "axes", at)?.unwrap_or_default();
+                let rank = x.dims.len() + 1;
+                let mut reduced = vec![false; x.dims.len()];
+                for a in &axes {
+                    let a = values::axis(*a, rank).map_err(|p| fail(Some(at.clone()), p))?;
+                    if a == 0 {
+                        return Err(fail(Some(at.clone()), "a reduction over the batch"));
+                    }
+                    reduced[a - 1] = true;
+                }
+                if axes.is_empty()
+                    || x.roles
+                        .iter()
+                        .zip(&reduced)
+                        .any(|(r, &d)| d && !matches!(r, Role::Spatial(_)))
+                {
+                    return Err(fail(
+                        Some(at.clone()),
+                        "only a mean or max over spatial dimensions (a global pool) is a layer of this model",
+                    ));
+                }
+                let kind = if op == "ReduceMax" {
+                    LayerKind::Maxpool
+                } else {
+                    LayerKind::Avgpool
+                };
+                self.global_pool(node, at, kind, &x, &reduced, int(node, "keepdims", 1) != 0)?;
+            }
+            "Gemm" | "MatMul" => self.matmul(node, at)?,
+            "BatchNormalization" | "InstanceNormalization" => {
+                let x = self.channels_first(node, at)?;
+                let c = self.konst(node, 1, at)?;
                 let kind = if op == "BatchNormalization" {
                     LayerKind::Bn
                 } else {
                     LayerKind::Ln
                 };
-                let w = vec![if has_bias || op == "BatchNormalization" { 2 } else { 1 }, scale];
-                self.layer(node, at, kind, &x.dims.clone(), w, x.dims);
+                let dims = x.dims.clone();
+                self.layer(node, at, kind, &x, vec![2, c.count()], dims);
+            }
+            "LayerNormalization" | "GroupNormalization" => {
+                let x = self.act(node, 0, at)?;
+                let scale = self.konst(node, 1, at)?;
+                let has_bias = node.input.get(2).is_some_and(|b| !b.is_empty());
+                let dims = x.dims.clone();
+                self.layer(
+                    node,
+                    at,
+                    LayerKind::Ln,
+                    &x,
+                    vec![if has_bias { 2 } else { 1 }, scale.count()],
+                    dims,
+                );
             }
             "Relu" => {
-                let x = self.first_act(node, at)?;
-                self.layer(node, at, LayerKind::Relu, &x.dims.clone(), Vec::new(), x.dims);
+                let x = self.act(node, 0, at)?;
+                let dims = x.dims.clone();
+                self.layer(node, at, LayerKind::Relu, &x, Vec::new(), dims);
             }
             "Dropout" => {
-                let x = self.first_act(node, at)?;
-                self.layer(node, at, LayerKind::Dropout, &x.dims.clone(), Vec::new(), x.dims);
+                let x = self.act(node, 0, at)?;
+                let dims = x.dims.clone();
+                self.layer(node, at, LayerKind::Dropout, &x, Vec::new(), dims);
             }
             _ if ACTIVATIONS.contains(&op) => {
-                let x = self.first_act(node, at)?;
-                self.layer(node, at, LayerKind::Act, &x.dims.clone(), Vec::new(), x.dims);
+                let x = self.act(node, 0, at)?;
+                let dims = x.dims.clone();
+                let w = match (op, node.input.get(1)) {
+                    // PRelu's slopes are trained
+                    ("PRelu", Some(slope)) if !slope.is_empty() => vec![self.konst(node, 1, at)?.count()],
+                    _ => Vec::new(),
+                };
+                let kind = if w.is_empty() { LayerKind::Act } else { LayerKind::Mul };
+                self.layer(node, at, kind, &x, w, dims);
             }
-            "Add" | "Sum" | "Mul" => self.elementwise(node, at)?,
+            _ if BINARY.contains(&op) => self.elementwise(node, at)?,
             "Concat" => self.concat(node, at)?,
+            "Pad" => {
+                let x = self.channels_first(node, at)?;
+                let pads = self
+                    .integers(node, 1, "pads", at)?
+                    .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
+                let n = x.dims.len() + 1;
+                let pads = non_negative(&pads, "pads", at)?;
+                if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 || pads[1] != 0 || pads[n + 1] != 0 {
+                    return Err(fail(
+                        Some(at.clone()),
+                        "only a Pad of the spatial dimensions is supported",
+                    ));
+                }
+                let mut dims = x.dims.clone();
+                for (i, d) in dims.iter_mut().enumerate().skip(1) {
+                    *d = d
+                        .checked_add(pads[i + 1])
+                        .and_then(|d| d.checked_add(pads[n + i + 1]))
+                        .ok_or_else(|| fail(Some(at.clone()), "its pads overflow"))?;
+                }
+                self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims);
+            }
+            "Resize" | "Upsample" => self.resize(node, at)?,
             _ => {
                 return Err(fail(
                     Some(at.clone()),
                     format!(
-                        "the operator {op} is not supported (supported: Conv, ConvTranspose, MaxPool, AveragePool, GlobalAveragePool, Gemm, MatMul, BatchNormalization, LayerNormalization, Relu and other activations, Add, Sum, Mul, Concat, Flatten, Reshape, Transpose, Dropout, LRN, Softmax and the shape-only operators)"
+                        "the operator {op} is not supported (supported: Conv, ConvTranspose, MaxPool, AveragePool, global pools, ReduceMean and ReduceMax over positions, Gemm and MatMul by a weight, BatchNormalization, LayerNormalization, InstanceNormalization, GroupNormalization, Relu and other activations, Add, Sub, Mul, Div, Sum, Max, Min, Concat, Split, Slice, Pad, Resize, Flatten, Reshape, Transpose, Squeeze, Unsqueeze, Dropout and shape arithmetic on constants)"
                     ),
                 ));
             }
@@ -341,159 +461,273 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
-    fn all_ints(&self, node: &NodeProto) -> bool {
-        node.input
-            .iter()
-            .filter(|i| !i.is_empty())
-            .all(|i| self.ints.contains_key(i.as_str()))
-    }
-
-    /// Folds the integer arithmetic of shape computations (PyTorch writes a
-    /// flatten as Shape, Gather, Unsqueeze, Concat, Reshape).
-    fn fold_ints(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let input = |i: usize| {
-            node.input
-                .get(i)
-                .and_then(|n| self.ints.get(n.as_str()))
-                .cloned()
-                .unwrap_or_default()
-        };
-        let values = match at.op.as_str() {
-            "Gather" => {
-                let data = input(0);
-                input(1)
-                    .iter()
-                    .map(|&i| {
-                        let i = if i < 0 { i + data.len() as i64 } else { i };
-                        usize::try_from(i).ok().and_then(|i| data.get(i).copied())
-                    })
-                    .collect::<Option<Vec<i64>>>()
-                    .ok_or_else(|| fail(Some(at.clone()), "an index outside its data"))?
-            }
-            "Concat" => (0..node.input.len()).flat_map(input).collect(),
-            _ => input(0),
-        };
-        if let Some(name) = node.output.first() {
-            self.consts.insert(name, vec![values.len() as u64]);
-            self.ints.insert(name, values);
-        }
-        self.merged(at.op.clone());
-        Ok(())
-    }
-
-    fn reshape(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.first_act(node, at)?;
-        let target = node
-            .input
-            .get(1)
-            .and_then(|n| self.ints.get(n.as_str()))
-            .cloned()
-            .ok_or_else(|| fail(Some(at.clone()), "its shape must be a constant integer tensor"))?;
-        let mut full = vec![1u64];
-        full.extend(&x.dims);
-        let total = items(&full);
-        let mut dims = Vec::with_capacity(target.len());
-        let mut infer = None;
-        for (i, &t) in target.iter().enumerate() {
-            match t {
-                0 => dims.push(full.get(i).copied().unwrap_or(1)),
-                -1 if infer.is_none() => {
-                    infer = Some(i);
-                    dims.push(1);
-                }
-                t if t > 0 => dims.push(t as u64),
-                _ => return Err(fail(Some(at.clone()), format!("its shape holds {t}"))),
-            }
-        }
-        if let Some(i) = infer {
-            let known = items(&dims);
-            if known == 0 || !total.is_multiple_of(known) {
-                return Err(fail(Some(at.clone()), "its shape does not divide the tensor"));
-            }
-            dims[i] = total / known;
-        }
-        if items(&dims) != total || dims.first() != Some(&1) {
-            return Err(fail(
+    /// The first input, which must hold its channels first.
+    fn channels_first(&self, node: &NodeProto, at: &NodeRef) -> Result<Act, GraphError> {
+        let x = self.act(node, 0, at)?;
+        if x.is_channels_first() {
+            Ok(x)
+        } else {
+            Err(fail(
                 Some(at.clone()),
-                "it must keep the tensor's size and its batch dimension first (one sample)",
-            ));
+                format!(
+                    "its input {:?} does not hold its channels first, as the operator needs",
+                    x.dims
+                ),
+            ))
         }
-        let dims = dims.split_off(1);
-        let unflat = (dims.len() == 1).then(|| x.unflat.clone().unwrap_or(x.dims.clone()));
-        self.output(
-            node,
-            Tensor {
-                dims,
-                producer: x.producer,
-                unflat,
-            },
-        );
-        self.merged("Reshape".into());
-        Ok(())
+    }
+
+    fn batch_kept(&self, dims: &[u64], at: &NodeRef) -> Result<(), GraphError> {
+        if dims.first() == Some(&1) && dims.len() >= 2 {
+            Ok(())
+        } else {
+            Err(fail(
+                Some(at.clone()),
+                "it must keep the batch dimension first (one sample)",
+            ))
+        }
     }
 
     fn squeeze(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.first_act(node, at)?;
-        let axes: Vec<i64> = match ints(node, "axes") {
-            Some(a) => a.to_vec(),
-            None => node
-                .input
-                .get(1)
-                .and_then(|n| self.ints.get(n.as_str()))
-                .cloned()
-                .unwrap_or_default(),
-        };
+        let x = self.act(node, 0, at)?;
+        let axes = self.integers(node, 1, "axes", at)?;
         let mut full = vec![1u64];
         full.extend(&x.dims);
         let dims = if at.op == "Squeeze" {
-            let rank = full.len() as i64;
-            let drop: Vec<i64> = axes.iter().map(|&a| if a < 0 { a + rank } else { a }).collect();
-            full.iter()
-                .enumerate()
-                .filter(|(i, d)| {
-                    !(if axes.is_empty() {
-                        **d == 1 && *i > 0
-                    } else {
-                        drop.contains(&(*i as i64))
-                    })
-                })
-                .map(|(_, d)| *d)
-                .collect::<Vec<u64>>()
+            // never the batch
+            let axes = axes.unwrap_or_else(|| (1..full.len() as i64).filter(|&i| full[i as usize] == 1).collect());
+            values::squeezed(&full, Some(&axes))
         } else {
-            let rank = (full.len() + axes.len()) as i64;
-            let mut sorted: Vec<i64> = axes.iter().map(|&a| if a < 0 { a + rank } else { a }).collect();
-            sorted.sort_unstable();
-            for a in sorted {
-                let at_index = usize::try_from(a).unwrap_or(usize::MAX).min(full.len());
-                full.insert(at_index, 1);
-            }
-            full
-        };
-        if dims.first() != Some(&1) || dims.len() < 2 {
-            return Err(fail(Some(at.clone()), "it must keep the batch dimension first"));
+            values::unsqueezed(&full, &axes.unwrap_or_default())
         }
-        self.output(
-            node,
-            Tensor {
-                dims: dims[1..].to_vec(),
-                producer: x.producer,
-                unflat: x.unflat,
-            },
-        );
+        .map_err(|p| fail(Some(at.clone()), p))?;
+        self.batch_kept(&dims, at)?;
+        let y = x.reshaped(dims[1..].to_vec()).map_err(|p| fail(Some(at.clone()), p))?;
+        self.set(node, Value::Act(y));
         self.merged(at.op.clone());
+        Ok(())
+    }
+
+    fn fold(&self, node: &NodeProto, at: &NodeRef) -> Result<Const, GraphError> {
+        let problem = |p: String| fail(Some(at.clone()), p);
+        let c = |i: usize| self.konst(node, i, at);
+        let op = at.op.as_str();
+        let result = match op {
+            "Constant" => {
+                let attr = node
+                    .attribute
+                    .first()
+                    .ok_or_else(|| fail(Some(at.clone()), "a Constant without a value"))?;
+                match (attr.name.as_deref(), &attr.t) {
+                    (Some("value"), Some(t)) => constant(t),
+                    (Some("value_int"), _) => Const::new(vec![], Some(Values::Int(vec![attr.i.unwrap_or(0)]))),
+                    (Some("value_ints"), _) => Ok(Const::ints(attr.ints.clone())),
+                    (Some("value_float"), _) => {
+                        Const::new(vec![], Some(Values::Float(vec![f64::from(attr.f.unwrap_or(0.0))])))
+                    }
+                    _ => Err("a Constant of an unsupported kind".to_string()),
+                }
+            }
+            "ConstantOfShape" => {
+                let shape = c(0)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
+                let dims = non_negative(&shape, "its shape", at)?;
+                let value = attribute(node, "value")
+                    .and_then(|a| a.t.as_ref())
+                    .and_then(|t| constant(t).ok());
+                let n = items(&dims).map_err(problem)? as usize;
+                let values = value.and_then(|v| v.values).and_then(|v| match v {
+                    Values::Int(x) if n <= values::MAX_FOLDED_ITEMS => {
+                        Some(Values::Int(vec![x.first().copied().unwrap_or(0); n]))
+                    }
+                    Values::Float(x) if n <= values::MAX_FOLDED_ITEMS => {
+                        Some(Values::Float(vec![x.first().copied().unwrap_or(0.0); n]))
+                    }
+                    _ => None,
+                });
+                Const::new(
+                    dims,
+                    values.or_else(|| (n <= values::MAX_FOLDED_ITEMS).then(|| Values::Float(vec![0.0; n]))),
+                )
+            }
+            "Identity" | "Cast" | "CastLike" => {
+                let x = c(0)?;
+                let to = int(node, "to", 1);
+                let float = matches!(to, 1 | 10 | 11 | 16);
+                let values = x.values.map(|v| match (v, float) {
+                    (Values::Int(i), true) => Values::Float(i.into_iter().map(|x| x as f64).collect()),
+                    (Values::Float(f), false) if op == "Cast" => {
+                        Values::Int(f.into_iter().map(|x| if x.is_nan() { 0 } else { x as i64 }).collect())
+                    }
+                    (v, _) => v,
+                });
+                Const::new(x.dims, values)
+            }
+            "Shape" => Ok(Const::ints(c(0)?.dims.iter().map(|&d| d as i64).collect())),
+            "Size" => Const::new(vec![], Some(Values::Int(vec![c(0)?.count() as i64]))),
+            "Reshape" => {
+                let x = c(0)?;
+                let target = c(1)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
+                values::reshaped(&x.dims, &target, int(node, "allowzero", 0) != 0)
+                    .and_then(|dims| Const::new(dims, x.values))
+            }
+            "Flatten" => {
+                let x = c(0)?;
+                let axis = values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(problem)?;
+                let outer: u64 = x.dims[..axis.min(x.dims.len())].iter().product();
+                Const::new(vec![outer, x.count() / outer.max(1)], x.values)
+            }
+            "Unsqueeze" | "Squeeze" => {
+                let x = c(0)?;
+                let axes = self.integers(node, 1, "axes", at)?;
+                if op == "Unsqueeze" {
+                    values::unsqueezed(&x.dims, &axes.unwrap_or_default())
+                } else {
+                    values::squeezed(&x.dims, axes.as_deref())
+                }
+                .and_then(|dims| Const::new(dims, x.values))
+            }
+            "Transpose" => values::transpose(&c(0)?, ints(node, "perm")),
+            "Concat" => {
+                let parts = (0..node.input.len()).map(c).collect::<Result<Vec<_>, _>>()?;
+                values::concat(&parts.iter().collect::<Vec<_>>(), int(node, "axis", 0))
+            }
+            "Gather" => values::gather(&c(0)?, &c(1)?, int(node, "axis", 0)),
+            "Slice" => {
+                let x = c(0)?;
+                let starts = self.integers(node, 1, "starts", at)?.unwrap_or_default();
+                let ends = self.integers(node, 2, "ends", at)?.unwrap_or_default();
+                let axes = self.integers(node, 3, "axes", at)?;
+                let steps = self.integers(node, 4, "steps", at)?;
+                values::slice(&x, &starts, &ends, axes.as_deref(), steps.as_deref())
+            }
+            "Expand" => {
+                let shape = c(1)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
+                values::expand(&c(0)?, &non_negative(&shape, "its shape", at)?)
+            }
+            "Range" => {
+                let (start, limit, delta) = (c(0)?, c(1)?, c(2)?);
+                let get = |k: &Const| {
+                    k.values.as_ref().map(|v| match v {
+                        Values::Int(i) => i.first().copied().unwrap_or(0) as f64,
+                        Values::Float(f) => f.first().copied().unwrap_or(0.0),
+                    })
+                };
+                let (Some(s), Some(l), Some(d)) = (get(&start), get(&limit), get(&delta)) else {
+                    return Err(fail(Some(at.clone()), "its bounds are not known"));
+                };
+                let n = if d == 0.0 {
+                    f64::INFINITY
+                } else {
+                    ((l - s) / d).ceil().max(0.0)
+                };
+                if n > values::MAX_FOLDED_ITEMS as f64 {
+                    return Err(fail(Some(at.clone()), "a range of too many items to fold"));
+                }
+                let v: Vec<f64> = (0..n as usize).map(|i| s + i as f64 * d).collect();
+                let ints = matches!(start.values, Some(Values::Int(_)));
+                Const::new(
+                    vec![v.len() as u64],
+                    Some(if ints {
+                        Values::Int(v.into_iter().map(|x| x as i64).collect())
+                    } else {
+                        Values::Float(v)
+                    }),
+                )
+            }
+            _ => {
+                let parts = (0..node.input.len())
+                    .filter(|&i| node.input.get(i).is_some_and(|n| !n.is_empty()))
+                    .map(c)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let refs: Vec<&Const> = parts.iter().collect();
+                arithmetic(op, &refs).ok_or_else(|| {
+                    fail(
+                        Some(at.clone()),
+                        format!("the operator {op} on constants is not supported (it cannot be folded)"),
+                    )
+                })?
+            }
+        };
+        result.map_err(problem)
+    }
+
+    fn split(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let rank = x.dims.len() + 1;
+        let axis = values::axis(int(node, "axis", 0), rank).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis == 0 || x.roles[axis - 1] != Role::Channel {
+            return Err(fail(Some(at.clone()), "only a Split of the channels is supported"));
+        }
+        let size = x.dims[axis - 1];
+        let outputs = node.output.len().max(1) as u64;
+        let parts: Vec<u64> = match self.integers(node, 1, "split", at)? {
+            Some(p) => non_negative(&p, "split", at)?,
+            None => {
+                let each = size.div_ceil(outputs);
+                (0..outputs).map(|i| each.min(size.saturating_sub(i * each))).collect()
+            }
+        };
+        if parts.len() != node.output.len() || parts.iter().sum::<u64>() != size {
+            return Err(fail(
+                Some(at.clone()),
+                format!("its parts {parts:?} do not split {size} channels"),
+            ));
+        }
+        for (name, part) in node.output.iter().zip(parts) {
+            let mut y = x.clone();
+            y.dims[axis - 1] = part;
+            self.values.insert(name.as_str(), Value::Act(y));
+        }
+        self.merged("Split");
+        Ok(())
+    }
+
+    fn slice(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let starts = self.integers(node, 1, "starts", at)?.unwrap_or_default();
+        let ends = self.integers(node, 2, "ends", at)?.unwrap_or_default();
+        let axes = self.integers(node, 3, "axes", at)?;
+        let steps = self.integers(node, 4, "steps", at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        let shaped = Const::new(full, None).map_err(|p| fail(Some(at.clone()), p))?;
+        let sliced = values::slice(&shaped, &starts, &ends, axes.as_deref(), steps.as_deref())
+            .map_err(|p| fail(Some(at.clone()), p))?;
+        self.batch_kept(&sliced.dims, at)?;
+        let mut y = x.clone();
+        y.dims = sliced.dims[1..].to_vec();
+        if y.dims.contains(&0) {
+            return Err(fail(Some(at.clone()), "it leaves an empty tensor"));
+        }
+        self.set(node, Value::Act(y));
+        self.merged("Slice");
         Ok(())
     }
 
     fn conv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.first_act(node, at)?;
-        let w = self.weight(node, 1, at)?.clone();
-        let groups = u64::try_from(int(node, "group", 1)).unwrap_or(0).max(1);
-        let (Some(&filters), Some(_), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
+        let x = self.channels_first(node, at)?;
+        let w = self.konst(node, 1, at)?.dims;
+        let groups = u64::try_from(int(node, "group", 1))
+            .ok()
+            .filter(|&g| g >= 1)
+            .ok_or_else(|| {
+                fail(
+                    Some(at.clone()),
+                    format!("group {} must be at least 1", int(node, "group", 1)),
+                )
+            })?;
+        let (Some(&filters), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
             return Err(fail(Some(at.clone()), "its weight must be [F, C/group, kernel...]"));
         };
-        let channels = x.dims.first().copied().unwrap_or(0);
-        let spatial = x.dims.get(1..).unwrap_or(&[]);
-        if kernel.len() != spatial.len() || w.get(1).copied().unwrap_or(0).saturating_mul(groups) != channels {
+        let channels = x.dims[0];
+        let spatial = &x.dims[1..];
+        if kernel.len() != spatial.len() || per_group.checked_mul(groups) != Some(channels) {
             return Err(fail(
                 Some(at.clone()),
                 format!(
@@ -504,36 +738,49 @@ impl<'g> Walk<'g> {
             ));
         }
         let out = self.window(node, at, spatial, kernel)?;
-        let shape = Convolution {
-            filters,
-            kernel: kernel.to_vec(),
-            out,
-            groups,
-        };
-        self.convolution(node, at, LayerKind::Conv, &x.dims, shape);
+        self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups);
         Ok(())
     }
 
     /// Adds a convolution (plain or transposed), with the node's bias if it
     /// has one.
-    fn convolution(&mut self, node: &'g NodeProto, at: &NodeRef, kind: LayerKind, x: &[u64], c: Convolution) {
-        let mut weights = vec![x.first().copied().unwrap_or(0), c.filters];
-        weights.extend(&c.kernel);
-        let mut y = vec![c.filters];
-        y.extend(c.out);
+    #[allow(clippy::too_many_arguments)]
+    fn convolution(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        kind: LayerKind,
+        x: &Act,
+        filters: u64,
+        kernel: Vec<u64>,
+        out: Vec<u64>,
+        groups: u64,
+    ) {
+        let mut weights = vec![x.dims[0], filters];
+        weights.extend(&kernel);
+        let mut y = vec![filters];
+        y.extend(out);
         self.layer(node, at, kind, x, weights, y);
-        if let Some(layer) = self.last_layer() {
-            layer.groups = c.groups;
+        if let Some(layer) = self.out.layers.last_mut() {
+            layer.groups = groups;
             layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
         }
     }
 
     fn deconv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.first_act(node, at)?;
-        let w = self.weight(node, 1, at)?.clone();
-        let groups = u64::try_from(int(node, "group", 1)).unwrap_or(0).max(1);
-        let channels = x.dims.first().copied().unwrap_or(0);
-        let spatial = x.dims.get(1..).unwrap_or(&[]);
+        let x = self.channels_first(node, at)?;
+        let w = self.konst(node, 1, at)?.dims;
+        let groups = u64::try_from(int(node, "group", 1))
+            .ok()
+            .filter(|&g| g >= 1)
+            .ok_or_else(|| {
+                fail(
+                    Some(at.clone()),
+                    format!("group {} must be at least 1", int(node, "group", 1)),
+                )
+            })?;
+        let channels = x.dims[0];
+        let spatial = x.dims[1..].to_vec();
         let (Some(&c), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
             return Err(fail(Some(at.clone()), "its weight must be [C, F/group, kernel...]"));
         };
@@ -554,13 +801,13 @@ impl<'g> Walk<'g> {
             ));
         }
         let n = spatial.len();
-        let strides = counts(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
-        let dilations = counts(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
-        let pads = counts(ints(node, "pads").unwrap_or(&[]), "pads", at)?;
-        let extra = counts(ints(node, "output_padding").unwrap_or(&[]), "output_padding", at)?;
+        let strides = positive(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
+        let dilations = positive(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
+        let pads = non_negative(ints(node, "pads").unwrap_or(&[]), "pads", at)?;
+        let extra = non_negative(ints(node, "output_padding").unwrap_or(&[]), "output_padding", at)?;
+        let get = |v: &[u64], j: usize, d: u64| v.get(j).copied().unwrap_or(d);
         let out = (0..n)
             .map(|i| {
-                let get = |v: &[u64], j: usize, d: u64| v.get(j).copied().unwrap_or(d);
                 sizes::transposed(
                     spatial[i],
                     kernel[i],
@@ -572,24 +819,21 @@ impl<'g> Walk<'g> {
             })
             .collect::<Option<Vec<u64>>>()
             .ok_or_else(|| fail(Some(at.clone()), "its pads leave no output"))?;
-        let shape = Convolution {
-            filters: per_group.saturating_mul(groups),
-            kernel: kernel.to_vec(),
-            out,
-            groups,
-        };
-        self.convolution(node, at, LayerKind::Deconv, &x.dims, shape);
+        let filters = per_group
+            .checked_mul(groups)
+            .ok_or_else(|| fail(Some(at.clone()), "its filters overflow"))?;
+        self.convolution(node, at, LayerKind::Deconv, &x, filters, kernel.to_vec(), out, groups);
         Ok(())
     }
 
     /// The output spatial sizes of a node's window.
     fn window(&self, node: &NodeProto, at: &NodeRef, spatial: &[u64], kernel: &[u64]) -> Result<Vec<u64>, GraphError> {
-        let strides = counts(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
-        let dilations = counts(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
+        let strides = positive(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
+        let dilations = positive(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
         let padding = match text(node, "auto_pad").as_deref() {
             Some("SAME_UPPER" | "SAME_LOWER") => Padding::Same,
             Some("VALID") => Padding::Valid,
-            _ => Padding::Explicit(counts(ints(node, "pads").unwrap_or(&[]), "pads", at)?),
+            _ => Padding::Explicit(non_negative(ints(node, "pads").unwrap_or(&[]), "pads", at)?),
         };
         let ceil = int(node, "ceil_mode", 0) != 0;
         sizes::spatial(spatial, kernel, &strides, &dilations, &padding, ceil).ok_or_else(|| {
@@ -605,30 +849,93 @@ impl<'g> Walk<'g> {
     }
 
     fn pool(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.first_act(node, at)?;
-        let kernel = counts(
+        let x = self.channels_first(node, at)?;
+        let kernel = positive(
             ints(node, "kernel_shape").ok_or_else(|| fail(Some(at.clone()), "a pool without kernel_shape"))?,
             "kernel_shape",
             at,
         )?;
-        let spatial = x.dims.get(1..).unwrap_or(&[]);
-        let out = self.window(node, at, spatial, &kernel)?;
+        let out = self.window(node, at, &x.dims[1..], &kernel)?;
         let mut w = vec![0, 0];
         w.extend(&kernel);
-        let mut y = vec![x.dims.first().copied().unwrap_or(1)];
+        let mut y = vec![x.dims[0]];
         y.extend(out);
         let kind = if at.op == "MaxPool" {
             LayerKind::Maxpool
         } else {
             LayerKind::Avgpool
         };
-        self.layer(node, at, kind, &x.dims, w, y);
+        self.layer(node, at, kind, &x, w, y);
         Ok(())
     }
 
-    fn fully_connected(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.first_act(node, at)?;
-        let w = self.weight(node, 1, at)?.clone();
+    /// A pool over the spatial axes `reduced` (of the tensor's axes), kept
+    /// as ones or removed.
+    fn global_pool(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        kind: LayerKind,
+        x: &Act,
+        reduced: &[bool],
+        keep: bool,
+    ) -> Result<(), GraphError> {
+        // the window over the model's spatial dimensions
+        let canonical = x.canonical();
+        let mut window: Vec<u64> = canonical[1..].iter().map(|_| 1).collect();
+        for ((&d, role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
+            if let (true, Role::Spatial(k)) = (r, role) {
+                if let Some(slot) = window.get_mut(*k as usize) {
+                    *slot = slot.saturating_mul(d);
+                }
+            }
+        }
+        let mut w = vec![0, 0];
+        w.extend(padded(&window, self.rank - 1));
+        let y_canonical: Vec<u64> = std::iter::once(canonical[0])
+            .chain(canonical[1..].iter().zip(&window).map(|(&d, &k)| d / k.max(1)))
+            .collect();
+        let name = if at.name.trim().is_empty() {
+            format!("{}_{}", at.op, at.index)
+        } else {
+            at.name.clone()
+        };
+        self.push(name, kind, canonical, w, y_canonical);
+        let producer = self.out.layers.len() - 1;
+        let mut y = Act {
+            dims: Vec::new(),
+            roles: Vec::new(),
+            producer: Some(producer),
+            unflat: None,
+        };
+        for ((&d, &role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
+            match (r, keep) {
+                (false, _) => {
+                    y.dims.push(d);
+                    y.roles.push(role);
+                }
+                (true, true) => {
+                    y.dims.push(1);
+                    y.roles.push(role);
+                }
+                (true, false) => {}
+            }
+        }
+        self.set(node, Value::Act(y));
+        Ok(())
+    }
+
+    fn matmul(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let w = match self.input(node, 1, at)? {
+            Value::Const(c) => c.dims.clone(),
+            Value::Act(_) => {
+                return Err(fail(
+                    Some(at.clone()),
+                    "a product of two computed tensors (attention, a bilinear form) is not a layer of this model",
+                ));
+            }
+        };
         if int(node, "transA", 0) != 0 {
             return Err(fail(Some(at.clone()), "a transposed input (transA) is not supported"));
         }
@@ -637,113 +944,289 @@ impl<'g> Walk<'g> {
             ([f, k], true) => (*k, *f),
             _ => return Err(fail(Some(at.clone()), "its weight must be a matrix")),
         };
-        // the input as ParaDL's files give a fully connected layer: its
-        // shape before flattening, the kernel over its spatial dimensions
-        let input = x.unflat.clone().unwrap_or(x.dims.clone());
-        if items(&input) != k {
+        let bias = at.op == "Gemm" && node.input.get(2).is_some_and(|b| !b.is_empty());
+        let last = x.dims.len().saturating_sub(1);
+        if x.dims.len() >= 2 && x.dims[last] == k {
+            // a linear layer at every position: a 1x1 convolution over the positions
+            if x.roles[last] == Role::Mixed {
+                return Err(fail(Some(at.clone()), "a product over mixed channels and positions"));
+            }
+            let mut y = x.dims.clone();
+            y[last] = f;
+            let mut per_position = x.clone();
+            per_position.roles[last] = Role::Channel;
+            for (i, role) in per_position.roles.iter_mut().enumerate().take(last) {
+                if *role == Role::Channel || *role == Role::Mixed {
+                    *role = Role::Spatial(i as u8);
+                }
+            }
+            let canonical = per_position.canonical();
+            let mut weights = vec![k, f];
+            weights.extend(canonical[1..].iter().map(|_| 1));
+            self.layer(node, at, LayerKind::Conv, &per_position, weights, y);
+            if let Some(layer) = self.out.layers.last_mut() {
+                layer.bias = bias;
+            }
+            return Ok(());
+        }
+        // a fully connected layer reads the tensor as ParaDL's files give it: its shape before
+        // flattening, the kernel over its spatial dimensions
+        let input = x.unflat.clone().unwrap_or_else(|| x.canonical());
+        let total = items(&input).map_err(|p| fail(Some(at.clone()), p))?;
+        if total != k {
             return Err(fail(
                 Some(at.clone()),
-                format!("its weight expects {k} inputs, the tensor has {}", items(&input)),
+                format!("its weight expects {k} inputs, the tensor has {total}"),
             ));
         }
         let input = padded(&input, self.rank);
-        let mut weights = vec![input.first().copied().unwrap_or(1), f];
-        weights.extend(input.get(1..).unwrap_or(&[]));
-        self.layer(node, at, LayerKind::Fc, &input, weights, vec![f]);
-        if let Some(layer) = self.last_layer() {
-            layer.bias = at.op == "Gemm" && node.input.get(2).is_some_and(|b| !b.is_empty());
+        let mut weights = vec![input[0], f];
+        weights.extend(&input[1..]);
+        let name = if at.name.trim().is_empty() {
+            format!("{}_{}", at.op, at.index)
+        } else {
+            at.name.clone()
+        };
+        self.push(name, LayerKind::Fc, input, weights, vec![f]);
+        if let Some(layer) = self.out.layers.last_mut() {
+            layer.bias = bias;
         }
+        let producer = self.out.layers.len() - 1;
+        let mut y = Act::channels_first(vec![f], Some(producer));
+        y.roles = vec![Role::Mixed];
+        self.set(node, Value::Act(y));
         Ok(())
     }
 
-    /// Add, Sum, Mul: a layer over computed tensors; a constant added to
-    /// the output of a conv or fc layer is its bias.
+    /// Add, Sub, Mul, Div, Sum, Max, Min, Mean, Pow: of computed tensors a
+    /// layer; with a constant, a bias (added to a conv or fc output), a
+    /// trained per-channel scale or offset, or nothing (a scalar).
     fn elementwise(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let inputs: Vec<&str> = node
-            .input
-            .iter()
-            .map(String::as_str)
-            .filter(|i| !i.is_empty())
-            .collect();
-        let computed: Vec<Tensor> = inputs.iter().filter_map(|i| self.acts.get(i).cloned()).collect();
+        let mut computed: Vec<Act> = Vec::new();
+        let mut constants: Vec<Const> = Vec::new();
+        for name in node.input.iter().filter(|n| !n.is_empty()) {
+            match self.get(name, at)? {
+                Value::Act(a) => computed.push(a.clone()),
+                Value::Const(c) => constants.push(c.clone()),
+            }
+        }
         let Some(first) = computed.first().cloned() else {
             return Err(fail(Some(at.clone()), "none of its inputs is a computed tensor"));
         };
-        let constant = computed.len() < inputs.len();
-        if constant && at.op != "Mul" && computed.len() == 1 {
-            let biased = first
-                .producer
-                .and_then(|p| self.out.layers.get_mut(p))
-                .filter(|l| l.kind.has_weights());
-            if let Some(layer) = biased {
-                layer.bias = true;
-                let op = at.op.clone();
-                self.output(node, first);
+        let op = at.op.clone();
+        if computed.len() == 1 {
+            let trained: u64 = constants.iter().filter(|c| !c.is_scalar()).map(Const::count).sum();
+            if trained == 0 {
+                // a scalar: no layer
+                self.set(node, Value::Act(first));
+                self.merged(format!("{op} (by a scalar)"));
+                return Ok(());
+            }
+            let biased = matches!(op.as_str(), "Add" | "Sub")
+                && first
+                    .producer
+                    .and_then(|p| self.out.layers.get(p))
+                    .is_some_and(|l| l.kind.has_weights() && !l.bias && trained == l.y.channels());
+            if biased {
+                if let Some(layer) = first.producer.and_then(|p| self.out.layers.get_mut(p)) {
+                    layer.bias = true;
+                }
+                self.set(node, Value::Act(first));
                 self.merged(format!("{op} (bias)"));
                 return Ok(());
             }
+            // a trained scale (Mul, Div) or offset: a layer holding it
+            let kind = if matches!(op.as_str(), "Mul" | "Div") {
+                LayerKind::Mul
+            } else {
+                LayerKind::Other
+            };
+            let dims = first.dims.clone();
+            self.layer(node, at, kind, &first, vec![trained], dims);
+            return Ok(());
         }
-        // the broadcast shape of the computed inputs
-        let rank = computed.iter().map(|t| t.dims.len()).max().unwrap_or(0);
-        let mut dims = vec![1u64; rank];
+        let mut dims = Vec::new();
         for t in &computed {
-            let offset = rank - t.dims.len();
-            for (i, &d) in t.dims.iter().enumerate() {
-                let slot = &mut dims[offset + i];
-                if *slot == 1 {
-                    *slot = d;
-                } else if d != 1 && d != *slot {
-                    return Err(fail(
-                        Some(at.clone()),
-                        format!("its inputs {} do not broadcast", Shape::new(t.dims.clone())),
-                    ));
-                }
-            }
+            dims = values::broadcast(&dims, &t.dims).map_err(|p| fail(Some(at.clone()), p))?;
         }
-        let kind = if at.op == "Mul" { LayerKind::Mul } else { LayerKind::Add };
-        self.layer(node, at, kind, &dims.clone(), Vec::new(), dims);
+        let widest = computed.iter().find(|t| t.dims == dims).cloned().unwrap_or(first);
+        let kind = if matches!(op.as_str(), "Mul" | "Div") {
+            LayerKind::Mul
+        } else {
+            LayerKind::Add
+        };
+        self.layer(node, at, kind, &widest, Vec::new(), dims);
         Ok(())
     }
 
     fn concat(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let parts = node
-            .input
-            .iter()
-            .filter(|i| !i.is_empty())
-            .map(|i| self.act(i, at).cloned())
-            .collect::<Result<Vec<Tensor>, GraphError>>()?;
-        let axis = int(node, "axis", 1);
-        let rank = parts.first().map_or(0, |t| t.dims.len() as i64 + 1);
-        if axis != 1 && axis != 1 - rank {
-            return Err(fail(
-                Some(at.clone()),
-                "only a concatenation along the channels (axis 1) is supported",
-            ));
+        let mut parts = Vec::new();
+        for i in 0..node.input.len() {
+            if node.input[i].is_empty() {
+                continue;
+            }
+            match self.input(node, i, at)? {
+                Value::Act(a) => parts.push(a.clone()),
+                Value::Const(_) => {
+                    return Err(fail(
+                        Some(at.clone()),
+                        "a concatenation of a constant with a computed tensor (a learned token) is not a layer of this model",
+                    ));
+                }
+            }
         }
-        let Some(first) = parts.first() else {
+        let Some(first) = parts.first().cloned() else {
             return Err(fail(Some(at.clone()), "a concatenation of nothing"));
         };
-        if parts.iter().any(|t| t.dims.get(1..) != first.dims.get(1..)) {
-            return Err(fail(Some(at.clone()), "its inputs differ beyond the channels"));
+        let axis = values::axis(int(node, "axis", 1), first.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis == 0 || first.roles[axis - 1] != Role::Channel {
+            return Err(fail(
+                Some(at.clone()),
+                "only a concatenation along the channels is supported",
+            ));
         }
         let mut dims = first.dims.clone();
-        if let Some(c) = dims.first_mut() {
-            *c = parts.iter().map(|t| t.dims.first().copied().unwrap_or(0)).sum();
+        let mut channels = 0u64;
+        for p in &parts {
+            let same =
+                p.dims.len() == dims.len() && p.dims.iter().enumerate().all(|(i, &d)| i == axis - 1 || d == dims[i]);
+            if !same {
+                return Err(fail(Some(at.clone()), "its inputs differ beyond the channels"));
+            }
+            channels = channels
+                .checked_add(p.dims[axis - 1])
+                .ok_or_else(|| fail(Some(at.clone()), "its channels overflow"))?;
         }
-        self.layer(node, at, LayerKind::Concat, &dims.clone(), Vec::new(), dims);
+        dims[axis - 1] = channels;
+        let mut joined = first.clone();
+        joined.dims = dims.clone();
+        self.layer(node, at, LayerKind::Concat, &joined, Vec::new(), dims);
         Ok(())
     }
+
+    fn resize(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.channels_first(node, at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        // sizes (input 3), else scales (input 2 of Resize, 1 of Upsample)
+        let sizes = match node.input.get(3).filter(|n| !n.is_empty()) {
+            Some(_) => Some(
+                self.konst(node, 3, at)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its sizes are not known"))?,
+            ),
+            None => None,
+        };
+        let dims: Vec<u64> = match sizes {
+            Some(s) => non_negative(&s, "sizes", at)?,
+            None => {
+                let index = if at.op == "Upsample" { 1 } else { 2 };
+                let scales = self.konst(node, index, at)?;
+                let scales: Vec<f64> = match scales.values {
+                    Some(Values::Float(f)) => f,
+                    Some(Values::Int(i)) => i.into_iter().map(|v| v as f64).collect(),
+                    None => return Err(fail(Some(at.clone()), "its scales are not known")),
+                };
+                if scales.len() != full.len() || scales.iter().any(|s| !(s.is_finite() && *s > 0.0 && *s <= 1e6)) {
+                    return Err(fail(
+                        Some(at.clone()),
+                        format!("its scales {scales:?} do not fit its input"),
+                    ));
+                }
+                full.iter()
+                    .zip(&scales)
+                    .map(|(&d, &s)| (d as f64 * s).floor() as u64)
+                    .collect()
+            }
+        };
+        if dims.len() != full.len() || dims[0] != 1 || dims[1] != full[1] || dims.contains(&0) {
+            return Err(fail(
+                Some(at.clone()),
+                format!("a resize of {full:?} to {dims:?}: only positions may change"),
+            ));
+        }
+        items(&dims).map_err(|p| fail(Some(at.clone()), p))?;
+        self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims[1..].to_vec());
+        Ok(())
+    }
+}
+
+/// Elementwise arithmetic of constants (`None`: an operator that is not
+/// arithmetic).
+fn arithmetic(op: &str, inputs: &[&Const]) -> Option<Result<Const, String>> {
+    use values::elementwise as e;
+    let checked = |f: fn(i64, i64) -> Option<i64>| move |a: &[i64]| f(a[0], a[1]);
+    Some(match op {
+        "Add" => e(inputs, |a| a[0] + a[1], Some(&checked(i64::checked_add))),
+        "Sub" => e(inputs, |a| a[0] - a[1], Some(&checked(i64::checked_sub))),
+        "Mul" => e(inputs, |a| a[0] * a[1], Some(&checked(i64::checked_mul))),
+        "Div" => e(inputs, |a| a[0] / a[1], Some(&checked(i64::checked_div))),
+        "Mod" => e(inputs, |a| a[0] % a[1], Some(&checked(i64::checked_rem))),
+        "Pow" => e(inputs, |a| a[0].powf(a[1]), None),
+        "Max" => e(
+            inputs,
+            |a| a.iter().copied().fold(f64::MIN, f64::max),
+            Some(&|a: &[i64]| a.iter().copied().max()),
+        ),
+        "Min" => e(
+            inputs,
+            |a| a.iter().copied().fold(f64::MAX, f64::min),
+            Some(&|a: &[i64]| a.iter().copied().min()),
+        ),
+        "Equal" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] == a[1])),
+            Some(&|a: &[i64]| Some(i64::from(a[0] == a[1]))),
+        ),
+        "Less" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] < a[1])),
+            Some(&|a: &[i64]| Some(i64::from(a[0] < a[1]))),
+        ),
+        "Greater" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] > a[1])),
+            Some(&|a: &[i64]| Some(i64::from(a[0] > a[1]))),
+        ),
+        "Where" => e(
+            inputs,
+            |a| if a[0] != 0.0 { a[1] } else { a[2] },
+            Some(&|a: &[i64]| Some(if a[0] != 0 { a[1] } else { a[2] })),
+        ),
+        "Neg" => e(inputs, |a| -a[0], Some(&|a: &[i64]| a[0].checked_neg())),
+        "Abs" => e(inputs, |a| a[0].abs(), Some(&|a: &[i64]| a[0].checked_abs())),
+        "Not" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] == 0.0)),
+            Some(&|a: &[i64]| Some(i64::from(a[0] == 0))),
+        ),
+        "Sqrt" => e(inputs, |a| a[0].sqrt(), None),
+        "Reciprocal" => e(inputs, |a| 1.0 / a[0], None),
+        "Floor" => e(inputs, |a| a[0].floor(), Some(&|a: &[i64]| Some(a[0]))),
+        "Ceil" => e(inputs, |a| a[0].ceil(), Some(&|a: &[i64]| Some(a[0]))),
+        "Erf" | "Tanh" | "Sigmoid" | "Exp" | "Log" | "Relu" => {
+            let f: fn(f64) -> f64 = match op {
+                "Tanh" => f64::tanh,
+                "Sigmoid" => |x| 1.0 / (1.0 + (-x).exp()),
+                "Exp" => f64::exp,
+                "Log" => f64::ln,
+                "Relu" => |x| x.max(0.0),
+                _ => |x| x,
+            };
+            e(inputs, move |a| f(a[0]), None)
+        }
+        _ => return None,
+    })
 }
 
 /// The data input: the first graph input that is not a weight (old graphs
 /// list their weights among the inputs), with its dimensions (batch
 /// first; `None` for an unknown size).
-fn data_input(graph: &GraphProto) -> Result<(&str, Vec<Option<u64>>), GraphError> {
-    let weights: Vec<&str> = graph.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
+fn data_input<'g>(graph: &'g GraphProto, weights: &HashSet<&str>) -> Result<(&'g str, Vec<Option<u64>>), GraphError> {
     let input = graph
         .input
         .iter()
-        .find(|i| i.name.as_deref().is_some_and(|n| !weights.contains(&n)))
+        .find(|i| i.name.as_deref().is_some_and(|n| !weights.contains(n)))
         .ok_or_else(|| fail(None, "the graph has no data input (every input is a weight)"))?;
     let dims = input
         .r#type
@@ -766,7 +1249,8 @@ fn data_input(graph: &GraphProto) -> Result<(&str, Vec<Option<u64>>), GraphError
 /// # Errors
 /// A [`GraphError`] naming the node, its operator and its index.
 pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Converted, Vec<u64>), GraphError> {
-    let (name, dims) = data_input(graph)?;
+    let weights: HashSet<&str> = graph.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
+    let (name, dims) = data_input(graph, &weights)?;
     let sample: Vec<u64> = match input_shape {
         Some(shape) => shape.to_vec(),
         None => {
@@ -786,35 +1270,39 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
             }
         }
     };
+    if sample.len() > MAX_RANK {
+        return Err(fail(None, format!("an input of {} dimensions", sample.len())));
+    }
+    let mut constants: HashSet<&str> = weights.clone();
+    for node in &graph.node {
+        if node.op_type.as_deref() == Some("Constant") {
+            constants.extend(node.output.iter().map(String::as_str));
+        }
+    }
     let mut walk = Walk {
         rank: sample.len(),
-        acts: HashMap::new(),
-        consts: HashMap::new(),
-        ints: HashMap::new(),
+        values: HashMap::new(),
+        fused: fuse::find(graph, &constants),
         out: Converted::default(),
     };
-    walk.acts.insert(
-        name,
-        Tensor {
-            dims: sample.clone(),
-            producer: None,
-            unflat: None,
-        },
-    );
     for tensor in &graph.initializer {
         let Some(tensor_name) = tensor.name.as_deref() else {
             continue;
         };
-        let at = NodeRef {
-            index: 0,
-            name: tensor_name.into(),
-            op: "initializer".into(),
-        };
-        walk.consts.insert(tensor_name, counts(&tensor.dims, "its dims", &at)?);
-        if let Some(values) = tensor.integers() {
-            walk.ints.insert(tensor_name, values);
-        }
+        let value = constant(tensor).map_err(|p| {
+            fail(
+                Some(NodeRef {
+                    index: 0,
+                    name: tensor_name.into(),
+                    op: "initializer".into(),
+                }),
+                p,
+            )
+        })?;
+        walk.values.insert(tensor_name, Value::Const(value));
     }
+    walk.values
+        .insert(name, Value::Act(Act::channels_first(sample.clone(), None)));
     for (index, node) in graph.node.iter().enumerate() {
         let at = NodeRef {
             index,

@@ -9,9 +9,12 @@
 //! operator the model does not know is an error naming the node, its
 //! operator and its index, never a silent drop.
 
+mod act;
 mod convert;
+mod fuse;
 pub mod proto;
 mod sizes;
+mod values;
 
 use std::collections::BTreeMap;
 

@@ -94,6 +94,9 @@ pub struct TensorProto {
     /// `data_type = 2`.
     #[prost(int32, optional, tag = "2")]
     pub data_type: Option<i32>,
+    /// `float_data = 4`.
+    #[prost(float, repeated, tag = "4")]
+    pub float_data: Vec<f32>,
     /// `int32_data = 5`.
     #[prost(int32, repeated, tag = "5")]
     pub int32_data: Vec<i32>,
@@ -106,6 +109,9 @@ pub struct TensorProto {
     /// `raw_data = 9`.
     #[prost(bytes = "vec", optional, tag = "9")]
     pub raw_data: Option<Vec<u8>>,
+    /// `double_data = 10`.
+    #[prost(double, repeated, tag = "10")]
+    pub double_data: Vec<f64>,
 }
 
 /// `ValueInfoProto`: a named, typed value (graph inputs and outputs).
@@ -161,6 +167,18 @@ pub struct Dimension {
 pub const INT64: i32 = 7;
 /// `TensorProto.DataType.INT32`.
 pub const INT32: i32 = 6;
+/// `TensorProto.DataType.FLOAT`.
+pub const FLOAT: i32 = 1;
+/// `TensorProto.DataType.DOUBLE`.
+pub const DOUBLE: i32 = 11;
+/// `TensorProto.DataType.FLOAT16`.
+pub const FLOAT16: i32 = 10;
+/// `TensorProto.DataType.BOOL`.
+pub const BOOL: i32 = 9;
+/// `TensorProto.DataType.INT8`.
+pub const INT8: i32 = 3;
+/// `TensorProto.DataType.UINT8`.
+pub const UINT8: i32 = 2;
 
 impl TensorProto {
     /// The tensor's integers, when it is an INT64 or INT32 tensor (from the
@@ -178,7 +196,16 @@ impl TensorProto {
                         .collect()
                 })
             }
-            Some(INT32) => {
+            Some(INT8 | UINT8 | BOOL) if self.int32_data.is_empty() => {
+                let raw = self.raw_data.as_deref()?;
+                let signed = self.data_type == Some(INT8);
+                Some(
+                    raw.iter()
+                        .map(|&b| if signed { i64::from(b as i8) } else { i64::from(b) })
+                        .collect(),
+                )
+            }
+            Some(INT32 | INT8 | UINT8 | BOOL) => {
                 if !self.int32_data.is_empty() {
                     return Some(self.int32_data.iter().map(|&v| i64::from(v)).collect());
                 }
@@ -191,5 +218,47 @@ impl TensorProto {
             }
             _ => None,
         }
+    }
+
+    /// The tensor's floating-point numbers, when it is a FLOAT, DOUBLE or
+    /// FLOAT16 tensor (from the typed field or the little-endian raw bytes).
+    pub fn floats(&self) -> Option<Vec<f64>> {
+        let raw = self.raw_data.as_deref().unwrap_or_default();
+        match self.data_type {
+            Some(FLOAT) if !self.float_data.is_empty() => Some(self.float_data.iter().map(|&v| f64::from(v)).collect()),
+            Some(FLOAT) => (raw.len() % 4 == 0).then(|| {
+                raw.chunks_exact(4)
+                    .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                    .collect()
+            }),
+            Some(DOUBLE) if !self.double_data.is_empty() => Some(self.double_data.clone()),
+            Some(DOUBLE) => (raw.len() % 8 == 0).then(|| {
+                raw.chunks_exact(8)
+                    .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                    .collect()
+            }),
+            Some(FLOAT16) if !self.int32_data.is_empty() => {
+                Some(self.int32_data.iter().map(|&v| half(v as u16)).collect())
+            }
+            Some(FLOAT16) => (raw.len() % 2 == 0).then(|| {
+                raw.chunks_exact(2)
+                    .map(|c| half(u16::from_le_bytes([c[0], c[1]])))
+                    .collect()
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// An IEEE 754 half-precision number.
+fn half(bits: u16) -> f64 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exponent = i32::from((bits >> 10) & 0x1f);
+    let fraction = f64::from(bits & 0x3ff);
+    sign * match exponent {
+        0 => fraction * 2f64.powi(-24),
+        31 if fraction == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + fraction / 1024.0) * 2f64.powi(e - 15),
     }
 }

@@ -1,0 +1,235 @@
+//! Computed tensors of an ONNX graph (activations) and where their channels
+//! are: a graph may hold a tensor channels first (`NCHW`), channels last
+//! (after a `Transpose`, as ConvNeXt's blocks do), its channels split in
+//! groups (a channel shuffle) or flattened, and a layer of the model reads
+//! it as `[C, spatial...]`.
+
+use super::values::{Problem, items};
+
+/// What an axis of an activation holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Channels (or a group of them).
+    Channel,
+    /// The `k`-th spatial dimension (or a piece of it).
+    Spatial(u8),
+    /// Channels and positions mixed (after a flatten).
+    Mixed,
+}
+
+/// A computed tensor, without its batch dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Act {
+    /// Dimensions as the graph holds them.
+    pub dims: Vec<u64>,
+    /// What each dimension holds.
+    pub roles: Vec<Role>,
+    /// The layer that produced it, if a layer did.
+    pub producer: Option<usize>,
+    /// Before a flatten: the `[C, spatial...]` shape it had, so that a
+    /// following fully connected layer reads it as ParaDL's files do.
+    pub unflat: Option<Vec<u64>>,
+}
+
+impl Act {
+    /// A channels-first tensor `[C, spatial...]`.
+    pub fn channels_first(dims: Vec<u64>, producer: Option<usize>) -> Self {
+        let roles = (0..dims.len())
+            .map(|i| {
+                if i == 0 {
+                    Role::Channel
+                } else {
+                    Role::Spatial((i - 1) as u8)
+                }
+            })
+            .collect();
+        Self {
+            dims,
+            roles,
+            producer,
+            unflat: None,
+        }
+    }
+
+    /// The same tensor as the output of layer `producer`, with `dims` in
+    /// its own layout.
+    pub fn produced(&self, dims: Vec<u64>, producer: usize) -> Self {
+        Self {
+            dims,
+            roles: self.roles.clone(),
+            producer: Some(producer),
+            unflat: None,
+        }
+    }
+
+    /// Whether its axes are channels then the spatial dimensions in order
+    /// (what a convolution reads).
+    pub fn is_channels_first(&self) -> bool {
+        self.roles.first() == Some(&Role::Channel)
+            && self
+                .roles
+                .iter()
+                .skip(1)
+                .enumerate()
+                .all(|(i, r)| *r == Role::Spatial(i as u8))
+    }
+
+    /// As the model reads it: `[C, spatial...]`, `C` the product of its
+    /// channel (and mixed) axes, each spatial dimension the product of its
+    /// pieces; a tensor without channels has one.
+    pub fn canonical(&self) -> Vec<u64> {
+        let mut channels = 1u64;
+        let mut spatial: Vec<(u8, u64)> = Vec::new();
+        for (&d, role) in self.dims.iter().zip(&self.roles) {
+            match role {
+                Role::Channel | Role::Mixed => channels = channels.saturating_mul(d),
+                Role::Spatial(k) => match spatial.iter_mut().find(|(j, _)| j == k) {
+                    Some((_, size)) => *size = size.saturating_mul(d),
+                    None => spatial.push((*k, d)),
+                },
+            }
+        }
+        spatial.sort_by_key(|(k, _)| *k);
+        let mut out = vec![channels];
+        out.extend(spatial.into_iter().map(|(_, d)| d));
+        out
+    }
+
+    /// The tensor with its axes permuted by `perm` (of the batched tensor,
+    /// whose batch must stay first).
+    ///
+    /// # Errors
+    /// A `perm` that moves the batch or is not a permutation.
+    pub fn transposed(&self, perm: &[usize]) -> Result<Self, Problem> {
+        let rank = self.dims.len() + 1;
+        let mut seen = vec![false; rank];
+        if perm.len() != rank || perm.iter().any(|&a| a >= rank || std::mem::replace(&mut seen[a], true)) {
+            return Err(format!("perm {perm:?} is not a permutation of {rank} axes"));
+        }
+        if perm.first() != Some(&0) {
+            return Err("a Transpose must keep the batch dimension first".into());
+        }
+        Ok(Self {
+            dims: perm[1..].iter().map(|&a| self.dims[a - 1]).collect(),
+            roles: perm[1..].iter().map(|&a| self.roles[a - 1]).collect(),
+            producer: self.producer,
+            unflat: None,
+        })
+    }
+
+    /// The tensor reshaped to `dims` (without the batch), each new axis
+    /// holding what the old axes it comes from held: an axis split keeps
+    /// its role, axes merged keep theirs when they agree (else mixed).
+    ///
+    /// # Errors
+    /// A shape of another size.
+    pub fn reshaped(&self, dims: Vec<u64>) -> Result<Self, Problem> {
+        if items(&dims)? != items(&self.dims)? {
+            return Err(format!("a reshape of {:?} to {dims:?}", self.dims));
+        }
+        let roles = regroup(&self.dims, &self.roles, &dims);
+        let flat = dims.len() == 1 && self.dims.len() > 1;
+        let unflat = if flat {
+            Some(self.unflat.clone().unwrap_or_else(|| self.canonical()))
+        } else {
+            None
+        };
+        Ok(Self {
+            dims,
+            roles,
+            producer: self.producer,
+            unflat,
+        })
+    }
+}
+
+/// The roles of `to`'s axes, reshaped from `from` with `roles`: contiguous
+/// runs of axes of equal size products are matched; a run keeps its role
+/// when all its old axes agree (spatial pieces of several dimensions make
+/// one spatial dimension), else is mixed. Axes of size 1 take the
+/// role of their neighbour run.
+fn regroup(from: &[u64], roles: &[Role], to: &[u64]) -> Vec<Role> {
+    let mut out = vec![Role::Mixed; to.len()];
+    let (mut i, mut j) = (0usize, 0usize);
+    while i < from.len() || j < to.len() {
+        // ones on either side join no run
+        if j < to.len() && to[j] == 1 && (i >= from.len() || from[i] != 1) {
+            out[j] = roles.get(i).or(roles.last()).copied().unwrap_or(Role::Mixed);
+            j += 1;
+            continue;
+        }
+        if i < from.len() && from[i] == 1 && (j >= to.len() || to[j] != 1) {
+            i += 1;
+            continue;
+        }
+        let (start_i, start_j) = (i, j);
+        let (mut a, mut b) = (1u64, 1u64);
+        loop {
+            if a <= b && i < from.len() {
+                a = a.saturating_mul(from[i]);
+                i += 1;
+            } else if j < to.len() {
+                b = b.saturating_mul(to[j]);
+                j += 1;
+            } else {
+                break;
+            }
+            if a == b && (i >= from.len() || from[i] != 1 || j >= to.len()) {
+                break;
+            }
+        }
+        let run = &roles[start_i..i.min(roles.len())];
+        let role = match run.first() {
+            Some(first) if run.iter().all(|r| r == first) => *first,
+            // pieces of several spatial dimensions: one spatial dimension
+            Some(Role::Spatial(k)) if run.iter().all(|r| matches!(r, Role::Spatial(_))) => Role::Spatial(*k),
+            _ => Role::Mixed,
+        };
+        for slot in out.iter_mut().take(j).skip(start_j) {
+            *slot = role;
+        }
+        if i >= from.len() && j >= to.len() {
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_channel_shuffle_is_a_free_permutation() {
+        // [C=116, 28, 28] -> [2, 58, 28, 28] -> swap the two channel axes -> [116, 28, 28]
+        let x = Act::channels_first(vec![116, 28, 28], Some(3));
+        let grouped = x.reshaped(vec![2, 58, 28, 28]).unwrap();
+        assert_eq!(grouped.roles[..2], [Role::Channel, Role::Channel]);
+        let swapped = grouped.transposed(&[0, 2, 1, 3, 4]).unwrap();
+        let back = swapped.reshaped(vec![116, 28, 28]).unwrap();
+        assert!(back.is_channels_first());
+        assert_eq!(back.canonical(), [116, 28, 28]);
+        assert_eq!(back.producer, Some(3));
+    }
+
+    #[test]
+    fn channels_last_and_flattened_tensors() {
+        let x = Act::channels_first(vec![96, 56, 56], None);
+        let last = x.transposed(&[0, 2, 3, 1]).unwrap();
+        assert_eq!(last.roles[2], Role::Channel);
+        assert!(!last.is_channels_first());
+        assert_eq!(last.canonical(), [96, 56, 56]);
+        let flat = x.reshaped(vec![96 * 56 * 56]).unwrap();
+        assert_eq!(flat.unflat, Some(vec![96, 56, 56]));
+        assert!(x.transposed(&[1, 0, 2, 3]).is_err());
+        assert!(x.reshaped(vec![5]).is_err());
+        // tokens: [768, 14, 14] -> [768, 196] -> [196, 768]
+        let tokens = Act::channels_first(vec![768, 14, 14], None)
+            .reshaped(vec![768, 196])
+            .unwrap()
+            .transposed(&[0, 2, 1])
+            .unwrap();
+        assert_eq!(tokens.roles, [Role::Spatial(0), Role::Channel]);
+        assert_eq!(tokens.canonical(), [768, 196]);
+    }
+}
