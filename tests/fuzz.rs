@@ -341,7 +341,7 @@ fn targets() -> Vec<Target> {
             name: "keras",
             seeds: test_files("keras", &["modern", "lenet", "volume"], "json"),
             run: |data| {
-                let network = paradl::oracle::formats::keras::read(&text(data), 1000).ok()?;
+                let network = paradl::oracle::formats::keras::read(&text(data), 1000, None).ok()?;
                 Some(network_numbers(&network))
             },
         },

@@ -15,7 +15,7 @@ fn fixture(name: &str) -> String {
 fn a_functional_model_with_every_modern_layer() {
     let text = fixture("modern");
     assert!(keras::looks_like_keras(&text));
-    let n = keras::read(&text, 1000).unwrap();
+    let n = keras::read(&text, 1000, None).unwrap();
     // sum(w.size for w in model.trainable_weights), as make.py prints it
     assert_eq!(n.weight_items(), 6_770.0);
     assert_eq!(
@@ -44,7 +44,7 @@ fn a_functional_model_with_every_modern_layer() {
 
 #[test]
 fn a_sequential_model() {
-    let n = keras::read(&fixture("lenet"), 60_000).unwrap();
+    let n = keras::read(&fixture("lenet"), 60_000, None).unwrap();
     assert_eq!(n.weight_items(), 35_474.0);
     assert_eq!(n.dataset_samples(), 60_000);
     let shapes: Vec<String> = n.layers().iter().map(|l| l.y().to_string()).collect();
@@ -57,17 +57,17 @@ fn a_sequential_model() {
 #[test]
 fn errors_sit_at_the_layer_in_the_file() {
     let text = fixture("lenet").replace("\"Conv2D\"", "\"Conv2DTranspose\"");
-    let Err(OracleError::Parse(e)) = keras::read(&text, 10) else {
+    let Err(OracleError::Parse(e)) = keras::read(&text, 10, None) else {
         panic!("an error at a position")
     };
     let line = text.lines().nth(e.line - 1).unwrap();
     assert!(line.contains("\"name\": \"c1\""), "{line}");
     assert!(e.to_string().contains("Conv2DTranspose is not supported"), "{e}");
-    let Err(OracleError::Parse(e)) = keras::read("{\"class_name\": \"Sequential\",\n  \"config\": [}", 10) else {
+    let Err(OracleError::Parse(e)) = keras::read("{\"class_name\": \"Sequential\",\n  \"config\": [}", 10, None) else {
         panic!("a syntax error")
     };
     assert_eq!(e.line, 2);
-    assert!(keras::read("{\"class_name\": \"Functional\", \"config\": {}}", 10).is_err());
+    assert!(keras::read("{\"class_name\": \"Functional\", \"config\": {}}", 10, None).is_err());
     assert!(!keras::looks_like_keras(
         "{\"name\": \"x\", \"dataset\": {}, \"layers\": []}"
     ));
@@ -78,22 +78,22 @@ fn a_keras_file_is_read_from_its_archive() {
     // written by model.save("lenet.keras") (make.py's sequential model)
     let bytes = std::fs::read(format!("{}/tests/keras/lenet.keras", env!("CARGO_MANIFEST_DIR"))).unwrap();
     assert!(keras::looks_like_archive(&bytes));
-    let n = keras::read_archive(&bytes, 60_000).unwrap();
-    assert_eq!(n, keras::read(&fixture("lenet"), 60_000).unwrap());
+    let n = keras::read_archive(&bytes, 60_000, None).unwrap();
+    assert_eq!(n, keras::read(&fixture("lenet"), 60_000, None).unwrap());
     // a cut archive and a zip without config.json are errors that say so
-    let Err(OracleError::Parse(e)) = keras::read_archive(&bytes[..bytes.len() / 2], 10) else {
+    let Err(OracleError::Parse(e)) = keras::read_archive(&bytes[..bytes.len() / 2], 10, None) else {
         panic!("an error")
     };
     assert!(
         e.to_string().contains("zip archive") || e.to_string().contains("config.json"),
         "{e}"
     );
-    assert!(keras::read_archive(b"PK\x03\x04 nothing", 10).is_err());
+    assert!(keras::read_archive(b"PK\x03\x04 nothing", 10, None).is_err());
 }
 
 #[test]
 fn a_volume_model_in_3d() {
-    let n = keras::read(&fixture("volume"), 100).unwrap();
+    let n = keras::read(&fixture("volume"), 100, None).unwrap();
     // Keras: 3996 trainable (batch norm without its bias: the scale only)
     assert_eq!(n.weight_items(), 3_996.0);
     assert_eq!(n.layers()[0].x(), &Shape::from([2, 16, 16, 16]));

@@ -95,11 +95,38 @@ fn oracle(context: String, source: OracleError) -> CliError {
     }
 }
 
-fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|source| CliError::Io {
+/// Largest text file read (a cluster, a calibration, measured runs): 64 MiB.
+pub const MAX_TEXT_BYTES: u64 = 64 << 20;
+
+/// A file's bytes, refused beyond `limit` before it is read.
+fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
+    let io = |source| CliError::Io {
         path: path.display().to_string(),
         source,
-    })
+    };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > limit {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a file of {size} bytes: at most {limit} are read"),
+        )));
+    }
+    std::fs::read(path).map_err(io)
+}
+
+/// A network file's bytes (at most [`formats::network::MAX_FILE_BYTES`]).
+fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
+    read_limited(path, formats::network::MAX_FILE_BYTES)
+}
+
+/// A text file (at most [`MAX_TEXT_BYTES`]), without a byte-order mark.
+fn read(path: &Path) -> Result<String, CliError> {
+    let bytes = read_limited(path, MAX_TEXT_BYTES)?;
+    let text = String::from_utf8(bytes).map_err(|e| CliError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+    })?;
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
 fn is_json(path: &Path, text: &str) -> bool {
@@ -146,50 +173,30 @@ pub struct Model {
 /// A [`CliError`] naming the input that failed.
 pub fn model(name: &str, input_shape: Option<&str>) -> Result<Model, CliError> {
     let path = Path::new(name);
-    let extension = |x: &str| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(x));
-    let bytes = || {
-        std::fs::read(path).map_err(|source| CliError::Io {
-            path: name.into(),
-            source,
-        })
-    };
-    if path.exists() && extension("keras") {
-        let bytes = bytes()?;
-        let network =
-            formats::keras::read_archive(&bytes, formats::onnx::DEFAULT_SAMPLES).map_err(|e| oracle(name.into(), e))?;
+    if !path.exists() {
+        let network = preset_or_file("--model", name, presets::network, |_, _, _| {
+            Err(crate::oracle::ParseError::at(1, 1, crate::oracle::ParseProblem::Missing("a file".into())).into())
+        })?;
         return Ok(Model {
             network,
             merged: Default::default(),
         });
     }
-    if path.exists() && extension("onnx") {
-        let bytes = bytes()?;
-        let shape = input_shape.map(formats::parse_shape).transpose().map_err(|problem| {
-            oracle(
-                "--input-shape".into(),
-                crate::oracle::ParseError::at(1, 1, problem).into(),
-            )
-        })?;
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-        let imported = formats::onnx::read(&bytes, stem, shape.as_ref(), formats::onnx::DEFAULT_SAMPLES)
-            .map_err(|e| oracle(name.into(), e))?;
-        return Ok(Model {
-            network: imported.network,
-            merged: imported.merged,
-        });
-    }
-    let network = preset_or_file("--model", name, presets::network, |_, text, json| {
-        if json && formats::keras::looks_like_keras(text) {
-            formats::keras::read(text, formats::onnx::DEFAULT_SAMPLES)
-        } else if json {
-            formats::json::network(text)
-        } else {
-            net::read(text)
-        }
+    let input_shape = input_shape.map(formats::parse_shape).transpose().map_err(|problem| {
+        oracle(
+            "--input-shape".into(),
+            crate::oracle::ParseError::at(1, 1, problem).into(),
+        )
     })?;
+    let bytes = read_bytes(path)?;
+    let hints = formats::network::Hints {
+        input_shape,
+        ..Default::default()
+    };
+    let read = formats::network::read_network(&bytes, name, &hints).map_err(|e| oracle(name.into(), e))?;
     Ok(Model {
-        network,
-        merged: Default::default(),
+        network: read.network,
+        merged: read.merged,
     })
 }
 

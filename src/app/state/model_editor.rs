@@ -107,19 +107,12 @@ impl ModelEditor {
         })
     }
 
-    /// Reads a pasted or uploaded `.net` file, JSON network or Keras model.
+    /// Reads a pasted text: a `.net` file, JSON network or Keras model.
     ///
     /// # Errors
     /// The importer's error, with line and column.
     pub fn import(text: &str) -> Result<Self, OracleError> {
-        let network = if formats::keras::looks_like_keras(text) {
-            formats::keras::read(text, formats::onnx::DEFAULT_SAMPLES)?
-        } else if text.trim_start().starts_with('{') {
-            formats::json::network(text)?
-        } else {
-            formats::net::read(text)?
-        };
-        Ok(Self::from_spec(&network.spec(), None))
+        Self::import_file(text.as_bytes(), "pasted text", "").map(|(editor, _)| editor)
     }
 
     /// Reads an uploaded, dropped or fetched file: an ONNX graph
@@ -130,36 +123,18 @@ impl ModelEditor {
     /// # Errors
     /// The importer's error, naming the node or the line and column.
     pub fn import_file(bytes: &[u8], name: &str, input_shape: &str) -> Result<(Self, String), OracleError> {
-        let lower = name.to_ascii_lowercase();
-        let mut merged = std::collections::BTreeMap::new();
-        let network = if lower.ends_with(".onnx") || formats::onnx::looks_like_onnx(bytes) {
-            let shape = match input_shape.trim() {
-                "" => None,
-                text => Some(parse_shape(text).map_err(|p| crate::oracle::ParseError::at(1, 1, p))?),
-            };
-            let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-            let imported = formats::onnx::read(bytes, stem, shape.as_ref(), formats::onnx::DEFAULT_SAMPLES)?;
-            merged = imported.merged;
-            imported.network
-        } else if lower.ends_with(".keras") || formats::keras::looks_like_archive(bytes) {
-            formats::keras::read_archive(bytes, formats::onnx::DEFAULT_SAMPLES)?
-        } else {
-            return Self::import(&String::from_utf8_lossy(bytes)).map(|m| {
-                let summary = m.summary(name);
-                (m, summary)
-            });
+        let shape = match input_shape.trim() {
+            "" => None,
+            text => Some(parse_shape(text).map_err(|p| crate::oracle::ParseError::at(1, 1, p))?),
         };
-        let editor = Self::from_spec(&network.spec(), None);
-        let mut summary = imported(name, &network);
-        if !merged.is_empty() {
-            let list: Vec<String> = merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
-            summary.push_str(&format!("; no layer for: {}", list.join(", ")));
-        }
-        summary.push_str(". The dataset is assumed to be ImageNet-1k: change its size below if not.");
-        Ok((editor, summary))
+        let hints = formats::network::Hints {
+            input_shape: shape,
+            ..Default::default()
+        };
+        let read = formats::network::read_network(bytes, name, &hints)?;
+        Ok((Self::from_spec(&read.network.spec(), None), read.summary(name)))
     }
 
-    /// What an import of `source` gave: layers, parameters and forward
     /// FLOPs (from the engine), or the errors count if it does not build.
     pub fn summary(&self, source: &str) -> String {
         match self.build() {

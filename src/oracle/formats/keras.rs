@@ -38,6 +38,12 @@ struct Walk<'t> {
     rank: usize,
     tensors: HashMap<String, Tensor>,
     layers: Vec<LayerSpec>,
+    /// The sample's shape (channels first), from the first input.
+    sample: Vec<u64>,
+    /// How deep in nested models the walk is.
+    depth: usize,
+    /// The sample's shape (channels first) for an input of unknown sizes.
+    hint: Option<Vec<u64>>,
 }
 
 /// The position of a layer's `"name": "..."` in the text (1, 1 if absent).
@@ -63,19 +69,36 @@ fn position(text: &str, name: &str) -> (usize, usize) {
     })
 }
 
-fn number(config: &Value, key: &str) -> Option<u64> {
-    config.get(key).and_then(Value::as_u64)
+/// Largest count a setting may hold (filters, units, kernels, pads):
+/// 2^40, beyond which no network is meant.
+const MAX_SETTING: u64 = 1 << 40;
+
+/// A count of the layer's config: absent, or a whole number from `min` to
+/// [`MAX_SETTING`].
+fn count(config: &Value, key: &str, min: u64) -> Result<Option<u64>, String> {
+    match config.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .filter(|&n| (min..=MAX_SETTING).contains(&n))
+            .map(Some)
+            .ok_or_else(|| format!("its {key} is {v}: a whole number from {min} to 2^40 is needed")),
+    }
 }
 
-/// A per-dimension setting: a number or a list.
-fn per_dim(config: &Value, key: &str, n: usize, default: u64) -> Vec<u64> {
+/// A per-dimension setting: a number or a list of `n`, each from `min` to
+/// [`MAX_SETTING`].
+fn per_dim(config: &Value, key: &str, n: usize, default: u64, min: u64) -> Result<Vec<u64>, String> {
+    let check = |v: &Value| {
+        v.as_u64()
+            .filter(|&x| (min..=MAX_SETTING).contains(&x))
+            .ok_or_else(|| format!("its {key} holds {v}: each must be a whole number from {min} to 2^40"))
+    };
     match config.get(key) {
-        Some(Value::Array(list)) => {
-            let v: Vec<u64> = list.iter().filter_map(Value::as_u64).collect();
-            if v.len() == n { v } else { vec![default; n] }
-        }
-        Some(v) => vec![v.as_u64().unwrap_or(default); n],
-        None => vec![default; n],
+        Some(Value::Array(list)) if list.len() == n => list.iter().map(check).collect(),
+        Some(Value::Array(list)) => Err(format!("its {key} has {} values for {n} dimensions", list.len())),
+        Some(Value::Null) | None => Ok(vec![default; n]),
+        Some(v) => Ok(vec![check(v)?; n]),
     }
 }
 
@@ -112,6 +135,61 @@ impl Walk<'_> {
                 expected: format!("a layer the model knows, with shapes that fit (layer '{name}')"),
             },
         )
+    }
+
+    /// A count the layer needs (filters, units).
+    fn needed(&self, name: &str, config: &Value, key: &str) -> Result<u64, ParseError> {
+        count(config, key, 1)
+            .map_err(|p| self.error(name, p))?
+            .ok_or_else(|| self.error(name, format!("no {key}")))
+    }
+
+    /// `C·m`: a depthwise convolution's outputs, its depth multiplier `m`.
+    fn multiplied(&self, name: &str, config: &Value, channels: u64) -> Result<u64, ParseError> {
+        let m = count(config, "depth_multiplier", 1)
+            .map_err(|p| self.error(name, p))?
+            .unwrap_or(1);
+        channels.checked_mul(m).filter(|&n| n <= MAX_SETTING).ok_or_else(|| {
+            self.error(
+                name,
+                format!("{channels} channels times a depth multiplier of {m} overflow"),
+            )
+        })
+    }
+
+    /// A padding or cropping: a number, a pair per dimension, or one number
+    /// per dimension (`default` when absent).
+    fn pairs(
+        &self,
+        name: &str,
+        config: &Value,
+        key: &str,
+        n: usize,
+        default: u64,
+    ) -> Result<Vec<(u64, u64)>, ParseError> {
+        let one = |v: &Value| {
+            v.as_u64().filter(|&x| x <= MAX_SETTING).ok_or_else(|| {
+                self.error(
+                    name,
+                    format!("its {key} holds {v}: a whole number from 0 to 2^40 is needed"),
+                )
+            })
+        };
+        match config.get(key) {
+            Some(Value::Array(list)) if list.len() == n => list
+                .iter()
+                .map(|p| match p {
+                    Value::Array(pair) if pair.len() == 2 => Ok((one(&pair[0])?, one(&pair[1])?)),
+                    Value::Array(_) => Err(self.error(name, format!("its {key} holds {p}: pairs are needed"))),
+                    v => Ok((one(v)?, one(v)?)),
+                })
+                .collect(),
+            Some(Value::Array(list)) => {
+                Err(self.error(name, format!("its {key} has {} values for {n} dimensions", list.len())))
+            }
+            Some(v) => Ok(vec![(one(v)?, one(v)?); n]),
+            None => Ok(vec![(default, default); n]),
+        }
     }
 
     fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], w: Vec<u64>, y: Vec<u64>) -> Tensor {
@@ -156,9 +234,9 @@ impl Walk<'_> {
         depthwise: bool,
     ) -> Result<Tensor, ParseError> {
         let n = x.dims.len().saturating_sub(1);
-        let kernel = per_dim(config, "kernel_size", n, 1);
-        let strides = per_dim(config, "strides", n, 1);
-        let dilation = per_dim(config, "dilation_rate", n, 1);
+        let kernel = per_dim(config, "kernel_size", n, 1, 1).map_err(|p| self.error(name, p))?;
+        let strides = per_dim(config, "strides", n, 1, 1).map_err(|p| self.error(name, p))?;
+        let dilation = per_dim(config, "dilation_rate", n, 1, 1).map_err(|p| self.error(name, p))?;
         let same = text_of(config, "padding") == Some("same");
         let spatial = x.dims.get(1..).unwrap_or(&[]);
         let out = window(spatial, &kernel, &strides, &dilation, same).ok_or_else(|| {
@@ -168,6 +246,9 @@ impl Walk<'_> {
             )
         })?;
         let channels = x.dims.first().copied().unwrap_or(0);
+        if groups == 0 || (!depthwise && channels % groups != 0) {
+            return Err(self.error(name, format!("{groups} groups do not divide its {channels} channels")));
+        }
         let mut w = vec![channels, filters];
         w.extend(&kernel);
         let mut y = vec![filters];
@@ -188,34 +269,29 @@ impl Walk<'_> {
         let same_shape = |w: &mut Self, kind: LayerKind| w.push(name, kind, &x.dims, Vec::new(), x.dims.clone());
         let y = match class {
             "Conv1D" | "Conv2D" | "Conv3D" => {
-                let filters = number(config, "filters").ok_or_else(|| self.error(name, "no filters".into()))?;
-                let groups = number(config, "groups").unwrap_or(1);
+                let filters = self.needed(name, config, "filters")?;
+                let groups = count(config, "groups", 1)
+                    .map_err(|p| self.error(name, p))?
+                    .unwrap_or(1);
                 let y = self.conv(name, config, &x, filters, groups, false)?;
                 self.activation(name, config, y)
             }
             "DepthwiseConv2D" | "DepthwiseConv1D" => {
-                let multiplier = number(config, "depth_multiplier").unwrap_or(1);
-                let y = self.conv(name, config, &x, channels * multiplier, 1, true)?;
+                let multiplier = self.multiplied(name, config, channels)?;
+                let y = self.conv(name, config, &x, multiplier, 1, true)?;
                 self.activation(name, config, y)
             }
             "SeparableConv2D" | "SeparableConv1D" => {
-                let multiplier = number(config, "depth_multiplier").unwrap_or(1);
-                let filters = number(config, "filters").ok_or_else(|| self.error(name, "no filters".into()))?;
+                let multiplied = self.multiplied(name, config, channels)?;
+                let filters = self.needed(name, config, "filters")?;
                 let no_bias = serde_json::json!({"use_bias": false, "kernel_size": config.get("kernel_size"), "strides": config.get("strides"), "padding": config.get("padding"), "dilation_rate": config.get("dilation_rate")});
-                let d = self.conv(
-                    &format!("{name}.depthwise"),
-                    &no_bias,
-                    &x,
-                    channels * multiplier,
-                    1,
-                    true,
-                )?;
+                let d = self.conv(&format!("{name}.depthwise"), &no_bias, &x, multiplied, 1, true)?;
                 let pointwise = serde_json::json!({"use_bias": config.get("use_bias").and_then(Value::as_bool).unwrap_or(true), "kernel_size": 1});
                 let y = self.conv(&format!("{name}.pointwise"), &pointwise, &d, filters, 1, false)?;
                 self.activation(name, config, y)
             }
             "Dense" => {
-                let units = number(config, "units").ok_or_else(|| self.error(name, "no units".into()))?;
+                let units = self.needed(name, config, "units")?;
                 let bias = config.get("use_bias").and_then(Value::as_bool).unwrap_or(true);
                 let spatial_items: u64 = x.dims.iter().skip(1).product();
                 let y = if x.unflat.is_none() && spatial_items > 1 {
@@ -248,10 +324,10 @@ impl Walk<'_> {
             "MaxPooling1D" | "MaxPooling2D" | "MaxPooling3D" | "AveragePooling1D" | "AveragePooling2D"
             | "AveragePooling3D" => {
                 let n = x.dims.len().saturating_sub(1);
-                let kernel = per_dim(config, "pool_size", n, 2);
+                let kernel = per_dim(config, "pool_size", n, 2, 1).map_err(|p| self.error(name, p))?;
                 let strides = match config.get("strides") {
                     Some(Value::Null) | None => kernel.clone(),
-                    Some(_) => per_dim(config, "strides", n, 1),
+                    Some(_) => per_dim(config, "strides", n, 1, 1).map_err(|p| self.error(name, p))?,
                 };
                 let same = text_of(config, "padding") == Some("same");
                 let spatial = x.dims.get(1..).unwrap_or(&[]);
@@ -346,31 +422,74 @@ impl Walk<'_> {
             },
             "ZeroPadding1D" | "ZeroPadding2D" | "ZeroPadding3D" => {
                 let n = x.dims.len().saturating_sub(1);
-                let pads: Vec<(u64, u64)> = match config.get("padding") {
-                    Some(Value::Array(list)) => list
-                        .iter()
-                        .map(|p| match p {
-                            Value::Array(pair) => (
-                                pair.first().and_then(Value::as_u64).unwrap_or(0),
-                                pair.get(1).and_then(Value::as_u64).unwrap_or(0),
-                            ),
-                            v => (v.as_u64().unwrap_or(0), v.as_u64().unwrap_or(0)),
-                        })
-                        .collect(),
-                    Some(v) => vec![(v.as_u64().unwrap_or(1), v.as_u64().unwrap_or(1)); n],
-                    None => vec![(1, 1); n],
-                };
+                let pads = self.pairs(name, config, "padding", n, 1)?;
                 let mut dims = vec![channels];
-                dims.extend(
-                    x.dims
-                        .iter()
-                        .skip(1)
-                        .zip(pads.iter().chain(std::iter::repeat(&(0, 0))))
-                        .map(|(&s, (a, b))| s + a + b),
-                );
+                for (&s, (a, b)) in x.dims.iter().skip(1).zip(&pads) {
+                    let grown = s
+                        .checked_add(*a)
+                        .and_then(|v| v.checked_add(*b))
+                        .filter(|&v| v <= MAX_SETTING)
+                        .ok_or_else(|| self.error(name, format!("its padding {a}+{b} of {s} overflows")))?;
+                    dims.push(grown);
+                }
                 Tensor { dims, unflat: None }
             }
-            "Rescaling" | "Normalization" => x,
+            "Cropping1D" | "Cropping2D" | "Cropping3D" => {
+                let n = x.dims.len().saturating_sub(1);
+                let crops = self.pairs(name, config, "cropping", n, 0)?;
+                let mut dims = vec![channels];
+                for (&s, (a, b)) in x.dims.iter().skip(1).zip(&crops) {
+                    let left = s
+                        .checked_sub(*a)
+                        .and_then(|v| v.checked_sub(*b))
+                        .filter(|&v| v >= 1)
+                        .ok_or_else(|| self.error(name, format!("its cropping {a}+{b} leaves nothing of {s}")))?;
+                    dims.push(left);
+                }
+                Tensor { dims, unflat: None }
+            }
+            "Reshape" => {
+                let target = config
+                    .get("target_shape")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| self.error(name, "a Reshape without a target_shape".into()))?;
+                let target = target
+                    .iter()
+                    .map(|v| v.as_u64().filter(|&d| (1..=MAX_SETTING).contains(&d)))
+                    .collect::<Option<Vec<u64>>>()
+                    .ok_or_else(|| self.error(name, format!("its target_shape {target:?} is not all sizes")))?;
+                let items = |d: &[u64]| d.iter().try_fold(1u64, |a, &b| a.checked_mul(b));
+                if items(&target) != items(&x.dims) {
+                    return Err(self.error(
+                        name,
+                        format!("its target_shape {target:?} does not hold its input {:?}", x.dims),
+                    ));
+                }
+                // channels last: the last size is the channels
+                let dims = match target.split_last() {
+                    Some((&c, spatial)) if target.len() > 1 => {
+                        std::iter::once(c).chain(spatial.iter().copied()).collect()
+                    }
+                    _ => target,
+                };
+                let unflat = (dims.len() == 1).then(|| x.unflat.clone().unwrap_or(x.dims.clone()));
+                Tensor { dims, unflat }
+            }
+            "CustomScaleLayer" => {
+                // InceptionResNetV2's residual: inputs[0] + scale·inputs[1], no weight
+                let dims = x.dims.clone();
+                self.push(name, LayerKind::Add, &x.dims, Vec::new(), dims)
+            }
+            "LayerScale" => {
+                let dims = x.dims.clone();
+                self.push(name, LayerKind::Mul, &x.dims, vec![channels], dims)
+            }
+            "StochasticDepth"
+            | "Identity"
+            | "Rescaling"
+            | "Normalization"
+            | "GaussianNoise"
+            | "ActivityRegularization" => x,
             _ => return Err(self.error(name, format!("the layer class {class} is not supported"))),
         };
         Ok(y)
@@ -428,7 +547,7 @@ pub fn looks_like_archive(bytes: &[u8]) -> bool {
 /// A [`ParseError`] at line 1 for an archive that cannot be read or has no
 /// `config.json`; then as [`read`], at the line and column of the
 /// `config.json`.
-pub fn read_archive(bytes: &[u8], samples: u64) -> Result<Network, OracleError> {
+pub fn read_archive(bytes: &[u8], samples: u64, input_shape: Option<&Shape>) -> Result<Network, OracleError> {
     use std::io::Read;
     let broken = |what: String| {
         ParseError::at(
@@ -452,102 +571,202 @@ pub fn read_archive(bytes: &[u8], samples: u64) -> Result<Network, OracleError> 
     file.take(MAX_CONFIG_BYTES)
         .read_to_string(&mut text)
         .map_err(|e| broken(format!("a config.json that cannot be read ({e})")))?;
-    read(&text, samples)
+    read(&text, samples, input_shape)
 }
 
-/// Reads a Keras model.
+/// Reads a Keras model; `input_shape` (`[C, spatial...]`) gives the
+/// sample's shape when the model leaves its input sizes unknown.
 ///
 /// # Errors
 /// A [`ParseError`] at the line and column of a JSON syntax error, or of
 /// the `"name"` of the layer that cannot be read (an unsupported class, a
 /// window that does not fit); [`OracleError::Input`] for layers that break
 /// a rule of the model.
-pub fn read(text: &str, samples: u64) -> Result<Network, OracleError> {
+pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Network, OracleError> {
     let root: Value = serde_json::from_str(text)
         .map_err(|e| ParseError::at(e.line().max(1), e.column().max(1), ParseProblem::Json(e.to_string())))?;
-    let at_start = |problem: &str| ParseError::at(1, 1, ParseProblem::Missing(problem.into()));
-    let config = root.get("config").ok_or_else(|| at_start("config"))?;
+    let config = root
+        .get("config")
+        .ok_or_else(|| ParseError::at(1, 1, ParseProblem::Missing("config".into())))?;
     let model_name = text_of(config, "name").unwrap_or("Keras model").to_string();
-    let layers = config
-        .get("layers")
-        .and_then(Value::as_array)
-        .ok_or_else(|| at_start("config.layers"))?;
     let sequential = text_of(&root, "class_name") == Some("Sequential");
     let mut walk = Walk {
         text,
         rank: 0,
         tensors: HashMap::new(),
         layers: Vec::new(),
+        sample: Vec::new(),
+        depth: 0,
+        hint: input_shape.map(|s| s.dims().to_vec()),
     };
-    let mut previous: Option<String> = None;
-    let mut sample = Vec::new();
-    for (index, layer) in layers.iter().enumerate() {
-        let class = text_of(layer, "class_name").unwrap_or_default();
-        let layer_config = layer.get("config").cloned().unwrap_or(Value::Null);
-        let name = text_of(&layer_config, "name")
-            .or_else(|| text_of(layer, "name"))
-            .map_or_else(|| format!("{class}_{index}"), str::to_string);
-        // an input layer, or a Sequential's first layer with its input shape
-        let shape = ["batch_shape", "batch_input_shape"]
-            .iter()
-            .find_map(|k| layer_config.get(*k).and_then(Value::as_array))
-            .map(|s| s.iter().skip(1).map(Value::as_u64).collect::<Option<Vec<u64>>>());
-        if let Some(shape) = shape {
-            let shape = shape.ok_or_else(|| walk.error(&name, "its input sizes are not all known".into()))?;
-            // channels last → channels first
-            let Some((&c, spatial)) = shape.split_last() else {
-                return Err(walk.error(&name, "an input without dimensions".into()).into());
-            };
-            let mut dims = vec![c];
-            dims.extend(spatial);
-            if !(2..=4).contains(&dims.len()) {
-                return Err(walk
-                    .error(
-                        &name,
-                        format!("an input of {} dimensions (images or volumes: 2 to 4)", dims.len()),
-                    )
-                    .into());
-            }
-            walk.rank = dims.len();
-            sample = dims.clone();
-            walk.tensors.insert(name.clone(), Tensor { dims, unflat: None });
-            previous = Some(name.clone());
-            if class == "InputLayer" {
-                continue;
-            }
-        }
-        if class == "InputLayer" {
-            return Err(walk.error(&name, "an input layer without a batch_shape".into()).into());
-        }
-        let names = if sequential {
-            previous.iter().cloned().collect()
-        } else {
-            inbound(layer)
-        };
-        let inputs = names
-            .iter()
-            .map(|n| {
-                walk.tensors
-                    .get(n)
-                    .cloned()
-                    .ok_or_else(|| walk.error(&name, format!("its input '{n}' is not an earlier layer")))
-            })
-            .collect::<Result<Vec<Tensor>, ParseError>>()?;
-        let output = walk.layer(class, &name, &layer_config, &inputs)?;
-        walk.tensors.insert(name.clone(), output);
-        previous = Some(name);
-    }
+    walk.model(config, sequential, None)?;
     if walk.layers.is_empty() {
-        return Err(at_start("a layer the model knows").into());
+        return Err(ParseError::at(1, 1, ParseProblem::Missing("a layer the model knows".into())).into());
     }
     Ok(Network::new(NetworkSpec {
         name: model_name,
         dataset: DatasetSpec {
             name: "ImageNet-1k (assumed; change the dataset size)".into(),
             samples,
-            sample_shape: Shape::new(sample),
+            sample_shape: Shape::new(walk.sample),
         },
         layers: walk.layers,
         profiled_on: None,
     })?)
+}
+
+/// Models nested as layers at most this deep.
+const MAX_NESTING: usize = 16;
+
+impl Walk<'_> {
+    /// Walks a model's layers and gives its output. A model nested as a
+    /// layer of another gets its inputs `given`, which its input layers
+    /// take in order, and keeps its layer names to itself.
+    fn model(&mut self, config: &Value, sequential: bool, given: Option<&[Tensor]>) -> Result<Tensor, ParseError> {
+        let at_start = |problem: &str| ParseError::at(1, 1, ParseProblem::Missing(problem.into()));
+        let layers = config
+            .get("layers")
+            .and_then(Value::as_array)
+            .ok_or_else(|| at_start("config.layers"))?;
+        let outer = given.map(|_| std::mem::take(&mut self.tensors));
+        let mut given = given.map(<[Tensor]>::iter);
+        let mut previous: Option<String> = None;
+        for (index, layer) in layers.iter().enumerate() {
+            let class = text_of(layer, "class_name").unwrap_or_default();
+            let layer_config = layer.get("config").cloned().unwrap_or(Value::Null);
+            let name = text_of(&layer_config, "name")
+                .or_else(|| text_of(layer, "name"))
+                .map_or_else(|| format!("{class}_{index}"), str::to_string);
+            // a nested model's input layers take the tensors it is given
+            if let Some(inputs) = given.as_mut()
+                && (class == "InputLayer" || (sequential && index == 0 && previous.is_none()))
+            {
+                let tensor = inputs
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| self.error(&name, "a nested model with more inputs than it is given".into()))?;
+                self.tensors.insert(name.clone(), tensor);
+                previous = Some(name.clone());
+                if class == "InputLayer" {
+                    continue;
+                }
+            } else if let Some(shape) = ["batch_shape", "batch_input_shape"]
+                .iter()
+                .find_map(|k| layer_config.get(*k).and_then(Value::as_array))
+            {
+                self.input(&name, shape)?;
+                previous = Some(name.clone());
+                if class == "InputLayer" {
+                    continue;
+                }
+            }
+            if class == "InputLayer" {
+                return Err(self.error(&name, "an input layer without a batch_shape".into()));
+            }
+            let names = if sequential {
+                previous.iter().cloned().collect()
+            } else {
+                inbound(layer)
+            };
+            let inputs = names
+                .iter()
+                .map(|n| {
+                    self.tensors
+                        .get(n)
+                        .cloned()
+                        .ok_or_else(|| self.error(&name, format!("its input '{n}' is not an earlier layer")))
+                })
+                .collect::<Result<Vec<Tensor>, ParseError>>()?;
+            let output = if matches!(class, "Sequential" | "Functional" | "Model") {
+                if self.depth >= MAX_NESTING {
+                    return Err(self.error(&name, format!("models nested more than {MAX_NESTING} deep")));
+                }
+                self.depth += 1;
+                let nested = self.model(&layer_config, class == "Sequential", Some(&inputs));
+                self.depth -= 1;
+                nested?
+            } else {
+                self.layer(class, &name, &layer_config, &inputs)?
+            };
+            self.tensors.insert(name.clone(), output);
+            previous = Some(name);
+        }
+        // a functional model's output: its first output layer, else its last layer
+        let output_name = config
+            .get("output_layers")
+            .and_then(|o| {
+                let mut names = Vec::new();
+                collect_names(o, &mut names);
+                names.into_iter().next()
+            })
+            .or(previous);
+        let output = output_name
+            .and_then(|n| self.tensors.get(&n).cloned())
+            .ok_or_else(|| at_start("a model output"))?;
+        if let Some(outer) = outer {
+            self.tensors = outer;
+        }
+        Ok(output)
+    }
+
+    /// The model's data input, channels last in the file, channels first here.
+    fn input(&mut self, name: &str, shape: &[Value]) -> Result<(), ParseError> {
+        let sizes = shape
+            .iter()
+            .skip(1)
+            .map(|v| match v {
+                Value::Null => Ok(None),
+                v => v
+                    .as_u64()
+                    .filter(|&d| (1..=MAX_SETTING).contains(&d))
+                    .map(Some)
+                    .ok_or_else(|| self.error(name, format!("an input size of {v}"))),
+            })
+            .collect::<Result<Vec<Option<u64>>, ParseError>>()?;
+        let dims = match (sizes.iter().copied().collect::<Option<Vec<u64>>>(), &self.hint) {
+            (_, Some(hint)) if self.rank == 0 => hint.clone(),
+            (Some(known), _) => {
+                let Some((&c, spatial)) = known.split_last() else {
+                    return Err(self.error(name, "an input without dimensions".into()));
+                };
+                std::iter::once(c).chain(spatial.iter().copied()).collect()
+            }
+            (None, _) => {
+                return Err(self.error(
+                    name,
+                    "its input sizes are not all known: give the sample's shape (e.g. --input-shape 3x224x224)".into(),
+                ));
+            }
+        };
+        if !(2..=4).contains(&dims.len()) {
+            return Err(self.error(
+                name,
+                format!("an input of {} dimensions (images or volumes: 2 to 4)", dims.len()),
+            ));
+        }
+        if self.rank == 0 {
+            self.rank = dims.len();
+            self.sample = dims.clone();
+        }
+        self.tensors.insert(name.to_string(), Tensor { dims, unflat: None });
+        Ok(())
+    }
+}
+
+/// The layer names in Keras 2's `[["name", 0, 0]]` or Keras 3's
+/// `[["name", 0, 0]]` output lists.
+fn collect_names(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Array(list) => {
+            if let (Some(Value::String(name)), Some(Value::Number(_))) = (list.first(), list.get(1)) {
+                out.push(name.clone());
+            } else {
+                for item in list {
+                    collect_names(item, out);
+                }
+            }
+        }
+        Value::String(name) => out.push(name.clone()),
+        _ => {}
+    }
 }

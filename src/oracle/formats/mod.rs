@@ -10,6 +10,7 @@ pub mod lc;
 mod lines;
 pub mod measured;
 pub mod net;
+pub mod network;
 pub mod onnx;
 pub mod plat;
 pub mod records;

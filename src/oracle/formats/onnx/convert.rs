@@ -59,6 +59,29 @@ const BINARY: [&str; 9] = ["Add", "Sub", "Mul", "Div", "Sum", "Max", "Min", "Mea
 enum Value {
     Act(Act),
     Const(Const),
+    /// A step of a layer normalization written as several operators (as
+    /// exporters write it below opset 17): the tensor normalized, and how
+    /// far the normalization has come.
+    Norm(Act, NormStep),
+}
+
+/// The steps of `(x − mean(x))/√(mean((x − mean(x))²) + ε)` over the channels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NormStep {
+    /// `mean(x)` over the channels.
+    Mean,
+    /// `x − mean(x)`.
+    Centered,
+    /// `(x − mean(x))²`, or any statistic computed from it (its mean, with
+    /// ε, its square root).
+    Deviation,
+}
+
+fn norm_misused(at: &NodeRef) -> GraphError {
+    fail(
+        Some(at.clone()),
+        "a statistic over the channels (a mean or a deviation) used other than by a layer normalization",
+    )
 }
 
 fn fail(node: Option<NodeRef>, problem: impl Into<String>) -> GraphError {
@@ -155,6 +178,7 @@ impl<'g> Walk<'g> {
     fn act(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Act, GraphError> {
         match self.input(node, index, at)? {
             Value::Act(a) => Ok(a.clone()),
+            Value::Norm(..) => Err(norm_misused(at)),
             Value::Const(_) => Err(fail(
                 Some(at.clone()),
                 format!(
@@ -168,7 +192,7 @@ impl<'g> Walk<'g> {
     fn konst(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Const, GraphError> {
         match self.input(node, index, at)? {
             Value::Const(c) => Ok(c.clone()),
-            Value::Act(_) => Err(fail(
+            Value::Act(_) | Value::Norm(..) => Err(fail(
                 Some(at.clone()),
                 format!(
                     "input {index} ('{}') must be a constant (a weight, or shape arithmetic on constants)",
@@ -242,6 +266,7 @@ impl<'g> Walk<'g> {
         if let Some((x, name)) = self.fused.closing.get(&at.index).cloned() {
             let x = match self.get(&x, at)? {
                 Value::Act(a) => a.clone(),
+                Value::Norm(..) => return Err(norm_misused(at)),
                 Value::Const(_) => return Err(fail(Some(at.clone()), "an activation of a constant")),
             };
             let dims = x.dims.clone();
@@ -277,7 +302,7 @@ impl<'g> Walk<'g> {
             "Shape" => {
                 let mut dims = vec![1u64];
                 match self.input(node, 0, at)? {
-                    Value::Act(a) => dims.extend(&a.dims),
+                    Value::Act(a) | Value::Norm(a, _) => dims.extend(&a.dims),
                     Value::Const(c) => dims = c.dims.clone(),
                 }
                 let rank = dims.len() as i64;
@@ -347,6 +372,14 @@ impl<'g> Walk<'g> {
                 };
                 self.global_pool(node, at, kind, &x, &reduced, true)?;
             }
+            "ReduceMean" | "ReduceMax" if matches!(self.input(node, 0, at)?, Value::Norm(..)) => {
+                // the mean of the squared deviation: still a statistic
+                let Value::Norm(x, NormStep::Deviation) = self.input(node, 0, at)?.clone() else {
+                    return Err(norm_misused(at));
+                };
+                self.set(node, Value::Norm(x, NormStep::Deviation));
+                self.merged(format!("{op} (in a layer normalization)"));
+            }
             "ReduceMean" | "ReduceMax" => {
                 let x = self.act(node, 0, at)?;
                 let axes = self.integers(node, 1, "axes", at)?.unwrap_or_default();
@@ -358,6 +391,13 @@ impl<'g> Walk<'g> {
                         return Err(fail(Some(at.clone()), "a reduction over the batch"));
                     }
                     reduced[a - 1] = true;
+                }
+                let over_channels = x.roles.iter().zip(&reduced).all(|(r, &d)| d == (*r == Role::Channel));
+                if op == "ReduceMean" && !axes.is_empty() && over_channels {
+                    // the mean of a layer normalization written as several operators
+                    self.set(node, Value::Norm(x, NormStep::Mean));
+                    self.merged("ReduceMean (in a layer normalization)");
+                    return Ok(());
                 }
                 if axes.is_empty()
                     || x.roles
@@ -412,6 +452,11 @@ impl<'g> Walk<'g> {
                 let x = self.act(node, 0, at)?;
                 let dims = x.dims.clone();
                 self.layer(node, at, LayerKind::Dropout, &x, Vec::new(), dims);
+            }
+            "Sqrt" | "Reciprocal" if matches!(self.input(node, 0, at)?, Value::Norm(_, NormStep::Deviation)) => {
+                let value = self.input(node, 0, at)?.clone();
+                self.set(node, value);
+                self.merged(format!("{op} (in a layer normalization)"));
             }
             _ if ACTIVATIONS.contains(&op) => {
                 let x = self.act(node, 0, at)?;
@@ -884,10 +929,10 @@ impl<'g> Walk<'g> {
         let canonical = x.canonical();
         let mut window: Vec<u64> = canonical[1..].iter().map(|_| 1).collect();
         for ((&d, role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
-            if let (true, Role::Spatial(k)) = (r, role) {
-                if let Some(slot) = window.get_mut(*k as usize) {
-                    *slot = slot.saturating_mul(d);
-                }
+            if let (true, Role::Spatial(k)) = (r, role)
+                && let Some(slot) = window.get_mut(*k as usize)
+            {
+                *slot = slot.saturating_mul(d);
             }
         }
         let mut w = vec![0, 0];
@@ -929,7 +974,7 @@ impl<'g> Walk<'g> {
         let x = self.act(node, 0, at)?;
         let w = match self.input(node, 1, at)? {
             Value::Const(c) => c.dims.clone(),
-            Value::Act(_) => {
+            Value::Act(_) | Value::Norm(..) => {
                 return Err(fail(
                     Some(at.clone()),
                     "a product of two computed tensors (attention, a bilinear form) is not a layer of this model",
@@ -1004,11 +1049,16 @@ impl<'g> Walk<'g> {
     fn elementwise(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let mut computed: Vec<Act> = Vec::new();
         let mut constants: Vec<Const> = Vec::new();
+        let mut norms: Vec<(Act, NormStep)> = Vec::new();
         for name in node.input.iter().filter(|n| !n.is_empty()) {
             match self.get(name, at)? {
                 Value::Act(a) => computed.push(a.clone()),
                 Value::Const(c) => constants.push(c.clone()),
+                Value::Norm(a, step) => norms.push((a.clone(), *step)),
             }
+        }
+        if !norms.is_empty() {
+            return self.norm_step(node, at, &computed, &norms);
         }
         let Some(first) = computed.first().cloned() else {
             return Err(fail(Some(at.clone()), "none of its inputs is a computed tensor"));
@@ -1020,6 +1070,21 @@ impl<'g> Walk<'g> {
                 // a scalar: no layer
                 self.set(node, Value::Act(first));
                 self.merged(format!("{op} (by a scalar)"));
+                return Ok(());
+            }
+            // the scale and offset of a layer normalization written as several operators
+            let bare = first.producer.and_then(|p| self.out.layers.get_mut(p)).filter(|l| {
+                l.kind == LayerKind::Ln && trained == l.x.channels() && (l.w.rank() == 0 || l.w.dims() == [1, trained])
+            });
+            if let Some(layer) = bare {
+                let scaled = layer.w.rank() == 2;
+                match (op.as_str(), scaled) {
+                    ("Mul", false) => layer.w = Shape::new(vec![1, trained]),
+                    ("Add" | "Sub", _) => layer.w = Shape::new(vec![if scaled { 2 } else { 1 }, trained]),
+                    _ => {}
+                }
+                self.set(node, Value::Act(first));
+                self.merged(format!("{op} (layer normalization's scale or offset)"));
                 return Ok(());
             }
             let biased = matches!(op.as_str(), "Add" | "Sub")
@@ -1059,6 +1124,37 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
+    /// A step of a layer normalization written as several operators:
+    /// `x − mean` centres, a power or product of the centred tensor and
+    /// anything computed from it with constants is a deviation, and the
+    /// centred tensor divided by a deviation is one `ln` layer (whose scale
+    /// and offset the next per-channel Mul and Add give).
+    fn norm_step(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        computed: &[Act],
+        norms: &[(Act, NormStep)],
+    ) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let step = match (op, computed, norms) {
+            ("Sub", [x], [(mean, NormStep::Mean)]) if x.dims == mean.dims => NormStep::Centered,
+            ("Pow" | "Mul", [], [(_, NormStep::Centered), ..]) => NormStep::Deviation,
+            ("Add" | "Mul" | "Div" | "Pow", [], [(_, NormStep::Deviation)]) => NormStep::Deviation,
+            ("Div", [], [(x, NormStep::Centered), (_, NormStep::Deviation)]) => {
+                let dims = x.dims.clone();
+                let x = x.clone();
+                self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims);
+                return Ok(());
+            }
+            _ => return Err(norm_misused(at)),
+        };
+        let x = norms[0].0.clone();
+        self.set(node, Value::Norm(x, step));
+        self.merged(format!("{op} (in a layer normalization)"));
+        Ok(())
+    }
+
     fn concat(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let mut parts = Vec::new();
         for i in 0..node.input.len() {
@@ -1067,6 +1163,7 @@ impl<'g> Walk<'g> {
             }
             match self.input(node, i, at)? {
                 Value::Act(a) => parts.push(a.clone()),
+                Value::Norm(..) => return Err(norm_misused(at)),
                 Value::Const(_) => {
                     return Err(fail(
                         Some(at.clone()),
@@ -1219,6 +1316,23 @@ fn arithmetic(op: &str, inputs: &[&Const]) -> Option<Result<Const, String>> {
     })
 }
 
+/// The first node that multiplies two computed tensors (the attention of
+/// a transformer), if any: such a network is not layers of this model.
+fn attention(graph: &GraphProto, data: &str) -> Option<usize> {
+    let mut computed: HashSet<&str> = HashSet::from([data]);
+    for (index, node) in graph.node.iter().enumerate() {
+        let inputs: Vec<bool> = node.input.iter().map(|n| computed.contains(n.as_str())).collect();
+        let op = node.op_type.as_deref().unwrap_or_default();
+        if matches!(op, "MatMul" | "Einsum") && inputs.iter().filter(|&&c| c).count() >= 2 {
+            return Some(index);
+        }
+        if inputs.iter().any(|&c| c) && op != "Shape" && op != "Size" {
+            computed.extend(node.output.iter().map(String::as_str));
+        }
+    }
+    None
+}
+
 /// The data input: the first graph input that is not a weight (old graphs
 /// list their weights among the inputs), with its dimensions (batch
 /// first; `None` for an unknown size).
@@ -1272,6 +1386,17 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
     };
     if sample.len() > MAX_RANK {
         return Err(fail(None, format!("an input of {} dimensions", sample.len())));
+    }
+    if let Some(index) = attention(graph, name) {
+        let node = &graph.node[index];
+        return Err(fail(
+            Some(NodeRef {
+                index,
+                name: node.name.clone().unwrap_or_default(),
+                op: node.op_type.clone().unwrap_or_default(),
+            }),
+            "a product of two computed tensors (attention): transformers (ViT, Swin, MaxViT) are not networks of layers this model knows",
+        ));
     }
     let mut constants: HashSet<&str> = weights.clone();
     for node in &graph.node {

@@ -190,7 +190,7 @@ impl TensorProto {
                     return Some(self.int64_data.clone());
                 }
                 let raw = self.raw_data.as_deref()?;
-                (raw.len() % 8 == 0).then(|| {
+                raw.len().is_multiple_of(8).then(|| {
                     raw.chunks_exact(8)
                         .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
                         .collect()
@@ -210,7 +210,7 @@ impl TensorProto {
                     return Some(self.int32_data.iter().map(|&v| i64::from(v)).collect());
                 }
                 let raw = self.raw_data.as_deref()?;
-                (raw.len() % 4 == 0).then(|| {
+                raw.len().is_multiple_of(4).then(|| {
                     raw.chunks_exact(4)
                         .map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
                         .collect()
@@ -226,13 +226,13 @@ impl TensorProto {
         let raw = self.raw_data.as_deref().unwrap_or_default();
         match self.data_type {
             Some(FLOAT) if !self.float_data.is_empty() => Some(self.float_data.iter().map(|&v| f64::from(v)).collect()),
-            Some(FLOAT) => (raw.len() % 4 == 0).then(|| {
+            Some(FLOAT) => raw.len().is_multiple_of(4).then(|| {
                 raw.chunks_exact(4)
                     .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
                     .collect()
             }),
             Some(DOUBLE) if !self.double_data.is_empty() => Some(self.double_data.clone()),
-            Some(DOUBLE) => (raw.len() % 8 == 0).then(|| {
+            Some(DOUBLE) => raw.len().is_multiple_of(8).then(|| {
                 raw.chunks_exact(8)
                     .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
                     .collect()
@@ -240,7 +240,7 @@ impl TensorProto {
             Some(FLOAT16) if !self.int32_data.is_empty() => {
                 Some(self.int32_data.iter().map(|&v| half(v as u16)).collect())
             }
-            Some(FLOAT16) => (raw.len() % 2 == 0).then(|| {
+            Some(FLOAT16) => raw.len().is_multiple_of(2).then(|| {
                 raw.chunks_exact(2)
                     .map(|c| half(u16::from_le_bytes([c[0], c[1]])))
                     .collect()

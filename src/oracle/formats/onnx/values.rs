@@ -479,16 +479,15 @@ fn broadcast_offset(dims: &[u64], out: &[u64], index: &[u64]) -> usize {
         .sum()
 }
 
+/// An integer function of an elementwise operator (`None`: an overflow).
+pub type IntegerOp<'f> = &'f dyn Fn(&[i64]) -> Option<i64>;
+
 /// An elementwise operator of one or more constants, with broadcasting:
 /// `f` on floats, `g` on integers (when every input is integer).
 ///
 /// # Errors
 /// Shapes that do not broadcast.
-pub fn elementwise(
-    inputs: &[&Const],
-    f: impl Fn(&[f64]) -> f64,
-    g: Option<&dyn Fn(&[i64]) -> Option<i64>>,
-) -> Result<Const, Problem> {
+pub fn elementwise(inputs: &[&Const], f: impl Fn(&[f64]) -> f64, g: Option<IntegerOp<'_>>) -> Result<Const, Problem> {
     let mut dims: Vec<u64> = Vec::new();
     for c in inputs {
         dims = broadcast(&dims, &c.dims)?;
