@@ -96,6 +96,107 @@ pub struct Calibration {
     pub mean_accuracy_before: f64,
     /// After calibration.
     pub mean_accuracy_after: f64,
+    /// What in the runs deserves a second look (the factors are computed
+    /// all the same).
+    pub warnings: Vec<CalibrationWarning>,
+}
+
+/// Something in measured runs that deserves a second look, naming their
+/// lines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CalibrationWarning {
+    /// The lines of the runs concerned.
+    pub lines: Vec<usize>,
+    /// What, in words.
+    pub message: String,
+}
+
+/// A ratio beyond which two numbers that should agree are flagged.
+const DISAGREEMENT: f64 = 2.0;
+
+/// Whether `a` and `b` differ by more than [`DISAGREEMENT`] times.
+fn disagree(a: f64, b: f64) -> bool {
+    a > DISAGREEMENT * b || b > DISAGREEMENT * a
+}
+
+/// The warnings of measured runs and the factors they give: compute and
+/// communication that do not add up to the iteration; one configuration
+/// measured at times more than 2 times apart; runs of one strategy whose
+/// factors differ more than 2 times; a factor outside 0.5 to 2 (the model
+/// that far off deserves a look before it is calibrated away).
+fn warnings(measured: &[(&Located, IterationTimes, Kappa)], strategies: &[StrategyFactors]) -> Vec<CalibrationWarning> {
+    let mut out = Vec::new();
+    for (located, _, _) in measured {
+        let m = &located.run;
+        if let (Some(c), Some(k)) = (m.compute_s, m.communication_s)
+            && disagree(c + k, m.iteration_s)
+        {
+            out.push(CalibrationWarning {
+                lines: vec![located.line],
+                message: format!(
+                    "line {}: compute and communication add up to {} times the iteration",
+                    located.line,
+                    crate::oracle::units::significant((c + k) / m.iteration_s, 3)
+                ),
+            });
+        }
+    }
+    for (i, (a, _, _)) in measured.iter().enumerate() {
+        let twin = measured.iter().skip(i + 1).find(|(b, _, _)| {
+            let (x, y) = (&a.run, &b.run);
+            x.strategy == y.strategy
+                && x.gpus == y.gpus
+                && x.mini_batch == y.mini_batch
+                && x.group == y.group
+                && disagree(x.iteration_s, y.iteration_s)
+        });
+        if let Some((b, _, _)) = twin {
+            out.push(CalibrationWarning {
+                lines: vec![a.line, b.line],
+                message: format!(
+                    "lines {} and {}: the same run measured at {} and {} a iteration",
+                    a.line,
+                    b.line,
+                    crate::oracle::units::seconds(a.run.iteration_s),
+                    crate::oracle::units::seconds(b.run.iteration_s)
+                ),
+            });
+        }
+    }
+    for s in strategies {
+        let own: Vec<&(&Located, IterationTimes, Kappa)> =
+            measured.iter().filter(|m| m.0.run.strategy == s.strategy).collect();
+        let total = |k: &Kappa| k.compute.max(k.communication);
+        let low = own.iter().min_by(|a, b| total(&a.2).total_cmp(&total(&b.2)));
+        let high = own.iter().max_by(|a, b| total(&a.2).total_cmp(&total(&b.2)));
+        if let (Some(low), Some(high)) = (low, high)
+            && disagree(total(&low.2), total(&high.2))
+        {
+            out.push(CalibrationWarning {
+                lines: vec![low.0.line, high.0.line],
+                message: format!(
+                    "lines {} and {}: runs of {} that disagree by {} times",
+                    low.0.line,
+                    high.0.line,
+                    s.strategy,
+                    crate::oracle::units::significant(total(&high.2) / total(&low.2), 3)
+                ),
+            });
+        }
+        for (what, factor) in [("compute", s.compute), ("communication", s.communication)] {
+            if !(1.0 / DISAGREEMENT..=DISAGREEMENT).contains(&factor) {
+                out.push(CalibrationWarning {
+                    lines: own.iter().map(|m| m.0.line).collect(),
+                    message: format!(
+                        "{}: a {what} factor of {}, outside 0.5 to 2: the model is that far off for these runs",
+                        s.strategy,
+                        crate::oracle::units::significant(factor, 3)
+                    ),
+                });
+            }
+        }
+    }
+    out
 }
 
 impl Calibration {
@@ -142,9 +243,10 @@ fn power_of_two(exponent: i64) -> f64 {
 /// differ in the last place), and exact for one value.
 ///
 /// # Formula
-/// `(Π v_i)^(1/n)`: the product kept as `m·2^e`; with `e = q·n + r`, the
-/// root is `2^q · (m·2^r)^(1/n)`, the last root (in `[1, 2)`) found by
-/// bisection to 53 bits.
+/// `(Π v_i)^(1/n) = exp(Σ ln v_i / n)`: the product kept as `m·2^e`; with
+/// `e = q·n + r`, the root is `2^q · (m·2^r)^(1/n)`, the last root (in
+/// `[1, 2)`) found by bisection to 53 bits, its powers kept as `m·2^e` too,
+/// so that any count of values is exact (no power overflows).
 pub fn geometric_mean(values: impl Iterator<Item = f64>) -> f64 {
     let (mut m, mut e, mut n) = (1.0, 0i64, 0i64);
     for value in values {
@@ -158,12 +260,28 @@ pub fn geometric_mean(values: impl Iterator<Item = f64>) -> f64 {
         return 1.0;
     }
     let (q, r) = (e.div_euclid(n), e.rem_euclid(n));
-    let target = m * power_of_two(r);
-    let power = |t: f64| (0..n).fold(1.0, |acc, _| acc * t);
+    // t^n as m·2^e, so that no count overflows (compared with m·2^r below)
+    let power = |t: f64| {
+        let (mut pm, mut pe) = (1.0f64, 0i64);
+        let (mut base, mut be) = split(t);
+        let mut k = n;
+        while k > 0 {
+            if k & 1 == 1 {
+                let (mm, me) = split(pm * base);
+                pm = mm;
+                pe += me + be;
+            }
+            let (bm, bx) = split(base * base);
+            base = bm;
+            be = 2 * be + bx;
+            k >>= 1;
+        }
+        (pe, pm)
+    };
     let (mut low, mut high) = (1.0f64, 2.0f64);
     for _ in 0..53 {
         let mid = low + (high - low) / 2.0;
-        if power(mid) <= target {
+        if power(mid) <= (r, m) {
             low = mid;
         } else {
             high = mid;
@@ -244,7 +362,9 @@ impl Scenario {
             })
             .collect();
         let mean = |f: fn(&CalibratedRun) -> f64| runs.iter().map(f).sum::<f64>() / runs.len() as f64;
+        let warnings = warnings(&measured, &strategies);
         let calibration = Calibration {
+            warnings,
             fidelity: template.fidelity,
             global,
             strategies,
@@ -329,6 +449,11 @@ mod tests {
         assert_eq!(geometric_mean([2.0, 8.0].into_iter()), 4.0);
         assert_eq!(geometric_mean([0.5, 2.0, 8.0, 0.125].into_iter()), 1.0);
         assert_eq!(geometric_mean(std::iter::empty()), 1.0);
+        // any count: 5,000 identical runs give their own value
+        let same = geometric_mean(std::iter::repeat_n(2.554, 5000));
+        assert!((same - 2.554).abs() <= 4.0 * f64::EPSILON * 2.554, "{same}");
+        let many = geometric_mean((0..20_000).map(|i| if i % 2 == 0 { 1e-6 } else { 1e6 }));
+        assert!((many - 1.0).abs() < 1e-12, "{many}");
         // against ln/exp, to 2 ulp, over the factors' whole range
         for (a, b, c) in [(1e-6f64, 1e6f64, 3.0f64), (0.37, 0.41, 55.0), (123.0, 1e-3, 9.9)] {
             let want = (a.ln() + b.ln() + c.ln()) / 3.0;

@@ -237,18 +237,31 @@ impl<'g> Walk<'g> {
 
     /// Adds a layer reading `x` (as the model reads it) and gives the node
     /// its output `y` (in `x`'s layout).
-    fn layer(&mut self, node: &'g NodeProto, at: &NodeRef, kind: LayerKind, x: &Act, w: Vec<u64>, y_dims: Vec<u64>) {
+    fn layer(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        kind: LayerKind,
+        x: &Act,
+        w: Vec<u64>,
+        y_dims: Vec<u64>,
+    ) -> Result<(), GraphError> {
+        let y = x.produced(y_dims, self.out.layers.len());
+        self.push(at, kind, x.canonical(), w, y.canonical())?;
+        self.set(node, Value::Act(y));
+        Ok(())
+    }
+
+    /// Adds a layer named after the node, its sizes checked.
+    fn push(&mut self, at: &NodeRef, kind: LayerKind, x: Vec<u64>, w: Vec<u64>, y: Vec<u64>) -> Result<(), GraphError> {
+        for dims in [&x, &w, &y] {
+            items(dims).map_err(|p| fail(Some(at.clone()), p))?;
+        }
         let name = if at.name.trim().is_empty() {
             format!("{}_{}", at.op, at.index)
         } else {
             at.name.clone()
         };
-        let y = x.produced(y_dims, self.out.layers.len());
-        self.push(name, kind, x.canonical(), w, y.canonical());
-        self.set(node, Value::Act(y));
-    }
-
-    fn push(&mut self, name: String, kind: LayerKind, x: Vec<u64>, w: Vec<u64>, y: Vec<u64>) {
         self.out.layers.push(LayerSpec::plain(
             name,
             kind,
@@ -256,6 +269,7 @@ impl<'g> Walk<'g> {
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
         ));
+        Ok(())
     }
 
     fn node(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
@@ -272,8 +286,7 @@ impl<'g> Walk<'g> {
             let dims = x.dims.clone();
             let mut renamed = at.clone();
             renamed.name = format!("{} ({name})", at.name);
-            self.layer(node, &renamed, LayerKind::Act, &x, Vec::new(), dims);
-            return Ok(());
+            return self.layer(node, &renamed, LayerKind::Act, &x, Vec::new(), dims);
         }
         let op = at.op.as_str();
         // every input a constant: fold it
@@ -427,7 +440,7 @@ impl<'g> Walk<'g> {
                     LayerKind::Ln
                 };
                 let dims = x.dims.clone();
-                self.layer(node, at, kind, &x, vec![2, c.count()], dims);
+                self.layer(node, at, kind, &x, vec![2, c.count()], dims)?;
             }
             "LayerNormalization" | "GroupNormalization" => {
                 let x = self.act(node, 0, at)?;
@@ -441,17 +454,17 @@ impl<'g> Walk<'g> {
                     &x,
                     vec![if has_bias { 2 } else { 1 }, scale.count()],
                     dims,
-                );
+                )?;
             }
             "Relu" => {
                 let x = self.act(node, 0, at)?;
                 let dims = x.dims.clone();
-                self.layer(node, at, LayerKind::Relu, &x, Vec::new(), dims);
+                self.layer(node, at, LayerKind::Relu, &x, Vec::new(), dims)?;
             }
             "Dropout" => {
                 let x = self.act(node, 0, at)?;
                 let dims = x.dims.clone();
-                self.layer(node, at, LayerKind::Dropout, &x, Vec::new(), dims);
+                self.layer(node, at, LayerKind::Dropout, &x, Vec::new(), dims)?;
             }
             "Sqrt" | "Reciprocal" if matches!(self.input(node, 0, at)?, Value::Norm(_, NormStep::Deviation)) => {
                 let value = self.input(node, 0, at)?.clone();
@@ -467,7 +480,7 @@ impl<'g> Walk<'g> {
                     _ => Vec::new(),
                 };
                 let kind = if w.is_empty() { LayerKind::Act } else { LayerKind::Mul };
-                self.layer(node, at, kind, &x, w, dims);
+                self.layer(node, at, kind, &x, w, dims)?;
             }
             _ if BINARY.contains(&op) => self.elementwise(node, at)?,
             "Concat" => self.concat(node, at)?,
@@ -491,7 +504,7 @@ impl<'g> Walk<'g> {
                         .and_then(|d| d.checked_add(pads[n + i + 1]))
                         .ok_or_else(|| fail(Some(at.clone()), "its pads overflow"))?;
                 }
-                self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims);
+                self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
             }
             "Resize" | "Upsample" => self.resize(node, at)?,
             _ => {
@@ -783,8 +796,7 @@ impl<'g> Walk<'g> {
             ));
         }
         let out = self.window(node, at, spatial, kernel)?;
-        self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups);
-        Ok(())
+        self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)
     }
 
     /// Adds a convolution (plain or transposed), with the node's bias if it
@@ -800,16 +812,17 @@ impl<'g> Walk<'g> {
         kernel: Vec<u64>,
         out: Vec<u64>,
         groups: u64,
-    ) {
+    ) -> Result<(), GraphError> {
         let mut weights = vec![x.dims[0], filters];
         weights.extend(&kernel);
         let mut y = vec![filters];
         y.extend(out);
-        self.layer(node, at, kind, x, weights, y);
+        self.layer(node, at, kind, x, weights, y)?;
         if let Some(layer) = self.out.layers.last_mut() {
             layer.groups = groups;
             layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
         }
+        Ok(())
     }
 
     fn deconv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
@@ -867,8 +880,7 @@ impl<'g> Walk<'g> {
         let filters = per_group
             .checked_mul(groups)
             .ok_or_else(|| fail(Some(at.clone()), "its filters overflow"))?;
-        self.convolution(node, at, LayerKind::Deconv, &x, filters, kernel.to_vec(), out, groups);
-        Ok(())
+        self.convolution(node, at, LayerKind::Deconv, &x, filters, kernel.to_vec(), out, groups)
     }
 
     /// The output spatial sizes of a node's window.
@@ -910,7 +922,7 @@ impl<'g> Walk<'g> {
         } else {
             LayerKind::Avgpool
         };
-        self.layer(node, at, kind, &x, w, y);
+        self.layer(node, at, kind, &x, w, y)?;
         Ok(())
     }
 
@@ -940,12 +952,7 @@ impl<'g> Walk<'g> {
         let y_canonical: Vec<u64> = std::iter::once(canonical[0])
             .chain(canonical[1..].iter().zip(&window).map(|(&d, &k)| d / k.max(1)))
             .collect();
-        let name = if at.name.trim().is_empty() {
-            format!("{}_{}", at.op, at.index)
-        } else {
-            at.name.clone()
-        };
-        self.push(name, kind, canonical, w, y_canonical);
+        self.push(at, kind, canonical, w, y_canonical)?;
         let producer = self.out.layers.len() - 1;
         let mut y = Act {
             dims: Vec::new(),
@@ -1008,7 +1015,7 @@ impl<'g> Walk<'g> {
             let canonical = per_position.canonical();
             let mut weights = vec![k, f];
             weights.extend(canonical[1..].iter().map(|_| 1));
-            self.layer(node, at, LayerKind::Conv, &per_position, weights, y);
+            self.layer(node, at, LayerKind::Conv, &per_position, weights, y)?;
             if let Some(layer) = self.out.layers.last_mut() {
                 layer.bias = bias;
             }
@@ -1027,12 +1034,7 @@ impl<'g> Walk<'g> {
         let input = padded(&input, self.rank);
         let mut weights = vec![input[0], f];
         weights.extend(&input[1..]);
-        let name = if at.name.trim().is_empty() {
-            format!("{}_{}", at.op, at.index)
-        } else {
-            at.name.clone()
-        };
-        self.push(name, LayerKind::Fc, input, weights, vec![f]);
+        self.push(at, LayerKind::Fc, input, weights, vec![f])?;
         if let Some(layer) = self.out.layers.last_mut() {
             layer.bias = bias;
         }
@@ -1107,7 +1109,7 @@ impl<'g> Walk<'g> {
                 LayerKind::Other
             };
             let dims = first.dims.clone();
-            self.layer(node, at, kind, &first, vec![trained], dims);
+            self.layer(node, at, kind, &first, vec![trained], dims)?;
             return Ok(());
         }
         let mut dims = Vec::new();
@@ -1120,7 +1122,7 @@ impl<'g> Walk<'g> {
         } else {
             LayerKind::Add
         };
-        self.layer(node, at, kind, &widest, Vec::new(), dims);
+        self.layer(node, at, kind, &widest, Vec::new(), dims)?;
         Ok(())
     }
 
@@ -1144,7 +1146,7 @@ impl<'g> Walk<'g> {
             ("Div", [], [(x, NormStep::Centered), (_, NormStep::Deviation)]) => {
                 let dims = x.dims.clone();
                 let x = x.clone();
-                self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims);
+                self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims)?;
                 return Ok(());
             }
             _ => return Err(norm_misused(at)),
@@ -1197,7 +1199,7 @@ impl<'g> Walk<'g> {
         dims[axis - 1] = channels;
         let mut joined = first.clone();
         joined.dims = dims.clone();
-        self.layer(node, at, LayerKind::Concat, &joined, Vec::new(), dims);
+        self.layer(node, at, LayerKind::Concat, &joined, Vec::new(), dims)?;
         Ok(())
     }
 
@@ -1243,7 +1245,7 @@ impl<'g> Walk<'g> {
             ));
         }
         items(&dims).map_err(|p| fail(Some(at.clone()), p))?;
-        self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims[1..].to_vec());
+        self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims[1..].to_vec())?;
         Ok(())
     }
 }

@@ -1,0 +1,133 @@
+//! Every network PyTorch's torchvision and Keras's applications hold,
+//! imported as their own exporters wrote them, against the frameworks' own
+//! numbers (made by tests/torch/truth.py and tests/keras/apps.py, committed
+//! with the files; the tests never run PyTorch or Keras):
+//!
+//! - every torchvision classification and segmentation network, exported
+//!   by `torch.onnx.export` at opsets 13 and 17 (`tests/torch/onnx.zip`):
+//!   torchvision's parameter count exactly, convolution and matrix FLOPs
+//!   within 1% of `FlopCounterMode`'s, and the realistic edition's
+//!   activations per sample within 0.85 to 1.35 of the bytes autograd
+//!   saves, in FP32 and BF16; the transformers refused, naming their first
+//!   attention product;
+//! - every keras.applications network, written by Keras 3 as JSON and as a
+//!   `.keras` archive (`tests/keras/applications.zip`): Keras's trainable
+//!   parameter count exactly.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::{Cursor, Read};
+
+use paradl::oracle::formats::network::{Hints, read_network};
+use paradl::oracle::{Batch, Cluster, LayerKind, Network, Precision, RunSpec, Scenario, Strategy, presets};
+
+/// Networks refused, and why: attention is not a layer of this model.
+const TRANSFORMERS: [&str; 3] = ["vit_", "swin_", "maxvit_"];
+
+fn archive(bytes: &'static [u8]) -> zip::ZipArchive<Cursor<&'static [u8]>> {
+    zip::ZipArchive::new(Cursor::new(bytes)).unwrap()
+}
+
+fn file(zip: &mut zip::ZipArchive<Cursor<&'static [u8]>>, name: &str) -> Option<Vec<u8>> {
+    let mut f = zip.by_name(name).ok()?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).unwrap();
+    Some(bytes)
+}
+
+/// Forward FLOPs of convolutions and matrix products per sample (what
+/// `FlopCounterMode` counts).
+fn gemm_flops(n: &Network) -> f64 {
+    n.layers()
+        .iter()
+        .filter(|l| matches!(l.kind(), LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc))
+        .map(|l| l.forward_flops())
+        .sum()
+}
+
+/// Bytes per sample of activations the realistic edition holds: the slope
+/// between one and two samples (three and two when asked), as PyTorch's
+/// count is.
+fn activations_per_sample(n: &Network, cluster: &Cluster, precision: Precision, from: u64) -> f64 {
+    let s = Scenario::new(n.clone(), cluster.clone());
+    let at = |b| {
+        s.project(&RunSpec {
+            precision,
+            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
+        })
+        .unwrap()
+        .memory
+        .activations_bytes
+    };
+    at(from + 1) - at(from)
+}
+
+#[test]
+fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
+    let mut zip = archive(include_bytes!("torch/onnx.zip"));
+    let cluster = presets::cluster("dgx-a100").unwrap();
+    let csv = include_str!("torch/torchvision.csv");
+    let (mut imported, mut refused) = (0, 0);
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (name, params, flops) = (f[0], f[2].parse::<f64>().unwrap(), f[3].parse::<f64>().unwrap());
+        let (saved32, saved16) = (f[4].parse::<f64>().unwrap(), f[5].parse::<f64>().unwrap());
+        let transformer = TRANSFORMERS.iter().any(|p| name.starts_with(p));
+        for opset in [13, 17] {
+            let path = format!("tv_{name}.opset{opset}.onnx");
+            let Some(bytes) = file(&mut zip, &path) else {
+                // PyTorch could not export it at this opset (ViT's attention at 13)
+                assert!(transformer, "{path} is missing");
+                continue;
+            };
+            let result = read_network(&bytes, &path, &Hints::default());
+            if transformer {
+                let error = result.unwrap_err().to_string();
+                assert!(
+                    error.contains("attention") && (error.contains("MatMul") || error.contains("Einsum")),
+                    "{path}: {error}"
+                );
+                refused += 1;
+                continue;
+            }
+            let n = result.unwrap_or_else(|e| panic!("{path}: {e}")).network;
+            assert_eq!(n.weight_items(), params, "{path}: parameters");
+            let ratio = gemm_flops(&n) / flops;
+            assert!((ratio - 1.0).abs() <= 0.01, "{path}: FLOPs {ratio}");
+            imported += 1;
+            if opset == 17 {
+                // DeepLabv3 cannot train on one sample: PyTorch's slope is between 2 and 3
+                let from = if name.starts_with("deeplabv3") { 2 } else { 1 };
+                for (precision, truth) in [(Precision::Fp32, saved32), (Precision::Bf16, saved16)] {
+                    let ratio = activations_per_sample(&n, &cluster, precision, from) / truth;
+                    assert!(
+                        (0.85..=1.35).contains(&ratio),
+                        "{path} {precision}: activations {ratio}"
+                    );
+                }
+            }
+        }
+    }
+    println!("{imported} graphs imported, {refused} transformers refused");
+    assert!(imported >= 140, "{imported}");
+}
+
+#[test]
+fn every_keras_application_imports_with_keras_own_parameter_count() {
+    let mut zip = archive(include_bytes!("keras/applications.zip"));
+    let csv = include_str!("keras/applications.csv");
+    let mut count = 0;
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (name, trainable) = (f[0], f[2].parse::<f64>().unwrap());
+        for ext in ["json", "keras"] {
+            let path = format!("{name}.{ext}");
+            let bytes = file(&mut zip, &path).unwrap_or_else(|| panic!("{path} is missing"));
+            let n = read_network(&bytes, &path, &Hints::default())
+                .unwrap_or_else(|e| panic!("{path}: {e}"))
+                .network;
+            assert_eq!(n.weight_items(), trainable, "{path}: trainable parameters");
+            count += 1;
+        }
+    }
+    assert!(count >= 78, "{count}");
+}
