@@ -266,7 +266,7 @@ fn capacity_reports_the_largest_batch() {
     };
     // the ideal edition: 2·4·(B/8·A + W) ≤ 16e9
     assert_eq!(
-        data("capacity --model resnet50 --cluster abci --gpus 8 --samples-per-gpu 1 --fidelity ideal --format json"),
+        data("capacity --model resnet50 --cluster abci --gpus 8 --fidelity ideal --format json"),
         530
     );
     // the realistic edition holds what autograd saves (section 11), with ABCI's 781 MiB reserved
@@ -280,7 +280,7 @@ fn capacity_reports_the_largest_batch() {
         .unwrap()
         .capacity(&template)
         .unwrap();
-    let realistic = data("capacity --model resnet50 --cluster abci --gpus 8 --samples-per-gpu 1 --format json");
+    let realistic = data("capacity --model resnet50 --cluster abci --gpus 8 --format json");
     assert_eq!(realistic, engine.max_mini_batch.unwrap());
     assert!(realistic.as_u64().unwrap() > 530);
 }
@@ -353,9 +353,9 @@ fn calibrate_then_project_reproduces_the_measurement() {
     assert!(text.contains("calibrated: compute x"), "{text}");
     assert!(text.contains("global factors"), "{text}");
     // rank, sweep and capacity take it too
-    for command in ["rank --gpus 64", "sweep --max-gpus 16", "capacity --gpus 8"] {
+    for command in ["rank --gpus 64 --batch 1024", "sweep --max-gpus 16 --batch 1024", "capacity --gpus 8"] {
         let out = paradl(&format!(
-            "{command} --model resnet50 --cluster abci --batch 1024 --calibration {}",
+            "{command} --model resnet50 --cluster abci --calibration {}",
             path.display()
         ));
         assert!(
@@ -581,4 +581,113 @@ fn explain_ends_at_the_number_project_prints() {
     let out = paradl(&format!("explain {run} --quantity comm-bogus"));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown quantity"));
+}
+
+/// `paradl` with stdout read by a reader that stops at once (`| head -c 1`).
+fn into_closed_pipe(line: &str) -> Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paradl"))
+        .args(line.split_whitespace())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut one = [0u8; 1];
+    let mut stdout = child.stdout.take().unwrap();
+    let _ = stdout.read(&mut one);
+    drop(stdout);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn hostile_uses_of_the_command_line_get_clear_answers() {
+    // output into a closed pipe: no panic, a quiet exit
+    let out = into_closed_pipe("export --model resnet152 --format json");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+    // a negative count is the engine's error on the field, not clap's "unexpected argument"
+    for (line, needle) in [
+        (
+            "project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu -1",
+            "samples_per_gpu: must be greater than zero, found -1",
+        ),
+        (
+            "sweep --model resnet50 --cluster abci --samples-per-gpu 8 --max-gpus 0",
+            "max_gpus: must be at least 1, found 0",
+        ),
+        (
+            "project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 1e30",
+            "samples_per_gpu: must be at most 1125899906842624, found 1000000000000000000000000000000",
+        ),
+    ] {
+        let out = paradl(line);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(needle), "{line}: {stderr}");
+        assert!(!stderr.contains("18446744073709551615"), "{stderr}");
+    }
+    // capacity needs no batch (it finds it)
+    let rows = json("capacity --model resnet50 --cluster abci --gpus 8 --format json");
+    assert!(rows.as_array().is_some_and(|r| !r.is_empty()));
+    // an infeasible run's explanation says so
+    let out = paradl(
+        "explain --model vgg16 --cluster abci --strategy data --gpus 8 --samples-per-gpu 1024 --quantity memory",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("infeasible") && text.contains("memory"), "{text}");
+    let e = json(
+        "explain --model vgg16 --cluster abci --strategy data --gpus 8 --samples-per-gpu 1024 --quantity memory --format json",
+    );
+    assert_eq!(e["feasible"], false);
+    assert_eq!(e["violations"][0], "memory");
+    // a node larger than the whole cluster
+    let mut spec = presets::cluster("abci").unwrap().spec().clone();
+    spec.max_gpus = 2;
+    let cluster = temp_file("small.json", &serde_json::to_string(&spec).unwrap());
+    let out = paradl(&format!(
+        "project --model resnet50 --cluster {} --strategy serial --gpus 1 --batch 8",
+        cluster.display()
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("gpus_per_node: must be at most 2, found 4"), "{stderr}");
+}
+
+#[test]
+fn measured_runs_written_by_a_spreadsheet_and_their_warnings() {
+    // a byte-order mark; a run whose parts add up to far more than its iteration; the same run
+    // measured 1000 times apart
+    let csv = temp_file(
+        "bom.csv",
+        "\u{feff}strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\n\
+         d,8,512,,0.45,150,120\n\
+         d,16,1024,,0.3,,\n\
+         d,16,1024,,300,,\n",
+    );
+    let cal = json(&format!(
+        "calibrate --model resnet50 --cluster abci --measured {} --format json",
+        csv.display()
+    ));
+    let warnings: Vec<&str> = cal["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert!(warnings.iter().any(|w| w.starts_with("line 2: compute and communication add up to 600 times")), "{warnings:?}");
+    assert!(warnings.iter().any(|w| w.starts_with("lines 3 and 4: the same run measured")), "{warnings:?}");
+    // a long cell is quoted cut
+    let long = temp_file(
+        "long.csv",
+        &format!(
+            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\nd,8,512,,{},,\n",
+            "9".repeat(1_000_000)
+        ),
+    );
+    let out = paradl(&format!(
+        "calibrate --model resnet50 --cluster abci --measured {}",
+        long.display()
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.len() < 400, "{}", stderr.len());
 }

@@ -102,3 +102,63 @@ fn a_volume_model_in_3d() {
     let bn = n.layers().iter().find(|l| l.kind() == LayerKind::Bn).unwrap();
     assert_eq!(bn.weight_items(), 16.0);
 }
+
+/// The audit's hostile Keras configs: each an error at the layer, with its
+/// line and column, never a value quietly replaced.
+#[test]
+fn hostile_configs_are_errors_at_their_layer() {
+    let model = |layer: &str| {
+        format!(
+            r#"{{"class_name": "Sequential", "config": {{"name": "m", "layers": [
+  {{"class_name": "InputLayer", "config": {{"name": "in", "batch_shape": [null, 32, 32, 3]}}}},
+  {layer}
+]}}}}"#
+        )
+    };
+    for (layer, needle) in [
+        (
+            r#"{"class_name": "DepthwiseConv2D", "config": {"name": "dw", "kernel_size": 3, "depth_multiplier": 4611686018427387905}}"#,
+            "depth_multiplier",
+        ),
+        (
+            r#"{"class_name": "ZeroPadding2D", "config": {"name": "pad", "padding": [[18446744073709551596, 0], [0, 0]]}}"#,
+            "padding",
+        ),
+        (
+            r#"{"class_name": "Conv2D", "config": {"name": "c", "filters": 8, "kernel_size": [-3, -3]}}"#,
+            "kernel_size holds -3",
+        ),
+        (
+            r#"{"class_name": "Conv2D", "config": {"name": "c", "filters": 0, "kernel_size": 3}}"#,
+            "filters is 0",
+        ),
+        (
+            r#"{"class_name": "Conv2D", "config": {"name": "c", "filters": 8, "kernel_size": 3, "groups": 2}}"#,
+            "2 groups do not divide its 3 channels",
+        ),
+    ] {
+        let Err(OracleError::Parse(e)) = keras::read(&model(layer), 10, None) else {
+            panic!("{layer} was accepted")
+        };
+        assert_eq!(e.line, 3, "{layer}: {e}");
+        assert!(e.to_string().contains(needle), "{layer}: {e}");
+    }
+    // a number out of range is a JSON error where it is, whatever the file is read as
+    let text = model(r#"{"class_name": "Dense", "config": {"name": "d", "units": 1e400}}"#);
+    let read = paradl::oracle::formats::network::read_network(
+        text.as_bytes(),
+        "m.json",
+        &paradl::oracle::formats::network::Hints::default(),
+    );
+    let message = read.unwrap_err().to_string();
+    assert!(message.starts_with("line 3") && message.contains("number out of range"), "{message}");
+    // models nested too deep
+    let mut nested = r#"{"class_name": "Sequential", "config": {"name": "n", "layers": [{"class_name": "ReLU", "config": {"name": "r"}}]}}"#.to_string();
+    for k in 0..20 {
+        nested = format!(r#"{{"class_name": "Sequential", "config": {{"name": "s{k}", "layers": [{nested}]}}}}"#);
+    }
+    let Err(OracleError::Parse(e)) = keras::read(&model(&nested), 10, None) else {
+        panic!("20 nested models were accepted")
+    };
+    assert!(e.to_string().contains("nested more than 16 deep"), "{e}");
+}

@@ -1,5 +1,6 @@
-//! The ONNX importer: the onnx project's four test graphs against counts
-//! computed independently, each operator family on small graphs built
+//! The ONNX importer: the onnx project's nine light test graphs (the
+//! model zoo's vision networks with their weights as `ConstantOfShape`)
+//! against counts computed independently, each operator family on small graphs built
 //! here, and broken files (an error, never a panic).
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -15,25 +16,35 @@ fn file(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/onnx/{name}.onnx", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-/// Parameters and forward FLOPs per sample of the four graphs, computed
-/// apart from the engine: `tests/onnx/count.py` runs onnx's own shape
-/// inference (onnx 1.x from PyPI) and sums the contract's formulas (conv
-/// weights and biases, Gemm weights and biases, batch-norm scale and bias;
-/// FLOPs of section 2 and 10). ResNet-50's and VGG-19's parameters are
-/// also torchvision's (`resnet50`: 25,557,032; `vgg19`: 143,667,240).
-const COUNTS: [(&str, f64, f64, usize); 4] = [
-    ("light_bvlc_alexnet", 60_965_224.0, 1_311_182_184.0, 23),
-    ("light_resnet50", 25_557_032.0, 8_239_860_200.0, 175),
-    ("light_squeezenet", 1_235_496.0, 704_034_808.0, 66),
-    ("light_vgg19", 143_667_240.0, 39_285_107_688.0, 45),
+/// Parameters and forward FLOPs per sample of the nine graphs (from
+/// onnx/onnx's `onnx/backend/test/data/light/`), computed apart from the
+/// engine: `tests/onnx/count.py` runs onnx's own shape inference (onnx 1.23
+/// from PyPI) and sums the contract's formulas (conv weights and biases,
+/// Gemm weights and biases, batch-norm scale and bias; FLOPs of section 2
+/// and 10). ResNet-50's and VGG-19's parameters are also torchvision's
+/// (`resnet50`: 25,557,032; `vgg19`: 143,667,240). DenseNet-121 and
+/// Inception v2 were converted from Caffe, whose `Scale` layer follows each
+/// batch norm with a trained per-channel scale and offset (a `Mul` and an
+/// `Add` of `Unsqueeze`d weights): the importer counts those too, the last
+/// column, which count.py's rules leave out.
+const COUNTS: [(&str, f64, f64, usize, f64); 9] = [
+    ("light_bvlc_alexnet", 60_965_224.0, 1_311_182_184.0, 23, 0.0),
+    ("light_resnet50", 25_557_032.0, 8_239_860_200.0, 175, 0.0),
+    ("light_squeezenet", 1_235_496.0, 704_034_808.0, 66, 0.0),
+    ("light_vgg19", 143_667_240.0, 39_285_107_688.0, 45, 0.0),
+    ("light_densenet121", 7_978_856.0, 5_764_887_040.0, 668, 83_648.0),
+    ("light_inception_v1", 6_998_552.0, 2_878_301_560.0, 142, 0.0),
+    ("light_inception_v2", 11_194_984.0, 4_072_206_952.0, 370, 19_904.0),
+    ("light_shufflenet", 1_393_320.0, 267_428_696.0, 154, 0.0),
+    ("light_zfnet512", 87_250_536.0, 2_969_207_400.0, 21, 0.0),
 ];
 
 #[test]
 fn the_shared_graphs_match_independent_counts() {
-    for (name, parameters, flops, layers) in COUNTS {
+    for (name, parameters, flops, layers, scales) in COUNTS {
         let imported = onnx::read(&file(name), name, None, DEFAULT_SAMPLES).unwrap();
         let n = &imported.network;
-        assert_eq!(n.weight_items(), parameters, "{name} parameters");
+        assert_eq!(n.weight_items(), parameters + scales, "{name} parameters");
         assert_eq!(n.forward_flops(), flops, "{name} FLOPs");
         assert_eq!(n.layers().len(), layers, "{name} layers");
         assert_eq!(n.dataset_samples(), DEFAULT_SAMPLES);
@@ -418,4 +429,75 @@ fn shape_operators_and_transposed_convolutions() {
     for op in ["Transpose", "Squeeze", "Unsqueeze", "Identity", "Flatten"] {
         assert_eq!(imported.merged.get(op), Some(&1), "{op}");
     }
+}
+
+/// The audit's hostile graphs: each a clear error (or a right answer), at once.
+#[test]
+fn hostile_graphs_are_errors_naming_the_node_at_once() {
+    let started = std::time::Instant::now();
+    let input = [Some(1), Some(3), Some(8), Some(8)];
+    // a list of shape arithmetic doubled at every Concat (the 1.9 KB file that grew memory
+    // until the process aborted): its values stop being kept, and using it as a shape is an error
+    let mut nodes = Vec::new();
+    let mut list = "two".to_string();
+    for k in 0..60 {
+        let doubled = format!("d{k}");
+        nodes.push(node("Concat", &doubled, &[&list, &list], &[&doubled], vec![int("axis", 0)]));
+        list = doubled;
+    }
+    nodes.push(node("Reshape", "r", &["data", &list], &["a"], vec![]));
+    let bytes = model(&input, nodes, vec![shape_tensor("two", &[1, 2])]);
+    let message = graph_error(&bytes, None);
+    assert!(message.contains("node 60 'r' (Reshape)") || message.contains("more than 2^53"), "{message}");
+    // Unsqueeze with 400,000 axes
+    let axes: Vec<i64> = (0..400_000).collect();
+    let bytes = model(
+        &input,
+        vec![node("Unsqueeze", "u", &["data"], &["a"], vec![ints("axes", &axes)])],
+        vec![],
+    );
+    assert!(graph_error(&bytes, None).contains("dimensions (at most 8)"));
+    // a graph listing its 80,000 weights among its inputs
+    let mut weights = Vec::new();
+    let mut listed = vec![value("data", &input)];
+    for k in 0..80_000 {
+        weights.push(weight(&format!("w{k}"), &[1]));
+        listed.push(value(&format!("w{k}"), &[Some(1)]));
+    }
+    let mut m = ModelProto::decode(&model(&input, vec![node("Relu", "r", &["data"], &["a"], vec![])], weights)[..]).unwrap();
+    if let Some(g) = m.graph.as_mut() {
+        g.input = listed;
+    }
+    let n = onnx::read(&m.encode_to_vec(), "t", None, 100).unwrap().network;
+    assert_eq!(n.layers().len(), 1);
+    // values that are not valid are errors, not replaced by valid ones
+    for (attribute, needle) in [
+        (int("group", 0), "group 0 must be at least 1"),
+        (int("group", -3), "group -3 must be at least 1"),
+        (ints("strides", &[0, 1]), "strides holds 0"),
+        (ints("dilations", &[1, 0]), "dilations holds 0"),
+        (ints("pads", &[-20, 0, 0, 0]), "pads holds -20"),
+    ] {
+        let bytes = model(
+            &input,
+            vec![node(
+                "Conv",
+                "c",
+                &["data", "w"],
+                &["a"],
+                vec![attribute, ints("kernel_shape", &[3, 3])],
+            )],
+            vec![weight("w", &[4, 3, 3, 3])],
+        );
+        let message = graph_error(&bytes, None);
+        assert!(message.starts_with("node 0 'c' (Conv)") && message.contains(needle), "{message}");
+    }
+    // a concatenation whose channels overflow
+    let big = model(
+        &[Some(1), Some(1 << 53), Some(1), Some(1)],
+        vec![node("Concat", "cat", &["data", "data", "data"], &["a"], vec![int("axis", 1)])],
+        vec![],
+    );
+    assert!(graph_error(&big, None).contains("node 0 'cat' (Concat)"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
 }

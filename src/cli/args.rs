@@ -109,13 +109,13 @@ pub struct Common {
     #[arg(long)]
     pub calibration: Option<PathBuf>,
     /// Samples per GPU `b` (the mini-batch is `b × GPUs`); may be fractional.
-    #[arg(long, conflicts_with = "batch", required_unless_present = "batch")]
+    #[arg(long, conflicts_with = "batch", required_unless_present = "batch", allow_negative_numbers = true)]
     pub samples_per_gpu: Option<f64>,
     /// Global mini-batch `B`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub batch: Option<u64>,
     /// Hybrid group size `p2` (default: GPUs per node).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub group: Option<u64>,
 }
 
@@ -185,7 +185,7 @@ pub struct ProjectArgs {
     #[arg(long, value_parser = parse_strategy)]
     pub strategy: Strategy,
     /// GPU count `p`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub gpus: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
@@ -221,7 +221,7 @@ pub struct SweepArgs {
     #[arg(long)]
     pub strategies: Option<String>,
     /// Largest GPU count (default: the cluster's largest allocation).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_gpus: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
@@ -235,7 +235,7 @@ pub struct RankArgs {
     #[command(flatten)]
     pub common: Common,
     /// GPU count (the budget).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub gpus: u64,
     /// Rank by GPU-hours, each strategy at its cheapest feasible GPU count
     /// up to the budget, instead of by time at exactly the budget.
@@ -249,11 +249,17 @@ pub struct RankArgs {
 /// `paradl capacity`.
 #[derive(Debug, Args)]
 pub struct CapacityArgs {
-    /// Scenario (the batch given is ignored; any value will do).
+    /// Model, cluster, edition and run settings (no batch: it is what is found).
     #[command(flatten)]
-    pub common: Common,
-    /// GPU count.
+    pub model: ModelArgs,
+    /// A calibration (the JSON that `paradl calibrate` prints) to apply.
     #[arg(long)]
+    pub calibration: Option<PathBuf>,
+    /// Hybrid group size `p2` (default: GPUs per node).
+    #[arg(long, allow_negative_numbers = true)]
+    pub group: Option<u64>,
+    /// GPU count.
+    #[arg(long, allow_negative_numbers = true)]
     pub gpus: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
@@ -269,7 +275,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub common: Common,
     /// The GPU budget: counts up to it are searched.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_gpus: u64,
     /// What "best" means: time, cost (GPU-hours) or memory (per GPU).
     #[arg(long, value_parser = parse_objective, default_value = "time")]

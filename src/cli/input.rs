@@ -54,14 +54,24 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
 /// # Errors
 /// A [`CliError`] naming the input that failed.
 pub fn load(common: &Common) -> Result<Loaded, CliError> {
-    let mut loaded = load_model(&common.model)?;
+    let mut loaded = load_unbatched(&common.model, common.calibration.as_deref(), common.group)?;
     loaded.template.batch = match (common.samples_per_gpu, common.batch) {
         (Some(b), _) => Batch::SamplesPerGpu(b),
         (None, Some(b)) => Batch::MiniBatch(b),
         (None, None) => Batch::SamplesPerGpu(1.0),
     };
-    loaded.template.group_size = common.group;
-    if let Some(path) = &common.calibration {
+    Ok(loaded)
+}
+
+/// The scenario and template without a batch (one sample per GPU), for
+/// what finds the batch itself (`capacity`).
+///
+/// # Errors
+/// As [`load`].
+pub fn load_unbatched(model: &ModelArgs, calibration: Option<&Path>, group: Option<u64>) -> Result<Loaded, CliError> {
+    let mut loaded = load_model(model)?;
+    loaded.template.group_size = group;
+    if let Some(path) = calibration {
         let text = read(path)?;
         let factors = formats::json::factors(&text).map_err(|e| oracle(path.display().to_string(), e))?;
         loaded.template.calibration = Some(factors);

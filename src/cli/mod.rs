@@ -48,14 +48,23 @@ pub fn main() -> ExitCode {
     };
     match run(&cli.command) {
         Ok(text) => {
-            print!("{text}");
+            // output into a closed pipe (`paradl export ... | head`): nothing more to say
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("error: {err}");
+            note(&format!("error: {err}"));
             ExitCode::from(1)
         }
     }
+}
+
+/// A line on stderr (nothing when stderr is closed).
+fn note(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// Runs one command and returns what it prints on stdout.
@@ -85,13 +94,16 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                 Some(list) => Strategy::parse_list(list).map_err(|e| input::run_error(e.into()))?,
                 None => Strategy::ALL.to_vec(),
             };
-            let max_gpus = a.max_gpus.unwrap_or(loaded.scenario.cluster().max_gpus());
+            let max_gpus = match a.max_gpus {
+                Some(gpus) => budget("max_gpus", gpus)?,
+                None => loaded.scenario.cluster().max_gpus(),
+            };
             let sweep = loaded.scenario.sweep(&loaded.template, &strategies, max_gpus);
             for skipped in &sweep.skipped {
-                eprintln!(
+                note(&format!(
                     "note: {} at {} GPUs skipped: {}",
                     skipped.strategy, skipped.gpus, skipped.error
-                );
+                ));
             }
             output::projections(&sweep.points, a.format)
         }
@@ -102,7 +114,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let by = if a.by_cost { RankBy::Cost } else { RankBy::Time };
             let ranking = loaded.scenario.rank(&template, by);
             for skipped in &ranking.skipped {
-                eprintln!("note: {} skipped: {}", skipped.strategy, skipped.error);
+                note(&format!("note: {} skipped: {}", skipped.strategy, skipped.error));
             }
             if ranking.points.is_empty() {
                 return Err(nothing_applies(&ranking.skipped));
@@ -111,7 +123,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
         }
         Command::Capacity(a) => {
             gpu_budget(a.gpus)?;
-            let loaded = input::load(&a.common)?;
+            let loaded = input::load_unbatched(&a.model, a.calibration.as_deref(), a.group)?;
             let mut rows = Vec::new();
             for strategy in Strategy::ALL.into_iter().filter(|s| s.applies_at(a.gpus)) {
                 match loaded
@@ -119,7 +131,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                     .capacity(&loaded.template.for_strategy(strategy, a.gpus))
                 {
                     Ok(capacity) => rows.push(capacity),
-                    Err(e) => eprintln!("note: {strategy} skipped: {e}"),
+                    Err(e) => note(&format!("note: {strategy} skipped: {e}")),
                 }
             }
             output::capacities(&rows, a.format)
@@ -138,6 +150,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                     InputError::new(*field, crate::oracle::Rule::Searched).into(),
                 ));
             }
+            budget("max_gpus", a.max_gpus)?;
             let plan = loaded
                 .scenario
                 .search(&loaded.template, a.max_gpus, a.objective)
@@ -169,7 +182,12 @@ pub fn run(command: &Command) -> Result<String, CliError> {
 /// A GPU budget must be a count the engine accepts: a ranking of nothing
 /// is an error, not an empty table.
 fn gpu_budget(gpus: u64) -> Result<u64, CliError> {
-    checks::count("gpus", gpus, 1, MAX_GPUS).map_err(|e| input::run_error(e.into()))
+    budget("gpus", gpus)
+}
+
+/// A count of GPUs given on `field`, as the engine accepts it.
+fn budget(field: &'static str, gpus: u64) -> Result<u64, CliError> {
+    checks::count(field, gpus, 1, MAX_GPUS).map_err(|e| input::run_error(e.into()))
 }
 
 /// No strategy could be projected: the first reason, as an error.

@@ -79,6 +79,14 @@ pub fn explanation(e: &crate::oracle::Explanation, format: OneFormat) -> Result<
     }
     let mut text = String::new();
     let _ = writeln!(text, "{} = {}", e.title, e.unit.format(e.result));
+    if !e.feasible {
+        let limits: Vec<&str> = e.violations.iter().map(|v| v.label()).collect();
+        let _ = writeln!(
+            text,
+            "  this run is infeasible (it breaks: {}): the numbers are what it would cost",
+            limits.join(", ")
+        );
+    }
     let symbols = |text: &mut String, symbols: &[crate::oracle::Symbol]| {
         for s in symbols {
             let _ = writeln!(text, "    {}  ({})", s.show(), s.meaning);

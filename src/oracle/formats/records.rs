@@ -44,7 +44,8 @@ impl Record<'_> {
     }
 }
 
-/// The records of `text`, blank lines skipped; CR/LF line ends.
+/// The records of `text`, blank lines skipped; CR/LF line ends; a leading
+/// byte-order mark skipped.
 ///
 /// # Errors
 /// A quoted field that never closes, or text right after a closing
@@ -52,7 +53,8 @@ impl Record<'_> {
 pub fn records(text: &str) -> Result<Vec<Record<'_>>, ParseError> {
     let mut out = Vec::new();
     let mut line = 1;
-    let mut rest = text;
+    // a byte-order mark, as spreadsheets write it, is no part of the first cell
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     while !rest.is_empty() {
         let (record, consumed, lines) = record(rest, line)?;
         if !(record.cells.len() == 1 && record.cells[0].text.trim().is_empty()) {
@@ -167,6 +169,13 @@ mod tests {
 
     fn texts<'a>(r: &'a Record<'_>) -> Vec<&'a str> {
         r.cells.iter().map(|c| c.text.as_ref()).collect()
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let rs = records("\u{feff}strategy,gpus\ndata,8\n").unwrap();
+        assert_eq!(texts(&rs[0]), ["strategy", "gpus"]);
+        assert_eq!(rs[0].cells[0].column, 1);
     }
 
     #[test]

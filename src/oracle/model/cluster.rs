@@ -99,7 +99,7 @@ impl Cluster {
     ///
     /// Rules: a non-blank name; FLOP/s, memory and bandwidths between 1 and
     /// 1e30; latencies finite, not negative, at most 1000 s; 1 to 2^40 GPUs
-    /// per node and in the largest allocation; at least one NIC per node; at
+    /// per node and in the largest allocation, a node no larger than it; at least one NIC per node; at
     /// least one switch level, spans strictly increasing and given for every
     /// level but the last, which has none (it spans everything).
     ///
@@ -112,6 +112,8 @@ impl Cluster {
         checks::count("gpus_per_node", spec.gpus_per_node, 1, MAX_GPUS)?;
         checks::count("max_gpus", spec.max_gpus, 1, MAX_GPUS)?;
         checks::count("nics_per_node", spec.nics_per_node, 1, MAX_GPUS)?;
+        // a node holds no more GPUs than the whole cluster
+        checks::count("gpus_per_node", spec.gpus_per_node, 1, spec.max_gpus)?;
         for (field, link) in [("intra_node", &spec.intra_node), ("nic", &spec.nic)] {
             let field = Field::from(field);
             checks::within(

@@ -96,7 +96,7 @@ pub enum Rule {
     #[error("is varied by the search (every value is tried); leave it out")]
     Searched,
     /// A name that is not one of the accepted ones.
-    #[error("unknown {what} '{found}'; expected one of: {expected}")]
+    #[error("unknown {what} '{}'; expected one of: {expected}", quoted(found))]
     Unknown {
         what: String,
         found: String,
@@ -134,26 +134,38 @@ impl InputError {
     }
 }
 
+/// Characters of the input an error quotes at most.
+pub const QUOTED_CHARS: usize = 80;
+
+/// The input an error quotes: at most [`QUOTED_CHARS`] characters, the rest
+/// said in a count (a 10 MB cell is not echoed whole).
+pub fn quoted(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(QUOTED_CHARS).collect();
+    let rest = chars.count();
+    if rest == 0 { head } else { format!("{head}… ({rest} more characters)") }
+}
+
 /// What went wrong at a position of an imported file.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ParseProblem {
     /// A line lacks a required `|`-separated field.
-    #[error("missing field '{0}'")]
+    #[error("missing field '{}'", quoted(.0))]
     MissingField(String),
     /// A field that should be a number is not.
-    #[error("'{text}' is not a valid {expected}")]
+    #[error("'{}' is not a valid {expected}", quoted(text))]
     BadNumber { text: String, expected: String },
     /// A shape such as `3x224x224` is malformed.
-    #[error("'{0}' is not a shape such as 3x224x224")]
+    #[error("'{}' is not a shape such as 3x224x224", quoted(.0))]
     BadShape(String),
     /// A key or line that the format does not know.
-    #[error("unexpected '{found}'; expected {expected}")]
+    #[error("unexpected '{}'; expected {expected}", quoted(found))]
     Unexpected { found: String, expected: String },
     /// A required header or key never appeared.
-    #[error("missing '{0}'")]
+    #[error("missing '{}'", quoted(.0))]
     Missing(String),
     /// A key that appears twice.
-    #[error("'{0}' appears twice")]
+    #[error("'{}' appears twice", quoted(.0))]
     Duplicate(String),
     /// A value that parsed but breaks a rule of the model.
     #[error("{0}")]
@@ -223,5 +235,22 @@ impl std::fmt::Display for GraphError {
             Some(n) => write!(f, "node {} '{}' ({}): {}", n.index, n.name, n.op, self.problem),
             None => f.write_str(&self.problem),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_quotes_a_long_cell_cut() {
+        let e = ParseProblem::BadNumber {
+            text: "9".repeat(10_000_000),
+            expected: "number".into(),
+        };
+        let text = e.to_string();
+        assert!(text.len() < 200, "{}", text.len());
+        assert!(text.contains("(9999920 more characters)"), "{text}");
+        assert_eq!(quoted("short"), "short");
     }
 }

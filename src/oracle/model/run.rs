@@ -352,11 +352,12 @@ fn resolve_batch(batch: Batch, gpus: u64) -> Result<u64, InputError> {
                 return Err(InputError::new(field, Rule::TooSmall { min: 1.0, found: total }));
             }
             if whole > MAX_COUNT as f64 {
+                // the value read, not a count saturated on the way
                 return Err(InputError::new(
                     field,
-                    Rule::CountTooLarge {
-                        max: MAX_COUNT,
-                        found: whole as u64,
+                    Rule::TooLarge {
+                        max: (MAX_COUNT / gpus.max(1)) as f64,
+                        found: b,
                     },
                 ));
             }

@@ -139,4 +139,9 @@ pub struct Explanation {
     pub unit: Unit,
     /// The sections of the model (`ORACLE-MODEL.md`) it comes from.
     pub sections: Vec<u8>,
+    /// Whether the run can run at all: its numbers are computed all the
+    /// same, but an infeasible run breaks the limits below.
+    pub feasible: bool,
+    /// The limits it breaks.
+    pub violations: Vec<crate::oracle::model::violation::Violation>,
 }

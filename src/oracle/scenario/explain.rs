@@ -228,6 +228,8 @@ impl Context<'_> {
             result: quantity.of(p),
             unit: quantity.unit(),
             sections: body.sections,
+            feasible: p.feasible,
+            violations: p.violations.clone(),
         }
     }
 
