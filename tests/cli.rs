@@ -353,7 +353,11 @@ fn calibrate_then_project_reproduces_the_measurement() {
     assert!(text.contains("calibrated: compute x"), "{text}");
     assert!(text.contains("global factors"), "{text}");
     // rank, sweep and capacity take it too
-    for command in ["rank --gpus 64 --batch 1024", "sweep --max-gpus 16 --batch 1024", "capacity --gpus 8"] {
+    for command in [
+        "rank --gpus 64 --batch 1024",
+        "sweep --max-gpus 16 --batch 1024",
+        "capacity --gpus 8",
+    ] {
         let out = paradl(&format!(
             "{command} --model resnet50 --cluster abci --calibration {}",
             path.display()
@@ -635,7 +639,10 @@ fn hostile_uses_of_the_command_line_get_clear_answers() {
         "explain --model vgg16 --cluster abci --strategy data --gpus 8 --samples-per-gpu 1024 --quantity memory",
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("infeasible") && text.contains("memory"), "{text}");
+    assert!(
+        out.status.success() && text.contains("infeasible") && text.contains("memory"),
+        "{text}"
+    );
     let e = json(
         "explain --model vgg16 --cluster abci --strategy data --gpus 8 --samples-per-gpu 1024 --quantity memory --format json",
     );
@@ -674,8 +681,18 @@ fn measured_runs_written_by_a_spreadsheet_and_their_warnings() {
         .iter()
         .map(|w| w["message"].as_str().unwrap())
         .collect();
-    assert!(warnings.iter().any(|w| w.starts_with("line 2: compute and communication add up to 600 times")), "{warnings:?}");
-    assert!(warnings.iter().any(|w| w.starts_with("lines 3 and 4: the same run measured")), "{warnings:?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("line 2: compute and communication add up to 600 times")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("lines 3 and 4: the same run measured")),
+        "{warnings:?}"
+    );
     // a long cell is quoted cut
     let long = temp_file(
         "long.csv",

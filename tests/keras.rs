@@ -151,7 +151,10 @@ fn hostile_configs_are_errors_at_their_layer() {
         &paradl::oracle::formats::network::Hints::default(),
     );
     let message = read.unwrap_err().to_string();
-    assert!(message.starts_with("line 3") && message.contains("number out of range"), "{message}");
+    assert!(
+        message.starts_with("line 3") && message.contains("number out of range"),
+        "{message}"
+    );
     // models nested too deep
     let mut nested = r#"{"class_name": "Sequential", "config": {"name": "n", "layers": [{"class_name": "ReLU", "config": {"name": "r"}}]}}"#.to_string();
     for k in 0..20 {

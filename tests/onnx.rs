@@ -442,13 +442,22 @@ fn hostile_graphs_are_errors_naming_the_node_at_once() {
     let mut list = "two".to_string();
     for k in 0..60 {
         let doubled = format!("d{k}");
-        nodes.push(node("Concat", &doubled, &[&list, &list], &[&doubled], vec![int("axis", 0)]));
+        nodes.push(node(
+            "Concat",
+            &doubled,
+            &[&list, &list],
+            &[&doubled],
+            vec![int("axis", 0)],
+        ));
         list = doubled;
     }
     nodes.push(node("Reshape", "r", &["data", &list], &["a"], vec![]));
     let bytes = model(&input, nodes, vec![shape_tensor("two", &[1, 2])]);
     let message = graph_error(&bytes, None);
-    assert!(message.contains("node 60 'r' (Reshape)") || message.contains("more than 2^53"), "{message}");
+    assert!(
+        message.contains("node 60 'r' (Reshape)") || message.contains("more than 2^53"),
+        "{message}"
+    );
     // Unsqueeze with 400,000 axes
     let axes: Vec<i64> = (0..400_000).collect();
     let bytes = model(
@@ -464,7 +473,8 @@ fn hostile_graphs_are_errors_naming_the_node_at_once() {
         weights.push(weight(&format!("w{k}"), &[1]));
         listed.push(value(&format!("w{k}"), &[Some(1)]));
     }
-    let mut m = ModelProto::decode(&model(&input, vec![node("Relu", "r", &["data"], &["a"], vec![])], weights)[..]).unwrap();
+    let mut m =
+        ModelProto::decode(&model(&input, vec![node("Relu", "r", &["data"], &["a"], vec![])], weights)[..]).unwrap();
     if let Some(g) = m.graph.as_mut() {
         g.input = listed;
     }
@@ -490,14 +500,27 @@ fn hostile_graphs_are_errors_naming_the_node_at_once() {
             vec![weight("w", &[4, 3, 3, 3])],
         );
         let message = graph_error(&bytes, None);
-        assert!(message.starts_with("node 0 'c' (Conv)") && message.contains(needle), "{message}");
+        assert!(
+            message.starts_with("node 0 'c' (Conv)") && message.contains(needle),
+            "{message}"
+        );
     }
     // a concatenation whose channels overflow
     let big = model(
         &[Some(1), Some(1 << 53), Some(1), Some(1)],
-        vec![node("Concat", "cat", &["data", "data", "data"], &["a"], vec![int("axis", 1)])],
+        vec![node(
+            "Concat",
+            "cat",
+            &["data", "data", "data"],
+            &["a"],
+            vec![int("axis", 1)],
+        )],
         vec![],
     );
     assert!(graph_error(&big, None).contains("node 0 'cat' (Concat)"));
-    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -109,7 +109,12 @@ pub struct Common {
     #[arg(long)]
     pub calibration: Option<PathBuf>,
     /// Samples per GPU `b` (the mini-batch is `b × GPUs`); may be fractional.
-    #[arg(long, conflicts_with = "batch", required_unless_present = "batch", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        conflicts_with = "batch",
+        required_unless_present = "batch",
+        allow_negative_numbers = true
+    )]
     pub samples_per_gpu: Option<f64>,
     /// Global mini-batch `B`.
     #[arg(long, allow_negative_numbers = true)]

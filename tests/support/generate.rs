@@ -124,7 +124,10 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             3 => node(
                 d.pick(&["MaxPool", "AveragePool"]),
                 vec![current.clone()],
-                vec![ints("kernel_shape", vec![d.pick(&SIZES); 2]), ints("strides", vec![d.pick(&SIZES); 2])],
+                vec![
+                    ints("kernel_shape", vec![d.pick(&SIZES); 2]),
+                    ints("strides", vec![d.pick(&SIZES); 2]),
+                ],
             ),
             4 => {
                 weights.push(weight(format!("{w}s"), vec![c]));
@@ -133,13 +136,27 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
                 weights.push(weight(format!("{w}v"), vec![c]));
                 node(
                     "BatchNormalization",
-                    vec![current.clone(), format!("{w}s"), format!("{w}b"), format!("{w}m"), format!("{w}v")],
+                    vec![
+                        current.clone(),
+                        format!("{w}s"),
+                        format!("{w}b"),
+                        format!("{w}m"),
+                        format!("{w}v"),
+                    ],
                     vec![],
                 )
             }
-            5 => node(d.pick(&["Sigmoid", "HardSwish", "Clip", "Tanh"]), vec![current.clone()], vec![]),
+            5 => node(
+                d.pick(&["Sigmoid", "HardSwish", "Clip", "Tanh"]),
+                vec![current.clone()],
+                vec![],
+            ),
             6 => node("GlobalAveragePool", vec![current.clone()], vec![]),
-            7 => node("Flatten", vec![current.clone()], vec![int("axis", d.pick(&[1, 1, 0, 2, -1]))]),
+            7 => node(
+                "Flatten",
+                vec![current.clone()],
+                vec![int("axis", d.pick(&[1, 1, 0, 2, -1]))],
+            ),
             8 => {
                 let f = d.pick(&SIZES[..9]);
                 weights.push(weight(w.clone(), vec![f, d.pick(&SIZES)]));
@@ -223,7 +240,18 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
 /// values (negative kernels, huge paddings and multipliers, numbers out of
 /// range, nested models).
 pub fn keras_model(d: &mut Draw) -> String {
-    let hostile = ["1", "3", "7", "0", "-3", "1e400", "4611686018427387905", "[3, 3]", "[-3, -3]", "null"];
+    let hostile = [
+        "1",
+        "3",
+        "7",
+        "0",
+        "-3",
+        "1e400",
+        "4611686018427387905",
+        "[3, 3]",
+        "[-3, -3]",
+        "null",
+    ];
     let mut layers = Vec::new();
     let side = d.pick(&["32", "7", "1", "null"]);
     layers.push(format!(
@@ -236,16 +264,37 @@ pub fn keras_model(d: &mut Draw) -> String {
         let config = match d.below(10) {
             0 => (
                 "Conv2D",
-                format!(r#""filters": {}, "kernel_size": {}, "strides": {}, "padding": "{}""#, v(d), v(d), v(d), d.pick(&["same", "valid"])),
+                format!(
+                    r#""filters": {}, "kernel_size": {}, "strides": {}, "padding": "{}""#,
+                    v(d),
+                    v(d),
+                    v(d),
+                    d.pick(&["same", "valid"])
+                ),
             ),
-            1 => ("DepthwiseConv2D", format!(r#""kernel_size": {}, "depth_multiplier": {}"#, v(d), v(d))),
-            2 => ("ZeroPadding2D", format!(r#""padding": {}"#, d.pick(&["1", "[[1, 1], [2, 2]]", "18446744073709551596", "[[-1, 0], [0, 0]]"]))),
+            1 => (
+                "DepthwiseConv2D",
+                format!(r#""kernel_size": {}, "depth_multiplier": {}"#, v(d), v(d)),
+            ),
+            2 => (
+                "ZeroPadding2D",
+                format!(
+                    r#""padding": {}"#,
+                    d.pick(&["1", "[[1, 1], [2, 2]]", "18446744073709551596", "[[-1, 0], [0, 0]]"])
+                ),
+            ),
             3 => ("MaxPooling2D", format!(r#""pool_size": {}, "strides": {}"#, v(d), v(d))),
             4 => ("BatchNormalization", String::new()),
-            5 => ("Activation", format!(r#""activation": "{}""#, d.pick(&["relu", "swish", "hard_sigmoid"]))),
+            5 => (
+                "Activation",
+                format!(r#""activation": "{}""#, d.pick(&["relu", "swish", "hard_sigmoid"])),
+            ),
             6 => ("Flatten", String::new()),
             7 => ("Dense", format!(r#""units": {}"#, v(d))),
-            8 => ("Reshape", format!(r#""target_shape": {}"#, d.pick(&["[1, 1, 3]", "[-1]", "[0, 2]"]))),
+            8 => (
+                "Reshape",
+                format!(r#""target_shape": {}"#, d.pick(&["[1, 1, 3]", "[-1]", "[0, 2]"])),
+            ),
             _ => ("GlobalAveragePooling2D", String::new()),
         };
         let inbound = format!(r#"[{{"args": [{{"config": {{"keras_history": ["{previous}", 0, 0]}}}}]}}]"#);
@@ -284,7 +333,11 @@ pub fn measured_rows(d: &mut Draw, rows: usize, same: bool) -> String {
     text.push('\n');
     for _ in 0..rows {
         let gpus = 1u64 << d.below(9);
-        let time = if same { 0.45 } else { 0.3 + d.below(1000) as f64 / 1000.0 };
+        let time = if same {
+            0.45
+        } else {
+            0.3 + d.below(1000) as f64 / 1000.0
+        };
         text.push_str(&format!("data,{gpus},{},,{time},,\n", gpus * 32));
     }
     text

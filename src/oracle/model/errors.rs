@@ -143,7 +143,11 @@ pub fn quoted(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(QUOTED_CHARS).collect();
     let rest = chars.count();
-    if rest == 0 { head } else { format!("{head}… ({rest} more characters)") }
+    if rest == 0 {
+        head
+    } else {
+        format!("{head}… ({rest} more characters)")
+    }
 }
 
 /// What went wrong at a position of an imported file.
