@@ -230,7 +230,6 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             input: vec![value("data", vec![1, channels, side, side])],
             output: vec![value(&current, vec![1])],
         }),
-        ..ModelProto::default()
     };
     model.encode_to_vec()
 }
