@@ -477,6 +477,7 @@ mod edge_tests {
     fn a_single_gpu_and_strategy_still_draws() {
         let mut cluster = presets::cluster("abci").unwrap().spec().clone();
         cluster.max_gpus = 1;
+        cluster.gpus_per_node = 1;
         let inputs = Inputs {
             cluster: ClusterSource::Custom(Box::new(cluster)),
             gpus: 1,
