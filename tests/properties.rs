@@ -658,7 +658,7 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                     gpu_flops_per_s: flops,
                     gpu_memory_bytes: memory,
                     gpus_per_node: per_node,
-                    max_gpus,
+                    max_gpus: max_gpus.max(per_node),
                     intra_node: LinkSpec {
                         bandwidth_bytes_per_s: bw_in,
                         latency_s: a_in,
