@@ -491,16 +491,11 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
             .split(',')
             .filter_map(|v| v.parse().ok())
             .collect();
-        let want: Vec<f64> = [
-            "weights_bytes",
-            "gradients_bytes",
-            "optimizer_bytes",
-            "activations_bytes",
-            "reserved_bytes",
-        ]
-        .iter()
-        .map(|k| p["memory"][k].as_f64().unwrap_or(f64::NAN))
-        .collect();
+        // every part, in the plot's order
+        let want: Vec<f64> = paradl::oracle::Part::ALL
+            .iter()
+            .map(|part| p["memory"][format!("{}_bytes", part.key())].as_f64().unwrap_or(f64::NAN))
+            .collect();
         assert_eq!(numbers, want, "{}", p["strategy"]);
     }
     // the memory plot stacks the parts
@@ -962,7 +957,7 @@ async fn a_lesson_link_asks_first_and_reveals_on_demand() {
         (!rows.is_empty()).then_some(rows)
     })
     .await;
-    assert_eq!(shown, cli_ranking("vgg16", "abci", 8, "64"));
+    assert_eq!(shown, cli_ranking("vgg16", "abci", 8, "256"));
     page::text_once(&client, "#lesson .answer", "out of memory").await;
     client.close().await.ok();
 }
