@@ -173,7 +173,7 @@ async fn large_networks(driver: &web::Driver, base: &str) -> String {
     for spec in [single, doubled].into_iter().flatten() {
         let layers = spec.layers.len();
         let link = paradl::app::url::encode(&Inputs {
-            model: ModelSource::Custom(spec),
+            model: ModelSource::Custom(Box::new(spec)),
             ..Inputs::default()
         });
         let client = web::browser(driver).await;

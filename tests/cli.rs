@@ -708,3 +708,78 @@ fn measured_runs_written_by_a_spreadsheet_and_their_warnings() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.len() < 400, "{}", stderr.len());
 }
+
+/// The committed CPU profile of ResNet-18 and its graph.
+fn profile_fixture() -> (String, String) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/profile/resnet18-cpu-b8");
+    (format!("{dir}/model.onnx"), format!("{dir}/profile.json"))
+}
+
+#[test]
+fn a_profile_gives_the_model_its_compute_on_every_projecting_command() {
+    let (model, profile) = profile_fixture();
+    let measured: Value = serde_json::from_str(&std::fs::read_to_string(&profile).unwrap()).unwrap();
+    let step_s = measured["iteration_s"].as_f64().unwrap();
+    let out = paradl(&format!(
+        "project --model {model} --profile {profile} --cluster dgx-h100 --strategy serial --gpus 1 --batch 8"
+    ));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("compute from your profile of resnet18 on x86_64 (cpu) at batch 8 (FP32)"),
+        "{text}"
+    );
+    assert!(text.contains("step at batch 8: measured"), "{text}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("8 layer(s) have no time in the profile"), "{stderr}");
+    assert!(stderr.contains("a device no preset describes"), "{stderr}");
+    // the projection is built on the measured step: an epoch of 1,281,167 samples at batch 8
+    let p = json(&format!(
+        "project --model {model} --profile {profile} --cluster dgx-h100 --strategy serial --gpus 1 --batch 8 --format json"
+    ));
+    let iterations = p["iterations"].as_f64().unwrap();
+    assert!((p["compute_s"].as_f64().unwrap() / iterations - step_s).abs() < 1e-6 * step_s);
+    for line in [
+        format!(
+            "sweep --model {model} --profile {profile} --cluster dgx-h100 --samples-per-gpu 8 --max-gpus 4 --format json"
+        ),
+        format!(
+            "rank --model {model} --profile {profile} --cluster dgx-h100 --gpus 8 --samples-per-gpu 8 --format json"
+        ),
+        format!(
+            "explain --model {model} --profile {profile} --cluster dgx-h100 --strategy data --gpus 8 --samples-per-gpu 8 --quantity compute --format json"
+        ),
+        format!("capacity --model {model} --profile {profile} --cluster dgx-h100 --gpus 8 --format json"),
+        format!(
+            "search --model {model} --profile {profile} --cluster dgx-h100 --samples-per-gpu 8 --max-gpus 8 --format json"
+        ),
+    ] {
+        let out = paradl(&line);
+        assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let e = json(&format!(
+        "explain --model {model} --profile {profile} --cluster dgx-h100 --strategy data --gpus 8 --samples-per-gpu 8 --quantity compute --format json"
+    ));
+    assert!(e["formula"].as_str().unwrap().contains("(WU + F)"), "{e}");
+}
+
+#[test]
+fn a_bad_or_foreign_profile_is_an_error_naming_its_position_or_the_mismatch() {
+    let (model, profile) = profile_fixture();
+    let text = std::fs::read_to_string(&profile).unwrap();
+    let bad = temp_file("bad-profile.json", &text.replacen("\"batch\": 8", "\"batch\": 0", 1));
+    let out = paradl(&format!(
+        "project --model {model} --profile {} --cluster dgx-h100 --strategy serial --gpus 1 --batch 8",
+        bad.display()
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 5, column"), "{stderr}");
+    assert!(stderr.contains("the batch must be a whole number from 1"), "{stderr}");
+    let out = paradl(&format!(
+        "project --model resnet18 --profile {profile} --cluster dgx-h100 --strategy serial --gpus 1 --batch 8"
+    ));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the profile is of another network"), "{stderr}");
+}

@@ -355,7 +355,7 @@ async fn a_long_layer_table_renders_only_the_rows_in_view() {
     let total = spec.layers.len();
     assert!(total > 1000);
     let inputs = Inputs {
-        model: ModelSource::Custom(spec),
+        model: ModelSource::Custom(Box::new(spec)),
         ..Inputs::default()
     };
     let root = mount::<App>(AppProps {

@@ -253,6 +253,7 @@ fn random_network() -> impl Strategy<Value = Network> {
                 },
                 layers,
                 profiled_on: None,
+                step: None,
             }
         })
         .prop_filter_map("valid network", |spec| Network::new(spec).ok())

@@ -51,6 +51,14 @@ thread_local! {
     static SCENARIO: std::rc::Rc<Scenario> = std::rc::Rc::new(
         presets::scenario("resnet50", "abci").expect("a preset"),
     );
+    /// The graph of the committed ResNet-18 profile, for the profile target.
+    static PROFILED_GRAPH: paradl::oracle::Network = paradl::oracle::formats::network::read_network(
+        include_bytes!("profile/resnet18-cpu-b8/model.onnx"),
+        "model.onnx",
+        &paradl::oracle::formats::network::Hints::default(),
+    )
+    .expect("the fixture imports")
+    .network;
 }
 
 /// One test at a time measures memory (the test harness runs tests in threads).
@@ -493,6 +501,35 @@ fn targets() -> Vec<Target> {
             },
         },
     ]);
+    all.push(Target {
+        name: "profiles",
+        short: 300,
+        seeds: vec![
+            include_bytes!("profile/resnet18-cpu-b8/profile.json").to_vec(),
+            include_bytes!("profile/mobilenet_v3_small-cpu-b2/profile.json").to_vec(),
+        ],
+        run: |data| {
+            // read, written back the same, applied to ResNet-18's graph and checked against the model
+            let p = paradl::oracle::formats::profile::parse(&text(data)).ok()?;
+            let written = paradl::oracle::formats::profile::write(&p);
+            assert_eq!(
+                paradl::oracle::formats::profile::parse(&written).ok().as_ref(),
+                Some(&p)
+            );
+            let network = PROFILED_GRAPH.with(Clone::clone);
+            let applied = paradl::oracle::formats::profile::apply(&network, &p).ok()?;
+            let scenario = Scenario::new(applied.network, presets::cluster("dgx-h100").ok()?);
+            let check = scenario.profile_check(Fidelity::Realistic)?;
+            if check.same_gpu {
+                let gap = (check.projected_step_s - check.measured_step_s).abs();
+                assert!(gap <= 1e-9 * check.measured_step_s, "{check:?}");
+            }
+            let mut out = vec![check.projected_step_s, check.projected_memory_bytes];
+            let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(p.batch as f64));
+            out.extend(exercise(&scenario, &run));
+            Some(out)
+        },
+    });
     all.extend(link_target());
     all
 }
@@ -510,7 +547,7 @@ fn link_target() -> Option<Target> {
             ..Inputs::default()
         },
         Inputs {
-            model: ModelSource::Custom(custom),
+            model: ModelSource::Custom(Box::new(custom)),
             cluster: ClusterSource::Preset("dgx-h100".into()),
             batch: Batch::MiniBatch(4096),
             ..Inputs::default()

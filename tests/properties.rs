@@ -565,7 +565,9 @@ fn network_spec() -> impl Strategy<Value = NetworkSpec> {
                     flops_per_s,
                     memory_bandwidth_bytes_per_s: bw,
                     gemm_flops_per_s: None,
+                    kernels: None,
                 }),
+                step: None,
             }
         })
 }

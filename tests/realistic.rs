@@ -122,6 +122,7 @@ fn a_profile_scales_to_the_clusters_gpu() {
         flops_per_s: 2e12,
         memory_bandwidth_bytes_per_s: None,
         gemm_flops_per_s: None,
+        kernels: None,
     });
     let p = project(
         network.clone(),

@@ -53,15 +53,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_eleven_sections_are_found_with_their_text() {
+    fn the_twelve_sections_are_found_with_their_text() {
         let all = sections();
         let numbers: Vec<u8> = all.iter().map(|s| s.number).collect();
-        assert_eq!(numbers, (1..=11).collect::<Vec<u8>>());
+        assert_eq!(numbers, (1..=12).collect::<Vec<u8>>());
         let strategies = section(5).unwrap();
         assert_eq!(strategies.title, "Strategies (per iteration)");
         assert!(strategies.body.contains("| data |"));
         assert!(!strategies.body.contains("## 6."), "a section stops at the next");
         assert!(section(11).unwrap().title.starts_with("Today's machines"));
-        assert!(section(12).is_none());
+        assert!(section(12).unwrap().title.starts_with("A profile of your own"));
+        assert!(section(13).is_none());
     }
 }

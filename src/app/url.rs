@@ -136,7 +136,7 @@ pub fn encode(inputs: &Inputs) -> String {
             _ => None,
         },
         n: match &inputs.model {
-            ModelSource::Custom(spec) => Some(spec.clone()),
+            ModelSource::Custom(spec) => Some(spec.as_ref().clone()),
             ModelSource::Preset(_) => None,
         },
         c: match &inputs.cluster {
@@ -235,7 +235,7 @@ fn invalid(error: impl Into<OracleError>) -> LinkError {
 fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
     let defaults = Inputs::default();
     let model = match (wire.n, wire.m) {
-        (Some(spec), _) => ModelSource::Custom(spec),
+        (Some(spec), _) => ModelSource::Custom(Box::new(spec)),
         (None, Some(key)) => ModelSource::Preset(presets::network_preset(&key).map_err(invalid)?.key.into()),
         (None, None) => defaults.model,
     };
@@ -315,7 +315,7 @@ mod tests {
         let mut cluster = presets::cluster("dgx-a100").unwrap().spec().clone();
         cluster.nic.latency_s = 5e-6;
         Inputs {
-            model: ModelSource::Custom(spec),
+            model: ModelSource::Custom(Box::new(spec)),
             cluster: ClusterSource::Custom(Box::new(cluster)),
             gpus: 256,
             batch: Batch::MiniBatch(8192),
@@ -389,7 +389,7 @@ mod tests {
         let mut spec = presets::network("resnet152").unwrap().spec();
         spec.dataset.samples = 1000;
         let big = encode(&Inputs {
-            model: ModelSource::Custom(spec),
+            model: ModelSource::Custom(Box::new(spec)),
             ..Inputs::default()
         });
         assert!(big.len() < 8000, "{}", big.len());
@@ -407,7 +407,7 @@ mod tests {
             layer.name = format!("{}_{i}", layer.name);
         }
         let inputs = Inputs {
-            model: ModelSource::Custom(spec),
+            model: ModelSource::Custom(Box::new(spec)),
             ..Inputs::default()
         };
         let text = encode(&inputs);

@@ -60,6 +60,11 @@ pub struct ModelArgs {
     /// (channels then spatial sizes, e.g. 3x224x224).
     #[arg(long)]
     pub input_shape: Option<String>,
+    /// A measured profile of the model (the `profile.json` that
+    /// scripts/profile_torch.py writes beside its `model.onnx`): its
+    /// per-layer times, measured step and device give the model's compute.
+    #[arg(long)]
+    pub profile: Option<PathBuf>,
     /// A cluster preset or a `.plat` or `.json` file.
     #[arg(long)]
     pub cluster: String,
@@ -310,6 +315,9 @@ pub struct InspectArgs {
     /// The sample's shape of an ONNX model whose input sizes are symbolic.
     #[arg(long)]
     pub input_shape: Option<String>,
+    /// A measured profile of the model (`profile.json`, section 12).
+    #[arg(long)]
+    pub profile: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
     pub format: OneFormat,
@@ -324,6 +332,9 @@ pub struct ExportArgs {
     /// The sample's shape of an ONNX model whose input sizes are symbolic.
     #[arg(long)]
     pub input_shape: Option<String>,
+    /// A measured profile of the model (`profile.json`, section 12).
+    #[arg(long)]
+    pub profile: Option<PathBuf>,
     /// A cluster preset or file.
     #[arg(long)]
     pub cluster: Option<String>,

@@ -22,7 +22,10 @@ pub struct Loaded {
 /// # Errors
 /// A [`CliError`] naming the input that failed.
 pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
-    let network = model(&args.model, args.input_shape.as_deref())?.network;
+    let mut network = model(&args.model, args.input_shape.as_deref())?.network;
+    if let Some(path) = &args.profile {
+        network = profiled(network, path)?;
+    }
     let cluster = cluster(&args.cluster)?;
     let split = match &args.split {
         Some(path) => {
@@ -77,6 +80,23 @@ pub fn load_unbatched(model: &ModelArgs, calibration: Option<&Path>, group: Opti
         loaded.template.calibration = Some(factors);
     }
     Ok(loaded)
+}
+
+/// `network` with the times of the profile at `path` (section 12); what
+/// the profile did not cover is noted on stderr.
+///
+/// # Errors
+/// A [`CliError`] when the profile cannot be read or is of another
+/// network.
+pub fn profiled(network: Network, path: &Path) -> Result<Network, CliError> {
+    let text = read(path)?;
+    let context = || path.display().to_string();
+    let profile = formats::profile::parse(&text).map_err(|e| oracle(context(), e.into()))?;
+    let applied = formats::profile::apply(&network, &profile).map_err(|e| oracle(context(), e))?;
+    for warning in &applied.warnings {
+        super::note(&format!("note: {}: {warning}", context()));
+    }
+    Ok(applied.network)
 }
 
 /// An error in a file of measured runs.
@@ -239,7 +259,10 @@ pub fn export(args: &ExportArgs) -> Result<String, CliError> {
     };
     match (&args.model, &args.cluster) {
         (Some(name), _) => {
-            let network = model(name, args.input_shape.as_deref())?.network;
+            let mut network = model(name, args.input_shape.as_deref())?.network;
+            if let Some(path) = &args.profile {
+                network = profiled(network, path)?;
+            }
             match args.format {
                 ExportFormat::Json => json(&network.spec()),
                 ExportFormat::Net => net::write(&network).map_err(|e| oracle(name.clone(), e.into())),

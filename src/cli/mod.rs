@@ -62,7 +62,7 @@ pub fn main() -> ExitCode {
 }
 
 /// A line on stderr (nothing when stderr is closed).
-fn note(line: &str) {
+pub(crate) fn note(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{line}");
 }
@@ -77,7 +77,8 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let loaded = input::load(&a.common)?;
             let spec = loaded.template.at(a.strategy, a.gpus);
             let projection = loaded.scenario.project(&spec).map_err(|e| input::run_error(e.into()))?;
-            output::projection(&projection, a.format)
+            let check = loaded.scenario.profile_check(projection.fidelity);
+            output::projection(&projection, check.as_ref(), a.format)
         }
         Command::Explain(a) => {
             let loaded = input::load(&a.run.common)?;
@@ -173,7 +174,10 @@ pub fn run(command: &Command) -> Result<String, CliError> {
         Command::Presets => Ok(output::presets()),
         Command::Export(a) => input::export(a),
         Command::Inspect(a) => {
-            let model = input::model(&a.model, a.input_shape.as_deref())?;
+            let mut model = input::model(&a.model, a.input_shape.as_deref())?;
+            if let Some(path) = &a.profile {
+                model.network = input::profiled(model.network, path)?;
+            }
             output::inventory(&crate::oracle::Inventory::of(&model.network), &model.merged, a.format)
         }
     }

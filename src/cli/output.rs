@@ -5,18 +5,25 @@ use std::fmt::Write;
 use super::args::{ListFormat, OneFormat};
 use super::{CliError, json};
 use crate::oracle::validation::{Method, Report};
-use crate::oracle::{Calibration, Capacity, Config, Objective, Plan, Projection, Violations, formats, presets, units};
+use crate::oracle::{
+    Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Violations, formats, presets, units,
+};
 
 /// One projection.
 ///
 /// # Errors
 /// When the JSON cannot be written.
-pub fn projection(p: &Projection, format: OneFormat) -> Result<String, CliError> {
+pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFormat) -> Result<String, CliError> {
     match format {
         OneFormat::Json => json(p),
         OneFormat::Table => {
             let mut text = table(std::slice::from_ref(p));
             text.push('\n');
+            if let Some(check) = profile {
+                let _ = writeln!(text, "  {}", check.source());
+                let _ = writeln!(text, "  {}", check.step_sentence());
+                let _ = writeln!(text, "  {}", check.memory_sentence());
+            }
             let _ = writeln!(text, "  edition: {}", p.fidelity.label());
             let _ = writeln!(
                 text,
@@ -390,15 +397,28 @@ pub fn inventory(
         let list: Vec<String> = merged.iter().map(|(op, n)| format!("{op} {n}")).collect();
         let _ = writeln!(text, "operators that became no layer: {}", list.join(", "));
     }
+    let timed = inventory.layers.iter().any(|l| l.time_s.is_some());
     let _ = writeln!(
         text,
-        "\n{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}",
-        "name", "kind", "x", "w", "y", "groups", "parameters", "MFLOPs"
+        "\n{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}{}",
+        "name",
+        "kind",
+        "x",
+        "w",
+        "y",
+        "groups",
+        "parameters",
+        "MFLOPs",
+        if timed {
+            format!(" {:>14}", "time/sample")
+        } else {
+            String::new()
+        }
     );
     for l in &inventory.layers {
         let _ = writeln!(
             text,
-            "{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}",
+            "{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}{}",
             l.name,
             l.kind.name(),
             l.x.to_string(),
@@ -406,7 +426,11 @@ pub fn inventory(
             l.y.to_string(),
             l.groups,
             l.parameters,
-            units::significant(l.forward_flops / 1e6, 5)
+            units::significant(l.forward_flops / 1e6, 5),
+            match l.time_s {
+                Some(t) if timed => format!(" {:>14}", units::seconds(t)),
+                _ => String::new(),
+            }
         );
     }
     Ok(text)

@@ -119,7 +119,7 @@ pub use cost::table::{CostTable, LayerCost, ProfileScaling, TimeBasis};
 pub use cost::terms::{Applied, AppliedTerm, Term, Terms};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
 pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
-pub use model::errors::{GraphError, InputError, NodeRef, OracleError, ParseError, ParseProblem, Rule};
+pub use model::errors::{GraphError, InputError, NodeRef, OracleError, ParseError, ParseProblem, ProfileError, Rule};
 pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
 pub use model::facts::{AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, RealisticFacts};
 pub use model::fidelity::Fidelity;
@@ -127,7 +127,7 @@ pub use model::field::{Field, Segment};
 pub use model::inventory::{Inventory, LayerFacts};
 pub use model::layer::{Layer, LayerKind, LayerSpec};
 pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
-pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu};
+pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu, ProfiledStep};
 pub use model::practice::{Optimizer, Precision};
 pub use model::run::{Batch, DEFAULT_BUCKET_MIB, MAX_ZERO_STAGE, Run, RunSpec};
 pub use model::shape::Shape;
@@ -138,6 +138,6 @@ pub use report::explanation::{Explanation, Quantity, Step};
 pub use report::placement::{Collective, Placement, Share, Stage};
 pub use report::projection::{Calibrated, Projection};
 pub use scenario::{
-    BestBy, CalibratedRun, Calibration, Capacity, Config, IterationTimes, Objective, Plan, RankBy, Ranking, Scenario,
-    Skipped, StrategyFactors, Sweep, accuracy, gpu_counts, pareto_front, plan_gpu_counts,
+    BestBy, CalibratedRun, Calibration, Capacity, Config, IterationTimes, Objective, Plan, ProfileCheck, RankBy,
+    Ranking, Scenario, Skipped, StrategyFactors, Sweep, accuracy, gpu_counts, pareto_front, plan_gpu_counts,
 };

@@ -36,6 +36,7 @@ pub fn network() -> Network {
             layer("FC", LayerKind::Fc, &[4, 4, 4], &[4, 10, 4, 4], &[10, 1, 1], 2e-3),
         ],
         profiled_on: None,
+        step: None,
     })
     .unwrap()
 }

@@ -507,7 +507,7 @@ mod edge_tests {
         }
         // the ideal edition: in the realistic one memory traffic takes time even without FLOPs
         let inputs = Inputs {
-            model: ModelSource::Custom(spec),
+            model: ModelSource::Custom(Box::new(spec)),
             fidelity: crate::oracle::Fidelity::Ideal,
             ..Inputs::default()
         };

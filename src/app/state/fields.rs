@@ -180,6 +180,7 @@ pub fn import_message(error: &OracleError) -> String {
         }
         OracleError::Input(e) => e.to_string(),
         OracleError::Graph(e) => format!("ONNX graph, {e}"),
+        OracleError::Profile(e) => e.to_string(),
     }
 }
 

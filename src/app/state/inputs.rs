@@ -15,7 +15,7 @@ pub enum ModelSource {
     /// A built-in network, by key.
     Preset(String),
     /// A network entered, imported or edited by the user.
-    Custom(NetworkSpec),
+    Custom(Box<NetworkSpec>),
 }
 
 /// Where the cluster comes from.
@@ -123,7 +123,7 @@ impl Inputs {
     pub fn network(&self) -> Result<Network, OracleError> {
         match &self.model {
             ModelSource::Preset(key) => presets::network(key),
-            ModelSource::Custom(spec) => Ok(Network::new(spec.clone())?),
+            ModelSource::Custom(spec) => Ok(Network::new(spec.as_ref().clone())?),
         }
     }
 

@@ -5,7 +5,9 @@ use std::rc::Rc;
 use super::fields::{self, Errors, Key};
 use super::inputs::ModelSource;
 use crate::oracle::formats::{self, parse_shape};
-use crate::oracle::{DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, ProfiledGpu, presets};
+use crate::oracle::{
+    DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, ProfiledGpu, ProfiledStep, presets,
+};
 
 /// One layer's cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +81,8 @@ pub struct ModelEditor {
     pub rows: Vec<LayerRow>,
     /// The GPU the profiled times were measured on (kept while edited).
     pub profiled_on: Option<ProfiledGpu>,
+    /// The step a per-layer profile was measured in (kept while edited).
+    pub step: Option<ProfiledStep>,
 }
 
 impl ModelEditor {
@@ -93,6 +97,7 @@ impl ModelEditor {
             sample_shape: spec.dataset.sample_shape.to_string(),
             rows: spec.layers.iter().map(row).collect(),
             profiled_on: spec.profiled_on.clone(),
+            step: spec.step.clone(),
         }
     }
 
@@ -156,7 +161,7 @@ impl ModelEditor {
         };
         let source = match unchanged {
             Some(key) => ModelSource::Preset(key),
-            None => ModelSource::Custom(spec.clone()),
+            None => ModelSource::Custom(Box::new(spec.clone())),
         };
         let network = Network::new(spec).map_err(|e| Errors::from([(fields::of_network(&e), fields::message(&e))]))?;
         Ok((source, network))
@@ -228,6 +233,7 @@ impl ModelEditor {
             },
             layers,
             profiled_on: self.profiled_on.clone(),
+            step: self.step.clone(),
         })
     }
 

@@ -329,12 +329,14 @@ impl CostTable {
     }
 }
 
-/// Section 2's per-sample times, at the precision's rate `R_p` (a fp32
-/// profile scaled by `R/R_p`).
+/// Section 2's per-sample times, at the precision's rate `R_p` (a profile
+/// measured in precision `p'` scaled by `R_p'/R_p`; fp32 without a
+/// measured step).
 fn ideal_times(network: &Network, cluster: &Cluster, precision: Precision) -> Vec<f64> {
     let total_flops = network.forward_flops();
     let rate = cluster.flops_per_s(precision);
-    let profile_scale = cluster.gpu_flops_per_s() / rate;
+    let measured_in = network.step().map_or(Precision::Fp32, |s| s.precision);
+    let profile_scale = cluster.flops_per_s(measured_in) / rate;
     let profile = network.profile();
     network
         .layers()
@@ -385,15 +387,30 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         .count();
     let gpu = network.profiled_on();
     let there_gpu = match gpu {
+        Some(ProfiledGpu {
+            kernels: Some(own),
+            memory_bandwidth_bytes_per_s,
+            ..
+        }) => GpuModel::of_facts(*own, memory_bandwidth_bytes_per_s.unwrap_or(bandwidth)),
         Some(g) => GpuModel::of_rate(
             g.gemm_flops_per_s.unwrap_or(g.flops_per_s),
             g.memory_bandwidth_bytes_per_s.unwrap_or(bandwidth),
         ),
         None => here_gpu,
     };
+    // the kernels as the profile measured them: at its batch and precision
+    // (section 12), or as they tend to at a large batch in fp32 (section 7's
+    // reference profiles)
     let there: Vec<f64> = works
         .iter()
-        .map(|w| w.asymptotic_s(PROFILE_BYTES_PER_ITEM, Precision::Fp32, &there_gpu))
+        .map(|w| match network.step() {
+            Some(step) => {
+                let samples = step.batch as f64;
+                let h = PROFILE_BYTES_PER_ITEM * step.precision.item_share();
+                w.step_s(samples, Cut::Whole, h, step.precision, &there_gpu) / samples
+            }
+            None => w.asymptotic_s(PROFILE_BYTES_PER_ITEM, Precision::Fp32, &there_gpu),
+        })
         .collect();
     let (times, profiled_s) = scale_profile(network, &here, &there);
     let scales = times
@@ -402,7 +419,9 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         .map(|(t, k)| if *k > 0.0 { t / k } else { 1.0 })
         .collect();
     // reported when the profile's GPU is not the cluster's
-    let same = there_gpu.rate(Precision::Fp32) == here_gpu.rate(Precision::Fp32) && there_gpu.bandwidth == bandwidth;
+    let same = there_gpu.rate(Precision::Fp32) == here_gpu.rate(Precision::Fp32)
+        && there_gpu.bandwidth == bandwidth
+        && there_gpu.facts.is_none_or(|own| Some(own) == here_gpu.facts);
     let scaling = profiled_s.and_then(|there_s| {
         gpu.filter(|_| !same).map(|g| ProfileScaling {
             gpu: g.name.as_str().into(),
@@ -492,16 +511,19 @@ fn roofline_times(
         None => 0,
     };
     // w'_l: on the profile's GPU (its own facts, the cluster's where it records none)
+    let (measured_in, measured_h) = network.step().map_or((Precision::Fp32, PROFILE_BYTES_PER_ITEM), |s| {
+        (s.precision, PROFILE_BYTES_PER_ITEM * s.precision.item_share())
+    });
     let there: Vec<f64> = match gpu {
         Some(gpu) => network
             .layers()
             .iter()
-            .map(|l| profiled_roofline_s(l, gpu, bandwidth))
+            .map(|l| profiled_roofline_s(l, gpu, bandwidth, measured_in, measured_h))
             .collect(),
         None => network
             .layers()
             .iter()
-            .map(|l| roofline_s(l, fp32_rate, bandwidth, PROFILE_BYTES_PER_ITEM))
+            .map(|l| roofline_s(l, cluster.flops_per_s(measured_in), bandwidth, measured_h))
             .collect(),
     };
     let (times, profiled_s) = scale_profile(network, &here, &there);
@@ -518,12 +540,25 @@ fn roofline_times(
     (times, memory_bound, scaling)
 }
 
-/// `w'_l` on the GPU a profile was measured on, at fp32.
-fn profiled_roofline_s(layer: &Layer, gpu: &ProfiledGpu, cluster_bandwidth: Option<f64>) -> f64 {
+/// `w'_l` on the GPU a profile was measured on, in the precision and item
+/// size it was measured with (fp32 and 4 bytes without a measured step):
+/// its FP32 rate times the precision's speed-up of its kernel facts.
+fn profiled_roofline_s(
+    layer: &Layer,
+    gpu: &ProfiledGpu,
+    cluster_bandwidth: Option<f64>,
+    precision: Precision,
+    bytes_per_item: f64,
+) -> f64 {
     // the roofline is on when the cluster states its bandwidth; a profile
     // GPU that records none is taken to have the cluster's
     let bandwidth = cluster_bandwidth.map(|bw| gpu.memory_bandwidth_bytes_per_s.unwrap_or(bw));
-    roofline_s(layer, gpu.flops_per_s, bandwidth, PROFILE_BYTES_PER_ITEM)
+    // the precision's speed-up over FP32 as the GPU's kernel facts give it
+    let rate = match &gpu.kernels {
+        Some(own) => gpu.flops_per_s * own.gemm_flops_per_s.rate(precision) / own.gemm_flops_per_s.fp32,
+        None => gpu.flops_per_s,
+    };
+    roofline_s(layer, rate, bandwidth, bytes_per_item)
 }
 
 /// Whether the profile's GPU is the cluster's (same rate, and the same

@@ -612,6 +612,7 @@ pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Net
         },
         layers: walk.layers,
         profiled_on: None,
+        step: None,
     })?)
 }
 

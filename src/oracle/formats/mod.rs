@@ -13,6 +13,7 @@ pub mod net;
 pub mod network;
 pub mod onnx;
 pub mod plat;
+pub mod profile;
 pub mod records;
 
 pub use lines::parse_shape;

@@ -57,6 +57,7 @@ fn profiled_on(text: &str) -> Result<Option<ProfiledGpu>, ParseError> {
             Some(f) if !f.text.is_empty() => Some(parse_number(&line, *f, "number of FLOP/s")?),
             _ => None,
         },
+        kernels: None,
     };
     Ok(Some(gpu))
 }
@@ -137,6 +138,7 @@ pub fn parse(text: &str) -> Result<Network, ParseError> {
         },
         layers,
         profiled_on: profiled_on(text)?,
+        step: None,
     };
     Network::new(spec).map_err(|err| {
         let headers = Headers {

@@ -63,6 +63,9 @@ pub enum Rule {
         "is missing while other layers carry profiled times: give a time for every layer, or only for the first (a whole-model time)"
     )]
     PartialProfile,
+    /// A measured step without a profiled time on every layer.
+    #[error("needs a profiled time on every layer (a per-layer profile, section 12)")]
+    StepWithoutProfile,
     /// A whole-model profiled time on a network that has no FLOPs to share it by.
     #[error("cannot be shared among layers: the network has no FLOPs")]
     NoFlops,
@@ -210,6 +213,17 @@ pub enum OracleError {
     /// A graph (ONNX) that could not be turned into layers.
     #[error(transparent)]
     Graph(#[from] GraphError),
+    /// A profile that does not fit the network it is applied to.
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
+}
+
+/// Why a measured profile cannot give a network its times (section 12).
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ProfileError {
+    /// The profile was measured on another network: what differs.
+    #[error("the profile is of another network: {0}")]
+    OtherNetwork(String),
 }
 
 /// A node of an imported graph: its index in the file, name and operator.

@@ -133,6 +133,34 @@ const MIN_RATE: f64 = 1.0;
 const MAX_RATE: f64 = 1e30;
 const MAX_LATENCY_S: f64 = 1e3;
 
+impl KernelFacts {
+    /// Checks the facts, naming fields under `at`.
+    ///
+    /// Rules: `sms` from 1 to 2^40; the overhead finite, not negative and
+    /// at most 1000 s; the GEMM rates between 1 and 1e30.
+    ///
+    /// # Errors
+    /// An [`InputError`] naming the field, e.g. `realistic.kernels.sms`.
+    pub fn check(&self, at: &Field) -> Result<(), InputError> {
+        checks::count(at.clone().key("sms"), self.sms, 1, checks::MAX_GPUS)?;
+        checks::within(
+            at.clone().key("kernel_overhead_s"),
+            self.kernel_overhead_s,
+            0.0,
+            MAX_LATENCY_S,
+        )?;
+        let rates = self.gemm_flops_per_s;
+        let at = at.clone().key("gemm_flops_per_s");
+        checks::within(at.clone().key("fp32"), rates.fp32, MIN_RATE, MAX_RATE)?;
+        for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
+            if let Some(rate) = rate {
+                checks::within(at.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl RealisticFacts {
     /// None of the facts is given.
     pub fn is_empty(&self) -> bool {
@@ -171,22 +199,7 @@ impl RealisticFacts {
             }
         }
         if let Some(kernels) = self.kernels {
-            let at = field("kernels");
-            checks::count(at.clone().key("sms"), kernels.sms, 1, checks::MAX_GPUS)?;
-            checks::within(
-                at.clone().key("kernel_overhead_s"),
-                kernels.kernel_overhead_s,
-                0.0,
-                MAX_LATENCY_S,
-            )?;
-            let rates = kernels.gemm_flops_per_s;
-            let at = at.key("gemm_flops_per_s");
-            checks::within(at.clone().key("fp32"), rates.fp32, MIN_RATE, MAX_RATE)?;
-            for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
-                if let Some(rate) = rate {
-                    checks::within(at.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
-                }
-            }
+            kernels.check(&field("kernels"))?;
         }
         if let Some(memory) = self.framework_memory {
             checks::within(

@@ -26,6 +26,9 @@ pub struct LayerFacts {
     pub parameters: f64,
     /// Forward FLOPs per sample.
     pub forward_flops: f64,
+    /// Profiled training seconds per sample, when the network has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
 }
 
 /// A network's totals and layers.
@@ -68,6 +71,7 @@ impl Inventory {
                     groups: l.groups(),
                     parameters: l.weight_items(),
                     forward_flops: l.forward_flops(),
+                    time_s: l.time_s(),
                 })
                 .collect(),
         }

@@ -4,8 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_COUNT};
 use super::errors::{InputError, Rule};
+use super::facts::KernelFacts;
 use super::field::Field;
 use super::layer::{Layer, LayerSpec};
+use super::practice::Precision;
 use super::shape::Shape;
 
 /// The training set.
@@ -34,6 +36,34 @@ pub struct ProfiledGpu {
     /// known (section 11's kernels; left out: `flops_per_s`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gemm_flops_per_s: Option<f64>,
+    /// Its kernel facts (section 11), when it is a GPU this tool knows:
+    /// the profile is then scaled by section 11's kernels on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernels: Option<KernelFacts>,
+}
+
+/// The training step a per-layer profile was measured in (section 12):
+/// where, at which batch and precision, and what it measured beyond the
+/// layers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfiledStep {
+    /// The device as the profiler named it, e.g. `NVIDIA H100 80GB HBM3`.
+    pub device: String,
+    /// Samples per step of the measurement.
+    pub batch: u64,
+    /// Its arithmetic.
+    pub precision: Precision,
+    /// The measured training step (forward, backward, optimizer), seconds.
+    pub iteration_s: f64,
+    /// `F`: the measured step beyond the layers' sum, seconds (the
+    /// framework's cost of one iteration: optimizer, launches, glue).
+    pub framework_s: f64,
+    /// Peak memory allocated during the step, bytes (GPUs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_memory_bytes: Option<f64>,
+    /// Bytes autograd saved for the backward pass of the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_bytes: Option<f64>,
 }
 
 /// A network as entered: plain data, not yet checked.
@@ -49,6 +79,10 @@ pub struct NetworkSpec {
     /// (the profile is then used as it is) or when there is no profile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profiled_on: Option<ProfiledGpu>,
+    /// The step the per-layer profile was measured in, when known
+    /// (section 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<ProfiledStep>,
 }
 
 /// Where per-layer compute times come from.
@@ -74,6 +108,7 @@ pub struct Network {
     layers: Vec<Layer>,
     profile: Profile,
     profiled_on: Option<ProfiledGpu>,
+    step: Option<ProfiledStep>,
     totals: Totals,
 }
 
@@ -109,11 +144,15 @@ impl Network {
         if let Some(gpu) = &spec.profiled_on {
             check_profiled_gpu(gpu)?;
         }
+        if let Some(step) = &spec.step {
+            check_step(step)?;
+        }
         let NetworkSpec {
             name,
             dataset,
             layers,
             profiled_on,
+            step,
         } = spec;
         let mut checked = Vec::with_capacity(layers.len());
         for (i, layer) in layers.into_iter().enumerate() {
@@ -122,6 +161,9 @@ impl Network {
         }
         let layers = checked;
         let profile = detect_profile(&layers)?;
+        if step.is_some() && profile != Profile::PerLayer {
+            return Err(InputError::new("step", Rule::StepWithoutProfile));
+        }
         let totals = Totals {
             weight_items: layers.iter().map(Layer::weight_items).sum(),
             activation_items: layers.iter().map(Layer::activation_items).sum(),
@@ -133,6 +175,7 @@ impl Network {
             layers,
             profile,
             profiled_on,
+            step,
             totals,
         })
     }
@@ -145,6 +188,7 @@ impl Network {
             dataset: self.dataset.clone(),
             layers: self.layers.iter().map(|l| l.spec().clone()).collect(),
             profiled_on: self.profiled_on.clone(),
+            step: self.step.clone(),
         }
     }
 
@@ -180,6 +224,17 @@ impl Network {
             Profile::Flops => None,
             _ => self.profiled_on.as_ref(),
         }
+    }
+
+    /// The step the per-layer profile was measured in (section 12).
+    pub fn step(&self) -> Option<&ProfiledStep> {
+        self.step.as_ref()
+    }
+
+    /// `F`: the framework's measured cost of one iteration beyond the
+    /// layers, seconds (0 without a measured step).
+    pub fn framework_s(&self) -> f64 {
+        self.step.as_ref().map_or(0.0, |s| s.framework_s)
     }
 
     /// The same network, recorded as profiled on `gpu`.
@@ -225,6 +280,7 @@ impl From<Network> for NetworkSpec {
             dataset: network.dataset,
             layers: network.layers.into_iter().map(LayerSpec::from).collect(),
             profiled_on: network.profiled_on,
+            step: network.step,
         }
     }
 }
@@ -239,6 +295,35 @@ fn check_profiled_gpu(gpu: &ProfiledGpu) -> Result<(), InputError> {
     }
     if let Some(rate) = gpu.gemm_flops_per_s {
         checks::within(field("gemm_flops_per_s"), rate, 1.0, 1e30)?;
+    }
+    if let Some(kernels) = &gpu.kernels {
+        kernels.check(&Field::from("profiled_on").key("kernels"))?;
+    }
+    Ok(())
+}
+
+/// Longest measured step or framework cost accepted, seconds.
+const MAX_STEP_S: f64 = 1e6;
+/// Largest memory figure of a measured step, bytes.
+const MAX_STEP_BYTES: f64 = 1e18;
+
+/// Rules of a measured step: a non-blank device, a batch of 1 to 2^53, a
+/// step longer than 0 and at most 10^6 s, a framework cost from 0 to the
+/// step, memory figures from 0 to 10^18 bytes.
+fn check_step(step: &ProfiledStep) -> Result<(), InputError> {
+    let field = |key: &'static str| Field::from("step").key(key);
+    checks::name(field("device"), &step.device)?;
+    checks::count(field("batch"), step.batch, 1, MAX_COUNT)?;
+    checks::positive(field("iteration_s"), step.iteration_s)?;
+    checks::within(field("iteration_s"), step.iteration_s, 0.0, MAX_STEP_S)?;
+    checks::within(field("framework_s"), step.framework_s, 0.0, step.iteration_s)?;
+    for (key, bytes) in [
+        ("peak_memory_bytes", step.peak_memory_bytes),
+        ("saved_bytes", step.saved_bytes),
+    ] {
+        if let Some(bytes) = bytes {
+            checks::within(field(key), bytes, 0.0, MAX_STEP_BYTES)?;
+        }
     }
     Ok(())
 }
@@ -305,6 +390,7 @@ mod tests {
             },
             layers,
             profiled_on: None,
+            step: None,
         }
     }
 

@@ -172,6 +172,9 @@ pub struct Run {
     pub split: Option<Vec<bool>>,
     /// `WU`.
     pub update_s: f64,
+    /// `F`: the framework's measured cost of one iteration beyond the
+    /// layers, from the network's profile (section 12; 0 without one).
+    pub framework_s: f64,
     /// The edition of the model.
     pub fidelity: Fidelity,
     /// Calibration factors, if any.
@@ -271,6 +274,7 @@ impl Run {
             group_size,
             split,
             update_s,
+            framework_s: network.framework_s(),
             fidelity: spec.fidelity,
             calibration: spec.calibration,
             precision: spec.precision,
@@ -309,6 +313,12 @@ impl Run {
     /// and BF16).
     pub fn item_bytes(&self) -> f64 {
         self.bytes_per_item * self.precision.item_share()
+    }
+
+    /// Seconds of one iteration spent outside the layers: `WU + F`, the
+    /// weight update given and the framework's measured cost.
+    pub fn outside_layers_s(&self) -> f64 {
+        self.update_s + self.framework_s
     }
 
     /// `d`: the data-parallel degree (`p` for data parallelism and serial,

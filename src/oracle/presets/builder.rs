@@ -201,6 +201,7 @@ impl Builder {
             },
             layers: self.layers,
             profiled_on: None,
+            step: None,
         })
     }
 }

@@ -148,6 +148,7 @@ pub fn abci_v100() -> ProfiledGpu {
         flops_per_s: 7.8e12,
         memory_bandwidth_bytes_per_s: Some(450e9),
         gemm_flops_per_s: Some(v100_kernels().gemm_flops_per_s.fp32),
+        kernels: None,
     }
 }
 

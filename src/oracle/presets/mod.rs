@@ -12,6 +12,7 @@ mod builder;
 pub mod clusters;
 mod convnext;
 mod densenet;
+pub mod devices;
 mod efficientnet;
 mod mobilenet;
 mod resnet;

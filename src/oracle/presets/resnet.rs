@@ -140,6 +140,7 @@ fn build(name: &str, blocks: [u32; 4], bottleneck: bool) -> Result<Network, Inpu
         },
         layers: b.layers,
         profiled_on: None,
+        step: None,
     })
 }
 

@@ -11,7 +11,8 @@ use crate::oracle::model::measured::{Located, MeasuredColumn, MeasuredRun};
 use crate::oracle::model::run::{Batch, Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 
-/// Seconds of one iteration: compute (with the weight update),
+/// Seconds of one iteration: compute (with the weight update and a
+/// profile's framework cost),
 /// communication and their sum.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct IterationTimes {
@@ -398,7 +399,7 @@ impl Scenario {
         })?;
         let cost = self.iteration(&run);
         Ok(IterationTimes::new(
-            cost.compute_s + run.update_s,
+            cost.compute_s + run.outside_layers_s(),
             cost.communication.total_s(),
         ))
     }

@@ -123,6 +123,61 @@ impl Context<'_> {
         sections
     }
 
+    /// `T_comp`, with a profile's framework cost `F` when the network has
+    /// a measured step.
+    fn explain_compute(&self) -> Body {
+        let p = self.projection;
+        let framework = self.run.framework_s;
+        let mut symbols = vec![
+            Symbol::new("D", "samples in the dataset", self.samples as f64, Unit::Samples),
+            Symbol::new("B", "mini-batch", p.mini_batch as f64, Unit::Samples),
+            self.iterations(),
+            Symbol::new(
+                "c",
+                "forward and backward of one iteration",
+                self.cost.compute_s,
+                Unit::Seconds,
+            ),
+            Symbol::new("WU", "weight update of one iteration", self.run.update_s, Unit::Seconds),
+        ];
+        let mut values = vec![value(
+            "(D/B)·c",
+            self.samples as f64 / p.mini_batch as f64 * self.cost.compute_s,
+            Unit::Seconds,
+        )];
+        let formula = if framework > 0.0 {
+            symbols.push(Symbol::new(
+                "F",
+                "the framework's cost of one iteration, measured beyond the layers by the profile",
+                framework,
+                Unit::Seconds,
+            ));
+            values.push(value(
+                "I·(WU + F)",
+                p.iterations as f64 * self.run.outside_layers_s(),
+                Unit::Seconds,
+            ));
+            "T_comp = κ_comp·((D/B)·c + I·(WU + F))"
+        } else {
+            values.push(value("I·WU", p.iterations as f64 * self.run.update_s, Unit::Seconds));
+            "T_comp = κ_comp·((D/B)·c + I·WU)"
+        };
+        symbols.push(Symbol::new(
+            "κ_comp",
+            "compute calibration factor",
+            self.kappa.compute,
+            Unit::Factor,
+        ));
+        let sections = if framework > 0.0 { &[2, 5, 12][..] } else { &[2, 5][..] };
+        body(
+            formula,
+            symbols,
+            self.cost.derivations.compute.iter().cloned().collect(),
+            values,
+            self.time_sections(sections),
+        )
+    }
+
     fn explain(&self, quantity: Quantity) -> Explanation {
         let p = self.projection;
         let body = match quantity {
@@ -136,32 +191,7 @@ impl Context<'_> {
                 ],
                 self.time_sections(&[5]),
             ),
-            Quantity::Compute => body(
-                "T_comp = κ_comp·((D/B)·c + I·WU)",
-                vec![
-                    Symbol::new("D", "samples in the dataset", self.samples as f64, Unit::Samples),
-                    Symbol::new("B", "mini-batch", p.mini_batch as f64, Unit::Samples),
-                    self.iterations(),
-                    Symbol::new(
-                        "c",
-                        "forward and backward of one iteration",
-                        self.cost.compute_s,
-                        Unit::Seconds,
-                    ),
-                    Symbol::new("WU", "weight update of one iteration", self.run.update_s, Unit::Seconds),
-                    Symbol::new("κ_comp", "compute calibration factor", self.kappa.compute, Unit::Factor),
-                ],
-                self.cost.derivations.compute.iter().cloned().collect(),
-                vec![
-                    value(
-                        "(D/B)·c",
-                        self.samples as f64 / p.mini_batch as f64 * self.cost.compute_s,
-                        Unit::Seconds,
-                    ),
-                    value("I·WU", p.iterations as f64 * self.run.update_s, Unit::Seconds),
-                ],
-                self.time_sections(&[2, 5]),
-            ),
+            Quantity::Compute => self.explain_compute(),
             Quantity::Communication => body(
                 "T_comm = Σ_k T_k over the kinds of communication",
                 vec![],

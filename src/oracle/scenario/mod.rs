@@ -10,6 +10,7 @@ mod capacity;
 mod explain;
 mod fit;
 mod place;
+mod profile;
 mod project;
 mod rank;
 mod search;
@@ -17,6 +18,7 @@ mod sweep;
 
 pub use calibrate::{CalibratedRun, Calibration, IterationTimes, StrategyFactors, accuracy, geometric_mean};
 pub use capacity::Capacity;
+pub use profile::ProfileCheck;
 pub use rank::{RankBy, Ranking};
 pub use search::{BestBy, Config, Objective, Plan, pareto_front, plan_gpu_counts};
 pub use sweep::{Skipped, Sweep, gpu_counts};

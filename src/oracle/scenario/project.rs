@@ -16,8 +16,9 @@ impl Scenario {
     /// memory, violated limits and bottlenecks.
     ///
     /// # Formula
-    /// With `I = ceil(D/B)` iterations: compute `κ_comp·((D/B)·c + I·WU)`
-    /// where `c` is the strategy's per-iteration forward and backward time;
+    /// With `I = ceil(D/B)` iterations: compute `κ_comp·((D/B)·c + I·(WU + F))`
+    /// where `c` is the strategy's per-iteration forward and backward time
+    /// and `F` a profile's measured framework cost (section 12);
     /// communication `κ_comm·I ×` the per-iteration value; total their
     /// sum; GPU-hours `total·p/3600`. `κ` are the run's calibration factors
     /// for its strategy (section 8; 1 without a calibration). Feasible when
@@ -58,7 +59,8 @@ impl Scenario {
         let samples = self.network().dataset_samples();
         let iterations = samples.div_ceil(run.mini_batch);
         let epochs_of_batches = samples as f64 / run.mini_batch as f64;
-        let compute_s = kappa.compute * (epochs_of_batches * cost.compute_s + iterations as f64 * run.update_s);
+        let compute_s =
+            kappa.compute * (epochs_of_batches * cost.compute_s + iterations as f64 * run.outside_layers_s());
         let communication = cost.communication.scaled(kappa.communication * iterations as f64);
         let memory_bytes = cost.memory_bytes();
         let communication_s = communication.total_s();

@@ -70,6 +70,7 @@ pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64)
         },
         layers: converted.layers,
         profiled_on: None,
+        step: None,
     })?;
     Ok(Imported {
         network,
