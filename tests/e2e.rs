@@ -494,7 +494,11 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
         // every part, in the plot's order
         let want: Vec<f64> = paradl::oracle::Part::ALL
             .iter()
-            .map(|part| p["memory"][format!("{}_bytes", part.key())].as_f64().unwrap_or(f64::NAN))
+            .map(|part| {
+                p["memory"][format!("{}_bytes", part.key())]
+                    .as_f64()
+                    .unwrap_or(f64::NAN)
+            })
             .collect();
         assert_eq!(numbers, want, "{}", p["strategy"]);
     }
