@@ -138,6 +138,7 @@ async fn measure() {
         );
     }
     client.close().await.ok();
+    report += &explanation(&driver, &base).await;
     report += &large_networks(&driver, &base).await;
     report += &planner(&driver, &base).await;
     let mut out = std::io::stdout();
@@ -263,6 +264,69 @@ const check = () => {
 };
 check();
 "#;
+
+/// Times, in the page, from a click on `selector` until `#explain` holds
+/// `wanted` and the frame after is painted.
+const EXPLAIN: &str = r#"
+const [selector, wanted, done] = arguments;
+const start = performance.now();
+const ready = () => {
+  const panel = document.querySelector('#explain');
+  return wanted ? panel !== null : panel === null;
+};
+const observer = new MutationObserver(() => {
+  if (ready()) {
+    observer.disconnect();
+    requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - start)));
+  }
+});
+observer.observe(document.body, { subtree: true, childList: true });
+document.querySelector(selector).click();
+"#;
+
+/// Opening the explanation of a ranking number (data parallelism's memory
+/// at 64 GPUs) and closing it again, in the default view.
+async fn explanation(driver: &web::Driver, base: &str) -> String {
+    let client = web::browser(driver).await;
+    client.goto(base).await.expect("loaded");
+    client
+        .wait()
+        .for_element(Locator::Css("#ranking [data-explain]"))
+        .await
+        .expect("the ranking");
+    let (mut open, mut close) = (Vec::new(), Vec::new());
+    for _ in 0..15 {
+        let args = vec![
+            Value::from("#ranking [data-explain=\"data@64:memory\"]"),
+            Value::from(true),
+        ];
+        open.push(
+            client
+                .execute_async(EXPLAIN, args)
+                .await
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(f64::NAN),
+        );
+        let args = vec![Value::from("#explain .close"), Value::from(false)];
+        close.push(
+            client
+                .execute_async(EXPLAIN, args)
+                .await
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(f64::NAN),
+        );
+    }
+    client.close().await.ok();
+    format!(
+        "explanation of a ranking number: opened in median {:.1} ms (max {:.1}), closed in median {:.1} ms, over {} clicks\n",
+        median(open.clone()),
+        open.iter().copied().fold(0.0, f64::max),
+        median(close),
+        open.len()
+    )
+}
 
 /// The planner on ResNet-152 (ABCI, 32 samples per GPU): budget typed to
 /// front drawn, and the longest main-thread task meanwhile.
