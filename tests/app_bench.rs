@@ -162,7 +162,8 @@ requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() -
 /// Opening the layer table and typing in it with a large network: ResNet-152
 /// (514 layers) and two ResNet-152s in a row (1,028 layers).
 async fn large_networks(driver: &web::Driver, base: &str) -> String {
-    use paradl::app::state::inputs::{Inputs, ModelSource};
+    use paradl::app::input::document::Document;
+    use paradl::app::input::source::ModelSource;
     use paradl::oracle::presets;
     let mut report = String::new();
     let single = presets::network("resnet152").map(|n| n.spec()).ok();
@@ -173,10 +174,9 @@ async fn large_networks(driver: &web::Driver, base: &str) -> String {
     });
     for spec in [single, doubled].into_iter().flatten() {
         let layers = spec.layers.len();
-        let link = paradl::app::url::encode(&Inputs {
-            model: ModelSource::Custom(Box::new(spec)),
-            ..Inputs::default()
-        });
+        let mut document = Document::default();
+        document.question.model = ModelSource::Custom(Box::new(spec));
+        let link = paradl::app::url::encode(&document);
         let client = web::browser(driver).await;
         client.goto(&format!("{base}?s={link}")).await.expect("loaded");
         client
@@ -331,13 +331,13 @@ async fn explanation(driver: &web::Driver, base: &str) -> String {
 /// The planner on ResNet-152 (ABCI, 32 samples per GPU): budget typed to
 /// front drawn, and the longest main-thread task meanwhile.
 async fn planner(driver: &web::Driver, base: &str) -> String {
-    use paradl::app::state::inputs::{Inputs, ModelSource};
-    let link = paradl::app::url::encode(&Inputs {
-        model: ModelSource::Preset("resnet152".into()),
-        plan_open: true,
-        plan_gpus: Some(2048),
-        ..Inputs::default()
-    });
+    use paradl::app::input::document::Document;
+    use paradl::app::input::source::ModelSource;
+    let mut document = Document::default();
+    document.question.model = ModelSource::Preset("resnet152".into());
+    document.view.plan.open = true;
+    document.view.plan.gpus = Some(2048);
+    let link = paradl::app::url::encode(&document);
     let client = web::browser(driver).await;
     client.goto(&format!("{base}?s={link}")).await.expect("loaded");
     client

@@ -350,7 +350,7 @@ fn calibrate_then_project_reproduces_the_measurement() {
         path.display()
     ));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("calibrated: compute x"), "{text}");
+    assert!(text.contains("calibrated: compute ×"), "{text}");
     assert!(text.contains("global factors"), "{text}");
     // rank, sweep and capacity take it too
     for command in [

@@ -10,8 +10,8 @@ use paradl::app::components::number_field::{NumberField, NumberFieldProps};
 use paradl::app::components::plan_table::{PlanTable, PlanTableProps};
 use paradl::app::components::plot_frame::{PlotFrame, PlotFrameProps};
 use paradl::app::components::ranking_table::{RankingTable, RankingTableProps};
+use paradl::app::input::document::Document;
 use paradl::app::state::AppState;
-use paradl::app::state::inputs::Inputs;
 use paradl::oracle::{Batch, Config, Objective, RankBy, RunSpec, Strategy, presets};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -237,7 +237,7 @@ async fn plot_marks_can_be_picked_by_click_and_enter() {
 
 #[wasm_bindgen_test]
 async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
-    let initial = Rc::new(AppState::new(Inputs::default(), None));
+    let initial = Rc::new(AppState::new(Document::default(), None));
     let root = mount::<App>(AppProps { initial: Some(initial) });
     until("the app", || count(&root, "#ranking tbody tr") == 7).await;
     assert_eq!(count(&root, "#ranking tbody tr"), 7);
@@ -328,7 +328,7 @@ async fn the_app_updates_as_inputs_change_and_keeps_results_on_errors() {
 #[wasm_bindgen_test]
 async fn a_notice_is_an_alert_that_can_be_dismissed() {
     let initial = Rc::new(AppState::new(
-        Inputs::default(),
+        Document::default(),
         Some("This link could not be opened".into()),
     ));
     let root = mount::<App>(AppProps { initial: Some(initial) });
@@ -348,16 +348,14 @@ async fn a_notice_is_an_alert_that_can_be_dismissed() {
 
 #[wasm_bindgen_test]
 async fn a_long_layer_table_renders_only_the_rows_in_view() {
-    use paradl::app::state::inputs::ModelSource;
+    use paradl::app::input::source::ModelSource;
     let mut spec = presets::network("resnet152").expect("preset").spec();
     let layers = spec.layers.clone();
     spec.layers.extend(layers.iter().cloned());
     let total = spec.layers.len();
     assert!(total > 1000);
-    let inputs = Inputs {
-        model: ModelSource::Custom(Box::new(spec)),
-        ..Inputs::default()
-    };
+    let mut inputs = Document::default();
+    inputs.question.model = ModelSource::Custom(Box::new(spec));
     let root = mount::<App>(AppProps {
         initial: Some(Rc::new(AppState::new(inputs, None))),
     });
@@ -388,7 +386,7 @@ async fn a_long_layer_table_renders_only_the_rows_in_view() {
 #[wasm_bindgen_test]
 async fn the_calibration_panel_calibrates_and_marks_a_bad_row() {
     let root = mount::<App>(AppProps {
-        initial: Some(Rc::new(AppState::new(Inputs::default(), None))),
+        initial: Some(Rc::new(AppState::new(Document::default(), None))),
     });
     until("the app", || count(&root, "#calibration-input") == 1).await;
     let before = find(&root, "#ranking tbody tr[data-strategy='data']")
@@ -436,7 +434,7 @@ async fn the_calibration_panel_calibrates_and_marks_a_bad_row() {
 #[wasm_bindgen_test]
 async fn the_edition_switch_lists_the_realistic_terms() {
     let root = mount::<App>(AppProps {
-        initial: Some(Rc::new(AppState::new(Inputs::default(), None))),
+        initial: Some(Rc::new(AppState::new(Document::default(), None))),
     });
     until("the app", || count(&root, "#edition") == 1).await;
     assert_eq!(
@@ -502,7 +500,7 @@ async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
 
 #[wasm_bindgen_test]
 async fn a_clicked_number_opens_its_explanation_and_the_diagram_follows_a_pick() {
-    let initial = Rc::new(AppState::new(Inputs::default(), None));
+    let initial = Rc::new(AppState::new(Document::default(), None));
     let root = mount::<App>(AppProps { initial: Some(initial) });
     until("the app", || count(&root, "#ranking tbody tr") == 7).await;
     assert_eq!(count(&root, "#explain"), 0, "closed until a number is clicked");
@@ -617,7 +615,7 @@ async fn an_exported_svg_carries_its_caption() {
 
 #[wasm_bindgen_test]
 async fn an_edited_preset_says_so_and_units_convert() {
-    let initial = Rc::new(AppState::new(Inputs::default(), None));
+    let initial = Rc::new(AppState::new(Document::default(), None));
     let root = mount::<App>(AppProps { initial: Some(initial) });
     until("the app", || count(&root, "#ranking tbody tr") == 7).await;
     let source = || find(&root, "#cluster-source").text_content().unwrap_or_default();

@@ -294,10 +294,9 @@ async fn reload_restores_the_last_state() {
 async fn a_view_beyond_the_largest_allocation_opens_from_its_link_and_survives_reload() {
     let s = setup();
     let client = web::browser(&s.driver).await;
-    let link = paradl::app::url::encode(&paradl::app::state::inputs::Inputs {
-        gpus: 8192,
-        ..Default::default()
-    });
+    let mut document = paradl::app::input::document::Document::default();
+    document.question.run.gpus = 8192;
+    let link = paradl::app::url::encode(&document);
     let rows = open(&client, &format!("{}?s={link}", s.base)).await;
     assert_eq!(value(&client, "#gpus").await, "8192");
     assert_eq!(
@@ -1099,7 +1098,9 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
         let link = client.find(Locator::Css("#share-link")).await.ok()?;
         let href = link.attr("href").await.ok().flatten()?;
         let inputs = paradl::app::url::decode(href.split("?s=").nth(1)?).ok()?;
-        (inputs.gpus == 16 && inputs.explaining.map(|t| t.key()).as_deref() == Some("filter@64:memory")).then_some(href)
+        (inputs.question.run.gpus == 16
+            && inputs.view.explaining.map(|t| t.key()).as_deref() == Some("filter@64:memory"))
+        .then_some(href)
     })
     .await;
     client.goto(&href).await.expect("reopened");

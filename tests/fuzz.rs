@@ -517,7 +517,7 @@ fn targets() -> Vec<Target> {
                 Some(&p)
             );
             let network = PROFILED_GRAPH.with(Clone::clone);
-            let applied = paradl::oracle::formats::profile::apply(&network, &p).ok()?;
+            let applied = paradl::oracle::formats::profile::apply(&network, &p, presets::devices::known_gpu).ok()?;
             let scenario = Scenario::new(applied.network, presets::cluster("dgx-h100").ok()?);
             let check = scenario.profile_check(Fidelity::Realistic)?;
             if check.same_gpu {
@@ -536,31 +536,28 @@ fn targets() -> Vec<Target> {
 
 #[cfg(feature = "web")]
 fn link_target() -> Option<Target> {
-    use paradl::app::state::inputs::{ClusterSource, Inputs, ModelSource};
+    use paradl::app::input::document::Document;
+    use paradl::app::input::source::{ClusterSource, ModelSource};
     use paradl::app::url;
     let mut custom = presets::network("alexnet").ok()?.spec();
     custom.dataset.samples = 50_000;
-    let seeds = [
-        Inputs {
-            gpus: 256,
-            model: ModelSource::Preset("vgg16".into()),
-            ..Inputs::default()
-        },
-        Inputs {
-            model: ModelSource::Custom(Box::new(custom)),
-            cluster: ClusterSource::Preset("dgx-h100".into()),
-            batch: Batch::MiniBatch(4096),
-            ..Inputs::default()
-        },
-    ]
-    .iter()
-    .map(|i| url::encode(i).into_bytes())
-    .collect();
+    let mut vgg = Document::default();
+    vgg.question.run.gpus = 256;
+    vgg.question.model = ModelSource::Preset("vgg16".into());
+    let mut edited = Document::default();
+    edited.question.model = ModelSource::Custom(Box::new(custom));
+    edited.question.cluster = ClusterSource::Preset("dgx-h100".into());
+    edited.question.run.batch = Batch::MiniBatch(4096);
+    let seeds = [vgg, edited].iter().map(|i| url::encode(i).into_bytes()).collect();
     Some(Target {
         name: "share link",
         short: 300,
         seeds,
-        run: |data| url::decode(&text(data)).ok().map(|i| vec![i.bytes_per_item]),
+        run: |data| {
+            url::decode(&text(data))
+                .ok()
+                .map(|d| vec![d.question.run.bytes_per_item])
+        },
     })
 }
 

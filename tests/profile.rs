@@ -6,6 +6,7 @@
 
 use paradl::oracle::formats::network::{Hints, read_network};
 use paradl::oracle::formats::profile::{self, ProfileWarning, TorchProfile};
+use paradl::oracle::presets::devices::known_gpu;
 use paradl::oracle::{
     Batch, Cluster, Fidelity, Network, OracleError, Precision, ProfileError, Run, RunSpec, Scenario, Strategy, Term,
     presets,
@@ -26,7 +27,7 @@ fn imported(onnx: &[u8]) -> Network {
 
 fn profiled(fixture: (&str, &[u8])) -> (TorchProfile, profile::Applied) {
     let p = profile::parse(fixture.0).unwrap();
-    let applied = profile::apply(&imported(fixture.1), &p).unwrap();
+    let applied = profile::apply(&imported(fixture.1), &p, known_gpu).unwrap();
     (p, applied)
 }
 
@@ -238,7 +239,7 @@ fn measured_on(device: &str, sms: u64) -> TorchProfile {
 #[test]
 fn a_profile_of_a_known_gpu_is_its_own_on_that_gpu_and_scaled_elsewhere() {
     let p = measured_on("NVIDIA H100 80GB HBM3", 132);
-    let applied = profile::apply(&imported(RESNET18.1), &p).unwrap();
+    let applied = profile::apply(&imported(RESNET18.1), &p, known_gpu).unwrap();
     assert!(
         !applied
             .warnings
@@ -269,7 +270,7 @@ fn a_profile_of_a_known_gpu_is_its_own_on_that_gpu_and_scaled_elsewhere() {
 }
 
 fn other_network(p: &TorchProfile, network: &Network) -> String {
-    match profile::apply(network, p) {
+    match profile::apply(network, p, known_gpu) {
         Err(OracleError::Profile(ProfileError::OtherNetwork(why))) => why,
         other => panic!("expected another network, got {other:?}"),
     }
@@ -313,7 +314,7 @@ fn a_profile_of_another_network_is_an_error_naming_the_mismatch() {
 fn a_layers_sum_beyond_the_step_is_scaled_to_it() {
     let mut p = profile::parse(RESNET18.0).unwrap();
     p.iteration_s = p.modules_s() / 2.0;
-    let applied = profile::apply(&imported(RESNET18.1), &p).unwrap();
+    let applied = profile::apply(&imported(RESNET18.1), &p, known_gpu).unwrap();
     assert!(
         applied
             .warnings
@@ -337,7 +338,7 @@ fn modules_that_are_no_layer_are_named() {
     extra.kind = "Dropout".into();
     extra.input_shape = None;
     p.layers.push(extra);
-    let applied = profile::apply(&imported(RESNET18.1), &p).unwrap();
+    let applied = profile::apply(&imported(RESNET18.1), &p, known_gpu).unwrap();
     let named = applied.warnings.iter().find_map(|w| match w {
         ProfileWarning::Unmatched { modules, .. } => Some(modules.clone()),
         _ => None,

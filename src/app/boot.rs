@@ -1,7 +1,7 @@
 //! Where a visit starts: the link's view (and lesson), else the last view
 //! kept in this browser, else the defaults.
 
-use crate::app::state::inputs::Inputs;
+use crate::app::input::document::Document;
 use crate::app::state::{AppState, LessonState};
 use crate::app::{browser, lessons, url};
 
@@ -25,19 +25,19 @@ pub fn boot() -> AppState {
 fn linked_or_kept() -> AppState {
     match browser::linked_state() {
         Some(link) => match url::decode(&link) {
-            Ok(inputs) => AppState::new(inputs, None),
+            Ok(document) => AppState::new(document, None),
             Err(e) => AppState::new(
-                Inputs::default(),
+                Document::default(),
                 Some(format!(
                     "This link could not be opened ({e}), so the default view is shown."
                 )),
             ),
         },
         None => match browser::remembered().map(|text| url::decode_stored(&text)) {
-            None => AppState::new(Inputs::default(), None),
-            Some(Ok(inputs)) => AppState::new(inputs, None),
+            None => AppState::new(Document::default(), None),
+            Some(Ok(document)) => AppState::new(document, None),
             Some(Err(e)) => AppState::new(
-                Inputs::default(),
+                Document::default(),
                 Some(format!(
                     "Your last view could not be restored ({e}), so the default view is shown."
                 )),

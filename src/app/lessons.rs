@@ -3,8 +3,11 @@
 //! hidden until the student commits to a guess and reveals them. What each
 //! answer says is checked against the engine by the tests below.
 
-use crate::app::state::explain_target::ExplainTarget;
-use crate::app::state::inputs::{Inputs, ModelSource};
+use crate::app::input::document::Document;
+use crate::app::input::explain_target::ExplainTarget;
+use crate::app::input::question::Question;
+use crate::app::input::source::ModelSource;
+use crate::app::input::view::View;
 use crate::app::url;
 use crate::oracle::{Batch, CommKind, Quantity, Strategy};
 
@@ -19,43 +22,62 @@ pub struct Lesson {
     pub question: &'static str,
     /// What the results show.
     pub answer: &'static str,
-    /// The view it opens.
-    pub inputs: fn() -> Inputs,
+    /// The document it opens.
+    pub inputs: fn() -> Document,
 }
 
-fn data_stops_scaling() -> Inputs {
-    Inputs {
-        gpus: 1024,
-        batch: Batch::MiniBatch(8192),
-        strategies: vec![Strategy::Data],
-        // the number to look at: the gradient Allreduce of an epoch
-        explaining: Some(ExplainTarget::new(
-            Strategy::Data,
-            1024,
-            Quantity::Kind(CommKind::GradientAllreduce),
-        )),
-        ..Inputs::default()
+/// A question on the first visit's, changed by `edit`.
+fn asking(edit: impl FnOnce(&mut Question)) -> Question {
+    let mut question = Question::default();
+    edit(&mut question);
+    question
+}
+
+fn data_stops_scaling() -> Document {
+    Document {
+        question: asking(|q| {
+            q.run.gpus = 1024;
+            q.run.batch = Batch::MiniBatch(8192);
+            q.strategies = vec![Strategy::Data];
+        }),
+        view: View {
+            // the number to look at: the gradient Allreduce of an epoch
+            explaining: Some(ExplainTarget::new(
+                Strategy::Data,
+                1024,
+                Quantity::Kind(CommKind::GradientAllreduce),
+            )),
+            ..View::default()
+        },
     }
 }
 
-fn spatial_for_cosmoflow() -> Inputs {
-    Inputs {
-        model: ModelSource::Preset("cosmoflow".into()),
-        gpus: 64,
-        batch: Batch::SamplesPerGpu(0.25),
-        strategies: vec![Strategy::Data, Strategy::Spatial, Strategy::DataSpatial],
-        drawing: Some(Strategy::DataSpatial),
-        ..Inputs::default()
+fn spatial_for_cosmoflow() -> Document {
+    Document {
+        question: asking(|q| {
+            q.model = ModelSource::Preset("cosmoflow".into());
+            q.run.gpus = 64;
+            q.run.batch = Batch::SamplesPerGpu(0.25);
+            q.strategies = vec![Strategy::Data, Strategy::Spatial, Strategy::DataSpatial];
+        }),
+        view: View {
+            drawing: Some(Strategy::DataSpatial),
+            ..View::default()
+        },
     }
 }
 
-fn memory_wall() -> Inputs {
-    Inputs {
-        model: ModelSource::Preset("vgg16".into()),
-        gpus: 8,
-        batch: Batch::SamplesPerGpu(256.0),
-        explaining: Some(ExplainTarget::new(Strategy::Data, 8, Quantity::Memory)),
-        ..Inputs::default()
+fn memory_wall() -> Document {
+    Document {
+        question: asking(|q| {
+            q.model = ModelSource::Preset("vgg16".into());
+            q.run.gpus = 8;
+            q.run.batch = Batch::SamplesPerGpu(256.0);
+        }),
+        view: View {
+            explaining: Some(ExplainTarget::new(Strategy::Data, 8, Quantity::Memory)),
+            ..View::default()
+        },
     }
 }
 
@@ -103,9 +125,9 @@ mod tests {
     use crate::oracle::Violation;
 
     fn results(lesson: &Lesson) -> Results {
-        let inputs = (lesson.inputs)();
-        let scenario = inputs.scenario().unwrap();
-        Results::compute(&inputs, &scenario).unwrap()
+        let question = (lesson.inputs)().question;
+        let scenario = question.scenario().unwrap();
+        Results::compute(&question, &scenario).unwrap()
     }
 
     #[test]
@@ -145,9 +167,9 @@ mod tests {
     fn the_numbers_a_lesson_opens_are_the_ones_its_answer_names() {
         let lesson = find("data-stops-scaling").unwrap();
         let inputs = (lesson.inputs)();
-        let scenario = inputs.scenario().unwrap();
+        let scenario = inputs.question.scenario().unwrap();
         let r = results(lesson);
-        let target = inputs.explaining.unwrap();
+        let target = inputs.view.explaining.unwrap();
         let spec = r.template.for_strategy(target.strategy, target.gpus);
         let e = scenario.explain(&spec, target.quantity).unwrap();
         let data = r
@@ -159,9 +181,9 @@ mod tests {
         assert!(e.terms[0].formula.starts_with("AR(d, m)") || e.terms[0].formula.contains("least of"));
         let wall = find("memory-wall").unwrap();
         let inputs = (wall.inputs)();
-        let e = inputs.scenario().unwrap().explain(
+        let e = inputs.question.scenario().unwrap().explain(
             &results(wall).template.for_strategy(Strategy::Data, 8),
-            inputs.explaining.unwrap().quantity,
+            inputs.view.explaining.unwrap().quantity,
         );
         assert!(e.unwrap().steps.iter().any(|s| s.label == "activations per GPU"));
     }

@@ -1,15 +1,19 @@
 //! The browser app: a Yew single-page app that runs the engine client-side.
 //!
-//! [`state`] holds the one reducer and its editors, [`url`] the share-link
-//! codec, [`results`] what the engine computes for a view, [`charts`] the
-//! plots (data apart from drawing), [`components`] the Yew components,
-//! [`planner`] the search in a Web Worker and [`browser`] the little glue to the page (location, history, storage,
-//! clipboard, downloads).
+//! [`input`] is the ground: the question and the view as typed documents,
+//! with the keys and tables of every field. On it: [`url`] the share-link
+//! codec, [`results`] what the engine computes for a question, [`charts`] the
+//! plots (data apart from drawing), [`lessons`], [`planner`] the search in
+//! a Web Worker and [`browser`] the little glue to the page (location,
+//! history, storage, clipboard, downloads). Above them [`state`], the one
+//! reducer and its editors, and above it [`components`], the Yew
+//! components. No file imports one above it (`tests/layering.rs`).
 
 pub mod boot;
 pub mod browser;
 pub mod charts;
 pub mod components;
+pub mod input;
 pub mod lessons;
 pub mod model_doc;
 pub mod planner;

@@ -1,7 +1,10 @@
 //! What a view shows, computed by the engine from the inputs.
 
-use super::state::fields::{self, Errors};
-use super::state::inputs::Inputs;
+use std::cell::OnceCell;
+
+use super::input::keys::{self, Errors};
+use super::input::question::Question;
+use super::input::run_fields;
 use crate::oracle::formats::measured;
 use crate::oracle::{Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts};
 
@@ -16,7 +19,7 @@ pub struct LayerTotals {
     pub flops: f64,
 }
 
-/// Everything drawn and listed for one set of inputs.
+/// Everything drawn and listed for one question.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Results {
     /// The GPU budget.
@@ -42,58 +45,73 @@ pub struct Results {
     pub template: RunSpec,
     /// Every strategy at the budget in the other edition, uncalibrated.
     pub other_ranking: Vec<Projection>,
-    /// The chosen strategies' sweep in the other edition, uncalibrated
-    /// (empty unless the inputs ask to compare editions).
-    pub other_sweep: Vec<Projection>,
+    /// The strategies drawn.
+    pub strategies: Vec<Strategy>,
+    /// The largest GPU count of the sweep.
+    pub max_gpus: u64,
+    /// The chosen strategies' sweep in the other edition, uncalibrated,
+    /// computed when a view first draws it.
+    other_sweep: OnceCell<Vec<Projection>>,
 }
 
 impl Results {
-    /// Projects `inputs` on `scenario`.
+    /// Projects `question` on `scenario`.
     ///
     /// # Errors
     /// The first run setting the engine rejects, keyed to its input.
-    pub fn compute(inputs: &Inputs, scenario: &Scenario) -> Result<Self, Errors> {
-        inputs
+    pub fn compute(question: &Question, scenario: &Scenario) -> Result<Self, Errors> {
+        question
             .check_runs(scenario.network(), scenario.cluster())
-            .map_err(|e| Errors::from([(fields::of_run(&e), fields::message(&e))]))?;
-        let uncalibrated = inputs.run(Strategy::Data);
-        let calibration = calibrate(inputs, scenario, &uncalibrated)?;
+            .map_err(|e| Errors::from([(run_fields::of_run(&e), keys::message(&e))]))?;
+        let gpus = question.gpus();
+        let uncalibrated = question.run_of(Strategy::Data);
+        let calibration = calibrate(question, scenario, &uncalibrated)?;
         let template = RunSpec {
             calibration: calibration.as_ref().and_then(|c| c.factors().ok()),
             ..uncalibrated.clone()
         };
         let ranking = scenario.rank(&template, RankBy::Time).points;
-        let max_gpus = scenario.cluster().max_gpus().max(inputs.gpus);
-        let sweep = scenario.sweep(&template, &inputs.strategies, max_gpus).points;
+        let max_gpus = scenario.cluster().max_gpus().max(gpus);
+        let sweep = scenario.sweep(&template, &question.strategies, max_gpus).points;
         let ideal = gpu_counts(max_gpus)
             .into_iter()
             .map(|p| (p, scenario.ideal_epoch_s(&template, p)))
             .collect();
-        let fits = inputs
+        let fits = question
             .strategies
             .iter()
-            .filter(|s| s.applies_at(inputs.gpus))
-            .filter_map(|&s| scenario.capacity(&template.for_strategy(s, inputs.gpus)).ok())
+            .filter(|s| s.applies_at(gpus))
+            .filter_map(|&s| scenario.capacity(&template.for_strategy(s, gpus)).ok())
             .collect();
-        let other = uncalibrated.in_edition(inputs.fidelity.other());
+        let other = uncalibrated.in_edition(question.run.fidelity.other());
         let other_ranking = scenario.rank(&other, RankBy::Time).points;
-        let other_sweep = if inputs.compare_editions {
-            scenario.sweep(&other, &inputs.strategies, max_gpus).points
-        } else {
-            Vec::new()
-        };
         Ok(Self {
-            gpus: inputs.gpus,
+            gpus,
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),
             ranking,
             sweep,
             ideal,
             fits,
-            fidelity: inputs.fidelity,
+            fidelity: question.run.fidelity,
             calibration,
             template,
             other_ranking,
-            other_sweep,
+            strategies: question.strategies.clone(),
+            max_gpus,
+            other_sweep: OnceCell::new(),
+        })
+    }
+
+    /// The chosen strategies' sweep in the other edition, uncalibrated:
+    /// computed on `scenario` the first time a view draws it, then kept.
+    pub fn other_sweep(&self, scenario: &Scenario) -> &[Projection] {
+        self.other_sweep.get_or_init(|| {
+            let other = RunSpec {
+                calibration: None,
+                ..self.template.clone()
+            }
+            .in_edition(self.fidelity.other());
+            scenario.sweep(&other, &self.strategies, self.max_gpus).points
         })
     }
 
@@ -103,31 +121,31 @@ impl Results {
     }
 }
 
-/// The calibration of the inputs' measured runs, if any.
+/// The calibration of the question's measured runs, if any.
 ///
 /// # Errors
 /// The line of a run that does not parse or that the engine rejects.
-fn calibrate(inputs: &Inputs, scenario: &Scenario, template: &RunSpec) -> Result<Option<Calibration>, Errors> {
-    if !inputs.calibrated() {
+fn calibrate(question: &Question, scenario: &Scenario, template: &RunSpec) -> Result<Option<Calibration>, Errors> {
+    if !question.calibrated() {
         return Ok(None);
     }
-    let keyed = |e: &crate::oracle::ParseError| Errors::from([fields::of_measured(e)]);
-    let runs = measured::parse(&inputs.measured).map_err(|e| keyed(&e))?;
+    let keyed = |e: &crate::oracle::ParseError| Errors::from([keys::of_measured(e)]);
+    let runs = measured::parse(&question.measured).map_err(|e| keyed(&e))?;
     scenario.calibrate(&runs, template).map(Some).map_err(|e| keyed(&e))
 }
 
 /// The default view's results, for tests.
 #[cfg(test)]
 pub fn default_results() -> Results {
-    let inputs = Inputs::default();
-    let scenario = inputs.scenario().unwrap_or_else(|e| panic!("{e}"));
-    Results::compute(&inputs, &scenario).unwrap_or_else(|e| panic!("{e:?}"))
+    let question = Question::default();
+    let scenario = question.scenario().unwrap_or_else(|e| panic!("{e}"));
+    Results::compute(&question, &scenario).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::state::fields::{Key, RunKey};
+    use crate::app::input::keys::{Key, RunKey};
     use crate::oracle::Batch;
 
     #[test]
@@ -135,9 +153,9 @@ mod tests {
         // ResNet-50 on ABCI, 64 GPUs at 32 samples each, computed by hand:
         // B = 2048, I = ceil(1,280,000 / 2048) = 625, data-parallel compute
         // D·T/p = 1,280,000 · 0.003119502 s / 64 = 62.39004 s per epoch
-        let inputs = Inputs::default();
-        let scenario = inputs.scenario().unwrap();
-        let results = Results::compute(&inputs, &scenario).unwrap();
+        let question = Question::default();
+        let scenario = question.scenario().unwrap();
+        let results = Results::compute(&question, &scenario).unwrap();
         assert_eq!(results.gpus, 64);
         assert_eq!(results.ranking.len(), 7, "every strategy but serial applies at 64 GPUs");
         let data = results.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
@@ -170,18 +188,14 @@ mod tests {
 
     #[test]
     fn run_errors_are_keyed_to_their_input() {
-        let inputs = Inputs {
-            group_size: Some(3),
-            ..Inputs::default()
-        };
-        let scenario = inputs.scenario().unwrap();
-        let errors = Results::compute(&inputs, &scenario).unwrap_err();
+        let mut question = Question::default();
+        question.run.group_size = Some(3);
+        let scenario = question.scenario().unwrap();
+        let errors = Results::compute(&question, &scenario).unwrap_err();
         assert!(errors[&Key::Run(RunKey::GroupSize)].contains("divide"));
-        let inputs = Inputs {
-            batch: Batch::SamplesPerGpu(0.3),
-            ..Inputs::default()
-        };
-        let errors = Results::compute(&inputs, &scenario).unwrap_err();
+        let mut question = Question::default();
+        question.run.batch = Batch::SamplesPerGpu(0.3);
+        let errors = Results::compute(&question, &scenario).unwrap_err();
         assert!(errors.contains_key(&Key::Run(RunKey::SamplesPerGpu)));
     }
 }

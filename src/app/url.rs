@@ -1,24 +1,20 @@
-//! The share-link codec: inputs to a compact, URL-safe string and back.
-//!
-//! The inputs become a small JSON object with one-letter keys, defaults
-//! left out; it is compressed with DEFLATE and written in unpadded
-//! URL-safe base64. A link is untrusted input: its length, its compressed
-//! and inflated sizes and every value are checked, and each failure is a
-//! typed [`LinkError`].
+//! The share link: the [`Document`] as serde writes it (short keys,
+//! first-visit values left out), with the format's version, compressed
+//! with DEFLATE and written in unpadded URL-safe base64. A link is
+//! untrusted input: its length, its compressed and inflated sizes, its
+//! keys and every value are checked, and each failure is a typed
+//! [`LinkError`]. This file holds only the limits, the version and the
+//! errors; the keys are the document's own.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use thiserror::Error;
 
-use super::state::explain_target::ExplainTarget;
-use super::state::inputs::{ClusterSource, DEFAULT_CLUSTER, DEFAULT_GPUS, DEFAULT_MODEL, Inputs, ModelSource};
+use super::input::document::{self, Document};
+use super::input::explain_target::ExplainTarget;
 use crate::oracle::formats::measured;
-use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
-use crate::oracle::{
-    Batch, ClusterSpec, DEFAULT_BUCKET_MIB, Fidelity, MAX_GPUS, NetworkSpec, Objective, Optimizer, OracleError,
-    Precision, Scenario, Strategy, presets,
-};
+use crate::oracle::{MAX_GPUS, OracleError, Scenario, Strategy};
 
 /// The query parameter that carries the state.
 pub const PARAMETER: &str = "s";
@@ -31,6 +27,7 @@ pub const MAX_INFLATED_BYTES: usize = 4 << 20;
 pub const MAX_STORED_CHARS: usize = 16 << 20;
 /// Largest inflated stored state, in bytes.
 pub const MAX_STORED_INFLATED_BYTES: usize = 256 << 20;
+/// The format's version, written as `v` beside the document's keys.
 const VERSION: u8 = 1;
 
 /// Why a link could not be read.
@@ -64,151 +61,43 @@ pub enum LinkError {
     Explained(String),
 }
 
-fn is_default<T: Default + PartialEq>(value: &T) -> bool {
-    *value == T::default()
-}
-
-/// The wire form: one-letter keys, defaults left out.
-#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Wire {
-    #[serde(default, skip_serializing_if = "is_default")]
-    v: u8,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    m: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    n: Option<NetworkSpec>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    c: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    k: Option<ClusterSpec>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    g: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    b: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    mb: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    s: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    d: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    sg: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    p2: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    f: Option<Fidelity>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cal: Option<String>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    ce: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pr: Option<Precision>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    op: Option<Optimizer>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    z: u8,
-    #[serde(default, skip_serializing_if = "is_default")]
-    rc: bool,
-    #[serde(default, skip_serializing_if = "is_default")]
-    ov: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    bk: Option<f64>,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pl: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pg: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    po: Option<Objective>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    ex: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    dr: Option<Strategy>,
-}
-
-/// Encodes `inputs`; the defaults give the empty string.
-pub fn encode(inputs: &Inputs) -> String {
-    let defaults = Inputs::default();
-    let wire = Wire {
-        v: 0,
-        m: match &inputs.model {
-            ModelSource::Preset(key) if key != DEFAULT_MODEL => Some(key.clone()),
-            _ => None,
-        },
-        n: match &inputs.model {
-            ModelSource::Custom(spec) => Some(spec.as_ref().clone()),
-            ModelSource::Preset(_) => None,
-        },
-        c: match &inputs.cluster {
-            ClusterSource::Preset(key) if key != DEFAULT_CLUSTER => Some(key.clone()),
-            _ => None,
-        },
-        k: match &inputs.cluster {
-            ClusterSource::Custom(spec) => Some(spec.as_ref().clone()),
-            ClusterSource::Preset(_) => None,
-        },
-        g: (inputs.gpus != DEFAULT_GPUS).then_some(inputs.gpus),
-        b: match inputs.batch {
-            Batch::SamplesPerGpu(b) if inputs.batch != defaults.batch => Some(b),
-            _ => None,
-        },
-        mb: match inputs.batch {
-            Batch::MiniBatch(b) => Some(b),
-            Batch::SamplesPerGpu(_) => None,
-        },
-        s: (inputs.strategies != defaults.strategies).then(|| {
-            let names: Vec<&str> = inputs.strategies.iter().map(|s| s.name()).collect();
-            names.join(",")
-        }),
-        d: (inputs.bytes_per_item != DEFAULT_BYTES_PER_ITEM).then_some(inputs.bytes_per_item),
-        sg: inputs.segments,
-        p2: inputs.group_size,
-        f: (inputs.fidelity != defaults.fidelity).then_some(inputs.fidelity),
-        cal: inputs.calibrated().then(|| inputs.measured.clone()),
-        ce: inputs.compare_editions,
-        pr: (inputs.precision != Precision::default()).then_some(inputs.precision),
-        op: (inputs.optimizer != Optimizer::default()).then_some(inputs.optimizer),
-        z: inputs.zero,
-        rc: inputs.recompute,
-        ov: inputs.overlap,
-        bk: (inputs.bucket_mib != DEFAULT_BUCKET_MIB).then_some(inputs.bucket_mib),
-        pl: inputs.plan_open,
-        pg: inputs.plan_gpus,
-        po: (inputs.plan_objective != Objective::default()).then_some(inputs.plan_objective),
-        ex: inputs.explaining.map(|t| t.key()),
-        dr: inputs.drawing,
+/// Encodes `document`; the first visit's gives the empty string.
+pub fn encode(document: &Document) -> String {
+    let Ok(Value::Object(mut map)) = serde_json::to_value(document) else {
+        return String::new();
     };
-    if wire == Wire::default() {
+    if map.is_empty() {
         return String::new();
     }
-    let wire = Wire { v: VERSION, ..wire };
-    let json = serde_json::to_vec(&wire).unwrap_or_default();
+    map.insert("v".into(), Value::from(VERSION));
+    let json = serde_json::to_vec(&map).unwrap_or_default();
     URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9))
 }
 
-/// Decodes and checks a link's state; the empty string gives the defaults.
+/// Decodes and checks a link's document; the empty string gives the
+/// first visit's.
 ///
 /// # Errors
 /// A [`LinkError`] saying what is wrong; the caller falls back to the
 /// defaults.
-pub fn decode(text: &str) -> Result<Inputs, LinkError> {
+pub fn decode(text: &str) -> Result<Document, LinkError> {
     decode_within(text, MAX_ENCODED_CHARS, MAX_INFLATED_BYTES)
 }
 
-/// Decodes and checks a state kept in the browser's storage: as a link,
-/// with the larger limits of [`MAX_STORED_CHARS`] (a view too large for a
-/// link is still kept across reloads).
+/// Decodes and checks a document kept in the browser's storage: as a
+/// link, with the larger limits of [`MAX_STORED_CHARS`] (a view too large
+/// for a link is still kept across reloads).
 ///
 /// # Errors
 /// As [`decode`].
-pub fn decode_stored(text: &str) -> Result<Inputs, LinkError> {
+pub fn decode_stored(text: &str) -> Result<Document, LinkError> {
     decode_within(text, MAX_STORED_CHARS, MAX_STORED_INFLATED_BYTES)
 }
 
-fn decode_within(text: &str, max_chars: usize, max_inflated: usize) -> Result<Inputs, LinkError> {
+fn decode_within(text: &str, max_chars: usize, max_inflated: usize) -> Result<Document, LinkError> {
     let text = text.trim();
     if text.is_empty() {
-        return Ok(Inputs::default());
+        return Ok(Document::default());
     }
     if text.len() > max_chars {
         return Err(LinkError::TooLong {
@@ -219,68 +108,47 @@ fn decode_within(text: &str, max_chars: usize, max_inflated: usize) -> Result<In
     let compressed = URL_SAFE_NO_PAD.decode(text).map_err(|_| LinkError::NotBase64)?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, max_inflated)
         .map_err(|_| LinkError::NotCompressed)?;
-    let wire: Wire = serde_json::from_slice(&json).map_err(|e| LinkError::NotState(e.to_string()))?;
-    if wire.v > VERSION {
-        return Err(LinkError::Version(wire.v));
+    let mut map: Map<String, Value> = serde_json::from_slice(&json).map_err(|e| LinkError::NotState(e.to_string()))?;
+    let version = match map.remove("v") {
+        None => 0,
+        Some(v) => v
+            .as_u64()
+            .and_then(|v| u8::try_from(v).ok())
+            .ok_or_else(|| LinkError::NotState(format!("the version {v} is not a number")))?,
+    };
+    if version > VERSION {
+        return Err(LinkError::Version(version));
     }
-    let inputs = from_wire(wire)?;
-    check(&inputs)?;
-    Ok(inputs)
+    read_keys(&map)?;
+    let document: Document =
+        serde_json::from_value(Value::Object(map)).map_err(|e| LinkError::NotState(e.to_string()))?;
+    let document = Document {
+        question: document.question.canonical().map_err(LinkError::Invalid)?,
+        ..document
+    };
+    check(&document)?;
+    Ok(document)
+}
+
+/// The keys a link may hold, and the values whose errors say more than
+/// serde's: an explained number and the strategies.
+fn read_keys(map: &Map<String, Value>) -> Result<(), LinkError> {
+    if let Some(unknown) = map.keys().find(|k| !document::KEYS.contains(&k.as_str())) {
+        return Err(LinkError::NotState(format!("unknown key '{unknown}'")));
+    }
+    if let Some(Value::String(key)) = map.get("ex")
+        && ExplainTarget::parse(key).is_none()
+    {
+        return Err(LinkError::Explained(key.clone()));
+    }
+    if let Some(Value::String(list)) = map.get("s") {
+        Strategy::parse_list(list).map_err(invalid)?;
+    }
+    Ok(())
 }
 
 fn invalid(error: impl Into<OracleError>) -> LinkError {
     LinkError::Invalid(error.into())
-}
-
-fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
-    let defaults = Inputs::default();
-    let model = match (wire.n, wire.m) {
-        (Some(spec), _) => ModelSource::Custom(Box::new(spec)),
-        (None, Some(key)) => ModelSource::Preset(presets::network_preset(&key).map_err(invalid)?.key.into()),
-        (None, None) => defaults.model,
-    };
-    let cluster = match (wire.k, wire.c) {
-        (Some(spec), _) => ClusterSource::Custom(Box::new(spec)),
-        (None, Some(key)) => ClusterSource::Preset(presets::cluster_preset(&key).map_err(invalid)?.key.into()),
-        (None, None) => defaults.cluster,
-    };
-    let batch = match (wire.mb, wire.b) {
-        (Some(b), _) => Batch::MiniBatch(b),
-        (None, Some(b)) => Batch::SamplesPerGpu(b),
-        (None, None) => defaults.batch,
-    };
-    let explaining = match wire.ex {
-        Some(key) => Some(ExplainTarget::parse(&key).ok_or(LinkError::Explained(key))?),
-        None => None,
-    };
-    let strategies = match wire.s {
-        Some(list) => Strategy::parse_list(&list).map_err(invalid)?,
-        None => defaults.strategies,
-    };
-    Ok(Inputs {
-        model,
-        cluster,
-        gpus: wire.g.unwrap_or(defaults.gpus),
-        batch,
-        strategies,
-        bytes_per_item: wire.d.unwrap_or(defaults.bytes_per_item),
-        segments: wire.sg,
-        group_size: wire.p2,
-        fidelity: wire.f.unwrap_or(defaults.fidelity),
-        measured: wire.cal.unwrap_or_default(),
-        compare_editions: wire.ce,
-        precision: wire.pr.unwrap_or_default(),
-        optimizer: wire.op.unwrap_or_default(),
-        zero: wire.z,
-        recompute: wire.rc,
-        overlap: wire.ov,
-        bucket_mib: wire.bk.unwrap_or(DEFAULT_BUCKET_MIB),
-        plan_open: wire.pl,
-        plan_gpus: wire.pg,
-        plan_objective: wire.po.unwrap_or_default(),
-        explaining,
-        drawing: wire.dr,
-    })
 }
 
 /// Every value of a link must be valid: network, cluster, the run of
@@ -288,17 +156,18 @@ fn from_wire(wire: Wire) -> Result<Inputs, LinkError> {
 /// must calibrate). A budget beyond the cluster's largest allocation is
 /// valid (the views show it, marked infeasible by the engine's `gpus`
 /// limit).
-fn check(inputs: &Inputs) -> Result<(), LinkError> {
-    let network = inputs.network().map_err(LinkError::Invalid)?;
-    let cluster = inputs.cluster().map_err(LinkError::Invalid)?;
-    inputs.check_runs(&network, &cluster).map_err(invalid)?;
-    if let Some(budget) = inputs.plan_gpus {
+fn check(document: &Document) -> Result<(), LinkError> {
+    let question = &document.question;
+    let network = question.network().map_err(LinkError::Invalid)?;
+    let cluster = question.cluster().map_err(LinkError::Invalid)?;
+    question.check_runs(&network, &cluster).map_err(invalid)?;
+    if let Some(budget) = document.view.plan.gpus {
         crate::oracle::model::checks::count("max_gpus", budget, 1, MAX_GPUS).map_err(invalid)?;
     }
-    if inputs.calibrated() {
-        let runs = measured::parse(&inputs.measured).map_err(invalid)?;
+    if question.calibrated() {
+        let runs = measured::parse(&question.measured).map_err(invalid)?;
         Scenario::new(network, cluster)
-            .calibrate(&runs, &inputs.run(Strategy::Data))
+            .calibrate(&runs, &question.run_of(Strategy::Data))
             .map_err(invalid)?;
     }
     Ok(())
@@ -308,63 +177,76 @@ fn check(inputs: &Inputs) -> Result<(), LinkError> {
 mod tests {
     use super::*;
 
-    fn custom() -> Inputs {
+    use crate::app::input::question::Question;
+    use crate::app::input::source::{ClusterSource, ModelSource};
+    use crate::app::input::view::View;
+    use crate::oracle::{Batch, Fidelity, Objective, Optimizer, Precision, presets};
+
+    fn custom() -> Document {
         let mut spec = presets::network("alexnet").unwrap().spec();
         spec.layers[0].y = [96, 54, 54].into();
         spec.dataset.samples = 50_000;
         let mut cluster = presets::cluster("dgx-a100").unwrap().spec().clone();
         cluster.nic.latency_s = 5e-6;
-        Inputs {
+        let mut question = Question {
             model: ModelSource::Custom(Box::new(spec)),
             cluster: ClusterSource::Custom(Box::new(cluster)),
-            gpus: 256,
-            batch: Batch::MiniBatch(8192),
             strategies: vec![Strategy::Data, Strategy::DataFilter],
-            bytes_per_item: 2.0,
-            segments: Some(64),
-            group_size: Some(8),
-            fidelity: Fidelity::Ideal,
             measured: "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,2048,,0.9,,\n"
                 .into(),
-            compare_editions: true,
-            precision: Precision::Bf16,
-            optimizer: Optimizer::Adam,
-            zero: 2,
-            recompute: true,
-            overlap: true,
-            bucket_mib: 50.0,
-            plan_open: true,
-            plan_gpus: Some(512),
-            plan_objective: Objective::Memory,
+            ..Question::default()
+        };
+        let run = &mut question.run;
+        run.gpus = 256;
+        run.batch = Batch::MiniBatch(8192);
+        run.bytes_per_item = 2.0;
+        run.segments = Some(64);
+        run.group_size = Some(8);
+        run.fidelity = Fidelity::Ideal;
+        run.precision = Precision::Bf16;
+        run.optimizer = Optimizer::Adam;
+        run.zero = 2;
+        run.recompute = true;
+        run.overlap = true;
+        run.bucket_mib = 50.0;
+        let mut view = View {
             explaining: Some(ExplainTarget::new(
                 Strategy::DataFilter,
                 128,
                 crate::oracle::Quantity::Kind(crate::oracle::CommKind::LayerCollectives),
             )),
             drawing: Some(Strategy::DataFilter),
-        }
+            compare_editions: true,
+            ..View::default()
+        };
+        view.plan.open = true;
+        view.plan.gpus = Some(512);
+        view.plan.objective = Objective::Memory;
+        Document { question, view }
+    }
+
+    fn with(edit: impl FnOnce(&mut Question)) -> Document {
+        let mut question = Question::default();
+        edit(&mut question);
+        Document::of(question)
     }
 
     #[test]
     fn defaults_encode_to_nothing() {
-        assert_eq!(encode(&Inputs::default()), "");
-        assert_eq!(decode("").unwrap(), Inputs::default());
+        assert_eq!(encode(&Document::default()), "");
+        assert_eq!(decode("").unwrap(), Document::default());
     }
 
     #[test]
     fn round_trips() {
         let cases = [
-            Inputs::default(),
-            Inputs {
-                gpus: 8,
-                ..Inputs::default()
-            },
-            Inputs {
-                model: ModelSource::Preset("cosmoflow".into()),
-                batch: Batch::SamplesPerGpu(0.25),
-                strategies: vec![Strategy::DataSpatial],
-                ..Inputs::default()
-            },
+            Document::default(),
+            with(|q| q.run.gpus = 8),
+            with(|q| {
+                q.model = ModelSource::Preset("cosmoflow".into());
+                q.run.batch = Batch::SamplesPerGpu(0.25);
+                q.strategies = vec![Strategy::DataSpatial];
+            }),
             custom(),
         ];
         for inputs in cases {
@@ -379,19 +261,15 @@ mod tests {
 
     #[test]
     fn links_are_compact() {
-        let preset = encode(&Inputs {
-            model: ModelSource::Preset("vgg16".into()),
-            gpus: 256,
-            ..Inputs::default()
-        });
+        let preset = encode(&with(|q| {
+            q.model = ModelSource::Preset("vgg16".into());
+            q.run.gpus = 256;
+        }));
         assert!(preset.len() < 40, "{preset}");
         // a whole edited ResNet-152 (514 layers) still fits in a few KB
         let mut spec = presets::network("resnet152").unwrap().spec();
         spec.dataset.samples = 1000;
-        let big = encode(&Inputs {
-            model: ModelSource::Custom(Box::new(spec)),
-            ..Inputs::default()
-        });
+        let big = encode(&with(|q| q.model = ModelSource::Custom(Box::new(spec))));
         assert!(big.len() < 8000, "{}", big.len());
     }
 
@@ -406,10 +284,7 @@ mod tests {
         for (i, layer) in spec.layers.iter_mut().enumerate() {
             layer.name = format!("{}_{i}", layer.name);
         }
-        let inputs = Inputs {
-            model: ModelSource::Custom(Box::new(spec)),
-            ..Inputs::default()
-        };
+        let inputs = with(|q| q.model = ModelSource::Custom(Box::new(spec)));
         let text = encode(&inputs);
         assert!(text.len() > MAX_ENCODED_CHARS, "{} characters", text.len());
         assert!(matches!(decode(&text), Err(LinkError::TooLong { .. })));
@@ -429,7 +304,10 @@ mod tests {
         assert!(matches!(decode(&wrap(r#"{"m":"lenet"}"#)), Err(LinkError::Invalid(_))));
         assert!(matches!(decode(&wrap(r#"{"g":0}"#)), Err(LinkError::Invalid(_))));
         // more GPUs than ABCI's 4096: a view the app shows (infeasible), so a valid link
-        assert_eq!(decode(&wrap(r#"{"v":1,"g":8192}"#)).map(|i| i.gpus), Ok(8192));
+        assert_eq!(
+            decode(&wrap(r#"{"v":1,"g":8192}"#)).map(|d| d.question.run.gpus),
+            Ok(8192)
+        );
         assert!(matches!(decode(&wrap(r#"{"p2":3}"#)), Err(LinkError::Invalid(_))));
         // the ranking shows every strategy: a bad group size is caught even when no hybrid is plotted
         assert!(matches!(
@@ -451,7 +329,7 @@ mod tests {
         );
         assert!(matches!(decode(&wrap(r#"{"dr":"warp"}"#)), Err(LinkError::NotState(_))));
         assert_eq!(
-            decode(&wrap(r#"{"ex":"pipeline@8:memory-optimizer","dr":"pipeline"}"#)).map(|i| i.drawing),
+            decode(&wrap(r#"{"ex":"pipeline@8:memory-optimizer","dr":"pipeline"}"#)).map(|d| d.view.drawing),
             Ok(Some(Strategy::Pipeline))
         );
         assert!(matches!(decode(&wrap(r#"{"bk":0}"#)), Err(LinkError::Invalid(_))));
@@ -467,5 +345,55 @@ mod tests {
         let bomb = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&vec![b' '; 8 << 20], 10));
         assert!(bomb.len() < MAX_ENCODED_CHARS);
         assert_eq!(decode(&bomb), Err(LinkError::NotCompressed));
+    }
+
+    /// The links the app wrote before its inputs became one document open
+    /// the same views: the lessons, a calibrated view, an imported ONNX
+    /// network, a plan, and a view with every run setting changed.
+    #[test]
+    fn links_written_before_the_document_open_the_same_views() {
+        let file = include_str!("../../tests/links/before-the-document.txt");
+        let link = |name: &str| {
+            file.lines()
+                .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+                .unwrap_or_else(|| panic!("no link {name}"))
+        };
+        for lesson in &crate::app::lessons::LESSONS {
+            assert_eq!(
+                decode(link(&format!("lesson-{}", lesson.id))).unwrap(),
+                (lesson.inputs)(),
+                "{}",
+                lesson.id
+            );
+        }
+        let calibrated = with(|q| {
+            q.measured = crate::oracle::validation::measured_csv("resnet50", crate::oracle::validation::Tier::Head);
+        });
+        assert!(calibrated.question.calibrated());
+        assert_eq!(decode(link("CALIBRATED")).unwrap(), calibrated);
+        let bytes = include_bytes!("../../tests/onnx/light_squeezenet.onnx");
+        let read =
+            crate::oracle::formats::network::read_network(bytes, "squeezenet.onnx", &Default::default()).unwrap();
+        let onnx = with(|q| {
+            q.model = ModelSource::Custom(Box::new(read.network.spec()));
+            q.run.gpus = 16;
+        });
+        assert_eq!(decode(link("ONNX")).unwrap(), onnx);
+        let mut plan = with(|q| q.model = ModelSource::Preset("resnet152".into()));
+        plan.view.plan.open = true;
+        plan.view.plan.gpus = Some(2048);
+        plan.view.plan.objective = Objective::Cost;
+        assert_eq!(decode(link("PLAN")).unwrap(), plan);
+        let mut full = custom();
+        full.question.model = ModelSource::default();
+        full.question.measured = String::new();
+        full.view = View {
+            drawing: Some(Strategy::DataFilter),
+            compare_editions: true,
+            ..View::default()
+        };
+        assert_eq!(decode(link("FULL")).unwrap(), full);
+        // written again (keys in the document's order), they read back the same
+        assert_eq!(decode(&encode(&full)).unwrap(), full);
     }
 }

@@ -92,7 +92,8 @@ pub fn profiled(network: Network, path: &Path) -> Result<Network, CliError> {
     let text = read(path)?;
     let context = || path.display().to_string();
     let profile = formats::profile::parse(&text).map_err(|e| oracle(context(), e.into()))?;
-    let applied = formats::profile::apply(&network, &profile).map_err(|e| oracle(context(), e))?;
+    let applied =
+        formats::profile::apply(&network, &profile, presets::devices::known_gpu).map_err(|e| oracle(context(), e))?;
     for warning in &applied.warnings {
         super::note(&format!("note: {}: {warning}", context()));
     }

@@ -50,17 +50,7 @@ pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFor
                 let _ = writeln!(text, "  + {}: {}", term.term.label(), term.detail());
             }
             if let Some(k) = &p.calibration {
-                let _ = writeln!(
-                    text,
-                    "  calibrated: compute x{}, communication x{} ({})",
-                    units::significant(k.compute, 4),
-                    units::significant(k.communication, 4),
-                    if k.measured {
-                        "from runs of this strategy"
-                    } else {
-                        "global factors: no run of this strategy"
-                    }
-                );
+                let _ = writeln!(text, "  {}", k.sentence());
             }
             for (kind, seconds) in p.communication.iter() {
                 if seconds > 0.0 {

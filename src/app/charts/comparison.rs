@@ -75,7 +75,7 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
                 faded: !p.feasible,
                 total: units::seconds(p.total_s),
                 lines,
-                explain: Some(crate::app::state::explain_target::ExplainTarget::new(
+                explain: Some(crate::app::input::explain_target::ExplainTarget::new(
                     p.strategy,
                     p.gpus,
                     crate::oracle::Quantity::Total,

@@ -100,7 +100,7 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
             faded: p.memory_bytes > data.capacity_bytes,
             total: units::bytes(p.memory_bytes),
             lines: lines(data, p),
-            explain: Some(crate::app::state::explain_target::ExplainTarget::new(
+            explain: Some(crate::app::input::explain_target::ExplainTarget::new(
                 p.strategy,
                 p.gpus,
                 crate::oracle::Quantity::Memory,

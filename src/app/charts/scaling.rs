@@ -7,8 +7,8 @@ use super::{
     Area, ChartError, Drawn, Swatch, Target, count_label, describe, fail, legend, log_bounds, log_log, render_at,
     strategy_color, strategy_dash, strategy_swatch,
 };
+use crate::app::input::explain_target::ExplainTarget;
 use crate::app::results::Results;
-use crate::app::state::explain_target::ExplainTarget;
 use crate::oracle::{Projection, Quantity, Strategy, units};
 
 /// One strategy's curve.
@@ -50,13 +50,14 @@ fn curves(points: &[Projection]) -> Vec<Curve> {
     curves
 }
 
-/// The curves of the results' sweep.
-pub fn data(results: &Results) -> ScalingData {
+/// The curves of the results' sweep, and of `other`, the other edition's
+/// (empty: not drawn).
+pub fn data(results: &Results, other: &[Projection]) -> ScalingData {
     ScalingData {
         curves: curves(&results.sweep),
         ideal: results.ideal.clone(),
         budget: results.gpus,
-        other: curves(&results.other_sweep),
+        other: curves(other),
         other_name: results.fidelity.other().name(),
     }
 }
@@ -165,7 +166,7 @@ mod tests {
     #[test]
     fn curves_per_strategy_with_every_point_hoverable() {
         let results = crate::app::results::default_results();
-        let data = data(&results);
+        let data = data(&results, &[]);
         assert_eq!(data.curves.len(), 8);
         assert_eq!(data.curves[1].strategy, Strategy::Data);
         assert_eq!(data.curves[1].points.len(), 13);
@@ -194,13 +195,10 @@ mod tests {
 
     #[test]
     fn the_other_edition_is_drawn_when_asked_for() {
-        let inputs = crate::app::state::inputs::Inputs {
-            compare_editions: true,
-            ..Default::default()
-        };
-        let scenario = inputs.scenario().unwrap();
-        let results = Results::compute(&inputs, &scenario).unwrap();
-        let data = data(&results);
+        let question = crate::app::input::question::Question::default();
+        let scenario = question.scenario().unwrap();
+        let results = Results::compute(&question, &scenario).unwrap();
+        let data = data(&results, results.other_sweep(&scenario));
         assert_eq!(data.other.len(), data.curves.len());
         assert!(
             data.other

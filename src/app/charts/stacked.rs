@@ -21,7 +21,7 @@ pub struct Stack {
     /// Its hover text.
     pub lines: Vec<String>,
     /// The number a click on it explains.
-    pub explain: Option<crate::app::state::explain_target::ExplainTarget>,
+    pub explain: Option<crate::app::input::explain_target::ExplainTarget>,
 }
 
 /// The chart around the bars.

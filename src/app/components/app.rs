@@ -33,7 +33,8 @@ use super::stale_note::StaleNote;
 use super::strategy_diagram::StrategyDiagram;
 use crate::app::boot::{boot, keep_notice};
 use crate::app::browser;
-use crate::app::state::{Action, AppState};
+use crate::app::state::AppState;
+use crate::app::state::action::{Action, PageAction};
 
 /// The performance mark set once results are on screen (read by the app
 /// benchmark: its first entry is the time from navigation to a full render).
@@ -52,7 +53,7 @@ pub struct AppProps {
 pub fn app(props: &AppProps) -> Html {
     let initial = props.initial.clone();
     let state = use_reducer(move || initial.map_or_else(boot, |s| (*s).clone()));
-    let view = state.view.clone();
+    let answer = state.answer.clone();
     use_linked_model(state.clone());
     use_history(state.clone());
     // history entries already in the address bar: several actions may reach
@@ -60,40 +61,40 @@ pub fn app(props: &AppProps) -> Html {
     let kept_entries = use_mut_ref(|| state.entries);
     {
         let state = state.clone();
-        use_effect_with(view.as_ref().map(|v| Rc::clone(&v.stored)), move |stored| {
-            if let (Some(stored), Some(view)) = (stored, state.view.as_ref()) {
+        use_effect_with(answer.as_ref().map(|a| Rc::clone(&a.stored)), move |stored| {
+            if let (Some(stored), Some(answer)) = (stored, state.answer.as_ref()) {
                 let push = state.entries > *kept_entries.borrow();
                 *kept_entries.borrow_mut() = state.entries;
-                let kept = browser::keep(view.link.as_deref(), stored, push).is_ok();
-                if let Some(text) = keep_notice(view.link.is_none(), kept)
+                let kept = browser::keep(answer.link.as_deref(), stored, push).is_ok();
+                if let Some(text) = keep_notice(answer.link.is_none(), kept)
                     && state.notice.as_deref() != Some(text.as_str())
                 {
-                    state.dispatch(Action::Notify(text));
+                    state.dispatch(Action::Page(PageAction::Notify(text)));
                 }
                 browser::mark_once(FIRST_RENDER);
             }
         });
     }
-    let href = browser::share_url(view.as_ref().and_then(|v| v.link.as_deref()).unwrap_or_default());
+    let href = browser::share_url(answer.as_ref().and_then(|a| a.link.as_deref()).unwrap_or_default());
     let ondismiss = {
         let state = state.clone();
-        Callback::from(move |()| state.dispatch(Action::DismissNotice))
+        Callback::from(move |()| state.dispatch(Action::Page(PageAction::DismissNotice)))
     };
     let hidden = state.lesson.is_some_and(|l| l.hides_results());
-    let results = state.view.clone().filter(|_| !hidden).map(|view| {
+    let results = state.answer.clone().filter(|_| !hidden).map(|answer| {
         html! {
             <>
                 <StaleNote />
-                <RankingTable ranking={view.results.ranking.clone()} />
-                <ExplainPanel view={view.clone()} />
-                <ScalingPlot view={view.clone()} />
-                <Findings ranking={view.results.ranking.clone()} />
-                <EditionNote view={view.clone()} />
-                <ComparisonPlot view={view.clone()} />
-                <MemoryPlot view={view.clone()} />
-                <StrategyDiagram view={view.clone()} />
-                <Exports view={view.clone()} />
-                <PlanPanel {view} />
+                <RankingTable ranking={answer.results.ranking.clone()} />
+                <ExplainPanel answer={answer.clone()} />
+                <ScalingPlot answer={answer.clone()} />
+                <Findings ranking={answer.results.ranking.clone()} />
+                <EditionNote answer={answer.clone()} />
+                <ComparisonPlot answer={answer.clone()} />
+                <MemoryPlot answer={answer.clone()} />
+                <StrategyDiagram answer={answer.clone()} />
+                <Exports answer={answer.clone()} />
+                <PlanPanel {answer} />
             </>
         }
     });

@@ -6,46 +6,40 @@ use yew::prelude::*;
 
 use super::input_section::InputSection;
 
-use super::AppContext;
 use super::facts_table::FactsTable;
 use super::level_table::LevelTable;
 use super::number_field::NumberField;
-use crate::app::state::Action;
-use crate::app::state::cluster_editor::PARAMS;
-use crate::app::state::fields::{ClusterKey, Key};
+use super::use_app;
+use crate::app::input::cluster_fields::PARAMS;
+use crate::app::input::keys::{ClusterKey, Key};
+use crate::app::state::action::{Action, ClusterAction};
 use crate::oracle::presets;
 
 /// The cluster settings.
 #[function_component(ClusterPanel)]
 pub fn cluster_panel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
     let editor = &state.cluster;
     let current = state
-        .view
+        .answer
         .as_ref()
-        .and_then(|v| v.inputs.cluster_preset().map(str::to_string));
-    let onchange = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            state.dispatch(Action::PickCluster(
-                e.target_unchecked_into::<HtmlSelectElement>().value(),
-            ))
-        })
-    };
+        .and_then(|a| a.question().cluster.preset().map(str::to_string));
+    let onchange = state.callback(|e: Event| {
+        Action::Cluster(ClusterAction::Pick(
+            e.target_unchecked_into::<HtmlSelectElement>().value(),
+        ))
+    });
     let options = presets::CLUSTERS.iter().map(|p| {
         html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
     });
-    let params = PARAMS.iter().enumerate().map(|(index, param)| {
-        let key = ClusterKey::Param(index);
-        let oninput = {
-            let state = state.clone();
-            Callback::from(move |text: String| state.dispatch(Action::EditCluster(key, text)))
-        };
+    let params = PARAMS.iter().map(|param| {
+        let key = param.key();
+        let oninput = state.callback(move |text| Action::Cluster(ClusterAction::Edit(key, text)));
         html! {
             <NumberField id={param.id} label={param.label}
-                unit={param.unit} value={editor.param_text(index)}
+                unit={param.unit} value={editor.field_text(param)}
                 error={state.error(Key::Cluster(key)).map(AttrValue::from)} {oninput} />
         }
     });
@@ -61,7 +55,7 @@ pub fn cluster_panel() -> Html {
                 { "The values you changed are yours; the preset's sources cover only the ones left as they were." }
             </p>
         },
-        _ => html! { <p class="source" id="cluster-source">{ &editor.base.source }</p> },
+        _ => html! { <p class="source" id="cluster-source">{ &editor.base().source }</p> },
     };
     html! {
         <InputSection heading="cluster-heading" title="Cluster">

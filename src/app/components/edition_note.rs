@@ -4,13 +4,13 @@
 
 use yew::prelude::*;
 
-use super::ViewProps;
+use super::AnswerProps;
 use crate::oracle::{Fidelity, units};
 
 /// The note under the findings.
 #[function_component(EditionNote)]
-pub fn edition_note(props: &ViewProps) -> Html {
-    let results = &props.view.results;
+pub fn edition_note(props: &AnswerProps) -> Html {
+    let results = &props.answer.results;
     let Some(shown) = results.ranking.first() else {
         return html! {};
     };
@@ -40,16 +40,13 @@ pub fn edition_note(props: &ViewProps) -> Html {
         html! { <li data-term={t.term.name()}><strong>{ t.term.label() }</strong>{ ": " }{ t.detail() }</li> }
     });
     let calibrated = shown.calibration.map(|k| {
-        format!(
-            "Calibrated: compute ×{}, communication ×{} ({}).",
-            units::significant(k.compute, 3),
-            units::significant(k.communication, 3),
-            if k.measured {
-                "from measured runs of this strategy"
-            } else {
-                "global factors: no run of this strategy was measured"
-            }
-        )
+        let sentence = k.sentence();
+        let mut chars = sentence.chars();
+        let first = chars
+            .next()
+            .map(|c| c.to_uppercase().collect::<String>())
+            .unwrap_or_default();
+        format!("{first}{}.", chars.as_str())
     });
     html! {
         <section id="edition" class="edition-note" data-fidelity={results.fidelity.name()} aria-label="Edition of the model">

@@ -1,13 +1,13 @@
 //! `#fidelity`: which edition of the model the page shows, and whether the
 //! scaling plot draws the other edition's curves too.
 
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::input_section::InputSection;
-
-use super::AppContext;
-use crate::app::state::Action;
+use super::run_field::run_choice;
+use super::use_app;
+use crate::app::input::keys::RunKey;
+use crate::app::state::action::{Action, ViewAction};
 use crate::oracle::Fidelity;
 
 /// What each edition is, in one line.
@@ -25,33 +25,21 @@ fn explain(fidelity: Fidelity) -> &'static str {
 /// The edition switch.
 #[function_component(EditionPanel)]
 pub fn edition_panel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(app) = use_app() else {
         return html! {};
     };
-    let chosen = state.run.fidelity;
-    let onchange = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-            if let Some(fidelity) = Fidelity::from_name(&value) {
-                state.dispatch(Action::SetFidelity(fidelity));
-            }
-        })
-    };
-    let ontoggle = {
-        let state = state.clone();
-        Callback::from(move |_: Event| state.dispatch(Action::ToggleCompareEditions))
-    };
-    let options = Fidelity::ALL.into_iter().map(|f| {
-        html! { <option value={f.name()} selected={f == chosen}>{ f.label() }</option> }
-    });
+    let chosen = Fidelity::from_name(&app.run.text(RunKey::Fidelity)).unwrap_or_default();
+    let compare = app.view.compare_editions;
+    let ontoggle = app.send(Action::View(ViewAction::CompareEditions(!compare)));
+    let options = Fidelity::ALL
+        .map(|f| (f.name().to_string(), f.label().to_string()))
+        .to_vec();
     html! {
         <InputSection heading="edition-heading" title="Model">
-            <label for="fidelity">{ "Edition" }</label>
-            <select id="fidelity" {onchange}>{ for options }</select>
+            { run_choice(&app, RunKey::Fidelity, options) }
             <p class="source">{ explain(chosen) }</p>
             <label class="check">
-                <input type="checkbox" id="compare-editions" checked={state.run.compare_editions} onchange={ontoggle} />
+                <input type="checkbox" id="compare-editions" checked={compare} onchange={ontoggle} />
                 { format!("Also draw the {} edition's curves (thin, dashed)", chosen.other().name()) }
             </label>
         </InputSection>

@@ -3,9 +3,9 @@
 
 use yew::prelude::*;
 
-use super::AppContext;
-use crate::app::state::Action;
-use crate::app::state::explain_target::ExplainTarget;
+use super::use_app;
+use crate::app::input::explain_target::ExplainTarget;
+use crate::app::state::action::{Action, ViewAction};
 
 /// Props of [`ExplainButton`].
 #[derive(Properties, PartialEq, Clone)]
@@ -21,13 +21,9 @@ pub struct ExplainButtonProps {
 /// The number as a button.
 #[function_component(ExplainButton)]
 pub fn explain_button(props: &ExplainButtonProps) -> Html {
-    let state = use_context::<AppContext>();
+    let state = use_app();
     let target = props.target;
-    let onclick = Callback::from(move |_: MouseEvent| {
-        if let Some(state) = &state {
-            state.dispatch(Action::Explain(target));
-        }
-    });
+    let onclick = state.map(|s| s.send::<MouseEvent>(Action::View(ViewAction::Explain(target))));
     let label = format!(
         "{}: explain the {} of {} at {} GPUs",
         props.text,

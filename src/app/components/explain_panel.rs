@@ -4,17 +4,16 @@
 
 use yew::prelude::*;
 
-use super::AppContext;
-use super::ViewProps;
 use super::explanation_view::ExplanationView;
-use crate::app::state::Action;
+use super::{AnswerProps, use_app};
+use crate::app::state::action::{Action, ViewAction};
 use crate::oracle::Quantity;
 
 /// The explanation panel (nothing while no number is explained).
 #[function_component(ExplainPanel)]
-pub fn explain_panel(props: &ViewProps) -> Html {
-    let state = use_context::<AppContext>();
-    let target = state.as_ref().and_then(|s| s.run.explaining);
+pub fn explain_panel(props: &AnswerProps) -> Html {
+    let state = use_app();
+    let target = state.as_ref().and_then(|s| s.view.explaining);
     let panel = use_node_ref();
     {
         let panel = panel.clone();
@@ -26,23 +25,22 @@ pub fn explain_panel(props: &ViewProps) -> Html {
             }
         });
     }
-    let explanation = use_memo((props.clone(), target), |(props, target)| {
+    let deps = (
+        super::Same(props.answer.results.clone()),
+        super::Same(props.answer.scenario.clone()),
+        target,
+    );
+    let explanation = use_memo(deps, |(super::Same(results), super::Same(scenario), target)| {
         target.map(|t| {
-            let spec = props.view.results.template.for_strategy(t.strategy, t.gpus);
-            props.view.scenario.explain(&spec, t.quantity)
+            let spec = results.template.for_strategy(t.strategy, t.gpus);
+            scenario.explain(&spec, t.quantity)
         })
     });
     let (Some(state), Some(target), Some(explanation)) = (state, target, explanation.as_ref()) else {
         return html! {};
     };
-    let onclose = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::CloseExplanation))
-    };
-    let onexplain = {
-        let state = state.clone();
-        Callback::from(move |quantity: Quantity| state.dispatch(Action::Explain(target.with(quantity))))
-    };
+    let onclose = state.send::<MouseEvent>(Action::View(ViewAction::CloseExplanation));
+    let onexplain = state.callback(move |quantity: Quantity| Action::View(ViewAction::Explain(target.with(quantity))));
     let (title, body) = match explanation {
         Ok(e) => (
             e.title.clone(),

@@ -2,17 +2,17 @@
 
 use yew::prelude::*;
 
-use super::ViewProps;
+use super::AnswerProps;
 use crate::app::browser;
 use crate::oracle::formats;
 
 /// CSV and JSON buttons.
 #[function_component(Exports)]
-pub fn exports(props: &ViewProps) -> Html {
+pub fn exports(props: &AnswerProps) -> Html {
     let download = |name: &'static str, mime: &'static str, make: fn(&crate::app::results::Results) -> String| {
-        let view = props.view.clone();
+        let answer = props.answer.clone();
         Callback::from(move |_: MouseEvent| {
-            let _ = browser::download_text(name, mime, &make(&view.results));
+            let _ = browser::download_text(name, mime, &make(&answer.results));
         })
     };
     let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| formats::csv::projections(&r.sweep));

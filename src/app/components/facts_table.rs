@@ -4,46 +4,39 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::AppContext;
 use super::number_field::NumberField;
-use crate::app::state::Action;
-use crate::app::state::cluster_editor::{FACTS, FactGroup};
-use crate::app::state::fields::{ClusterKey, Key};
+use super::use_app;
+use crate::app::input::cluster_fields::{FACTS, FactGroup};
+use crate::app::input::keys::Key;
+use crate::app::state::action::{Action, ClusterAction};
 use crate::oracle::AllreduceAlgorithm;
 
 /// The facts, in a collapsible group of the cluster panel.
 #[function_component(FactsTable)]
 pub fn facts_table() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
     let editor = &state.cluster;
     let fields = |group: FactGroup, placeholder: &'static str| {
         FACTS
             .iter()
-            .enumerate()
-            .filter(|(_, fact)| fact.group == group)
-            .map(|(index, fact)| {
-                let key = ClusterKey::Fact(index);
-                let oninput = {
-                    let state = state.clone();
-                    Callback::from(move |text: String| state.dispatch(Action::EditCluster(key, text)))
-                };
+            .filter(|fact| fact.group == Some(group))
+            .map(|fact| {
+                let key = fact.key();
+                let oninput = state.callback(move |text| Action::Cluster(ClusterAction::Edit(key, text)));
                 html! {
-                    <NumberField id={fact.id} label={fact.label} unit={fact.unit} value={editor.fact_text(index)}
+                    <NumberField id={fact.id} label={fact.label} unit={fact.unit} value={editor.field_text(fact)}
                         {placeholder} error={state.error(Key::Cluster(key)).map(AttrValue::from)} {oninput} />
                 }
             })
             .collect::<Html>()
     };
     let chosen = editor.allreduce();
-    let onchange = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-            state.dispatch(Action::SetAllreduce(AllreduceAlgorithm::from_name(&value)));
-        })
-    };
+    let onchange = state.callback(|e: Event| {
+        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+        Action::Cluster(ClusterAction::Allreduce(AllreduceAlgorithm::from_name(&value)))
+    });
     let options = AllreduceAlgorithm::ALL.into_iter().map(|a| {
         html! { <option value={a.name()} selected={chosen == Some(a)}>{ a.label() }</option> }
     });

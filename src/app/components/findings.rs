@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
 use super::why_wins::WhyWins;
-use crate::app::state::explain_target::ExplainTarget;
+use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{FindingDetail, Part, Projection, Quantity, Severity};
 
 /// The number a finding rests on, which the panel can explain: the

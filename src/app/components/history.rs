@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::Closure;
 use yew::prelude::*;
 
 use super::AppContext;
-use crate::app::state::Action;
+use crate::app::state::action::{Action, PageAction};
 use crate::app::{browser, url};
 
 /// Restores the view of the history entry the browser moves to.
@@ -16,8 +16,10 @@ pub fn use_history(state: AppContext) {
     use_effect_with((), move |()| {
         let onpop = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
             match url::decode(&browser::linked_state().unwrap_or_default()) {
-                Ok(inputs) => state.dispatch(Action::Restore(Box::new(inputs))),
-                Err(e) => state.dispatch(Action::Notify(format!("This view could not be restored ({e})."))),
+                Ok(document) => state.dispatch(Action::Page(PageAction::Restore(Box::new(document)))),
+                Err(e) => state.dispatch(Action::Page(PageAction::Notify(format!(
+                    "This view could not be restored ({e})."
+                )))),
             }
         });
         let window = web_sys::window();

@@ -3,9 +3,10 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::app::input::keys::LayerColumn;
 use crate::app::results::LayerTotals;
-use crate::app::state::Action;
-use crate::app::state::model_editor::{LayerColumn, LayerRow as Row};
+use crate::app::state::action::{Action, ModelAction};
+use crate::app::state::model_editor::LayerRow as Row;
 use crate::oracle::{LayerKind, units};
 
 /// Props of [`LayerRow`].
@@ -31,11 +32,11 @@ pub fn layer_row(props: &LayerRowProps) -> Html {
         let error = props.errors.iter().find(|(c, _)| *c == column).map(|(_, e)| e.clone());
         let dispatch = props.dispatch.clone();
         let oninput = Callback::from(move |e: InputEvent| {
-            dispatch.emit(Action::EditLayer(
+            dispatch.emit(Action::Model(ModelAction::Edit(
                 index,
                 column,
                 e.target_unchecked_into::<HtmlInputElement>().value(),
-            ))
+            )))
         });
         html! {
             <td class={classes!(error.is_some().then_some("invalid"))}>
@@ -52,7 +53,7 @@ pub fn layer_row(props: &LayerRowProps) -> Html {
                 .value()
                 .parse::<LayerKind>()
             {
-                dispatch.emit(Action::SetLayerKind(index, kind));
+                dispatch.emit(Action::Model(ModelAction::Kind(index, kind)));
             }
         })
     };
@@ -85,10 +86,10 @@ pub fn layer_row(props: &LayerRowProps) -> Html {
             { cell(LayerColumn::Time, &r.time, "time") }
             { totals }
             <td class="row-actions">
-                { button("↑", "Move up", Action::MoveLayer(index, true)) }
-                { button("↓", "Move down", Action::MoveLayer(index, false)) }
-                { button("+", "Insert a layer below", Action::InsertLayer(index)) }
-                { button("−", "Remove this layer", Action::RemoveLayer(index)) }
+                { button("↑", "Move up", Action::Model(ModelAction::Move(index, true))) }
+                { button("↓", "Move down", Action::Model(ModelAction::Move(index, false))) }
+                { button("+", "Insert a layer below", Action::Model(ModelAction::Insert(index))) }
+                { button("−", "Remove this layer", Action::Model(ModelAction::Remove(index))) }
             </td>
         </tr>
     }

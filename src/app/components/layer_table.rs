@@ -8,9 +8,8 @@ use yew::prelude::*;
 
 use super::AppContext;
 use super::layer_row::LayerRow;
-use crate::app::state::Action;
-use crate::app::state::fields::Key;
-use crate::app::state::model_editor::LayerColumn;
+use crate::app::input::keys::{Key, LayerColumn};
+use crate::app::state::action::Action;
 use crate::oracle::units;
 
 /// Height of one row in CSS pixels (`.layers tr` in the style sheet).
@@ -43,7 +42,7 @@ pub fn layer_table() -> Html {
     let Some(state) = context else {
         return html! {};
     };
-    let rows = &state.model.rows;
+    let rows = state.model.len();
     let ontoggle = {
         let open = open.clone();
         Callback::from(move |e: MouseEvent| {
@@ -51,7 +50,7 @@ pub fn layer_table() -> Html {
             open.set(!*open)
         })
     };
-    let network = state.view.as_ref().map(|v| v.scenario.network());
+    let network = state.answer.as_ref().map(|a| a.scenario.network());
     let summary = match network {
         Some(n) => format!(
             "Layers: {} layers, {} parameters, {} activations per sample, {} GFLOPs forward per sample",
@@ -60,7 +59,7 @@ pub fn layer_table() -> Html {
             units::significant(n.activation_items(), 4),
             units::significant(n.forward_flops() / 1e9, 4)
         ),
-        None => format!("Layers: {}", rows.len()),
+        None => format!("Layers: {rows}"),
     };
     let layer_errors: Vec<(usize, LayerColumn, String)> = state
         .errors
@@ -71,7 +70,7 @@ pub fn layer_table() -> Html {
         })
         .collect();
     let body = (*open).then(|| {
-        let visible = window(*scroll_top, rows.len());
+        let visible = window(*scroll_top, rows);
         let onscroll = {
             let scroll_top = scroll_top.clone();
             Callback::from(move |e: Event| {
@@ -79,9 +78,9 @@ pub fn layer_table() -> Html {
                 scroll_top.set(usize::try_from(top).unwrap_or(0));
             })
         };
-        let same_network = network.filter(|n| n.layers().len() == rows.len());
+        let same_network = network.filter(|n| n.layers().len() == rows);
         let rendered = visible.clone().filter_map(|i| {
-            let row = rows.get(i)?;
+            let row = (i < rows).then(|| state.model.row(i))?;
             let errors: Vec<(LayerColumn, String)> = layer_errors
                 .iter()
                 .filter(|(r, _, _)| *r == i)
@@ -92,13 +91,13 @@ pub fn layer_table() -> Html {
                 activations: l.activation_items(),
                 flops: l.forward_flops(),
             });
-            Some(html! { <LayerRow key={i} index={i} row={row.clone()} {totals} {errors} dispatch={dispatch.clone()} /> })
+            Some(html! { <LayerRow key={i} index={i} {row} {totals} {errors} dispatch={dispatch.clone()} /> })
         });
         let above = visible.start * ROW_HEIGHT_PX;
-        let below = rows.len().saturating_sub(visible.end) * ROW_HEIGHT_PX;
+        let below = rows.saturating_sub(visible.end) * ROW_HEIGHT_PX;
         html! {
             <div class="layer-scroll" {onscroll} style={format!("max-height: {VIEW_HEIGHT_PX}px; overflow-y: auto")}>
-                <table class="layers" id="layers" aria-rowcount={(rows.len() + 1).to_string()}>
+                <table class="layers" id="layers" aria-rowcount={(rows + 1).to_string()}>
                     <thead><tr>
                         <th>{ "#" }</th><th>{ "name" }</th><th>{ "kind" }</th><th>{ "input x" }</th><th>{ "weights w" }</th>
                         <th>{ "output y" }</th><th>{ "groups" }</th><th>{ "time (s/sample)" }</th><th>{ "params" }</th><th>{ "activations" }</th>

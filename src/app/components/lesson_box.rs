@@ -3,23 +3,20 @@
 
 use yew::prelude::*;
 
-use super::AppContext;
-use crate::app::state::Action;
+use super::use_app;
+use crate::app::state::action::{Action, PageAction};
 
 /// The lesson above the results.
 #[function_component(LessonBox)]
 pub fn lesson_box() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
     let Some(lesson) = state.lesson else {
         return html! {};
     };
-    let onreveal = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::Reveal))
-    };
-    let onclose = Callback::from(move |_: MouseEvent| state.dispatch(Action::CloseLesson));
+    let onreveal = state.send::<MouseEvent>(Action::Page(PageAction::Reveal));
+    let onclose = state.send::<MouseEvent>(Action::Page(PageAction::CloseLesson));
     html! {
         <section id="lesson" class="lesson" aria-label="Lesson">
             <h3>{ lesson.lesson.title }</h3>

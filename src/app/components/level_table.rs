@@ -3,28 +3,25 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::AppContext;
-use crate::app::state::Action;
-use crate::app::state::fields::{ClusterKey, Key, LevelColumn};
+use super::use_app;
+use crate::app::input::keys::{ClusterKey, Key, LevelColumn};
+use crate::app::state::action::{Action, ClusterAction};
 
 /// The switch-level table.
 #[function_component(LevelTable)]
 pub fn level_table() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
-    let levels = &state.cluster.base.switch_levels;
+    let levels = &state.cluster.base().switch_levels;
     let count = levels.len();
     let cell = |index: usize, column: LevelColumn, disabled: bool, name: &str| {
         let key = ClusterKey::Level(index, column);
         let error = state.error(Key::Cluster(key)).map(str::to_string);
-        let oninput = {
-            let state = state.clone();
-            Callback::from(move |e: InputEvent| {
-                let text = e.target_unchecked_into::<HtmlInputElement>().value();
-                state.dispatch(Action::EditCluster(key, text));
-            })
-        };
+        let oninput = state.callback(move |e: InputEvent| {
+            let text = e.target_unchecked_into::<HtmlInputElement>().value();
+            Action::Cluster(ClusterAction::Edit(key, text))
+        });
         let value = state.cluster.level_text(index, column);
         let label = match column {
             LevelColumn::Span => format!("nodes under one {name} switch"),
@@ -39,7 +36,7 @@ pub fn level_table() -> Html {
         }
     };
     let rows = levels.iter().enumerate().map(|(i, level)| {
-        let onremove = { let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::RemoveLevel(i))) };
+        let onremove = state.send::<MouseEvent>(Action::Cluster(ClusterAction::RemoveLevel(i)));
         html! {
             <tr>
                 <th scope="row">{ &level.name }</th>
@@ -49,10 +46,7 @@ pub fn level_table() -> Html {
             </tr>
         }
     });
-    let onadd = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddLevel))
-    };
+    let onadd = state.send::<MouseEvent>(Action::Cluster(ClusterAction::AddLevel));
     html! {
         <table class="levels">
             <caption>{ "Switch levels, innermost first (the last spans every node)" }</caption>

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::AppContext;
 use crate::app::browser;
-use crate::app::state::Action;
+use crate::app::state::action::{Action, ModelAction, PageAction};
 
 /// Fetches and opens the page's `?model=ADDRESS`, if it has one.
 #[hook]
@@ -16,10 +16,10 @@ pub fn use_linked_model(state: AppContext) {
         if let Some(address) = browser::linked_model() {
             wasm_bindgen_futures::spawn_local(async move {
                 match browser::fetch_bytes(&address).await {
-                    Ok(bytes) => state.dispatch(Action::OpenLinkedModel(address, bytes.into())),
-                    Err(why) => state.dispatch(Action::Notify(format!(
+                    Ok(bytes) => state.dispatch(Action::Model(ModelAction::Linked(address, bytes.into()))),
+                    Err(why) => state.dispatch(Action::Page(PageAction::Notify(format!(
                         "The network at {address} could not be fetched: {why}. The view is unchanged."
-                    ))),
+                    )))),
                 }
             });
         }

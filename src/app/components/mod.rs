@@ -40,6 +40,7 @@ pub mod plot_marks;
 pub mod practice_fields;
 pub mod profile_note;
 pub mod ranking_table;
+pub mod run_field;
 pub mod run_panel;
 pub mod scaling_plot;
 pub mod select_field;
@@ -49,47 +50,106 @@ pub mod strategy_diagram;
 pub mod strategy_picker;
 pub mod why_wins;
 
-use yew::UseReducerHandle;
+use std::ops::Deref;
+use std::rc::Rc;
 
-use super::state::AppState;
+use yew::{Callback, UseReducerHandle, hook, use_context};
+
+use super::state::action::Action;
+use super::state::{Answer, AppState};
 
 /// The app state and its dispatcher, shared with every panel.
 pub type AppContext = UseReducerHandle<AppState>;
 
-/// Props of the components that show a view's results.
-#[derive(yew::Properties, Clone, Debug)]
-pub struct ViewProps {
-    /// The view.
-    pub view: std::rc::Rc<super::state::View>,
+/// The app as a component sees it: the state, and callbacks that turn
+/// what happened into an action (as yew's todomvc `make_callback`).
+#[derive(Clone, PartialEq)]
+pub struct AppHandle(AppContext);
+
+impl Deref for AppHandle {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.0
+    }
 }
 
-/// The caption of a view's exported plot: what it shows (the plot, the
+impl AppHandle {
+    /// Sends an action.
+    pub fn dispatch(&self, action: Action) {
+        self.0.dispatch(action);
+    }
+
+    /// A callback that sends the action `make` builds from its input.
+    pub fn callback<IN: 'static>(&self, make: impl Fn(IN) -> Action + 'static) -> Callback<IN> {
+        let state = self.0.clone();
+        Callback::from(move |input| state.dispatch(make(input)))
+    }
+
+    /// A callback that sends `action`, whatever its input.
+    pub fn send<IN: 'static>(&self, action: Action) -> Callback<IN> {
+        self.callback(move |_| action.clone())
+    }
+}
+
+/// The app, for a panel: `None` outside the app (a component mounted
+/// alone renders nothing).
+#[hook]
+pub fn use_app() -> Option<AppHandle> {
+    use_context::<AppContext>().map(AppHandle)
+}
+
+/// Props of the components that show an answer.
+#[derive(yew::Properties, Clone, Debug)]
+pub struct AnswerProps {
+    /// The answer.
+    pub answer: Rc<Answer>,
+}
+
+/// The caption of an answer's exported plot: what it shows (the plot, the
 /// network on the cluster, the budget, the batch, the edition) and the
 /// link that reproduces it.
-pub fn caption(view: &super::state::View, plot: &str) -> std::rc::Rc<Vec<String>> {
-    let inputs = &view.inputs;
-    let batch = match inputs.batch {
+pub fn caption(answer: &Answer, plot: &str) -> Rc<Vec<String>> {
+    let run = &answer.question().run;
+    let batch = match run.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => format!("{b} samples per GPU"),
         crate::oracle::Batch::MiniBatch(b) => format!("mini-batch {b}"),
     };
-    let link = view.link.as_deref().map_or_else(
+    let link = answer.link.as_deref().map_or_else(
         || "(too large for a link: download the network to share it)".to_string(),
         super::browser::share_url,
     );
-    std::rc::Rc::new(vec![
+    Rc::new(vec![
         format!(
             "{plot}: {} on {}, {} GPUs, {batch}, {} edition",
-            view.scenario.network().name(),
-            view.scenario.cluster().name(),
-            inputs.gpus,
-            inputs.fidelity.name()
+            answer.scenario.network().name(),
+            answer.scenario.cluster().name(),
+            run.gpus,
+            run.fidelity.name()
         ),
         format!("ParaDL oracle · {link}"),
     ])
 }
 
-impl PartialEq for ViewProps {
+/// An `Rc` compared by pointer: a memo keyed on it recomputes only when
+/// the value is another one (results shared by every view of a question).
+#[derive(Debug)]
+pub struct Same<T>(pub Rc<T>);
+
+impl<T> Clone for Same<T> {
+    fn clone(&self) -> Self {
+        Self(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Same<T> {
     fn eq(&self, other: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.view, &other.view)
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl PartialEq for AnswerProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.answer, &other.answer)
     }
 }

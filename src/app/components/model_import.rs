@@ -8,9 +8,9 @@ use gloo::file::callbacks::FileReader;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::AppContext;
+use super::{AppHandle, use_app};
 use crate::app::browser;
-use crate::app::state::Action;
+use crate::app::state::action::{Action, ModelAction, PageAction};
 use crate::oracle::formats;
 
 /// A file being read, kept alive until it is.
@@ -18,12 +18,14 @@ type Reading = Rc<RefCell<Option<FileReader>>>;
 
 /// Reads a picked or dropped file and imports it (the reducer tells an
 /// ONNX graph, a `.keras` archive and the text formats apart).
-fn load(file: web_sys::File, shape: String, state: AppContext, reader: &Reading) {
+fn load(file: web_sys::File, shape: String, state: AppHandle, reader: &Reading) {
     let name = file.name();
     let file = gloo::file::File::from(file);
     let task = gloo::file::callbacks::read_as_bytes(&file, move |read| match read {
-        Ok(bytes) => state.dispatch(Action::ImportFile(bytes.into(), name, shape)),
-        Err(e) => state.dispatch(Action::Notify(format!("{name} could not be read: {e}"))),
+        Ok(bytes) => state.dispatch(Action::Model(ModelAction::File(bytes.into(), name, shape))),
+        Err(e) => state.dispatch(Action::Page(PageAction::Notify(format!(
+            "{name} could not be read: {e}"
+        )))),
     });
     *reader.borrow_mut() = Some(task);
 }
@@ -35,7 +37,7 @@ pub fn model_import() -> Html {
     let shape = use_state(String::new);
     let reader: Reading = use_mut_ref(|| None);
     let export_error = use_state(|| None::<String>);
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
     let oninput = {
@@ -43,8 +45,8 @@ pub fn model_import() -> Html {
         Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
     };
     let onload = {
-        let (text, state) = (text.clone(), state.clone());
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::ImportModel((*text).clone())))
+        let text = text.clone();
+        state.callback(move |_: MouseEvent| Action::Model(ModelAction::Paste((*text).clone())))
     };
     let onfile = {
         let (state, shape, reader) = (state.clone(), shape.clone(), Rc::clone(&reader));
@@ -70,10 +72,10 @@ pub fn model_import() -> Html {
         Callback::from(move |e: InputEvent| shape.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     let export = |as_net: bool| {
-        let (view, export_error) = (state.view.clone(), export_error.clone());
+        let (answer, export_error) = (state.answer.clone(), export_error.clone());
         Callback::from(move |_: MouseEvent| {
-            let Some(view) = &view else { return };
-            let network = view.scenario.network();
+            let Some(answer) = &answer else { return };
+            let network = answer.scenario.network();
             let name = network.name().to_lowercase().replace(char::is_whitespace, "-");
             let written = if as_net {
                 formats::net::write(network).map(|t| (format!("{name}.net"), t))

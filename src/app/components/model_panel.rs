@@ -5,42 +5,36 @@ use yew::prelude::*;
 
 use super::input_section::InputSection;
 
-use super::AppContext;
 use super::layer_table::LayerTable;
 use super::model_import::ModelImport;
 use super::number_field::NumberField;
 use super::profile_note::ProfileNote;
-use crate::app::state::Action;
-use crate::app::state::fields::Key;
+use super::use_app;
+use crate::app::input::keys::Key;
+use crate::app::state::action::{Action, ModelAction, RunAction};
 use crate::oracle::presets;
 
 /// The network settings.
 #[function_component(ModelPanel)]
 pub fn model_panel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
     let current = state
-        .view
+        .answer
         .as_ref()
-        .and_then(|v| v.inputs.model_preset().map(str::to_string));
-    let onchange = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            state.dispatch(Action::PickModel(
-                e.target_unchecked_into::<HtmlSelectElement>().value(),
-            ))
-        })
-    };
+        .and_then(|a| a.question().model.preset().map(str::to_string));
+    let onchange = state.callback(|e: Event| {
+        Action::Model(ModelAction::Pick(
+            e.target_unchecked_into::<HtmlSelectElement>().value(),
+        ))
+    });
     // errors of the network as a whole (cells and the size show their own)
     let other_errors: Vec<String> = [Key::Network, Key::SampleShape]
         .into_iter()
         .filter_map(|k| state.error(k).map(str::to_string))
         .collect();
-    let onsamples = {
-        let state = state.clone();
-        Callback::from(move |t: String| state.dispatch(Action::SetSamples(t)))
-    };
+    let onsamples = state.callback(|t: String| Action::Model(ModelAction::Samples(t)));
     let options = presets::NETWORKS.iter().map(|p| {
         html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
     });
@@ -57,11 +51,13 @@ pub fn model_panel() -> Html {
         .and_then(|k| presets::network_preset(k).ok())
         .and_then(|p| p.typical_samples_per_gpu.map(|t| (p.title, t)))
         .filter(|(_, (b, _))| {
-            state.view.as_ref().is_some_and(|v| v.inputs.batch != crate::oracle::Batch::SamplesPerGpu(*b))
+            state
+                .answer
+                .as_ref()
+                .is_some_and(|a| a.question().run.batch != crate::oracle::Batch::SamplesPerGpu(*b))
         })
         .map(|(title, (samples, why))| {
-            let state = state.clone();
-            let onclick = Callback::from(move |_: MouseEvent| state.dispatch(Action::UseTypicalRun(samples)));
+            let onclick = state.send::<MouseEvent>(Action::Run(RunAction::Typical(samples)));
             html! {
                 <p class="typical">
                     { format!("{why}. ") }
@@ -74,13 +70,13 @@ pub fn model_panel() -> Html {
             <label for="model">{ "Preset" }</label>
             <select id="model" {onchange}>
                 { for options }
-                if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.name) }</option> }
+                if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.base().name) }</option> }
             </select>
             <p class="source">{ origin }</p>
             { for typical }
-            if let Some(view) = state.view.clone() { <ProfileNote {view} /> }
-            <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.dataset)} unit="samples"
-                value={state.model.samples.clone()} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />
+            if let Some(answer) = state.answer.clone() { <ProfileNote {answer} /> }
+            <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.base().dataset.name)} unit="samples"
+                value={state.model.text(Key::Samples)} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />
             { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
             <ModelImport />
             <LayerTable />

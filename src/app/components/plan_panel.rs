@@ -12,11 +12,14 @@ use super::number_field::NumberField;
 use super::plan_plot::PlanPlot;
 use super::plan_table::PlanTable;
 use super::select_field::select;
-use super::{AppContext, ViewProps};
+use super::{AnswerProps, use_app};
+use crate::app::input::keys::Key;
+use crate::app::input::view::PlanView;
 use crate::app::planner::client::{Status, use_planner};
 use crate::app::planner::protocol::Request;
-use crate::app::state::Action;
-use crate::app::state::fields::{Key, RunKey};
+use crate::app::results::Results;
+use crate::app::state::action::{Action, RunAction, ViewAction};
+use crate::oracle::Scenario;
 use crate::oracle::{Config, Objective};
 
 /// What the status line says.
@@ -46,47 +49,50 @@ fn status_line(status: &Status) -> Html {
     }
 }
 
+/// What the search depends on: the question's results on its scenario
+/// (the same values while only the view changes) and the planner's view.
+#[derive(Clone)]
+struct Asked(Rc<Scenario>, Rc<Results>, PlanView);
+
+impl PartialEq for Asked {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) && Rc::ptr_eq(&self.1, &other.1) && self.2 == other.2
+    }
+}
+
 /// The planner panel.
 #[function_component(PlanPanel)]
-pub fn plan_panel(props: &ViewProps) -> Html {
-    let state = use_context::<AppContext>();
-    let request = use_memo(Rc::clone(&props.view), |view| {
-        let inputs = &view.inputs;
-        inputs.plan_open.then(|| {
-            let budget = inputs.plan_gpus.unwrap_or_else(|| view.scenario.cluster().max_gpus());
-            Rc::new(Request::new(
-                &view.scenario,
-                &view.results.template,
-                budget,
-                inputs.plan_objective,
-            ))
+pub fn plan_panel(props: &AnswerProps) -> Html {
+    let state = use_app();
+    let answer = &props.answer;
+    let asked = Asked(
+        Rc::clone(&answer.scenario),
+        Rc::clone(&answer.results),
+        answer.view().plan.clone(),
+    );
+    let request = use_memo(asked, |Asked(scenario, results, plan)| {
+        plan.open.then(|| {
+            let budget = plan.gpus.unwrap_or_else(|| scenario.cluster().max_gpus());
+            Rc::new(Request::new(scenario, &results.template, budget, plan.objective))
         })
     });
     let status = use_planner((*request).clone());
     let Some(state) = state else {
         return html! {};
     };
+    let open = state.view.plan.open;
     let ontoggle = {
         let state = state.clone();
         Callback::from(move |e: Event| {
-            let open = e.target_unchecked_into::<HtmlDetailsElement>().open();
-            if open != state.run.plan_open {
-                state.dispatch(Action::OpenPlan(open));
+            let now = e.target_unchecked_into::<HtmlDetailsElement>().open();
+            if now != open {
+                state.dispatch(Action::View(ViewAction::OpenPlan(now)));
             }
         })
     };
-    let onbudget = {
-        let state = state.clone();
-        Callback::from(move |text| state.dispatch(Action::SetPlanGpus(text)))
-    };
-    let onobjective = {
-        let state = state.clone();
-        Callback::from(move |o| state.dispatch(Action::SetPlanObjective(o)))
-    };
-    let onpick = {
-        let state = state.clone();
-        Callback::from(move |c: Config| state.dispatch(Action::LoadConfig(Box::new(c))))
-    };
+    let onbudget = state.callback(|text| Action::View(ViewAction::PlanGpus(text)));
+    let onobjective = state.callback(|o| Action::View(ViewAction::PlanObjective(o)));
+    let onpick = state.callback(|c: Config| Action::Run(RunAction::Load(Box::new(c))));
     let objectives = Objective::ALL
         .map(|o| (o, o.name().to_string(), o.label().to_string()))
         .to_vec();
@@ -96,23 +102,23 @@ pub fn plan_panel(props: &ViewProps) -> Html {
         },
         Status::Done(plan) => html! {
             <>
-                <PlanPlot plan={Rc::clone(plan)} capacity_bytes={props.view.results.capacity_bytes} onpick={onpick.clone()}
-                    caption={super::caption(&props.view, "Pareto front of the planner")} />
+                <PlanPlot plan={Rc::clone(plan)} capacity_bytes={answer.results.capacity_bytes} onpick={onpick.clone()}
+                    caption={super::caption(answer, "Pareto front of the planner")} />
                 <PlanTable plan={Rc::clone(plan)} {onpick} />
             </>
         },
         _ => html! {},
     };
-    let max = props.view.scenario.cluster().max_gpus();
+    let max = answer.scenario.cluster().max_gpus();
     html! {
-        <details id="plan" class="plan" open={state.run.plan_open} {ontoggle}>
+        <details id="plan" class="plan" {open} {ontoggle}>
             <summary><h3>{ "Plan: search every configuration" }</h3></summary>
             <p class="source">{ "Every strategy, GPU count (powers of two and whole nodes), group size, pipeline segment count, ZeRO stage and recompute setting up to the budget, with this view's batch, precision, optimizer, edition and calibration; the front keeps the configurations no other beats in epoch time, GPU-hours and memory per GPU at once. It runs beside the page; changing an input restarts it." }</p>
             <div class="row">
-                <NumberField id="plan-gpus" label="Budget" unit="GPUs" value={state.run.plan_gpus.clone()}
+                <NumberField id="plan-gpus" label="Budget" unit="GPUs" value={state.plan_gpus.clone()}
                     placeholder={format!("{max} (the cluster)")}
-                    error={state.error(Key::Run(RunKey::PlanGpus)).map(AttrValue::from)} oninput={onbudget} />
-                { select("plan-objective", "Best by", objectives, state.run.plan_objective, onobjective) }
+                    error={state.error(Key::PlanGpus).map(AttrValue::from)} oninput={onbudget} />
+                { select("plan-objective", "Best by", objectives, state.view.plan.objective, onobjective) }
             </div>
             { status_line(&status) }
             { results }

@@ -6,9 +6,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::AppContext;
+use super::use_app;
 use crate::app::charts::{Area, Target};
-use crate::app::state::Action;
+use crate::app::state::action::{Action, ViewAction};
 
 /// Props of [`PlotMarks`].
 #[derive(Properties, PartialEq, Clone)]
@@ -25,7 +25,7 @@ pub struct PlotMarksProps {
 /// The marks.
 #[function_component(PlotMarks)]
 pub fn plot_marks(props: &PlotMarksProps) -> Html {
-    let state = use_context::<AppContext>();
+    let state = use_app();
     let hovered = props.onhover.clone();
     let marks = props.targets.iter().enumerate().map(|(i, target)| {
         // the keyboard reaches every mark: focus shows its numbers as hover does
@@ -42,7 +42,7 @@ pub fn plot_marks(props: &PlotMarksProps) -> Html {
         // a click (or Enter) picks the mark, or explains its number
         let pick = props.onpick.clone().or_else(|| {
             let (state, target) = (state.clone()?, target.explain?);
-            Some(Callback::from(move |_: usize| state.dispatch(Action::Explain(target))))
+            Some(state.send::<usize>(Action::View(ViewAction::Explain(target))))
         });
         let onclick = pick.clone().map(|pick| Callback::from(move |_: MouseEvent| pick.emit(i)));
         let onkeydown = pick.clone().map(|pick| {

@@ -3,13 +3,13 @@
 
 use yew::prelude::*;
 
-use super::ViewProps;
+use super::AnswerProps;
 use crate::oracle::{Fidelity, Profile, Term, units};
 
 /// The note under the network's origin.
 #[function_component(ProfileNote)]
-pub fn profile_note(props: &ViewProps) -> Html {
-    let network = props.view.scenario.network();
+pub fn profile_note(props: &AnswerProps) -> Html {
+    let network = props.answer.scenario.network();
     let per_sample = match network.profile() {
         Profile::Flops => return html! {},
         Profile::WholeModel { per_sample_s } => format!("{} per sample", units::seconds(per_sample_s)),
@@ -19,7 +19,7 @@ pub fn profile_note(props: &ViewProps) -> Html {
         || "a GPU it does not record, taken as this cluster's (used as measured)".to_string(),
         |gpu| format!("{} ({})", gpu.name, units::flops(gpu.flops_per_s)),
     );
-    let results = &props.view.results;
+    let results = &props.answer.results;
     let scaled = results
         .ranking
         .first()

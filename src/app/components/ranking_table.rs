@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
-use crate::app::state::explain_target::ExplainTarget;
+use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{Part, Projection, Quantity, units};
 
 /// A cell whose number opens its explanation.

@@ -3,66 +3,56 @@
 use yew::prelude::*;
 
 use super::input_section::InputSection;
-
-use super::AppContext;
-use super::number_field::NumberField;
 use super::practice_fields::PracticeFields;
+use super::run_field::RunFieldInput;
 use super::strategy_picker::StrategyPicker;
-use crate::app::state::Action;
-use crate::app::state::fields::{Key, RunKey};
-use crate::app::state::run_editor::BatchMode;
+use super::use_app;
+use crate::app::input::keys::{Key, RunKey};
+use crate::app::input::run_fields::{GLOBAL, PER_GPU};
+use crate::app::state::action::{Action, RunAction};
 
 /// The run settings.
 #[function_component(RunPanel)]
 pub fn run_panel() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(app) = use_app() else {
         return html! {};
     };
-    let run = &state.run;
-    let error = |key: RunKey| state.error(Key::Run(key)).map(AttrValue::from);
-    let send = |make: fn(String) -> Action| {
-        let state = state.clone();
-        Callback::from(move |text: String| state.dispatch(make(text)))
-    };
-    let mode = |mode: BatchMode| {
-        let state = state.clone();
-        Callback::from(move |_: Event| state.dispatch(Action::SetBatchMode(mode)))
-    };
+    let per_gpu = app.run.per_gpu();
+    let mode = |mode: &'static str| app.send::<Event>(Action::Run(RunAction::Set(RunKey::BatchMode, mode.into())));
     let ontoggle = {
-        let state = state.clone();
-        Callback::from(move |s| state.dispatch(Action::ToggleStrategy(s)))
+        let run = app.run.clone();
+        app.callback(move |s| Action::Run(RunAction::Set(RunKey::Strategies, run.toggled(s))))
     };
+    let chosen: Vec<_> = app
+        .run
+        .text(RunKey::Strategies)
+        .split(',')
+        .filter_map(|s| s.parse().ok())
+        .collect();
     // the cluster as edited, not as loaded
-    let per_node = state.cluster.gpus_per_node_text();
+    let per_node = app.cluster.gpus_per_node_text();
     html! {
         <InputSection heading="run-heading" title="Run">
-            <NumberField id="gpus" label="GPU budget" unit="GPUs" value={run.gpus.clone()}
-                error={error(RunKey::Gpus)} oninput={send(Action::SetGpus)} />
+            <RunFieldInput field={RunKey::Gpus} />
             <fieldset class="batch-mode">
                 <legend>{ "Batch" }</legend>
-                <label><input type="radio" name="batch-mode" checked={run.batch_mode == BatchMode::PerGpu}
-                    onchange={mode(BatchMode::PerGpu)} />{ "per GPU (weak scaling)" }</label>
-                <label><input type="radio" name="batch-mode" checked={run.batch_mode == BatchMode::Global}
-                    onchange={mode(BatchMode::Global)} />{ "global mini-batch (strong scaling)" }</label>
+                <label><input type="radio" name="batch-mode" checked={per_gpu}
+                    onchange={mode(PER_GPU)} />{ "per GPU (weak scaling)" }</label>
+                <label><input type="radio" name="batch-mode" checked={!per_gpu}
+                    onchange={mode(GLOBAL)} />{ "global mini-batch (strong scaling)" }</label>
             </fieldset>
-            if run.batch_mode == BatchMode::PerGpu {
-                <NumberField id="samples-per-gpu" label="Samples per GPU" unit="samples" value={run.per_gpu.clone()}
-                    error={error(RunKey::SamplesPerGpu)} oninput={send(Action::SetSamplesPerGpu)} />
+            if per_gpu {
+                <RunFieldInput field={RunKey::SamplesPerGpu} />
             } else {
-                <NumberField id="mini-batch" label="Mini-batch" unit="samples" value={run.mini_batch.clone()}
-                    error={error(RunKey::MiniBatch)} oninput={send(Action::SetMiniBatch)} />
+                <RunFieldInput field={RunKey::MiniBatch} />
             }
-            <StrategyPicker chosen={run.strategies.clone()} {ontoggle} error={error(RunKey::Strategies)} />
+            <StrategyPicker {chosen} {ontoggle} error={app.error(Key::Run(RunKey::Strategies)).map(AttrValue::from)} />
             <PracticeFields />
             <details class="knobs">
                 <summary>{ "Precision, pipeline and hybrids" }</summary>
-                <NumberField id="bytes-per-item" label="Bytes per item" unit="B" value={run.bytes_per_item.clone()}
-                    error={error(RunKey::BytesPerItem)} oninput={send(Action::SetBytesPerItem)} />
-                <NumberField id="segments" label="Pipeline segments" unit="micro-batches" value={run.segments.clone()}
-                    placeholder="= GPUs" error={error(RunKey::Segments)} oninput={send(Action::SetSegments)} />
-                <NumberField id="group-size" label="Hybrid group size" unit="GPUs" value={run.group_size.clone()}
-                    placeholder={format!("= GPUs per node ({per_node})")} error={error(RunKey::GroupSize)}
-                    oninput={send(Action::SetGroupSize)} />
+                <RunFieldInput field={RunKey::BytesPerItem} />
+                <RunFieldInput field={RunKey::Segments} placeholder="= GPUs" />
+                <RunFieldInput field={RunKey::GroupSize} placeholder={format!("= GPUs per node ({per_node})")} />
             </details>
         </InputSection>
     }

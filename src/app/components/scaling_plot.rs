@@ -2,9 +2,9 @@
 
 use yew::prelude::*;
 
-use super::ViewProps;
 use super::media::use_media;
 use super::plot_frame::PlotFrame;
+use super::{AnswerProps, Same};
 use crate::app::charts::{HEIGHT, scaling};
 
 /// Screens this short draw the scaling plot [`SHORT_HEIGHT`] tall, so that
@@ -15,14 +15,23 @@ pub const SHORT_HEIGHT: u32 = 200;
 
 /// The scaling curves of a view.
 #[function_component(ScalingPlot)]
-pub fn scaling_plot(props: &ViewProps) -> Html {
+pub fn scaling_plot(props: &AnswerProps) -> Html {
     // a short screen (a projector at 150%) keeps the text size and draws the plot shorter
     let short = use_media(SHORT_SCREEN);
     let height = if short { SHORT_HEIGHT } else { HEIGHT };
-    let drawn = use_memo((props.clone(), height), |(props, height)| {
-        scaling::draw(&scaling::data(&props.view.results), *height)
+    let answer = &props.answer;
+    let compare = answer.view().compare_editions;
+    let deps = (
+        Same(answer.results.clone()),
+        Same(answer.scenario.clone()),
+        compare,
+        height,
+    );
+    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, height)| {
+        let other = if *compare { results.other_sweep(scenario) } else { &[] };
+        scaling::draw(&scaling::data(results, other), *height)
     });
-    let summary = match &props.view.inputs.batch {
+    let summary = match &answer.question().run.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => {
             format!("Weak scaling at {b} samples per GPU, log-log; crosses are infeasible; dashed: ideal.")
         }
@@ -30,6 +39,6 @@ pub fn scaling_plot(props: &ViewProps) -> Html {
             format!("Strong scaling at a mini-batch of {b}, log-log; crosses are infeasible; dashed: ideal.")
         }
     };
-    let caption = super::caption(&props.view, "Scaling");
+    let caption = super::caption(answer, "Scaling");
     html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} /> }
 }

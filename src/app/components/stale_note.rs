@@ -3,15 +3,15 @@
 
 use yew::prelude::*;
 
-use super::AppContext;
+use super::use_app;
 
 /// The note above the results, shown only while some input is invalid.
 #[function_component(StaleNote)]
 pub fn stale_note() -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+    let Some(state) = use_app() else {
         return html! {};
     };
-    let (Some(view), false) = (state.view.as_ref(), state.errors.is_empty()) else {
+    let (Some(answer), false) = (state.answer.as_ref(), state.errors.is_empty()) else {
         return html! {};
     };
     let fields = state.errors.len();
@@ -22,7 +22,7 @@ pub fn stale_note() -> Html {
     };
     html! {
         <p id="stale" class="stale" role="status">
-            { format!("Results for {} GPUs, from the last valid inputs: fix {what} to update them.", view.inputs.gpus) }
+            { format!("Results for {} GPUs, from the last valid inputs: fix {what} to update them.", answer.question().gpus()) }
         </p>
     }
 }

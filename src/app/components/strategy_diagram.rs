@@ -5,12 +5,11 @@
 
 use yew::prelude::*;
 
-use super::AppContext;
-use super::ViewProps;
 use super::select_field::select;
+use super::{AnswerProps, use_app};
 use crate::app::charts::diagram::{DIAGRAM_WIDTH, Layout, layout};
 use crate::app::charts::strategy_color;
-use crate::app::state::Action;
+use crate::app::state::action::{Action, ViewAction};
 use crate::oracle::{Collective, Placement, Strategy, units};
 
 /// Group fills, alternating so that neighbouring groups differ.
@@ -85,20 +84,20 @@ fn collective(c: &Collective) -> Html {
 /// The diagram of the chosen strategy (the best at the budget unless one
 /// is picked).
 #[function_component(StrategyDiagram)]
-pub fn strategy_diagram(props: &ViewProps) -> Html {
-    let Some(state) = use_context::<AppContext>() else {
+pub fn strategy_diagram(props: &AnswerProps) -> Html {
+    let Some(state) = use_app() else {
         return html! {};
     };
-    let ranking = &props.view.results.ranking;
+    let ranking = &props.answer.results.ranking;
     let Some(best) = ranking.first() else {
         return html! {};
     };
     let strategy = state
-        .run
+        .view
         .drawing
         .filter(|s| ranking.iter().any(|p| p.strategy == *s))
         .unwrap_or(best.strategy);
-    let spec = props.view.results.template.for_strategy(strategy, best.gpus);
+    let spec = props.answer.results.template.for_strategy(strategy, best.gpus);
     let choices: Vec<(Strategy, String, String)> = ranking
         .iter()
         .map(|p| {
@@ -109,11 +108,8 @@ pub fn strategy_diagram(props: &ViewProps) -> Html {
             )
         })
         .collect();
-    let onpick = {
-        let state = state.clone();
-        Callback::from(move |s: Strategy| state.dispatch(Action::DrawStrategy(s)))
-    };
-    let body = match props.view.scenario.placement(&spec) {
+    let onpick = state.callback(|s: Strategy| Action::View(ViewAction::Draw(s)));
+    let body = match props.answer.scenario.placement(&spec) {
         Ok(placement) => {
             let l = layout(&placement);
             let links = format!(

@@ -1,15 +1,17 @@
-//! The network as the user edits it: every cell as typed.
+//! The network as the user edits it: the network underneath and the cells
+//! typed over it (see [`super::editor`]), a layer's cells by row and
+//! column. Inserting, removing and moving layers change the network
+//! underneath and move the typed cells with their rows.
 
 use std::rc::Rc;
 
-use super::fields::{self, Errors, Key};
-use super::inputs::ModelSource;
+use super::editor::Editor;
+use crate::app::input::keys::{self, Errors, Key, LayerColumn};
+use crate::app::input::source::ModelSource;
 use crate::oracle::formats::{self, parse_shape};
-use crate::oracle::{
-    DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec, OracleError, ProfiledGpu, ProfiledStep, presets,
-};
+use crate::oracle::{LayerKind, LayerSpec, Network, NetworkSpec, OracleError, Shape, presets};
 
-/// One layer's cells.
+/// One layer's cells as shown.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerRow {
     /// Name.
@@ -26,63 +28,102 @@ pub struct LayerRow {
     pub time: String,
     /// Groups of a convolution (blank: 1).
     pub groups: String,
-    /// The layer has a bias (kept from its source; counted in its parameters).
-    pub bias: bool,
-}
-
-/// A column of the layer table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LayerColumn {
-    /// Name.
-    Name,
-    /// Input shape.
-    X,
-    /// Weight shape.
-    W,
-    /// Output shape.
-    Y,
-    /// Profiled time.
-    Time,
-    /// Groups of a convolution.
-    Groups,
-}
-
-impl LayerColumn {
-    /// A short name (for input ids and labels).
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Name => "name",
-            Self::X => "x",
-            Self::W => "w",
-            Self::Y => "y",
-            Self::Time => "time_s",
-            Self::Groups => "groups",
-        }
-    }
 }
 
 /// The network editor.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelEditor {
     /// The preset it was loaded from, if any (kept while edited).
     pub preset: Option<String>,
     /// That preset's network, read once, to tell an untouched preset from
     /// an edited one without reading its file again.
     preset_spec: Option<Rc<NetworkSpec>>,
-    /// Model name.
-    pub name: String,
-    /// Dataset name.
-    pub dataset: String,
-    /// Dataset size as typed.
-    pub samples: String,
-    /// Sample shape.
-    pub sample_shape: String,
-    /// Layers.
-    pub rows: Vec<LayerRow>,
-    /// The GPU the profiled times were measured on (kept while edited).
-    pub profiled_on: Option<ProfiledGpu>,
-    /// The step a per-layer profile was measured in (kept while edited).
-    pub step: Option<ProfiledStep>,
+    /// The network underneath and the cells typed over it.
+    pub cells: Editor<NetworkSpec, Key>,
+}
+
+impl Default for ModelEditor {
+    fn default() -> Self {
+        let spec = presets::network(crate::app::input::source::DEFAULT_MODEL)
+            .map(|n| n.spec())
+            .unwrap_or_else(|_| NetworkSpec {
+                name: String::new(),
+                dataset: crate::oracle::DatasetSpec {
+                    name: String::new(),
+                    samples: 1,
+                    sample_shape: Shape::default(),
+                },
+                layers: Vec::new(),
+                profiled_on: None,
+                step: None,
+            });
+        Self::from_spec(&spec, None)
+    }
+}
+
+/// The text of a cell of `layer`.
+fn cell_text(layer: &LayerSpec, column: LayerColumn) -> String {
+    match column {
+        LayerColumn::Name => layer.name.clone(),
+        LayerColumn::Kind => layer.kind.name().into(),
+        LayerColumn::X => layer.x.to_string(),
+        LayerColumn::W => layer.w.to_string(),
+        LayerColumn::Y => layer.y.to_string(),
+        LayerColumn::Time => layer.time_s.map(|t| t.to_string()).unwrap_or_default(),
+        LayerColumn::Groups => {
+            if layer.groups == 1 {
+                String::new()
+            } else {
+                layer.groups.to_string()
+            }
+        }
+    }
+}
+
+/// Reads one typed cell into `spec`.
+fn read(spec: &mut NetworkSpec, key: Key, text: &str) -> Result<(), String> {
+    match key {
+        Key::Samples => {
+            spec.dataset.samples = text
+                .trim()
+                .parse::<u64>()
+                .map_err(|_| "Must be a whole number of samples".to_string())?;
+        }
+        Key::SampleShape => spec.dataset.sample_shape = parse_shape(text).map_err(|p| p.to_string())?,
+        Key::Layer(row, column) => {
+            let layer = spec.layers.get_mut(row).ok_or_else(|| "No such layer".to_string())?;
+            match column {
+                LayerColumn::Name => layer.name = text.to_string(),
+                LayerColumn::Kind => {
+                    layer.kind = text
+                        .parse::<LayerKind>()
+                        .map_err(|_| format!("'{text}' is not a kind of layer"))?;
+                }
+                LayerColumn::X => layer.x = parse_shape(text).map_err(|p| p.to_string())?,
+                LayerColumn::W => layer.w = parse_shape(text).map_err(|p| p.to_string())?,
+                LayerColumn::Y => layer.y = parse_shape(text).map_err(|p| p.to_string())?,
+                LayerColumn::Time => {
+                    layer.time_s = match text.trim() {
+                        "" => None,
+                        t => Some(
+                            t.parse::<f64>()
+                                .map_err(|_| format!("'{t}' is not a number of seconds"))?,
+                        ),
+                    };
+                }
+                LayerColumn::Groups => {
+                    layer.groups = match text.trim() {
+                        "" => 1,
+                        t => t
+                            .parse::<u64>()
+                            .map_err(|_| format!("'{t}' is not a whole number of groups"))?,
+                    };
+                }
+            }
+        }
+        _ => return Err("Not a cell of the network".into()),
+    }
+    Ok(())
 }
 
 impl ModelEditor {
@@ -91,13 +132,7 @@ impl ModelEditor {
         Self {
             preset_spec: preset.as_ref().map(|_| Rc::new(spec.clone())),
             preset,
-            name: spec.name.clone(),
-            dataset: spec.dataset.name.clone(),
-            samples: spec.dataset.samples.to_string(),
-            sample_shape: spec.dataset.sample_shape.to_string(),
-            rows: spec.layers.iter().map(row).collect(),
-            profiled_on: spec.profiled_on.clone(),
-            step: spec.step.clone(),
+            cells: Editor::new(spec.clone()),
         }
     }
 
@@ -140,6 +175,45 @@ impl ModelEditor {
         Ok((Self::from_spec(&read.network.spec(), None), read.summary(name)))
     }
 
+    /// The network underneath.
+    pub fn base(&self) -> &NetworkSpec {
+        &self.cells.base
+    }
+
+    /// Layers.
+    pub fn len(&self) -> usize {
+        self.cells.base.layers.len()
+    }
+
+    /// Whether the network has no layer (never, once loaded).
+    pub fn is_empty(&self) -> bool {
+        self.cells.base.layers.is_empty()
+    }
+
+    /// The text of a cell: as typed, else the network's.
+    pub fn text(&self, key: Key) -> String {
+        self.cells.text(key, |spec| match key {
+            Key::Samples => spec.dataset.samples.to_string(),
+            Key::SampleShape => spec.dataset.sample_shape.to_string(),
+            Key::Layer(row, column) => spec.layers.get(row).map(|l| cell_text(l, column)).unwrap_or_default(),
+            _ => String::new(),
+        })
+    }
+
+    /// Layer `index`'s cells as shown.
+    pub fn row(&self, index: usize) -> LayerRow {
+        let text = |column| self.text(Key::Layer(index, column));
+        LayerRow {
+            name: text(LayerColumn::Name),
+            kind: text(LayerColumn::Kind).parse().unwrap_or(LayerKind::Other),
+            x: text(LayerColumn::X),
+            w: text(LayerColumn::W),
+            y: text(LayerColumn::Y),
+            time: text(LayerColumn::Time),
+            groups: text(LayerColumn::Groups),
+        }
+    }
+
     /// FLOPs (from the engine), or the errors count if it does not build.
     pub fn summary(&self, source: &str) -> String {
         match self.build() {
@@ -154,7 +228,10 @@ impl ModelEditor {
     /// # Errors
     /// Every cell that does not parse, or the first rule the network breaks.
     pub fn build(&self) -> Result<(ModelSource, Network), Errors> {
-        let spec = self.spec()?;
+        let (spec, errors) = self.cells.read(read, |key| key);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         let unchanged = match (&self.preset, &self.preset_spec) {
             (Some(key), Some(preset)) if **preset == spec => Some(key.clone()),
             _ => None,
@@ -163,135 +240,78 @@ impl ModelEditor {
             Some(key) => ModelSource::Preset(key),
             None => ModelSource::Custom(Box::new(spec.clone())),
         };
-        let network = Network::new(spec).map_err(|e| Errors::from([(fields::of_network(&e), fields::message(&e))]))?;
+        let network = Network::new(spec).map_err(|e| Errors::from([(keys::of_network(&e), keys::message(&e))]))?;
         Ok((source, network))
-    }
-
-    fn spec(&self) -> Result<NetworkSpec, Errors> {
-        let mut errors = Errors::new();
-        let samples = self.samples.trim().parse::<u64>().unwrap_or_else(|_| {
-            errors.insert(Key::Samples, "Must be a whole number of samples".into());
-            0
-        });
-        let sample_shape = parse_shape(&self.sample_shape).unwrap_or_else(|p| {
-            errors.insert(Key::SampleShape, p.to_string());
-            Default::default()
-        });
-        let mut layers = Vec::with_capacity(self.rows.len());
-        for (i, r) in self.rows.iter().enumerate() {
-            let mut shape = |text: &str, column: LayerColumn| {
-                parse_shape(text).unwrap_or_else(|p| {
-                    errors.insert(Key::Layer(i, column), p.to_string());
-                    Default::default()
-                })
-            };
-            let (x, w, y) = (
-                shape(&r.x, LayerColumn::X),
-                shape(&r.w, LayerColumn::W),
-                shape(&r.y, LayerColumn::Y),
-            );
-            let time_s = match r.time.trim() {
-                "" => None,
-                t => t.parse::<f64>().map(Some).unwrap_or_else(|_| {
-                    errors.insert(
-                        Key::Layer(i, LayerColumn::Time),
-                        format!("'{t}' is not a number of seconds"),
-                    );
-                    None
-                }),
-            };
-            let groups = match r.groups.trim() {
-                "" => 1,
-                t => t.parse::<u64>().unwrap_or_else(|_| {
-                    errors.insert(
-                        Key::Layer(i, LayerColumn::Groups),
-                        format!("'{t}' is not a whole number of groups"),
-                    );
-                    1
-                }),
-            };
-            layers.push(LayerSpec {
-                name: r.name.clone(),
-                kind: r.kind,
-                x,
-                w,
-                y,
-                time_s,
-                groups,
-                bias: r.bias,
-            });
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        Ok(NetworkSpec {
-            name: self.name.clone(),
-            dataset: DatasetSpec {
-                name: self.dataset.clone(),
-                samples,
-                sample_shape,
-            },
-            layers,
-            profiled_on: self.profiled_on.clone(),
-            step: self.step.clone(),
-        })
     }
 
     /// Sets one cell.
     pub fn edit(&mut self, index: usize, column: LayerColumn, text: String) {
-        if let Some(r) = self.rows.get_mut(index) {
-            match column {
-                LayerColumn::Name => r.name = text,
-                LayerColumn::X => r.x = text,
-                LayerColumn::W => r.w = text,
-                LayerColumn::Y => r.y = text,
-                LayerColumn::Time => r.time = text,
-                LayerColumn::Groups => r.groups = text,
-            }
+        if index < self.len() {
+            self.cells.edit(Key::Layer(index, column), text);
         }
     }
 
     /// Changes a layer's kind.
     pub fn set_kind(&mut self, index: usize, kind: LayerKind) {
-        if let Some(r) = self.rows.get_mut(index) {
-            r.kind = kind;
-        }
+        self.edit(index, LayerColumn::Kind, kind.name().into());
     }
 
-    /// Inserts a copy of layer `index` after it (its output as the new
-    /// layer's input and output: a ReLU by default).
+    /// Sets the dataset size as typed.
+    pub fn set_samples(&mut self, text: String) {
+        self.cells.edit(Key::Samples, text);
+    }
+
+    /// Inserts a layer after `index`: a ReLU on its output (timed 0 when
+    /// the network is profiled, so the profile stays whole).
     pub fn insert_after(&mut self, index: usize) {
-        let Some(r) = self.rows.get(index) else { return };
-        let new = LayerRow {
+        if index >= self.len() {
+            return;
+        }
+        let y = parse_shape(&self.text(Key::Layer(index, LayerColumn::Y)))
+            .unwrap_or_else(|_| self.cells.base.layers[index].y.clone());
+        let timed = !self.text(Key::Layer(index, LayerColumn::Time)).trim().is_empty();
+        let relu = LayerSpec {
             name: "RELU".into(),
             kind: LayerKind::Relu,
-            x: r.y.clone(),
-            w: String::new(),
-            y: r.y.clone(),
-            time: if r.time.trim().is_empty() {
-                String::new()
-            } else {
-                "0".into()
-            },
-            groups: String::new(),
+            x: y.clone(),
+            w: Shape::default(),
+            y,
+            time_s: timed.then_some(0.0),
+            groups: 1,
             bias: false,
         };
-        self.rows.insert(index + 1, new);
+        self.cells.base.layers.insert(index + 1, relu);
+        self.cells.rekey(|key| match key {
+            Key::Layer(row, column) if row > index => Some(Key::Layer(row + 1, column)),
+            other => Some(other),
+        });
     }
 
     /// Removes layer `index` (the last layer stays).
     pub fn remove(&mut self, index: usize) {
-        if self.rows.len() > 1 && index < self.rows.len() {
-            self.rows.remove(index);
+        if self.len() <= 1 || index >= self.len() {
+            return;
         }
+        self.cells.base.layers.remove(index);
+        self.cells.rekey(|key| match key {
+            Key::Layer(row, _) if row == index => None,
+            Key::Layer(row, column) if row > index => Some(Key::Layer(row - 1, column)),
+            other => Some(other),
+        });
     }
 
     /// Moves layer `index` one place up (`up`) or down.
     pub fn shift(&mut self, index: usize, up: bool) {
         let other = if up { index.checked_sub(1) } else { Some(index + 1) };
-        if let Some(other) = other.filter(|&o| o < self.rows.len() && index < self.rows.len()) {
-            self.rows.swap(index, other);
-        }
+        let Some(other) = other.filter(|&o| o < self.len() && index < self.len()) else {
+            return;
+        };
+        self.cells.base.layers.swap(index, other);
+        self.cells.rekey(|key| match key {
+            Key::Layer(row, column) if row == index => Some(Key::Layer(other, column)),
+            Key::Layer(row, column) if row == other => Some(Key::Layer(index, column)),
+            same => Some(same),
+        });
     }
 }
 
@@ -303,23 +323,6 @@ fn imported(source: &str, network: &Network) -> String {
         network.weight_items(),
         crate::oracle::units::significant(network.forward_flops() / 1e9, 4)
     )
-}
-
-fn row(layer: &LayerSpec) -> LayerRow {
-    LayerRow {
-        name: layer.name.clone(),
-        kind: layer.kind,
-        x: layer.x.to_string(),
-        w: layer.w.to_string(),
-        y: layer.y.to_string(),
-        time: layer.time_s.map(|t| t.to_string()).unwrap_or_default(),
-        groups: if layer.groups == 1 {
-            String::new()
-        } else {
-            layer.groups.to_string()
-        },
-        bias: layer.bias,
-    }
 }
 
 #[cfg(test)]
@@ -337,7 +340,7 @@ mod tests {
     #[test]
     fn edits_make_a_custom_network_and_bad_cells_are_errors() {
         let mut editor = ModelEditor::from_source(&ModelSource::Preset("alexnet".into())).unwrap();
-        editor.samples = "50000".into();
+        editor.set_samples("50000".into());
         let (source, network) = editor.build().unwrap();
         assert!(matches!(source, ModelSource::Custom(_)));
         assert_eq!(network.dataset_samples(), 50_000);
@@ -358,31 +361,34 @@ mod tests {
     #[test]
     fn structure_edits() {
         let mut editor = ModelEditor::from_source(&ModelSource::Preset("alexnet".into())).unwrap();
-        let count = editor.rows.len();
+        let count = editor.len();
+        editor.edit(0, LayerColumn::Name, "FIRST".into());
         editor.insert_after(0);
-        assert_eq!(editor.rows.len(), count + 1);
-        assert_eq!(editor.rows[1].x, "96x54x54");
+        assert_eq!(editor.len(), count + 1);
+        assert_eq!(editor.row(1).x, "96x54x54");
         assert!(editor.build().is_ok());
         editor.shift(1, true);
-        assert_eq!(editor.rows[0].name, "RELU");
+        assert_eq!(editor.row(0).name, "RELU");
+        assert_eq!(editor.row(1).name, "FIRST", "a typed cell moves with its row");
+        editor.edit(1, LayerColumn::Name, "CONV1".into());
         editor.shift(0, false);
         editor.remove(1);
         assert_eq!(editor.build().unwrap().0, ModelSource::Preset("alexnet".into()));
         editor.shift(0, true);
         editor.remove(99);
-        assert_eq!(editor.rows.len(), count);
+        assert_eq!(editor.len(), count);
     }
 
     #[test]
     fn imports_net_and_json_with_positions() {
         let text = presets::network_preset("alexnet").unwrap().file().unwrap().1;
         let editor = ModelEditor::import(text).unwrap();
-        assert_eq!(editor.rows.len(), 20);
+        assert_eq!(editor.len(), 20);
         let json = formats::json::write(&presets::network("resnet18").unwrap().spec()).unwrap();
-        assert_eq!(ModelEditor::import(&json).unwrap().name, "ResNet18");
+        assert_eq!(ModelEditor::import(&json).unwrap().base().name, "ResNet18");
         let err = ModelEditor::import(&text.replace("3x96x11x11", "3x96x11")).unwrap_err();
         assert_eq!(
-            fields::import_message(&err),
+            keys::import_message(&err),
             "Line 4, column 17: layers[0] CONV1.w: must have 4 dimensions ([C, F] then one kernel size per spatial dimension); found 3"
         );
     }

@@ -1,166 +1,68 @@
-//! The run settings as the user types them.
+//! The run as the user types it: the question's run, strategies and
+//! measured runs underneath, and the cells typed over them, each read by
+//! its row of [`RUN_FIELDS`].
 
-use super::explain_target::ExplainTarget;
-use super::fields::{Errors, Key, RunKey};
-use super::inputs::Inputs;
+use super::editor::Editor;
+use crate::app::input::keys::{self, Errors, Key, RunKey};
+use crate::app::input::question::Question;
+use crate::app::input::run_fields::{self, GLOBAL, PER_GPU};
+use crate::oracle::Config;
 use crate::oracle::formats::measured;
-use crate::oracle::{Batch, Config, Fidelity, MAX_GPUS, Objective, Optimizer, Precision, Strategy};
-
-/// How the batch is entered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BatchMode {
-    /// Samples per GPU (weak scaling).
-    PerGpu,
-    /// A global mini-batch (strong scaling).
-    Global,
-}
 
 /// The run editor.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunEditor {
-    /// GPU budget.
-    pub gpus: String,
-    /// Which batch input counts.
-    pub batch_mode: BatchMode,
-    /// Samples per GPU.
-    pub per_gpu: String,
-    /// Mini-batch.
-    pub mini_batch: String,
-    /// Strategies to draw.
-    pub strategies: Vec<Strategy>,
-    /// Bytes per item.
-    pub bytes_per_item: String,
-    /// Pipeline segments (blank: GPUs).
-    pub segments: String,
-    /// Hybrid group size (blank: GPUs per node).
-    pub group_size: String,
-    /// The edition of the model.
-    pub fidelity: Fidelity,
-    /// Measured runs as typed (CSV).
-    pub measured: String,
-    /// Draw the other edition's curves too.
-    pub compare_editions: bool,
-    /// Arithmetic.
-    pub precision: Precision,
-    /// Optimizer.
-    pub optimizer: Optimizer,
-    /// ZeRO stage.
-    pub zero: u8,
-    /// Activation recompute.
-    pub recompute: bool,
-    /// Overlap of the gradient exchange.
-    pub overlap: bool,
-    /// Gradient bucket, MiB, as typed.
-    pub bucket_mib: String,
-    /// The planner is open.
-    pub plan_open: bool,
-    /// The planner's GPU budget as typed (blank: the cluster's size).
-    pub plan_gpus: String,
-    /// What the planner calls best.
-    pub plan_objective: Objective,
-    /// The number the explanation panel explains, if open.
-    pub explaining: Option<ExplainTarget>,
-    /// The strategy the diagram draws (`None`: the best at the budget).
-    pub drawing: Option<Strategy>,
-}
+pub struct RunEditor(pub Editor<Question, RunKey>);
 
 impl RunEditor {
-    /// An editor showing `inputs`.
-    pub fn from_inputs(inputs: &Inputs) -> Self {
-        let (batch_mode, per_gpu, mini_batch) = match inputs.batch {
-            Batch::SamplesPerGpu(b) => (
-                BatchMode::PerGpu,
-                b.to_string(),
-                ((b * inputs.gpus as f64).round()).to_string(),
-            ),
-            Batch::MiniBatch(b) => (
-                BatchMode::Global,
-                (b as f64 / inputs.gpus as f64).to_string(),
-                b.to_string(),
-            ),
-        };
-        Self {
-            gpus: inputs.gpus.to_string(),
-            batch_mode,
-            per_gpu,
-            mini_batch,
-            strategies: inputs.strategies.clone(),
-            bytes_per_item: inputs.bytes_per_item.to_string(),
-            segments: inputs.segments.map(|s| s.to_string()).unwrap_or_default(),
-            group_size: inputs.group_size.map(|s| s.to_string()).unwrap_or_default(),
-            fidelity: inputs.fidelity,
-            measured: inputs.measured.clone(),
-            compare_editions: inputs.compare_editions,
-            precision: inputs.precision,
-            optimizer: inputs.optimizer,
-            zero: inputs.zero,
-            recompute: inputs.recompute,
-            overlap: inputs.overlap,
-            bucket_mib: inputs.bucket_mib.to_string(),
-            plan_open: inputs.plan_open,
-            plan_gpus: inputs.plan_gpus.map(|p| p.to_string()).unwrap_or_default(),
-            plan_objective: inputs.plan_objective,
-            explaining: inputs.explaining,
-            drawing: inputs.drawing,
-        }
+    /// An editor showing the run of `question`.
+    pub fn of(question: &Question) -> Self {
+        Self(Editor::new(question.clone()))
     }
 
-    /// Writes the run fields into `inputs`.
+    /// The text of a setting: as typed, else its value.
+    pub fn text(&self, key: RunKey) -> String {
+        self.0.text(key, run_fields::field(key).text)
+    }
+
+    /// Whether the batch is given per GPU (else as a global mini-batch).
+    pub fn per_gpu(&self) -> bool {
+        self.text(RunKey::BatchMode) != GLOBAL
+    }
+
+    /// Whether a flag setting (recompute, overlap) is on.
+    pub fn on(&self, key: RunKey) -> bool {
+        self.text(key) == "true"
+    }
+
+    /// Records what the user typed or chose.
+    pub fn set(&mut self, key: RunKey, text: String) {
+        self.0.edit(key, text);
+    }
+
+    /// Reads the typed settings into `question`'s run, strategies and
+    /// measured runs.
     ///
     /// # Errors
-    /// Every field that does not parse (the engine checks the rest).
-    pub fn apply(&self, inputs: &mut Inputs) -> Result<(), Errors> {
-        let mut errors = Errors::new();
-        let gpus = whole_in(&mut errors, RunKey::Gpus, &self.gpus);
-        let batch = match self.batch_mode {
-            BatchMode::PerGpu => number(&mut errors, RunKey::SamplesPerGpu, &self.per_gpu).map(Batch::SamplesPerGpu),
-            BatchMode::Global => whole_in(&mut errors, RunKey::MiniBatch, &self.mini_batch).map(Batch::MiniBatch),
-        };
-        let bytes = sized(&mut errors, RunKey::BytesPerItem, &self.bytes_per_item, "B", 1.0);
-        let bucket = sized(&mut errors, RunKey::BucketMib, &self.bucket_mib, "MiB", 1024.0 * 1024.0);
-        let segments = optional(&mut errors, RunKey::Segments, &self.segments);
-        let group_size = optional(&mut errors, RunKey::GroupSize, &self.group_size);
-        let plan_gpus = optional(&mut errors, RunKey::PlanGpus, &self.plan_gpus);
-        if let Some(Some(budget)) = plan_gpus
-            && !(1..=MAX_GPUS).contains(&budget)
+    /// Every setting that does not read, and the measured runs' first line
+    /// that does not parse (the engine checks the rest).
+    pub fn apply(&self, question: &mut Question) -> Result<(), Errors> {
+        // in key order, the table's: the budget and the batch mode before the batch
+        let (value, mut errors) = self
+            .0
+            .read(|q, key, text| (run_fields::field(key).set)(q, text), Key::Run);
+        if !value.measured.trim().is_empty()
+            && let Err(e) = measured::parse(&value.measured)
         {
-            errors.insert(Key::Run(RunKey::PlanGpus), format!("Must be 1 to {MAX_GPUS} GPUs"));
-        }
-        if self.strategies.is_empty() {
-            errors.insert(Key::Run(RunKey::Strategies), "Pick at least one strategy".into());
-        }
-        if !self.measured.trim().is_empty()
-            && let Err(e) = measured::parse(&self.measured)
-        {
-            let (key, message) = super::fields::of_measured(&e);
+            let (key, message) = keys::of_measured(&e);
             errors.insert(key, message);
         }
-        match (gpus, batch, bytes, segments, group_size, bucket, plan_gpus) {
-            (Some(g), Some(b), Some(d), Some(s), Some(p2), Some(bucket), Some(plan_gpus)) if errors.is_empty() => {
-                inputs.gpus = g;
-                inputs.batch = b;
-                inputs.bytes_per_item = d;
-                inputs.segments = s;
-                inputs.group_size = p2;
-                inputs.strategies = self.strategies.clone();
-                inputs.fidelity = self.fidelity;
-                inputs.measured = self.measured.clone();
-                inputs.compare_editions = self.compare_editions;
-                inputs.precision = self.precision;
-                inputs.optimizer = self.optimizer;
-                inputs.zero = self.zero;
-                inputs.recompute = self.recompute;
-                inputs.overlap = self.overlap;
-                inputs.bucket_mib = bucket;
-                inputs.plan_open = self.plan_open;
-                inputs.plan_gpus = plan_gpus;
-                inputs.plan_objective = self.plan_objective;
-                inputs.explaining = self.explaining;
-                inputs.drawing = self.drawing;
-                Ok(())
-            }
-            _ => Err(errors),
+        if !errors.is_empty() {
+            return Err(errors);
         }
+        question.run = value.run;
+        question.strategies = value.strategies;
+        question.measured = value.measured;
+        Ok(())
     }
 
     /// Shows a configuration of the planner: its GPU count, group,
@@ -168,108 +70,64 @@ impl RunEditor {
     /// run's batch (as samples per GPU or a mini-batch, as entered), and
     /// its strategy is drawn.
     pub fn load(&mut self, config: &Config) {
-        self.gpus = config.gpus.to_string();
-        match self.batch_mode {
-            BatchMode::PerGpu => self.per_gpu = config.samples_per_gpu.to_string(),
-            BatchMode::Global => self.mini_batch = config.mini_batch.to_string(),
-        }
-        self.group_size = config.group_size.map(|g| g.to_string()).unwrap_or_default();
-        self.segments = config.segments.map(|s| s.to_string()).unwrap_or_default();
-        self.zero = config.zero;
-        self.recompute = config.recompute;
-        if !self.strategies.contains(&config.strategy) {
-            self.toggle(config.strategy);
-        }
-    }
-
-    /// Adds or removes a strategy from the plots, keeping the contract's order.
-    pub fn toggle(&mut self, strategy: Strategy) {
-        if self.strategies.contains(&strategy) {
-            self.strategies.retain(|s| *s != strategy);
+        self.set(RunKey::Gpus, config.gpus.to_string());
+        if self.per_gpu() {
+            self.set(RunKey::SamplesPerGpu, config.samples_per_gpu.to_string());
         } else {
-            self.strategies.push(strategy);
-            self.strategies.sort();
+            self.set(RunKey::MiniBatch, config.mini_batch.to_string());
+        }
+        let shown = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        self.set(RunKey::GroupSize, shown(config.group_size));
+        self.set(RunKey::Segments, shown(config.segments));
+        self.set(RunKey::Zero, config.zero.to_string());
+        self.set(RunKey::Recompute, config.recompute.to_string());
+        let strategies = self.text(RunKey::Strategies);
+        if !strategies.split(',').any(|s| s == config.strategy.name()) {
+            self.set(RunKey::Strategies, format!("{strategies},{}", config.strategy.name()));
         }
     }
-}
 
-fn number(errors: &mut Errors, key: RunKey, text: &str) -> Option<f64> {
-    match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() => Some(v),
-        _ => {
-            errors.insert(Key::Run(key), "Must be a number".into());
-            None
-        }
+    /// Trains with `samples` per GPU.
+    pub fn use_samples_per_gpu(&mut self, samples: f64) {
+        self.set(RunKey::BatchMode, PER_GPU.into());
+        self.set(RunKey::SamplesPerGpu, samples.to_string());
     }
-}
 
-/// A byte size typed bare (in `unit`) or with its own unit ("64 MB",
-/// "2 B"), in `unit` (of `scale` bytes).
-fn sized(errors: &mut Errors, key: RunKey, text: &str, unit: &str, scale: f64) -> Option<f64> {
-    match super::quantity::parse(text, unit, scale) {
-        Ok(v) if v.is_finite() => Some(v),
-        Ok(_) => {
-            errors.insert(Key::Run(key), "Must be a number".into());
-            None
+    /// The strategies as they would be with `strategy` shown or hidden,
+    /// written for [`RunKey::Strategies`] (in the contract's order).
+    pub fn toggled(&self, strategy: crate::oracle::Strategy) -> String {
+        let text = self.text(RunKey::Strategies);
+        let mut names: Vec<&str> = text.split(',').filter(|s| !s.is_empty()).collect();
+        if names.contains(&strategy.name()) {
+            names.retain(|s| *s != strategy.name());
+        } else {
+            names.push(strategy.name());
         }
-        Err(e) => {
-            errors.insert(Key::Run(key), e);
-            None
-        }
+        let mut chosen: Vec<crate::oracle::Strategy> = names.iter().filter_map(|n| n.parse().ok()).collect();
+        chosen.sort();
+        let names: Vec<&str> = chosen.iter().map(|s| s.name()).collect();
+        names.join(",")
     }
-}
-
-fn whole_in(errors: &mut Errors, key: RunKey, text: &str) -> Option<u64> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| errors.insert(Key::Run(key), "Must be a whole number".into()))
-        .ok()
-}
-
-/// Blank means the default (`Some(None)`).
-fn optional(errors: &mut Errors, key: RunKey, text: &str) -> Option<Option<u64>> {
-    if text.trim().is_empty() {
-        return Some(None);
-    }
-    whole_in(errors, key, text).map(Some)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn byte_sizes_take_their_units() {
-        let mut editor = RunEditor::from_inputs(&Inputs::default());
-        editor.bucket_mib = "64 MB".into();
-        editor.bytes_per_item = "2 B".into();
-        let mut inputs = Inputs::default();
-        editor.apply(&mut inputs).unwrap();
-        assert!((inputs.bucket_mib - 64e6 / 1048576.0).abs() < 1e-12);
-        assert_eq!(inputs.bytes_per_item, 2.0);
-        editor.bucket_mib = "25 MiB".into();
-        editor.apply(&mut inputs).unwrap();
-        assert_eq!(inputs.bucket_mib, 25.0);
-        editor.bucket_mib = "3 s".into();
-        let errors = editor.apply(&mut inputs).unwrap_err();
-        assert!(errors.contains_key(&Key::Run(RunKey::BucketMib)), "{errors:?}");
-    }
+    use crate::oracle::{Batch, Fidelity, Strategy};
 
     #[test]
     fn round_trip_and_errors() {
-        let inputs = Inputs::default();
-        let editor = RunEditor::from_inputs(&inputs);
-        let mut copy = Inputs {
-            gpus: 1,
-            ..Inputs::default()
-        };
+        let question = Question::default();
+        let editor = RunEditor::of(&question);
+        let mut copy = Question::default();
+        copy.run.gpus = 1;
         editor.apply(&mut copy).unwrap();
-        assert_eq!(copy, inputs);
+        assert_eq!(copy, question);
 
         let mut bad = editor.clone();
-        bad.gpus = "sixty".into();
-        bad.per_gpu = "".into();
-        bad.segments = "1.5".into();
+        bad.set(RunKey::Gpus, "sixty".into());
+        bad.set(RunKey::SamplesPerGpu, "".into());
+        bad.set(RunKey::Segments, "1.5".into());
         let errors = bad.apply(&mut copy).unwrap_err();
         assert_eq!(
             errors.keys().copied().collect::<Vec<_>>(),
@@ -279,45 +137,71 @@ mod tests {
                 Key::Run(RunKey::Segments)
             ]
         );
-        assert_eq!(copy, inputs, "nothing is applied on error");
+        assert_eq!(copy, question, "nothing is applied on error");
     }
 
     #[test]
     fn measured_runs_that_do_not_parse_are_errors_on_their_line() {
-        let mut editor = RunEditor::from_inputs(&Inputs::default());
-        editor.measured =
-            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,x,,1,,\n".into();
-        let mut inputs = Inputs::default();
-        let errors = editor.apply(&mut inputs).unwrap_err();
+        let mut editor = RunEditor::of(&Question::default());
+        editor.set(
+            RunKey::Measured,
+            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,x,,1,,\n".into(),
+        );
+        let mut q = Question::default();
+        let errors = editor.apply(&mut q).unwrap_err();
         assert!(errors[&Key::Measured(2)].starts_with("Line 2, column 8"), "{errors:?}");
-        assert_eq!(inputs, Inputs::default(), "nothing applied");
-        editor.measured =
-            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,1,,\n".into();
-        editor.fidelity = Fidelity::Ideal;
-        editor.apply(&mut inputs).unwrap();
-        assert!(inputs.calibrated());
-        assert_eq!(inputs.fidelity, Fidelity::Ideal);
+        assert_eq!(q, Question::default(), "nothing applied");
+        editor.set(
+            RunKey::Measured,
+            "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,1,,\n".into(),
+        );
+        editor.set(RunKey::Fidelity, "ideal".into());
+        editor.apply(&mut q).unwrap();
+        assert!(q.calibrated());
+        assert_eq!(q.run.fidelity, Fidelity::Ideal);
     }
 
     #[test]
     fn global_batch_and_toggles() {
-        let mut editor = RunEditor::from_inputs(&Inputs::default());
-        editor.batch_mode = BatchMode::Global;
-        editor.mini_batch = "4096".into();
-        editor.toggle(Strategy::Serial);
-        editor.toggle(Strategy::Serial);
-        editor.toggle(Strategy::Data);
-        let mut inputs = Inputs::default();
-        editor.apply(&mut inputs).unwrap();
-        assert_eq!(inputs.batch, Batch::MiniBatch(4096));
-        assert!(!inputs.strategies.contains(&Strategy::Data));
-        assert!(inputs.strategies.windows(2).all(|w| w[0] < w[1]));
-        editor.strategies.clear();
+        let mut editor = RunEditor::of(&Question::default());
+        editor.set(RunKey::BatchMode, GLOBAL.into());
+        assert_eq!(editor.text(RunKey::MiniBatch), "2048");
+        editor.set(RunKey::MiniBatch, "4096".into());
+        let serial = editor.toggled(Strategy::Serial);
+        editor.set(RunKey::Strategies, serial);
+        let serial = editor.toggled(Strategy::Serial);
+        editor.set(RunKey::Strategies, serial);
+        let data = editor.toggled(Strategy::Data);
+        editor.set(RunKey::Strategies, data);
+        let mut q = Question::default();
+        editor.apply(&mut q).unwrap();
+        assert_eq!(q.run.batch, Batch::MiniBatch(4096));
+        assert!(!q.strategies.contains(&Strategy::Data));
+        assert!(q.strategies.windows(2).all(|w| w[0] < w[1]));
+        editor.set(RunKey::Strategies, String::new());
         assert!(
             editor
-                .apply(&mut inputs)
+                .apply(&mut q)
                 .unwrap_err()
                 .contains_key(&Key::Run(RunKey::Strategies))
+        );
+    }
+
+    #[test]
+    fn byte_sizes_take_their_units() {
+        let mut editor = RunEditor::of(&Question::default());
+        editor.set(RunKey::BucketMib, "64 MB".into());
+        editor.set(RunKey::BytesPerItem, "2 B".into());
+        let mut q = Question::default();
+        editor.apply(&mut q).unwrap();
+        assert!((q.run.bucket_mib - 64e6 / 1048576.0).abs() < 1e-12);
+        assert_eq!(q.run.bytes_per_item, 2.0);
+        editor.set(RunKey::BucketMib, "3 s".into());
+        assert!(
+            editor
+                .apply(&mut q)
+                .unwrap_err()
+                .contains_key(&Key::Run(RunKey::BucketMib))
         );
     }
 }

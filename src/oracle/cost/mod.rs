@@ -3,10 +3,12 @@
 //! sets, the pipeline partition, and the strategies of the contract's
 //! table. Imports only [`crate::oracle::model`].
 
+pub mod applied;
 pub mod collectives;
 pub mod communication;
 pub mod derivation;
 pub mod kernels;
+pub mod layer_cost;
 pub mod memory;
 pub mod partition;
 pub mod saved;

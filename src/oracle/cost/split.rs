@@ -1,7 +1,7 @@
 //! Split sets: which layers a model-parallel strategy divides, and how far
 //! that division can go.
 
-use super::table::LayerCost;
+use super::layer_cost::LayerCost;
 use crate::oracle::model::layer::LayerKind;
 
 /// Along what a split set divides its layers.

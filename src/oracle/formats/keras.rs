@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::padded;
+use super::sizes::{self, Padding};
 use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem};
 use crate::oracle::model::layer::{LayerKind, LayerSpec};
 use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
@@ -106,22 +107,11 @@ fn text_of<'v>(config: &'v Value, key: &str) -> Option<&'v str> {
     config.get(key).and_then(Value::as_str)
 }
 
-/// Output sizes of a window: `same` keeps `⌈s/stride⌉`, `valid`
-/// `⌊(s − d·(k−1) − 1)/stride⌋ + 1`.
+/// The output sizes of a window (`same`: padded to keep `ceil(in/stride)`,
+/// else unpadded), as [`sizes::spatial`] computes them for ONNX.
 fn window(input: &[u64], kernel: &[u64], strides: &[u64], dilation: &[u64], same: bool) -> Option<Vec<u64>> {
-    input
-        .iter()
-        .zip(kernel.iter().zip(strides.iter().zip(dilation)))
-        .map(|(&s, (&k, (&st, &d)))| {
-            let st = st.max(1);
-            if same {
-                Some(s.div_ceil(st))
-            } else {
-                let span = d.max(1).checked_mul(k.checked_sub(1)?)?.checked_add(1)?;
-                Some(s.checked_sub(span)? / st + 1)
-            }
-        })
-        .collect()
+    let padding = if same { Padding::Same } else { Padding::Valid };
+    sizes::spatial(input, kernel, strides, dilation, &padding, false)
 }
 
 impl Walk<'_> {

@@ -86,3 +86,21 @@ pub struct Calibrated {
     /// Whether runs of this strategy measured it (else the global factors).
     pub measured: bool,
 }
+
+impl Calibrated {
+    /// The calibration in words, as the page and the command line show it:
+    /// `calibrated: compute ×1.23, communication ×0.456 (from measured runs
+    /// of this strategy)`.
+    pub fn sentence(&self) -> String {
+        format!(
+            "calibrated: compute ×{}, communication ×{} ({})",
+            crate::oracle::units::significant(self.compute, 3),
+            crate::oracle::units::significant(self.communication, 3),
+            if self.measured {
+                "from measured runs of this strategy"
+            } else {
+                "global factors: no run of this strategy was measured"
+            }
+        )
+    }
+}

@@ -1,9 +1,9 @@
 //! From per-iteration costs to a per-epoch projection.
 
 use super::Scenario;
+use crate::oracle::cost::applied;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
 use crate::oracle::cost::table::CostTable;
-use crate::oracle::cost::terms;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -132,7 +132,7 @@ impl Scenario {
             recompute: run.recompute,
             overlap: run.overlap,
             bottlenecks,
-            terms: terms::applied(table, self.cluster(), run),
+            terms: applied::applied(table, self.cluster(), run),
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,
                 communication: kappa.communication,

@@ -13,7 +13,7 @@ mod act;
 mod convert;
 mod fuse;
 pub mod proto;
-mod sizes;
+
 mod values;
 
 use std::collections::BTreeMap;

@@ -6,9 +6,8 @@ use std::fmt;
 use super::{ModuleTime, TorchProfile, scope_path};
 use crate::oracle::model::errors::{OracleError, ProfileError};
 use crate::oracle::model::layer::Layer;
-use crate::oracle::model::network::{Network, ProfiledStep};
+use crate::oracle::model::network::{Network, ProfiledGpu, ProfiledStep};
 use crate::oracle::model::shape::Shape;
-use crate::oracle::presets::devices;
 
 /// A network with a profile's times, and what the profile did not cover.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +50,10 @@ pub enum ProfileWarning {
         device: String,
     },
 }
+
+/// Which GPU a device is, from its name and SMs, with its facts (`None`:
+/// a device no facts are known for).
+pub type KnownGpu = fn(&str, Option<u64>) -> Option<ProfiledGpu>;
 
 /// Names listed in a warning at most.
 const LISTED: usize = 5;
@@ -197,9 +200,9 @@ fn check_pair(layer: &Layer, module: &ModuleTime) -> Result<(), OracleError> {
 /// `(|x_l| + |y_l|)·B·ρ_I`, `ρ_I` the other timed layers' seconds per
 /// item. The framework's cost is `F = T_step − B·Σt_l`; when the layers'
 /// sum exceeds the measured step they are scaled by `T_step/(B·Σt_l)` and
-/// `F = 0`. A device that is one of the presets' GPUs (see
-/// [`devices::known_gpu`]) is recorded with its facts. The network takes
-/// the profile's name.
+/// `F = 0`. A GPU `known` recognises (by its name and SMs; the presets'
+/// GPUs, `crate::oracle::presets::devices::known_gpu`) is recorded with its
+/// facts. The network takes the profile's name.
 ///
 /// # Errors
 /// [`ProfileError::OtherNetwork`] naming the mismatch when the profile's
@@ -207,7 +210,7 @@ fn check_pair(layer: &Layer, module: &ModuleTime) -> Result<(), OracleError> {
 /// a module's input size or kind is not its layer's, or when fewer than
 /// half the layers are modules of the profile; an
 /// [`crate::oracle::InputError`] when the timed network breaks a rule.
-pub fn apply(network: &Network, profile: &TorchProfile) -> Result<Applied, OracleError> {
+pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Result<Applied, OracleError> {
     let sample = network.dataset().sample_shape.dims();
     if let Some(shape) = &profile.input_shape
         && shape.as_slice() != sample
@@ -296,7 +299,7 @@ pub fn apply(network: &Network, profile: &TorchProfile) -> Result<Applied, Oracl
         profile.iteration_s - layers_s
     };
     let gpu = match profile.device.kind.as_str() {
-        "cuda" => devices::known_gpu(&profile.device.name, profile.device.sms),
+        "cuda" => known(&profile.device.name, profile.device.sms),
         _ => None,
     };
     let device = match profile.device.kind.as_str() {

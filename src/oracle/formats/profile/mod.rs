@@ -8,7 +8,7 @@
 mod apply;
 mod scope;
 
-pub use apply::{Applied, ProfileWarning, apply};
+pub use apply::{Applied, KnownGpu, ProfileWarning, apply};
 pub use scope::{ScopePath, scope_path};
 
 use serde::de::{Deserializer, Error as _};

@@ -1,4 +1,5 @@
-//! Output sizes of convolutions and pools (the ONNX operators' formulas).
+//! Output sizes of convolutions and pools (the formulas ONNX operators and
+//! Keras layers share).
 
 /// How a node pads: explicit `pads`, or `auto_pad`.
 #[derive(Debug, Clone, PartialEq)]

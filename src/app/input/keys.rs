@@ -1,44 +1,56 @@
-//! Typed keys of the editable fields, so that an error lands next to its
-//! input: the engine's [`Field`] path is matched segment by segment (never
-//! formatted and parsed back), and each input looks its error up by key.
+//! Typed keys of the editable fields, so that an edit and its error land
+//! on their input: the engine's [`Field`] path is matched segment by
+//! segment (never formatted and parsed back), and each input looks its
+//! text and error up by key.
 
 use std::collections::BTreeMap;
 
-use super::model_editor::LayerColumn;
-use crate::oracle::{Field, InputError, OracleError, ParseError, Segment};
+use crate::oracle::{Field, InputError, OracleError, ParseError};
 
-/// A run setting.
+/// A run setting (see [`super::run_fields::RUN_FIELDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RunKey {
     /// GPU budget.
     Gpus,
+    /// Samples per GPU or a global mini-batch.
+    BatchMode,
     /// Samples per GPU.
     SamplesPerGpu,
     /// Mini-batch.
     MiniBatch,
+    /// Strategies drawn (and run errors of no other field).
+    Strategies,
     /// Bytes per item.
     BytesPerItem,
     /// Pipeline segments.
     Segments,
     /// Hybrid group size.
     GroupSize,
+    /// The edition of the model.
+    Fidelity,
+    /// Arithmetic.
+    Precision,
+    /// Optimizer.
+    Optimizer,
     /// ZeRO stage.
     Zero,
+    /// Activation recompute.
+    Recompute,
+    /// Overlap of the gradient exchange.
+    Overlap,
     /// Gradient bucket of the overlap.
     BucketMib,
-    /// The planner's GPU budget.
-    PlanGpus,
-    /// Strategy selection (and run errors of no other field).
-    Strategies,
+    /// Measured runs (their errors are keyed by line, [`Key::Measured`]).
+    Measured,
 }
 
-/// A cell of the cluster editor.
+/// A cell of the cluster editor: a field by its engine path (one of
+/// [`super::cluster_fields::PARAMS`] or [`super::cluster_fields::FACTS`]),
+/// a switch level's cell, or the whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClusterKey {
-    /// One of [`super::cluster_editor::PARAMS`], by position.
-    Param(usize),
-    /// One of the realistic edition's facts, [`super::cluster_editor::FACTS`], by position.
-    Fact(usize),
+    /// A scalar or an optional fact, by its engine path.
+    Field(&'static [&'static str]),
     /// A cell of switch level `index`.
     Level(usize, LevelColumn),
     /// The cluster as a whole (an error of no single cell).
@@ -54,11 +66,47 @@ pub enum LevelColumn {
     Latency,
 }
 
-/// Where an error is shown.
+/// A column of the layer table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LayerColumn {
+    /// Name.
+    Name,
+    /// Kind.
+    Kind,
+    /// Input shape.
+    X,
+    /// Weight shape.
+    W,
+    /// Output shape.
+    Y,
+    /// Profiled time.
+    Time,
+    /// Groups of a convolution.
+    Groups,
+}
+
+impl LayerColumn {
+    /// A short name (for input ids and labels).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Name => "name",
+            Self::Kind => "kind",
+            Self::X => "x",
+            Self::W => "w",
+            Self::Y => "y",
+            Self::Time => "time_s",
+            Self::Groups => "groups",
+        }
+    }
+}
+
+/// Where an edit or an error is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Key {
     /// A run setting.
     Run(RunKey),
+    /// The planner's GPU budget.
+    PlanGpus,
     /// The dataset size.
     Samples,
     /// The sample shape.
@@ -77,33 +125,6 @@ pub enum Key {
 /// Field errors by key.
 pub type Errors = BTreeMap<Key, String>;
 
-/// The key an engine error of a run belongs to.
-pub fn of_run(error: &InputError) -> Key {
-    let f = &error.field;
-    let run = if f.is(&["gpus"]) {
-        RunKey::Gpus
-    } else if f.is(&["batch", "samples_per_gpu"]) {
-        RunKey::SamplesPerGpu
-    } else if f.is(&["batch", "mini_batch"]) {
-        RunKey::MiniBatch
-    } else if f.is(&["bytes_per_item"]) {
-        RunKey::BytesPerItem
-    } else if f.is(&["segments"]) {
-        RunKey::Segments
-    } else if f.is(&["group_size"]) {
-        RunKey::GroupSize
-    } else if f.is(&["zero"]) {
-        RunKey::Zero
-    } else if f.is(&["bucket_mib"]) {
-        RunKey::BucketMib
-    } else if f.is(&["max_gpus"]) {
-        RunKey::PlanGpus
-    } else {
-        RunKey::Strategies
-    };
-    Key::Run(run)
-}
-
 /// The key an engine error of a network belongs to.
 pub fn of_network(error: &InputError) -> Key {
     let f = &error.field;
@@ -114,6 +135,7 @@ pub fn of_network(error: &InputError) -> Key {
             Some("y") => LayerColumn::Y,
             Some("time_s") => LayerColumn::Time,
             Some("groups") => LayerColumn::Groups,
+            Some("kind") => LayerColumn::Kind,
             _ => LayerColumn::Name,
         };
         return Key::Layer(row, column);
@@ -125,31 +147,6 @@ pub fn of_network(error: &InputError) -> Key {
     } else {
         Key::Network
     }
-}
-
-/// The key an engine error of a cluster belongs to.
-pub fn of_cluster(error: &InputError) -> Key {
-    let f = &error.field;
-    if let Some(i) = super::cluster_editor::PARAMS.iter().position(|p| f.is(p.path)) {
-        return Key::Cluster(ClusterKey::Param(i));
-    }
-    if let Some(i) = super::cluster_editor::FACTS.iter().position(|p| f.is(p.path)) {
-        return Key::Cluster(ClusterKey::Fact(i));
-    }
-    let key = match f.segments() {
-        [
-            Segment::Key("switch_levels"),
-            Segment::Index(i),
-            Segment::Key(column),
-            ..,
-        ] => match *column {
-            "span_nodes" => ClusterKey::Level(*i, LevelColumn::Span),
-            "latency_s" => ClusterKey::Level(*i, LevelColumn::Latency),
-            _ => ClusterKey::Whole,
-        },
-        _ => ClusterKey::Whole,
-    };
-    Key::Cluster(key)
 }
 
 /// The message of an engine error, without the field path when the input
@@ -197,32 +194,5 @@ mod tests {
         assert_eq!(of_network(&e), Key::Layer(2, LayerColumn::Name));
         let e = InputError::new("dataset.samples", Rule::Empty);
         assert_eq!(of_network(&e), Key::Samples);
-        let e = InputError::new("group_size", Rule::NotDivisor { gpus: 8, group: 3 });
-        assert_eq!(of_run(&e), Key::Run(RunKey::GroupSize));
-        assert_eq!(message(&e), "Must divide the GPU count 8, found 3");
-    }
-
-    #[test]
-    fn a_layer_named_with_dots_gets_its_error_on_its_own_cell() {
-        // torchvision and ONNX names hold dots: `layer1.0.conv1`
-        let e = InputError::new(
-            Field::from("w").index(0).within(&Field::layer(4, "layer1.0.conv1")),
-            Rule::Empty,
-        );
-        assert_eq!(of_network(&e), Key::Layer(4, LayerColumn::W));
-    }
-
-    #[test]
-    fn cluster_fields_map_to_their_cells() {
-        let e = InputError::new("nic.latency_s", Rule::Empty);
-        let nic = super::super::cluster_editor::PARAMS
-            .iter()
-            .position(|p| p.path == ["nic", "latency_s"])
-            .unwrap();
-        assert_eq!(of_cluster(&e), Key::Cluster(ClusterKey::Param(nic)));
-        let e = InputError::new(Field::from("switch_levels").index(1).key("span_nodes"), Rule::Empty);
-        assert_eq!(of_cluster(&e), Key::Cluster(ClusterKey::Level(1, LevelColumn::Span)));
-        let e = InputError::new("name", Rule::Empty);
-        assert_eq!(of_cluster(&e), Key::Cluster(ClusterKey::Whole));
     }
 }

@@ -1,0 +1,267 @@
+//! What every plot is drawn on: its size and text, the SVG it renders to
+//! with the marks it records, its legend and its log-log axes.
+
+use plotters::coord::Shift;
+use plotters::coord::combinators::LogCoord;
+use plotters::prelude::*;
+
+use crate::oracle::units;
+
+/// Drawing size in SVG units (the page scales it).
+pub const WIDTH: u32 = 760;
+/// See [`WIDTH`].
+pub const HEIGHT: u32 = 430;
+/// Font of every label.
+pub const FONT: &str = "sans-serif";
+/// Size of a plot's text as plotters takes it: plotters writes a size `s`
+/// as CSS `font-size: s/1.24`, so 15 is 12.1 px at full size (the least
+/// the page allows).
+pub const TEXT_SIZE: u32 = 15;
+/// Size of an axis's description (13 px).
+pub const AXIS_SIZE: u32 = 16;
+
+/// A plot drawn: its SVG and where its marks are.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Drawn {
+    /// The SVG document.
+    pub svg: String,
+    /// Its height in SVG units (its width is [`WIDTH`]).
+    pub height: u32,
+    /// Marks that show numbers on hover.
+    pub targets: Vec<Target>,
+}
+
+/// Where a mark sits, in SVG units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Area {
+    /// A point marker.
+    Point {
+        /// Centre x.
+        x: i32,
+        /// Centre y.
+        y: i32,
+    },
+    /// A bar.
+    Bar {
+        /// Left.
+        x: i32,
+        /// Top.
+        y: i32,
+        /// Width.
+        width: i32,
+        /// Height.
+        height: i32,
+    },
+}
+
+impl Area {
+    /// The bar between two corners in SVG units (at least one unit wide and high).
+    pub fn bar((left, top): (i32, i32), (right, bottom): (i32, i32)) -> Self {
+        Self::Bar {
+            x: left,
+            y: top,
+            width: (right - left).max(1),
+            height: (bottom - top).max(1),
+        }
+    }
+}
+
+/// A mark and the numbers it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// Where it is.
+    pub area: Area,
+    /// Lines of text: a title then the numbers.
+    pub lines: Vec<String>,
+    /// The number a click on it explains, if any.
+    pub explain: Option<crate::app::input::explain_target::ExplainTarget>,
+}
+
+/// A plot that could not be drawn.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the plot could not be drawn: {0}")]
+pub struct ChartError(pub String);
+
+/// The drawing area a plot draws on.
+pub type Root<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// Draws a plot into an SVG string: `draw` paints on a white area of
+/// [`WIDTH`] × [`HEIGHT`] and records its hover targets; it answers
+/// whether there was anything to draw (if not, the drawing is empty).
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn render<F>(draw: F) -> Result<Drawn, ChartError>
+where
+    F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
+{
+    render_at(HEIGHT, draw)
+}
+
+/// [`render`] on an area `height` units tall (a short screen's plot keeps
+/// its text size and gives up height).
+///
+/// # Errors
+/// As [`render`].
+pub fn render_at<F>(height: u32, draw: F) -> Result<Drawn, ChartError>
+where
+    F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
+{
+    let mut svg = String::new();
+    let mut targets = Vec::new();
+    let painted = {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        let painted = draw(&root, &mut targets)?;
+        root.present().map_err(fail)?;
+        painted
+    };
+    Ok(if painted {
+        Drawn { svg, height, targets }
+    } else {
+        Drawn::default()
+    })
+}
+
+/// Turns a plotters error into a [`ChartError`].
+pub fn fail(error: impl std::fmt::Display) -> ChartError {
+    ChartError(error.to_string())
+}
+
+/// Width kept on the right of every plot for its legend.
+pub const LEGEND_WIDTH: u32 = 175;
+
+/// How a legend entry shows its series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swatch {
+    /// A solid line.
+    Line(RGBColor),
+    /// A dashed line: colour, dash and gap in pixels.
+    Dashed(RGBColor, u32, u32),
+    /// A filled box.
+    Box(RGBColor),
+}
+
+/// Draws a legend in the right margin of `root`, outside the plotting area
+/// so that it hides no data.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[(String, Swatch)],
+) -> Result<(), ChartError> {
+    let x = (WIDTH - LEGEND_WIDTH + 14) as i32;
+    // entries 19 units apart, closer on a short plot (never under the 13-unit text)
+    let room = root.dim_in_pixel().1 as i32 - 30;
+    let spacing = (room / entries.len().max(1) as i32).clamp(16, 20);
+    for (i, (label, swatch)) in entries.iter().enumerate() {
+        let y = 24 + spacing * i as i32;
+        match *swatch {
+            Swatch::Line(color) => root.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))),
+            Swatch::Dashed(color, dash, gap) => {
+                let step = (dash + gap).max(1) as i32;
+                let mut start = x;
+                while start + (dash as i32) <= x + 24 {
+                    root.draw(&PathElement::new(
+                        vec![(start, y), (start + dash as i32, y)],
+                        color.stroke_width(2),
+                    ))
+                    .map_err(fail)?;
+                    start += step;
+                }
+                Ok(())
+            }
+            Swatch::Box(color) => root.draw(&Rectangle::new([(x + 4, y - 6), (x + 16, y + 6)], color.filled())),
+        }
+        .map_err(fail)?;
+        root.draw(&Text::new(
+            label.clone(),
+            (x + 27, y - 7),
+            (FONT, TEXT_SIZE).into_font(),
+        ))
+        .map_err(fail)?;
+    }
+    Ok(())
+}
+
+/// A tick label of a GPU count (binary prefixes, as counts are powers of
+/// two): `1`, `64`, `4k`, `1M`.
+pub fn count_label(value: f64) -> String {
+    const BINARY: [(f64, &str); 4] = [
+        (1099511627776.0, "T"),
+        (1073741824.0, "G"),
+        (1048576.0, "M"),
+        (1024.0, "k"),
+    ];
+    let (value, prefix) = units::with_prefix(value, &BINARY);
+    format!("{}{prefix}", units::significant(value, 3))
+}
+
+/// A log-log chart context on an SVG area.
+pub type LogLog<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// How a log-log chart's axes read: `(description, tick label)` of x, then y.
+pub type Axes<'f> = [(&'f str, &'f dyn Fn(&f64) -> String); 2];
+
+/// A log-log chart over `x` and `y` (low, high), left of the legend, with
+/// its axes and labels drawn as every plot draws them.
+///
+/// # Errors
+/// A [`ChartError`] if plotters fails.
+pub fn log_log<'a, 'b>(
+    root: &'a Root<'b>,
+    (x_low, x_high): (f64, f64),
+    (y_low, y_high): (f64, f64),
+    [(x_desc, x_label), (y_desc, y_label)]: Axes<'_>,
+) -> Result<LogLog<'a, 'b>, ChartError> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .margin_right(LEGEND_WIDTH)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d((x_low..x_high).log_scale(), (y_low..y_high).log_scale())
+        .map_err(fail)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(x_label)
+        .y_label_formatter(y_label)
+        .label_style((FONT, TEXT_SIZE))
+        .axis_desc_style((FONT, AXIS_SIZE))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(fail)?;
+    Ok(chart)
+}
+
+/// Log-axis bounds around positive values, padded by a quarter decade.
+pub fn log_bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    let (low, high) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    (high > 0.0).then(|| {
+        let high = if high > low { high } else { low * 10.0 };
+        (low / 1.8, high * 1.8)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(count_label(4096.0), "4k");
+        assert_eq!(count_label(1536.0), "1.5k");
+        assert_eq!(count_label(1048576.0), "1M");
+        assert_eq!(count_label(64.0), "64");
+        assert_eq!(
+            log_bounds([2.0, 8.0, 0.0, f64::NAN].into_iter()),
+            Some((2.0 / 1.8, 8.0 * 1.8))
+        );
+        assert_eq!(log_bounds([0.0].into_iter()), None);
+        assert_eq!(log_bounds([5.0].into_iter()), Some((5.0 / 1.8, 90.0)));
+    }
+}

@@ -1,0 +1,64 @@
+//! What one layer costs per sample on one cluster: the per-layer numbers
+//! every strategy and split starts from.
+
+use super::saved::SavedTensors;
+use crate::oracle::model::layer::{Layer, LayerKind};
+
+/// What one layer costs, per sample, on one cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerCost {
+    /// Kind.
+    pub kind: LayerKind,
+    /// `t_l`: training (forward + backward) seconds per sample.
+    pub time_s: f64,
+    /// `act_l`: activation items kept per sample.
+    pub activation_items: f64,
+    /// `|w_l|`.
+    pub weight_items: f64,
+    /// `|y_l|`.
+    pub output_items: f64,
+    /// `|x_l|`.
+    pub input_items: f64,
+    /// `C_l/g_l`: input channels per group (`x[0]` but for a grouped
+    /// convolution), what a channel split divides.
+    pub in_channels: u64,
+    /// `F_l = y[0]`.
+    pub out_channels: u64,
+    /// `min(width of x, width of y)`.
+    pub width: u64,
+    /// `h_x = C_l·⌊K_l/2⌋·Π(x spatial after the first)`, 0 when `K_l ≤ 1`.
+    pub halo_x_items: f64,
+    /// `h_y = F_l·⌊K_l/2⌋·Π(y spatial after the first)`, 0 when `K_l ≤ 1`.
+    pub halo_y_items: f64,
+    /// The tensors autograd saves for the layer's backward pass, bytes per
+    /// sample (section 11; empty without the framework's memory facts).
+    pub saved: SavedTensors,
+}
+
+/// The costs of `layer`, `time_s` per sample, with the tensors autograd
+/// saves for it.
+pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors) -> LayerCost {
+    let half_kernel = (layer.kernel_size() / 2) as f64;
+    let (halo_x_items, halo_y_items) = if layer.kernel_size() > 1 {
+        (
+            layer.x().channels() as f64 * half_kernel * layer.x().cross_section(),
+            layer.y().channels() as f64 * half_kernel * layer.y().cross_section(),
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    LayerCost {
+        kind: layer.kind(),
+        time_s,
+        activation_items: layer.activation_items(),
+        weight_items: layer.weight_items(),
+        output_items: layer.y().items(),
+        input_items: layer.x().items(),
+        in_channels: layer.x().channels() / layer.groups(),
+        out_channels: layer.y().channels(),
+        width: layer.x().width().min(layer.y().width()),
+        halo_x_items,
+        halo_y_items,
+        saved,
+    }
+}
