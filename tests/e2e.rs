@@ -712,6 +712,89 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
     client.close().await.ok();
 }
 
+/// Drops files `[[name, base64], ...]` on the element `target`.
+const DROP_FILES: &str = r#"
+const [target, files] = arguments;
+const transfer = new DataTransfer();
+for (const [name, base64] of files) {
+  transfer.items.add(new File([Uint8Array.from(atob(base64), c => c.charCodeAt(0))], name));
+}
+const zone = document.querySelector(target);
+zone.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_profile_dropped_beside_the_network_gives_its_compute_and_travels_in_the_link() {
+    use base64::Engine;
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    let dir = format!("{}/tests/profile/resnet18-cpu-b8", env!("CARGO_MANIFEST_DIR"));
+    let (onnx, profile) = (format!("{dir}/model.onnx"), format!("{dir}/profile.json"));
+    let file = |path: &str, name: &str| {
+        let bytes = std::fs::read(path).expect("the fixture");
+        Value::from(vec![
+            Value::from(name),
+            Value::from(base64::engine::general_purpose::STANDARD.encode(bytes)),
+        ])
+    };
+    client
+        .execute(
+            DROP_FILES,
+            vec![
+                Value::from("#profile-drop"),
+                Value::from(vec![file(&profile, "profile.json"), file(&onnx, "model.onnx")]),
+            ],
+        )
+        .await
+        .expect("dropped");
+    let sentence = "compute from your profile of resnet18 on x86_64 (cpu) at batch 8";
+    let note = page::text_once(&client, "#profile-note", "at batch 8").await;
+    assert!(note.to_lowercase().contains(sentence), "{note}");
+    assert!(note.contains("step at batch 8: measured"), "{note}");
+    // the ranking is the CLI's for the same two files
+    let args = [
+        "--model",
+        onnx.as_str(),
+        "--profile",
+        profile.as_str(),
+        "--cluster",
+        "abci",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+    ];
+    let shown = ranking_becomes(&client, &cli_rank(&args)).await;
+    // the explanation of a compute number shows the measured step it came from
+    client
+        .find(Locator::Css("#ranking [data-explain=\"data@64:compute\"]"))
+        .await
+        .expect("the compute cell")
+        .click()
+        .await
+        .expect("clicked");
+    let explanation = page::text_once(&client, "#explain", "T_step").await;
+    assert!(
+        explanation.contains("the training step the profile measured"),
+        "{explanation}"
+    );
+    // the share link carries the profile: a fresh browser shows the same note and ranking
+    let href = eventually("the share link", || async {
+        let link = client.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
+    })
+    .await;
+    client.close().await.ok();
+    let second = web::browser(&s.driver).await;
+    assert_eq!(open(&second, &href).await, shown);
+    let again = page::text_once(&second, "#profile-note", "at batch 8").await;
+    assert_eq!(again, note);
+    second.close().await.ok();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {

@@ -1,41 +1,24 @@
 //! Paste, upload or drop a ParaDL `.net` file, a JSON network or an ONNX
-//! graph; download the current network.
+//! graph, with or without the `profile.json` measured for it; download
+//! the current network.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::file::callbacks::FileReader;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::{AppHandle, use_app};
+use super::file_drop::{Reading, load};
+use super::use_app;
 use crate::app::browser;
-use crate::app::state::action::{Action, ModelAction, PageAction};
+use crate::app::state::action::{Action, ModelAction};
 use crate::oracle::formats;
-
-/// A file being read, kept alive until it is.
-type Reading = Rc<RefCell<Option<FileReader>>>;
-
-/// Reads a picked or dropped file and imports it (the reducer tells an
-/// ONNX graph, a `.keras` archive and the text formats apart).
-fn load(file: web_sys::File, shape: String, state: AppHandle, reader: &Reading) {
-    let name = file.name();
-    let file = gloo::file::File::from(file);
-    let task = gloo::file::callbacks::read_as_bytes(&file, move |read| match read {
-        Ok(bytes) => state.dispatch(Action::Model(ModelAction::File(bytes.into(), name, shape))),
-        Err(e) => state.dispatch(Action::Page(PageAction::Notify(format!(
-            "{name} could not be read: {e}"
-        )))),
-    });
-    *reader.borrow_mut() = Some(task);
-}
 
 /// The import box and the download buttons.
 #[function_component(ModelImport)]
 pub fn model_import() -> Html {
     let text = use_state(String::new);
     let shape = use_state(String::new);
-    let reader: Reading = use_mut_ref(|| None);
+    let reader: Reading = use_mut_ref(Vec::new);
     let export_error = use_state(|| None::<String>);
     let Some(state) = use_app() else {
         return html! {};
@@ -52,8 +35,8 @@ pub fn model_import() -> Html {
         let (state, shape, reader) = (state.clone(), shape.clone(), Rc::clone(&reader));
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<HtmlInputElement>();
-            if let Some(file) = input.files().and_then(|list| list.get(0)) {
-                load(file, (*shape).clone(), state.clone(), &reader);
+            if let Some(list) = input.files() {
+                load(list, (*shape).clone(), state.clone(), &reader);
             }
         })
     };
@@ -61,8 +44,8 @@ pub fn model_import() -> Html {
         let (state, shape) = (state.clone(), shape.clone());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
-            if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|list| list.get(0)) {
-                load(file, (*shape).clone(), state.clone(), &reader);
+            if let Some(list) = e.data_transfer().and_then(|d| d.files()) {
+                load(list, (*shape).clone(), state.clone(), &reader);
             }
         })
     };
@@ -94,13 +77,13 @@ pub fn model_import() -> Html {
     html! {
         <details class="import" id="model-import" {ondrop} {ondragover}>
             <summary>{ "Import or export a network" }</summary>
-            <p class="quiet">{ "Drop an ONNX graph, a .keras model, a .net file or a JSON network (ours or Keras's) here, upload it, or paste a text format." }</p>
+            <p class="quiet">{ "Drop an ONNX graph, a .keras model, a .net file or a JSON network (ours or Keras's) here, upload it, or paste a text format. Drop the model.onnx and profile.json that scripts/profile_torch.py writes together, or a profile.json alone onto the network it measured, to take the compute from your own measurement." }</p>
             <label for="model-text">{ "Paste a ParaDL .net file, a JSON network or a Keras model's JSON" }</label>
             <textarea id="model-text" rows="6" value={(*text).clone()} {oninput}
                 placeholder={"Dataset|ImageNet\nInput|1280000x3x224x224\nModel|MyNet\nCONV1|3x224x224|3x64x7x7|64x112x112"} />
             <div class="row">
                 <button type="button" id="model-load" onclick={onload}>{ "Load" }</button>
-                <label class="file">{ "or upload " }<input type="file" id="model-file" accept=".onnx,.keras,.net,.net_sc,.net_256,.json,.txt" onchange={onfile} /></label>
+                <label class="file">{ "or upload " }<input type="file" id="model-file" multiple=true accept=".onnx,.keras,.net,.net_sc,.net_256,.json,.txt" onchange={onfile} /></label>
             </div>
             <div class="row">
                 <label for="onnx-input-shape">{ "ONNX input shape (if its sizes are symbolic)" }</label>

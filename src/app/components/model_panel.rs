@@ -8,6 +8,7 @@ use super::input_section::InputSection;
 use super::layer_table::LayerTable;
 use super::model_import::ModelImport;
 use super::number_field::NumberField;
+use super::profile_drop::ProfileDrop;
 use super::profile_note::ProfileNote;
 use super::use_app;
 use crate::app::input::keys::Key;
@@ -75,6 +76,7 @@ pub fn model_panel() -> Html {
             <p class="source">{ origin }</p>
             { for typical }
             if let Some(answer) = state.answer.clone() { <ProfileNote {answer} /> }
+            <ProfileDrop />
             <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.base().dataset.name)} unit="samples"
                 value={state.model.text(Key::Samples)} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />
             { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }

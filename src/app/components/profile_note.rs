@@ -1,5 +1,6 @@
 //! Says when the network's compute comes from a profiled time, from which
-//! GPU, and what it became on this cluster's GPU.
+//! GPU, and what it became on this cluster's GPU; for a profile of your
+//! own (section 12), the measured step and memory beside the model's.
 
 use yew::prelude::*;
 
@@ -10,6 +11,9 @@ use crate::oracle::{Fidelity, Profile, Term, units};
 #[function_component(ProfileNote)]
 pub fn profile_note(props: &AnswerProps) -> Html {
     let network = props.answer.scenario.network();
+    if network.step().is_some() {
+        return measured_note(props);
+    }
     let per_sample = match network.profile() {
         Profile::Flops => return html! {},
         Profile::WholeModel { per_sample_s } => format!("{} per sample", units::seconds(per_sample_s)),
@@ -34,4 +38,29 @@ pub fn profile_note(props: &AnswerProps) -> Html {
             { format!("Compute from a profiled time ({per_sample}) measured on {from}. {effect}") }
         </p>
     }
+}
+
+/// A profile of your own: where it was measured, and its step and memory
+/// beside the model's at its batch on one GPU of this cluster.
+fn measured_note(props: &AnswerProps) -> Html {
+    let answer = &props.answer;
+    let Some(check) = answer.scenario.profile_check(answer.results.fidelity) else {
+        return html! {};
+    };
+    html! {
+        <div class="source" id="profile-note" data-batch={check.batch.to_string()}
+            data-measured-step={check.measured_step_s.to_string()} data-projected-step={check.projected_step_s.to_string()}>
+            <p class="profile-source"><strong>{ capitalised(&check.source()) }</strong>{ "." }</p>
+            <p>{ capitalised(&check.step_sentence()) }{ "." }</p>
+            <p>{ capitalised(&check.memory_sentence()) }{ "." }</p>
+        </div>
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -32,10 +32,11 @@ pub enum ModelAction {
     Pick(String),
     /// Load a pasted `.net`, JSON or Keras network.
     Paste(String),
-    /// Load an uploaded or dropped file (ONNX, `.keras` or a text format):
-    /// its bytes, its name and the input shape typed for an ONNX graph
-    /// (blank: the graph's own).
-    File(Rc<[u8]>, String, String),
+    /// Load uploaded or dropped files, each its bytes and name: a network
+    /// (ONNX, `.keras` or a text format; with the input shape typed for an
+    /// ONNX graph, blank: the graph's own) and, or, a measured profile
+    /// (`profile.json`) applied to it.
+    Files(Vec<(Rc<[u8]>, String)>, String),
     /// Open the network file fetched from a link's `?model=ADDRESS`: the
     /// address and its bytes.
     Linked(String, Rc<[u8]>),

@@ -272,8 +272,28 @@ impl AppState {
                 }
                 Err(e) => self.import_error = Some(keys::import_message(&e)),
             },
-            ModelAction::File(bytes, name, shape) => {
-                imported(self, ModelEditor::import_file(&bytes, &name, &shape), &name);
+            ModelAction::Files(files, shape) => {
+                let (profiles, networks): (Vec<_>, Vec<_>) = files
+                    .into_iter()
+                    .partition(|(bytes, _)| model_editor::is_profile(bytes));
+                let mut loaded = true;
+                if let Some((bytes, name)) = networks.first() {
+                    loaded = imported(self, ModelEditor::import_file(bytes, name, &shape), name);
+                }
+                if let (true, Some((bytes, name))) = (loaded, profiles.first()) {
+                    match self.model.with_profile(&String::from_utf8_lossy(bytes), name) {
+                        Ok((m, summary)) => {
+                            self.model = Rc::new(m);
+                            self.import_error = None;
+                            self.import_summary =
+                                Some(match self.import_summary.take().filter(|_| !networks.is_empty()) {
+                                    Some(network) => format!("{network} {summary}"),
+                                    None => summary,
+                                });
+                        }
+                        Err(message) => self.import_error = Some(message),
+                    }
+                }
             }
             ModelAction::Linked(address, bytes) => {
                 let name = address.rsplit('/').next().unwrap_or(&address).to_string();
@@ -513,7 +533,7 @@ mod tests {
         let broken: Rc<[u8]> = bytes[..bytes.len() / 3].into();
         let state = dispatch(
             state,
-            Action::Model(ModelAction::File(broken, "cut.onnx".into(), String::new())),
+            Action::Model(ModelAction::Files(vec![(broken, "cut.onnx".into())], String::new())),
         );
         assert!(
             state
@@ -529,7 +549,10 @@ mod tests {
         );
         let state = dispatch(
             state,
-            Action::Model(ModelAction::File(bytes, "squeezenet.onnx".into(), String::new())),
+            Action::Model(ModelAction::Files(
+                vec![(bytes, "squeezenet.onnx".into())],
+                String::new(),
+            )),
         );
         assert_eq!(state.import_error, None);
         let answer = state.answer.as_ref().unwrap();
@@ -624,5 +647,58 @@ mod tests {
         assert!(Rc::ptr_eq(&first, &state.answer.as_ref().unwrap().scenario));
         let state = dispatch(state, Action::Model(ModelAction::Pick("alexnet".into())));
         assert!(!Rc::ptr_eq(&first, &state.answer.as_ref().unwrap().scenario));
+    }
+
+    #[test]
+    fn a_profile_dropped_with_its_graph_times_the_network_and_travels_in_the_link() {
+        let onnx: Rc<[u8]> = include_bytes!("../../../tests/profile/resnet18-cpu-b8/model.onnx")
+            .as_slice()
+            .into();
+        let profile: Rc<[u8]> = include_bytes!("../../../tests/profile/resnet18-cpu-b8/profile.json")
+            .as_slice()
+            .into();
+        let state = Rc::new(AppState::new(Document::default(), None));
+        // a profile alone on a preset it did not measure: an error that names why, the view kept
+        let before = state.answer.clone().unwrap();
+        let state = dispatch(
+            state,
+            Action::Model(ModelAction::Files(
+                vec![(Rc::clone(&profile), "profile.json".into())],
+                String::new(),
+            )),
+        );
+        let error = state.import_error.clone().unwrap_or_default();
+        assert!(error.contains("the profile is of another network"), "{error}");
+        assert_eq!(state.answer.as_ref().unwrap().document, before.document);
+        // both files, in either order
+        let state = dispatch(
+            state,
+            Action::Model(ModelAction::Files(
+                vec![(profile, "profile.json".into()), (onnx, "model.onnx".into())],
+                String::new(),
+            )),
+        );
+        assert_eq!(state.import_error, None);
+        let summary = state.import_summary.clone().unwrap_or_default();
+        assert!(
+            summary.contains("from the profile of resnet18 measured on x86_64 at batch 8"),
+            "{summary}"
+        );
+        let answer = state.answer.as_ref().unwrap();
+        let network = answer.scenario.network();
+        assert_eq!(network.step().map(|s| s.batch), Some(8));
+        let check = answer.scenario.profile_check(answer.results.fidelity).unwrap();
+        assert!(
+            check
+                .source()
+                .starts_with("compute from your profile of resnet18 on x86_64 (cpu) at batch 8")
+        );
+        assert!((check.projected_step_s - check.measured_step_s).abs() < 1e-9 * check.measured_step_s);
+        // the share link carries the profile, compactly, and reopens it exactly
+        let link = answer.link.as_deref().unwrap_or_default();
+        assert!(link.len() < 12_000, "{} characters", link.len());
+        let reopened = crate::app::url::decode(link).unwrap();
+        assert_eq!(reopened, answer.document);
+        assert_eq!(reopened.question.network().unwrap().step(), network.step());
     }
 }

@@ -175,6 +175,35 @@ impl ModelEditor {
         Ok((Self::from_spec(&read.network.spec(), None), read.summary(name)))
     }
 
+    /// The same network timed by a measured profile (`profile.json`, the
+    /// contract's section 12), and what the profile covered, in words.
+    ///
+    /// # Errors
+    /// The network as edited does not build, or the profile does not read
+    /// (its line and column) or is of another network (what differs).
+    pub fn with_profile(&self, text: &str, name: &str) -> Result<(Self, String), String> {
+        let (_, network) = self
+            .build()
+            .map_err(|errors| format!("{name}: fix the network's {} highlighted cells first", errors.len()))?;
+        let profile =
+            formats::profile::parse(text).map_err(|e| format!("{name}: {}", keys::import_message(&e.into())))?;
+        let applied = formats::profile::apply(&network, &profile, presets::devices::known_gpu)
+            .map_err(|e| format!("{name}: {}", keys::import_message(&e)))?;
+        let timed = applied.network.layers().len();
+        let mut summary = format!(
+            "{name}: {timed} layers take their compute from the profile of {} measured on {} at batch {}.",
+            profile.name.trim(),
+            profile.device.name.trim(),
+            profile.batch
+        );
+        for warning in &applied.warnings {
+            summary.push(' ');
+            summary.push_str(&warning.to_string());
+            summary.push('.');
+        }
+        Ok((Self::from_spec(&applied.network.spec(), None), summary))
+    }
+
     /// The network underneath.
     pub fn base(&self) -> &NetworkSpec {
         &self.cells.base
@@ -313,6 +342,14 @@ impl ModelEditor {
             same => Some(same),
         });
     }
+}
+
+/// Whether a file is a measured profile (`profile.json`, format
+/// `paradl-profile/...`) rather than a network.
+pub fn is_profile(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    text.trim_start_matches('\u{feff}').trim_start().starts_with('{') && text.contains("\"paradl-profile/")
 }
 
 /// What an imported network holds: layers, parameters, forward FLOPs.

@@ -10,6 +10,7 @@ use crate::oracle::cost::terms::Term;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::network::ProfiledStep;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::report::explanation::{Explanation, Quantity, Step};
 use crate::oracle::report::projection::Projection;
@@ -94,6 +95,8 @@ struct Context<'a> {
     cost: &'a IterationCost,
     kappa: Kappa,
     samples: u64,
+    /// The step the network's profile measured, if it has one.
+    step: Option<&'a ProfiledStep>,
 }
 
 impl Context<'_> {
@@ -145,6 +148,21 @@ impl Context<'_> {
             self.samples as f64 / p.mini_batch as f64 * self.cost.compute_s,
             Unit::Seconds,
         )];
+        if let Some(step) = self.step {
+            // what the per-layer times and F were measured from
+            symbols.push(Symbol::new(
+                "B'",
+                "samples per step of the profile's measurement",
+                step.batch as f64,
+                Unit::Samples,
+            ));
+            symbols.push(Symbol::new(
+                "T_step",
+                "the training step the profile measured at B' (its layers and F), on its device",
+                step.iteration_s,
+                Unit::Seconds,
+            ));
+        }
         let formula = if framework > 0.0 {
             symbols.push(Symbol::new(
                 "F",
@@ -168,7 +186,11 @@ impl Context<'_> {
             self.kappa.compute,
             Unit::Factor,
         ));
-        let sections = if framework > 0.0 { &[2, 5, 12][..] } else { &[2, 5][..] };
+        let sections = if self.step.is_some() {
+            &[2, 5, 12][..]
+        } else {
+            &[2, 5][..]
+        };
         body(
             formula,
             symbols,
@@ -340,6 +362,7 @@ impl Scenario {
             cost: &cost,
             kappa: run.kappa(),
             samples: self.network().dataset_samples(),
+            step: self.network().step(),
         };
         Ok(context.explain(quantity))
     }
