@@ -1,8 +1,13 @@
 //! The app's speed and size, measured in headless Chromium and printed
-//! (never asserted): run with `scripts/dev bench-app`, which builds the
-//! release bundle first.
+//! (never asserted): run with `scripts/dev bench`, which builds the
+//! release bundle first (`PARADL_DIST=DIR` measures another build,
+//! `PARADL_BENCH=load` only the loading and redrawing).
 //!
 //! - bundle: the `.wasm` file raw and gzipped, and the JS glue;
+//! - the first view: the bytes on the wire until the first full render,
+//!   and a cold load on a slow phone (1.6 Mbit/s, 150 ms round trips, a
+//!   4x slower CPU, through DevTools): the first paint (the placeholder)
+//!   and the first full render;
 //! - first render: navigation start to the first full render (the
 //!   `paradl-rendered` performance mark), over fresh page loads;
 //! - input to redraw: from typing a new GPU count (or picking a model) to
@@ -138,9 +143,13 @@ async fn measure() {
         );
     }
     client.close().await.ok();
-    report += &explanation(&driver, &base).await;
-    report += &large_networks(&driver, &base).await;
-    report += &planner(&driver, &base).await;
+    report += &cold_load(&driver, &base).await;
+    // PARADL_BENCH=load: the loading and redrawing measurements only
+    if std::env::var("PARADL_BENCH").as_deref() != Ok("load") {
+        report += &explanation(&driver, &base).await;
+        report += &large_networks(&driver, &base).await;
+        report += &planner(&driver, &base).await;
+    }
     let mut out = std::io::stdout();
     let _ = writeln!(out, "\n{report}");
 }
@@ -296,27 +305,16 @@ async fn explanation(driver: &web::Driver, base: &str) -> String {
         .expect("the ranking");
     let (mut open, mut close) = (Vec::new(), Vec::new());
     for _ in 0..15 {
-        let args = vec![
-            Value::from("#ranking [data-explain=\"data@64:memory\"]"),
-            Value::from(true),
-        ];
-        open.push(
-            client
-                .execute_async(EXPLAIN, args)
-                .await
-                .ok()
-                .and_then(|v| v.as_f64())
-                .unwrap_or(f64::NAN),
-        );
-        let args = vec![Value::from("#explain .close"), Value::from(false)];
-        close.push(
-            client
-                .execute_async(EXPLAIN, args)
-                .await
-                .ok()
-                .and_then(|v| v.as_f64())
-                .unwrap_or(f64::NAN),
-        );
+        let timed = |selector: &str, opens: bool| {
+            let args = vec![Value::from(selector), Value::from(opens)];
+            let client = client.clone();
+            async move {
+                let ms = client.execute_async(EXPLAIN, args).await.ok();
+                ms.and_then(|v| v.as_f64()).unwrap_or(f64::NAN)
+            }
+        };
+        open.push(timed("#ranking [data-explain=\"data@64:memory\"]", true).await);
+        close.push(timed("#explain .close", false).await);
     }
     client.close().await.ok();
     format!(
@@ -364,5 +362,118 @@ async fn planner(driver: &web::Driver, base: &str) -> String {
         times.iter().copied().fold(0.0, f64::max),
         times.len(),
         longest
+    )
+}
+
+/// Sends a DevTools command to a session's browser through ChromeDriver
+/// (`POST /session/ID/goog/cdp/execute`).
+async fn devtools(driver: &web::Driver, client: &fantoccini::Client, cmd: &str, params: Value) {
+    use std::io::Read;
+    let session = client.session_id().await.ok().flatten().expect("a session");
+    let address = driver.url.trim_start_matches("http://").to_string();
+    let body = serde_json::json!({ "cmd": cmd, "params": params }).to_string();
+    let request = format!(
+        "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(&address).expect("chromedriver");
+    stream.write_all(request.as_bytes()).expect("sent");
+    // the answer's head, then as many bytes as its Content-Length says (the
+    // driver may keep the connection open, so reading to the end would wait)
+    let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(30)));
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&answer).to_string();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length = text[..end]
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().to_string())
+                })
+                .and_then(|v| v.parse::<usize>().ok())
+                .unwrap_or(0);
+            if answer.len() >= end + 4 + length {
+                break;
+            }
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{cmd}: {answer}");
+}
+
+/// A cold load (fresh profile, no cache) on the slow phone of issue 20:
+/// 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency, CPU 4x slower. Reports
+/// the bytes fetched until the first full render, the first contentful
+/// paint (what a visitor first sees) and the first full render.
+async fn cold_load(driver: &web::Driver, base: &str) -> String {
+    let mut paints = Vec::new();
+    let mut renders = Vec::new();
+    let mut wire = 0.0;
+    for _ in 0..3 {
+        let client = web::browser(driver).await;
+        devtools(driver, &client, "Network.enable", serde_json::json!({})).await;
+        devtools(
+            driver,
+            &client,
+            "Network.setCacheDisabled",
+            serde_json::json!({ "cacheDisabled": true }),
+        )
+        .await;
+        devtools(
+            driver,
+            &client,
+            "Network.emulateNetworkConditions",
+            serde_json::json!({
+                "offline": false,
+                "latency": 150,
+                "downloadThroughput": 1_600_000 / 8,
+                "uploadThroughput": 750_000 / 8,
+            }),
+        )
+        .await;
+        devtools(
+            driver,
+            &client,
+            "Emulation.setCPUThrottlingRate",
+            serde_json::json!({ "rate": 4 }),
+        )
+        .await;
+        client.goto(base).await.expect("loaded");
+        let times = web::eventually_within("the first render on a slow phone", 120, || async {
+            let v = client
+                .execute(
+                    "const m = performance.getEntriesByName('paradl-rendered');
+                     if (!m.length) return null;
+                     const p = performance.getEntriesByName('first-contentful-paint');
+                     const bytes = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+                       .filter(e => e.startTime <= m[0].startTime).reduce((s, e) => s + e.transferSize, 0);
+                     return [p.length ? p[0].startTime : -1, m[0].startTime, bytes];",
+                    vec![],
+                )
+                .await
+                .ok()?;
+            let v = v.as_array()?.clone();
+            Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?))
+        })
+        .await;
+        paints.push(times.0);
+        renders.push(times.1);
+        wire = times.2;
+        client.close().await.ok();
+    }
+    format!(
+        "first view on the wire: {wire:.0} bytes until the first full render\n\
+         cold load on a slow phone (1.6 Mbit/s, 150 ms, CPU 4x): first paint median {:.0} ms {:?}, first full render median {:.0} ms {:?}\n",
+        median(paints.clone()),
+        paints.iter().map(|v| v.round()).collect::<Vec<_>>(),
+        median(renders.clone()),
+        renders.iter().map(|v| v.round()).collect::<Vec<_>>(),
     )
 }

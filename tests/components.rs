@@ -100,6 +100,7 @@ async fn ranking_rows_carry_the_engines_numbers() {
         .points;
     let root = mount::<RankingTable>(RankingTableProps {
         ranking: ranking.clone(),
+        calibration: None,
     });
     until("the rows", || count(&root, "#ranking tbody tr") > 0).await;
     assert_eq!(count(&root, "#ranking tbody tr"), ranking.len() as u32);

@@ -279,6 +279,8 @@ proptest! {
         flops in 1e9f64..1e16, memory in 1e9f64..1e12, per_node in 1u64..17, max in 1u64..100_000,
         bw in 1e8f64..1e12, latency in 0.0f64..1e-3,
     ) {
+        // a cluster holds at least one node
+        let max = max.max(per_node);
         let cluster = Cluster::flat("flat", flops, memory, per_node, max, LinkSpec { bandwidth_bytes_per_s: bw, latency_s: latency }).unwrap();
         prop_assert_eq!(&plat::parse(&plat::write(&cluster).unwrap(), "flat").unwrap(), &cluster);
         prop_assert_eq!(&json::cluster(&json::write(cluster.spec()).unwrap()).unwrap(), &cluster);

@@ -291,15 +291,7 @@ fn targets() -> Vec<Target> {
                 .unwrap_or_default()
                 .iter()
                 .filter(|r| r.model == "resnet50")
-                .map(|r| paradl::oracle::MeasuredRun {
-                    strategy: r.strategy,
-                    gpus: r.gpus,
-                    mini_batch: r.mini_batch,
-                    group: None,
-                    iteration_s: r.measured_s,
-                    compute_s: None,
-                    communication_s: None,
-                })
+                .map(paradl::oracle::validation::ValidationRun::measured)
                 .collect::<Vec<_>>(),
         )
         .into_bytes(),

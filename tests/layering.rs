@@ -201,7 +201,13 @@ fn rank(module: &[String]) -> Option<u32> {
         (Some("oracle"), Some("validation")) => 7,
         (Some("cli"), _) => 10,
         (Some("app"), Some("input")) => 20,
-        (Some("app"), Some("url" | "results" | "charts" | "lessons" | "planner" | "browser" | "model_doc")) => 21,
+        (
+            Some("app"),
+            Some(
+                "url" | "results" | "charts" | "lessons" | "planner" | "reader" | "thread" | "worker" | "browser"
+                | "model_doc" | "track" | "words",
+            ),
+        ) => 21,
         (Some("app"), Some("state")) => 22,
         (Some("app"), Some("boot")) => 23,
         (Some("app"), Some("components")) => 24,

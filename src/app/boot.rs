@@ -17,6 +17,7 @@ pub fn boot() -> AppState {
             lesson,
             predict: browser::query_param("predict").is_some_and(|p| p == "1"),
             revealed: false,
+            guess: None,
         });
     }
     state

@@ -67,6 +67,17 @@ pub fn go(steps: i32) {
     }
 }
 
+/// The address that shows `encoded` with `suffix` (a lesson's
+/// `&lesson=ID`): this page with `?s=...`.
+pub fn address(encoded: &str, suffix: &str) -> String {
+    let url = share_url(encoded);
+    match (suffix.is_empty(), encoded.is_empty()) {
+        (true, _) => url,
+        (false, true) => format!("{url}?{}", suffix.trim_start_matches('&')),
+        (false, false) => format!("{url}{suffix}"),
+    }
+}
+
 /// The address that shows `encoded`: this page with `?s=...` (no
 /// parameter for the default view).
 pub fn share_url(encoded: &str) -> String {
@@ -85,20 +96,23 @@ pub fn share_url(encoded: &str) -> String {
     }
 }
 
-/// Shows the link of `link` in the address (or the bare page when the view
-/// is too large for a link), as a new history entry when `push` (else in
-/// place), and remembers `stored` for the next visit.
+/// Shows the link of `link` and `suffix` (a lesson's) in the address (or
+/// the bare page when the view is too large for a link), as a new history
+/// entry when `push` (else in
+/// place) recording `position`, its place among the page's entries, and
+/// remembers `stored` for the next visit.
 ///
 /// # Errors
 /// When the browser refuses to keep the state (storage missing or full).
-pub fn keep(link: Option<&str>, stored: &str, push: bool) -> Result<(), JsValue> {
+pub fn keep(link: Option<&str>, suffix: &str, stored: &str, push: bool, position: usize) -> Result<(), JsValue> {
     let w = window()?;
     if let Ok(history) = w.history() {
-        let url = share_url(link.unwrap_or_default());
+        let url = address(link.unwrap_or_default(), suffix);
+        let state = JsValue::from_f64(position as f64);
         let _ = if push {
-            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+            history.push_state_with_url(&state, "", Some(&url))
         } else {
-            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+            history.replace_state_with_url(&state, "", Some(&url))
         };
     }
     let storage = w
@@ -184,3 +198,18 @@ pub fn mark_once(name: &str) {
         let _ = performance.mark(name);
     }
 }
+
+/// Removes the element `index.html` shows until the app mounts (its name,
+/// question and progress line), if it is there.
+pub fn remove_placeholder() {
+    if let Some(element) = window()
+        .ok()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(PLACEHOLDER_ID))
+    {
+        element.remove();
+    }
+}
+
+/// The id of `index.html`'s placeholder.
+pub const PLACEHOLDER_ID: &str = "placeholder";

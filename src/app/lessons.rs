@@ -11,6 +11,17 @@ use crate::app::input::view::View;
 use crate::app::url;
 use crate::oracle::{Batch, CommKind, Quantity, Strategy};
 
+/// The plot a lesson is about: shown right under the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LessonPlot {
+    /// The scaling curves.
+    Scaling,
+    /// The memory bars.
+    Memory,
+    /// The diagram of how a strategy places the work.
+    Diagram,
+}
+
 /// A lesson.
 #[derive(Debug)]
 pub struct Lesson {
@@ -24,6 +35,8 @@ pub struct Lesson {
     pub answer: &'static str,
     /// The document it opens.
     pub inputs: fn() -> Document,
+    /// The plot it is about.
+    pub plot: LessonPlot,
 }
 
 /// A question on the first visit's, changed by `edit`.
@@ -89,6 +102,7 @@ pub const LESSONS: [Lesson; 3] = [
         question: "ResNet-50 with a fixed mini-batch of 8192: does doubling the GPUs keep halving the epoch, all the way to 1024 GPUs?",
         answer: "No. With a fixed mini-batch, compute shrinks with every GPU added but the gradient Allreduce of every iteration does not: past a few hundred GPUs communication takes most of the epoch and the curve leaves the ideal line. The explanation opened with the lesson shows why: each GPU exchanges every gradient (m = h·W bytes) whatever the GPU count, so the Allreduce stops shrinking while the compute keeps shrinking.",
         inputs: data_stops_scaling,
+        plot: LessonPlot::Scaling,
     },
     Lesson {
         id: "spatial-cosmoflow",
@@ -96,6 +110,7 @@ pub const LESSONS: [Lesson; 3] = [
         question: "CosmoFlow's 512³ volumes are trained a quarter of a sample per GPU. On 64 GPUs, which strategy is fastest, and why can data parallelism not run at all?",
         answer: "Data parallelism needs at least one whole sample per GPU, so a quarter of a sample rules it out; splitting each volume spatially (in groups, with data parallelism between them) is what makes training possible. The diagram shows each volume's slices across a node's GPUs and the halo exchange between neighbours.",
         inputs: spatial_for_cosmoflow,
+        plot: LessonPlot::Diagram,
     },
     Lesson {
         id: "memory-wall",
@@ -103,6 +118,7 @@ pub const LESSONS: [Lesson; 3] = [
         question: "VGG-16 at 256 samples per GPU on 16 GB V100s: which strategies fit in a GPU's memory?",
         answer: "Data parallelism keeps every activation of 256 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid. The explanation opened with the lesson gives each part's formula.",
         inputs: memory_wall,
+        plot: LessonPlot::Memory,
     },
 ];
 
@@ -114,8 +130,14 @@ pub fn find(id: &str) -> Option<&'static Lesson> {
 /// The query of a lesson's link (to append to the page's address).
 pub fn query(lesson: &Lesson, predict: bool) -> String {
     let state = url::encode(&(lesson.inputs)());
+    format!("?s={state}{}", suffix(lesson, predict))
+}
+
+/// What a lesson adds to an address: `&lesson=ID`, and `&predict=1` for
+/// predict, then reveal.
+pub fn suffix(lesson: &Lesson, predict: bool) -> String {
     let predict = if predict { "&predict=1" } else { "" };
-    format!("?s={state}&lesson={}{predict}", lesson.id)
+    format!("&lesson={}{predict}", lesson.id)
 }
 
 #[cfg(test)]

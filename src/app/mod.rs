@@ -3,8 +3,9 @@
 //! [`input`] is the ground: the question and the view as typed documents,
 //! with the keys and tables of every field. On it: [`url`] the share-link
 //! codec, [`results`] what the engine computes for a question, [`charts`] the
-//! plots (data apart from drawing), [`lessons`], [`planner`] the search in
-//! a Web Worker and [`browser`] the little glue to the page (location,
+//! plots (data apart from drawing), [`lessons`], [`planner`] the search and
+//! [`reader`] the importers, both in the Web Worker of [`worker`] (started
+//! from the page by [`thread`]), and [`browser`] the little glue to the page (location,
 //! history, storage, clipboard, downloads). Above them [`state`], the one
 //! reducer and its editors, and above it [`components`], the Yew
 //! components. No file imports one above it (`tests/layering.rs`).
@@ -17,11 +18,18 @@ pub mod input;
 pub mod lessons;
 pub mod model_doc;
 pub mod planner;
+pub mod reader;
 pub mod results;
 pub mod state;
+pub mod thread;
+pub mod track;
 pub mod url;
+pub mod words;
+pub mod worker;
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, in place of `index.html`'s
+/// placeholder (removed in the same task, so nothing blank is painted).
 pub fn start() {
     yew::Renderer::<components::app::App>::new().render();
+    browser::remove_placeholder();
 }

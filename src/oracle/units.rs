@@ -1,5 +1,14 @@
 //! Human-readable quantities, shared by the CLI, the findings and the app.
 
+/// `text` with its first letter in capitals: `Data parallelism`.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// Bytes with a decimal prefix: `15.4 GB`.
 pub fn bytes(value: f64) -> String {
     scaled(value, "B")
@@ -10,7 +19,8 @@ pub fn flops(value: f64) -> String {
     scaled(value, "FLOP/s")
 }
 
-/// Seconds as `1.23 ms`, `4.5 s`, `2.1 h`.
+/// Seconds to three significant figures (the model is rarely closer than
+/// that): `691 ms`, `4.5 s`, `2.1 h`.
 pub fn seconds(value: f64) -> String {
     let abs = value.abs();
     if !value.is_finite() {
@@ -18,13 +28,13 @@ pub fn seconds(value: f64) -> String {
     } else if abs == 0.0 {
         "0 s".into()
     } else if abs < 1e-3 {
-        format!("{:.3} µs", value * 1e6)
+        format!("{} µs", significant(value * 1e6, 3))
     } else if abs < 1.0 {
-        format!("{:.3} ms", value * 1e3)
+        format!("{} ms", significant(value * 1e3, 3))
     } else if abs < 3600.0 {
-        format!("{} s", significant(value, 4))
+        format!("{} s", significant(value, 3))
     } else {
-        format!("{} h", significant(value / 3600.0, 4))
+        format!("{} h", significant(value / 3600.0, 3))
     }
 }
 
@@ -81,10 +91,11 @@ mod tests {
         assert_eq!(bytes(15_434_845_696.0), "15.4 GB");
         assert_eq!(bytes(512.0), "512 B");
         assert_eq!(flops(7.8e12), "7.8 TFLOP/s");
-        assert_eq!(seconds(0.0025), "2.500 ms");
-        assert_eq!(seconds(3992.96256), "1.109 h");
-        assert_eq!(seconds(18.3672128), "18.37 s");
-        assert_eq!(seconds(9e-6), "9.000 µs");
+        assert_eq!(seconds(0.0025), "2.5 ms");
+        assert_eq!(seconds(0.690937), "691 ms");
+        assert_eq!(seconds(3992.96256), "1.11 h");
+        assert_eq!(seconds(18.3672128), "18.4 s");
+        assert_eq!(seconds(9e-6), "9 µs");
         assert_eq!(percent(0.623), "62%");
         assert_eq!(significant(1996.48128, 4), "1996");
         assert_eq!(significant(0.000123456, 3), "0.000123");

@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
 
-/// The built app (`trunk build --release`), served from the crate root.
+/// The built app (`trunk build --release`), served from the crate root, or
+/// from `$PARADL_DIST` (the app benchmark measures an older build that way).
 pub fn dist() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    let dir = std::env::var_os("PARADL_DIST")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("dist"), PathBuf::from);
     assert!(
         dir.join("index.html").is_file(),
         "dist/index.html is missing: build the app first (scripts/dev test does it)"
@@ -49,10 +51,23 @@ pub fn serve_at(root: PathBuf, prefix: &'static str) -> (u16, Online) {
     (port, online)
 }
 
+/// Answers one request as a static host that serves precompressed files
+/// does (nginx's `gzip_static`): `NAME.gz` with `Content-Encoding: gzip`
+/// when the browser accepts gzip and the build wrote one.
 fn respond(mut stream: TcpStream, root: &Path, prefix: &str) {
+    let mut reader = BufReader::new(&stream);
     let mut request = String::new();
-    if BufReader::new(&stream).read_line(&mut request).is_err() {
+    if reader.read_line(&mut request).is_err() {
         return;
+    }
+    let mut gzip_accepted = false;
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        let lower = header.to_ascii_lowercase();
+        if lower.starts_with("accept-encoding:") && lower.contains("gzip") {
+            gzip_accepted = true;
+        }
+        header.clear();
     }
     let path = request.split_whitespace().nth(1).unwrap_or("/");
     let path = path.split(['?', '#']).next().unwrap_or("/");
@@ -61,12 +76,16 @@ fn respond(mut stream: TcpStream, root: &Path, prefix: &str) {
         Some(rest) => root.join(rest),
         None => root.join("not here"),
     };
-    let (status, body, kind) = match std::fs::read(&file) {
-        Ok(body) => ("200 OK", body, content_type(&file)),
-        Err(_) => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+    let gzipped = gzip_accepted
+        .then(|| std::fs::read(format!("{}.gz", file.display())).ok())
+        .flatten();
+    let (status, body, kind, encoding) = match (gzipped, std::fs::read(&file)) {
+        (Some(body), Ok(_)) => ("200 OK", body, content_type(&file), "Content-Encoding: gzip\r\n"),
+        (_, Ok(body)) => ("200 OK", body, content_type(&file), ""),
+        (_, Err(_)) => ("404 Not Found", b"not found".to_vec(), "text/plain", ""),
     };
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\n{encoding}Content-Length: {}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n",
         body.len()
     );
     let _ = stream.write_all(head.as_bytes());
@@ -170,7 +189,17 @@ pub async fn browser(driver: &Driver) -> Client {
 }
 
 /// Polls `check` until it gives `Some`, or fails after 20 s naming `what`.
-pub async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+pub async fn eventually<T, F, Fut>(what: &str, check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    eventually_within(what, 20, check).await
+}
+
+/// Polls `check` until it gives `Some`, or fails after `seconds` naming
+/// `what`.
+pub async fn eventually_within<T, F, Fut>(what: &str, seconds: u64, mut check: F) -> T
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Option<T>>,
@@ -181,7 +210,7 @@ where
             return value;
         }
         assert!(
-            started.elapsed() < Duration::from_secs(20),
+            started.elapsed() < Duration::from_secs(seconds),
             "timed out waiting for {what}"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -47,10 +47,10 @@ pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> Vec<Projec
 /// readable next to ones that take hours.
 pub const CLIP_RATIO: f64 = 6.0;
 
-/// The top of the time axis: the tallest bar, or [`CLIP_RATIO`] times the
-/// shortest when that is lower.
+/// The top of the time axis, set by the feasible bars: the tallest, or
+/// [`CLIP_RATIO`] times the shortest when that is lower.
 pub fn axis_top(bars: &[Projection]) -> f64 {
-    stacked::axis_top(bars.iter().map(|p| p.total_s), CLIP_RATIO)
+    stacked::axis_top(bars.iter().map(|p| (p.total_s, p.feasible)), CLIP_RATIO)
 }
 
 /// Draws the bars.
@@ -126,6 +126,24 @@ mod tests {
         assert!(height(&drawn.targets[1]) > height(&drawn.targets[0]));
         assert!(bars[1].total_s > CLIP_RATIO * bars[0].total_s);
         assert!(drawn.svg.contains(&format!("↑ {}", units::seconds(bars[1].total_s))));
-        assert!((axis_top(&bars) - 1.15 * CLIP_RATIO * bars[0].total_s).abs() < 1e-9);
+        // the scale is set by the feasible bars only
+        let feasible: Vec<f64> = bars.iter().filter(|p| p.feasible).map(|p| p.total_s).collect();
+        assert!(!feasible.is_empty() && feasible.len() < bars.len(), "{bars:?}");
+        let tallest = feasible.iter().copied().fold(0.0, f64::max);
+        let shortest = feasible.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!((axis_top(&bars) - 1.15 * tallest.min(CLIP_RATIO * shortest)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn one_strategy_draws_one_bar_of_positive_width() {
+        let results = crate::app::results::default_results();
+        let bars = data(&results, &[Strategy::Data]);
+        let drawn = draw(&bars).unwrap();
+        assert!(!drawn.svg.contains("width=\"-"), "no rectangle of negative width");
+        assert_eq!(drawn.targets.len(), 1);
+        match drawn.targets[0].area {
+            Area::Bar { width, height, .. } => assert!(width > 10 && height > 10, "{width}x{height}"),
+            Area::Point { .. } => panic!("a bar"),
+        }
     }
 }

@@ -224,6 +224,9 @@ pub fn log_log<'a, 'b>(
         .map_err(fail)?;
     chart
         .configure_mesh()
+        // at most six ticks a side: at 12 px text, more overlap on a log axis
+        .x_labels(6)
+        .y_labels(6)
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(x_label)

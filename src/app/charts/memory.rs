@@ -10,9 +10,6 @@ use super::{ChartError, Drawn, describe, render};
 use crate::app::results::Results;
 use crate::oracle::{Capacity, FindingDetail, Part, Projection, units};
 
-/// Bars taller than this many times the capacity are cut there.
-pub const CLIP_CAPACITIES: f64 = 3.0;
-
 /// The colour of a part of memory.
 pub fn part_color(part: Part) -> RGBColor {
     match part {
@@ -47,14 +44,23 @@ pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> MemoryData
     }
 }
 
-/// The top of the axis: the tallest bar and the capacity, but at most
-/// [`CLIP_CAPACITIES`] capacities.
+/// The top of the axis, set by the bars that fit: the tallest of them and
+/// the capacity. Bars above it are cut and labelled with their size, so
+/// that a terabyte that cannot fit does not flatten the ones that do.
 pub fn axis_top(data: &MemoryData) -> f64 {
-    let tallest = data.bars.iter().map(|p| p.memory_bytes).fold(0.0, f64::max);
-    tallest
-        .min(CLIP_CAPACITIES * data.capacity_bytes)
-        .max(data.capacity_bytes)
-        * 1.15
+    let capacity = data.capacity_bytes;
+    let fitting = data
+        .bars
+        .iter()
+        .map(|p| p.memory_bytes)
+        .filter(|m| !capacity.is_finite() || *m <= capacity)
+        .fold(0.0, f64::max);
+    let top = if capacity.is_finite() {
+        fitting.max(capacity)
+    } else {
+        fitting
+    };
+    top.max(f64::MIN_POSITIVE) * 1.15
 }
 
 /// The hover text of a bar: the projection, each part, the largest batch
@@ -70,7 +76,7 @@ fn lines(data: &MemoryData, p: &Projection) -> Vec<String> {
     if let Some(fit) = data.fits.iter().find(|f| f.strategy == p.strategy) {
         lines.push(match (fit.max_mini_batch, fit.max_samples_per_gpu) {
             (Some(b), Some(per_gpu)) => format!(
-                "largest batch that fits: {b} ({} per GPU)",
+                "largest batch that fits: {b}, {} per GPU",
                 units::significant(per_gpu, 4)
             ),
             _ => "not even one sample fits".into(),
@@ -156,7 +162,12 @@ mod tests {
         let spatial = data.bars.iter().position(|p| p.strategy == Strategy::Spatial).unwrap();
         assert!(data.bars[spatial].memory_bytes > 16e9);
         assert!(drawn.targets[spatial].lines.iter().any(|l| l.contains("largest part")));
-        // bars far above the capacity are cut at three capacities
-        assert!((axis_top(&data) - 3.0 * 16e9 * 1.15).abs() < 1.0);
+        // bars above the capacity are cut: the scale is the capacity's
+        assert!((axis_top(&data) - 16e9 * 1.15).abs() < 1.0);
+        assert!(
+            drawn
+                .svg
+                .contains(&format!("↑ {}", units::bytes(data.bars[spatial].memory_bytes)))
+        );
     }
 }

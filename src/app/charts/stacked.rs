@@ -43,9 +43,14 @@ pub struct Frame<'a> {
     pub faded_legend: &'a str,
 }
 
-/// The top of a value axis: the tallest bar, or `clip` times the shortest
-/// positive one when that is lower, with room above.
-pub fn axis_top(totals: impl Iterator<Item = f64> + Clone, clip: f64) -> f64 {
+/// The top of a value axis, set by the feasible bars (`(total, feasible)`;
+/// all of them when none is): the tallest, or `clip` times the shortest
+/// positive one when that is lower, with room above. Taller bars are cut.
+pub fn axis_top(bars: impl Iterator<Item = (f64, bool)> + Clone, clip: f64) -> f64 {
+    let any_feasible = bars.clone().any(|(_, feasible)| feasible);
+    let totals = bars
+        .filter(move |(_, feasible)| *feasible || !any_feasible)
+        .map(|(t, _)| t);
     let positive = || totals.clone().filter(|t| *t > 0.0);
     let tallest = positive().fold(0.0, f64::max);
     let shortest = positive().fold(f64::INFINITY, f64::min);
@@ -78,7 +83,9 @@ pub fn draw(
         .margin_right(LEGEND_WIDTH)
         .x_label_area_size(44)
         .y_label_area_size(72)
-        .build_cartesian_2d((0..stacks.len() - 1).into_segmented(), 0f64..top)
+        // one bar still needs a range of two slots, or plotters divides by
+        // a zero width and draws rectangles of negative width
+        .build_cartesian_2d((0..stacks.len().max(2) - 1).into_segmented(), 0f64..top)
         .map_err(fail)?;
     let y_label = frame.y_label;
     chart

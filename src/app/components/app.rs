@@ -9,32 +9,24 @@ use super::AppContext;
 use super::accuracy_view::AccuracyView;
 use super::calibration_panel::CalibrationPanel;
 use super::cluster_panel::ClusterPanel;
-use super::comparison_plot::ComparisonPlot;
-use super::edition_note::EditionNote;
 use super::edition_panel::EditionPanel;
-use super::explain_panel::ExplainPanel;
-use super::exports::Exports;
-use super::findings::Findings;
 use super::glossary::Glossary;
 use super::history::use_history;
 use super::lesson_box::LessonBox;
 use super::lessons_list::LessonsList;
 use super::linked_model::use_linked_model;
-use super::memory_plot::MemoryPlot;
 use super::model_doc_view::ModelDocView;
 use super::model_panel::ModelPanel;
 use super::notice::Notice;
-use super::plan_panel::PlanPanel;
-use super::ranking_table::RankingTable;
+use super::reading::use_reading;
+use super::results_view::ResultsView;
 use super::run_panel::RunPanel;
-use super::scaling_plot::ScalingPlot;
 use super::share_bar::ShareBar;
-use super::stale_note::StaleNote;
-use super::strategy_diagram::StrategyDiagram;
+use super::summary_bar::SummaryBar;
 use crate::app::boot::{boot, keep_notice};
-use crate::app::browser;
 use crate::app::state::AppState;
 use crate::app::state::action::{Action, PageAction};
+use crate::app::{browser, lessons};
 
 /// The performance mark set once results are on screen (read by the app
 /// benchmark: its first entry is the time from navigation to a full render).
@@ -56,48 +48,59 @@ pub fn app(props: &AppProps) -> Html {
     let answer = state.answer.clone();
     use_linked_model(state.clone());
     use_history(state.clone());
+    use_reading(state.clone());
     // history entries already in the address bar: several actions may reach
     // one render, so a new entry is pushed when the count grew
-    let kept_entries = use_mut_ref(|| state.entries);
+    let kept_entries = use_mut_ref(|| state.pushes);
     {
         let state = state.clone();
-        use_effect_with(answer.as_ref().map(|a| Rc::clone(&a.stored)), move |stored| {
-            if let (Some(stored), Some(answer)) = (stored, state.answer.as_ref()) {
-                let push = state.entries > *kept_entries.borrow();
-                *kept_entries.borrow_mut() = state.entries;
-                let kept = browser::keep(answer.link.as_deref(), stored, push).is_ok();
-                if let Some(text) = keep_notice(answer.link.is_none(), kept)
-                    && state.notice.as_deref() != Some(text.as_str())
-                {
-                    state.dispatch(Action::Page(PageAction::Notify(text)));
+        let lesson = state.lesson.map(|l| (l.lesson.id, l.predict));
+        use_effect_with(
+            (answer.as_ref().map(|a| Rc::clone(&a.stored)), lesson),
+            move |(stored, _)| {
+                if let (Some(stored), Some(answer)) = (stored, state.answer.as_ref()) {
+                    let push = state.pushes > *kept_entries.borrow();
+                    *kept_entries.borrow_mut() = state.pushes;
+                    let suffix = state
+                        .lesson
+                        .map(|l| lessons::suffix(l.lesson, l.predict))
+                        .unwrap_or_default();
+                    let kept = browser::keep(answer.link.as_deref(), &suffix, stored, push, state.position).is_ok();
+                    if let Some(text) = keep_notice(answer.link.is_none(), kept)
+                        && state.notice.as_deref() != Some(text.as_str())
+                    {
+                        state.dispatch(Action::Page(PageAction::Notify(text)));
+                    }
+                    browser::mark_once(FIRST_RENDER);
                 }
-                browser::mark_once(FIRST_RENDER);
-            }
-        });
+            },
+        );
     }
-    let href = browser::share_url(answer.as_ref().and_then(|a| a.link.as_deref()).unwrap_or_default());
+    // a lesson stays in the address (and the shared link)
+    let suffix = state
+        .lesson
+        .map(|l| lessons::suffix(l.lesson, l.predict))
+        .unwrap_or_default();
+    let href = browser::address(
+        answer.as_ref().and_then(|a| a.link.as_deref()).unwrap_or_default(),
+        &suffix,
+    );
     let ondismiss = {
         let state = state.clone();
         Callback::from(move |()| state.dispatch(Action::Page(PageAction::DismissNotice)))
     };
+    // a value committed (a field left, Enter, a choice made): the next keystrokes are another entry
+    let oncommit = {
+        let state = state.clone();
+        Callback::from(move |_: Event| state.dispatch(Action::Page(PageAction::EndEdit)))
+    };
     let hidden = state.lesson.is_some_and(|l| l.hides_results());
-    let results = state.answer.clone().filter(|_| !hidden).map(|answer| {
-        html! {
-            <>
-                <StaleNote />
-                <RankingTable ranking={answer.results.ranking.clone()} />
-                <ExplainPanel answer={answer.clone()} />
-                <ScalingPlot answer={answer.clone()} />
-                <Findings ranking={answer.results.ranking.clone()} />
-                <EditionNote answer={answer.clone()} />
-                <ComparisonPlot answer={answer.clone()} />
-                <MemoryPlot answer={answer.clone()} />
-                <StrategyDiagram answer={answer.clone()} />
-                <Exports answer={answer.clone()} />
-                <PlanPanel {answer} />
-            </>
-        }
-    });
+    let plot = state.lesson.map(|l| l.lesson.plot);
+    let results = state
+        .answer
+        .clone()
+        .filter(|_| !hidden)
+        .map(|answer| html! { <ResultsView {answer} first={plot} /> });
     html! {
         <ContextProvider<AppContext> context={state.clone()}>
             <header class="top">
@@ -105,18 +108,19 @@ pub fn app(props: &AppProps) -> Html {
                     <h1>{ "ParaDL oracle" }</h1>
                     <p class="tagline">{ "How should this CNN be parallelised on that cluster, and what will it cost in time and memory?" }</p>
                 </div>
-                <ShareBar href={AttrValue::from(href)} entries={state.entries} />
+                <ShareBar href={AttrValue::from(href)} undo={state.can_undo()} redo={state.can_redo()} />
             </header>
+            <SummaryBar />
             <Notice message={state.notice.clone().map(AttrValue::from)} {ondismiss} />
             <main class="layout">
-                <aside class="inputs">
+                <aside class="inputs" onchange={oncommit}>
                     <ModelPanel />
                     <ClusterPanel />
                     <RunPanel />
                     <EditionPanel />
                     <CalibrationPanel />
                 </aside>
-                <section class="outputs" aria-live="polite">
+                <section class="outputs" aria-label="Results">
                     <LessonBox />
                     { results.unwrap_or_else(|| if hidden {
                         html! { <p class="quiet" id="hidden-results">{ "The results are hidden until you reveal them." }</p> }

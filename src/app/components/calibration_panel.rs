@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::input_section::InputSection;
 
 use super::calibration_table::CalibrationTable;
+use super::term::Term;
 use super::use_app;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::state::action::{Action, RunAction};
@@ -51,7 +52,7 @@ pub fn calibration_panel() -> Html {
     let invalid = !errors.is_empty();
     html! {
         <InputSection id="calibration" heading="calibration-heading" title="Calibrate">
-            <p class="source">{ "Measured runs of your cluster (seconds per iteration) make every projection match them: compute and communication are multiplied by factors per strategy (the contract's section 8). Give the total, or compute and communication apart." }</p>
+            <p class="source">{ "Measured runs of your cluster (seconds per " }<Term id="iteration" />{ ") make every projection match them (" }<Term id="calibration" />{ "): compute and communication are multiplied by factors " }<Term id="kappa" />{ " per strategy (the contract's section 8). Give the total, or compute and communication apart." }</p>
             <label for="calibration-input">{ "Measured runs (CSV)" }</label>
             <textarea id="calibration-input" rows="5" spellcheck="false" placeholder={example}
                 aria-invalid={invalid.to_string()} value={typed.clone()} {oninput} />

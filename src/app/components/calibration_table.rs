@@ -19,10 +19,23 @@ pub struct CalibrationTableProps {
 pub fn calibration_table(props: &CalibrationTableProps) -> Html {
     let c = &props.calibration;
     let factor = |v: f64| units::significant(v, 3);
+    // what deserves a second look, next to the row it is about
+    let flag = |said: Vec<&str>| {
+        (!said.is_empty()).then(|| {
+            let text = said.join("; ");
+            html! { <span class="flag" role="note" title={text.clone()} aria-label={text}>{ " ⚠" }</span> }
+        })
+    };
     let strategies = c.strategies.iter().map(|s| {
+        let said: Vec<&str> = c
+            .warnings
+            .iter()
+            .filter(|w| w.strategy == Some(s.strategy))
+            .map(|w| w.message.as_str())
+            .collect();
         html! {
-            <tr data-strategy={s.strategy.name()}>
-                <th scope="row">{ s.strategy.name() }</th>
+            <tr data-strategy={s.strategy.name()} data-flagged={(!said.is_empty()).to_string()}>
+                <th scope="row">{ s.strategy.name() }{ for flag(said) }</th>
                 <td class="num">{ s.runs }</td>
                 <td class="num" data-kappa="compute">{ factor(s.compute) }</td>
                 <td class="num" data-kappa="communication">{ factor(s.communication) }</td>
@@ -31,9 +44,16 @@ pub fn calibration_table(props: &CalibrationTableProps) -> Html {
     });
     let runs = c.runs.iter().map(|r| {
         let bad = props.error_lines.contains(&r.line);
+        let said: Vec<&str> = c
+            .warnings
+            .iter()
+            .filter(|w| w.lines.contains(&r.line))
+            .map(|w| w.message.as_str())
+            .collect();
         html! {
-            <tr data-line={r.line.to_string()} class={classes!(bad.then_some("invalid"))}>
-                <td class="num">{ r.line }</td>
+            <tr data-line={r.line.to_string()} data-flagged={(!said.is_empty()).to_string()}
+                class={classes!(bad.then_some("invalid"))}>
+                <td class="num">{ r.line }{ for flag(said) }</td>
                 <td>{ r.measured.strategy.name() }</td>
                 <td class="num">{ r.measured.gpus }</td>
                 <td class="num">{ r.measured.mini_batch }</td>
@@ -63,6 +83,11 @@ pub fn calibration_table(props: &CalibrationTableProps) -> Html {
                     </tr>
                 </tbody>
             </table>
+            if !c.warnings.is_empty() {
+                <ul class="calibration-warnings" id="calibration-warnings">
+                    { for c.warnings.iter().map(|w| html! { <li class="warning">{ "⚠ " }{ &w.message }</li> }) }
+                </ul>
+            }
             <table class="calibrated-runs">
                 <caption>{ format!(
                     "Each run per iteration: accuracy {} before, {} after (min(pred/meas, meas/pred))",

@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::input_section::InputSection;
 use super::run_field::run_choice;
+use super::term::Term;
 use super::use_app;
 use crate::app::input::keys::RunKey;
 use crate::app::state::action::{Action, ViewAction};
@@ -38,6 +39,7 @@ pub fn edition_panel() -> Html {
         <InputSection heading="edition-heading" title="Model">
             { run_choice(&app, RunKey::Fidelity, options) }
             <p class="source">{ explain(chosen) }</p>
+            <p class="quiet">{ "See the " }<Term id="ideal-edition" />{ ", the " }<Term id="realistic-edition" />{ " and its " }<Term id="realistic-terms" />{ " (the " }<Term id="roofline" />{ " among them)." }</p>
             <label class="check">
                 <input type="checkbox" id="compare-editions" checked={compare} onchange={ontoggle} />
                 { format!("Also draw the {} edition's curves (thin, dashed)", chosen.other().name()) }

@@ -16,9 +16,15 @@ pub fn explain_panel(props: &AnswerProps) -> Html {
     let target = state.as_ref().and_then(|s| s.view.explaining);
     let panel = use_node_ref();
     {
+        // focus (and so scroll to) the panel when a number is clicked, not
+        // when the page opens on a link that explains one (a lesson's)
         let panel = panel.clone();
+        let opened = use_mut_ref(|| target);
         use_effect_with(target, move |target| {
-            if target.is_some()
+            let clicked = *opened.borrow() != *target;
+            *opened.borrow_mut() = *target;
+            if clicked
+                && target.is_some()
                 && let Some(panel) = panel.cast::<web_sys::HtmlElement>()
             {
                 let _ = panel.focus();

@@ -14,9 +14,14 @@ use crate::app::{browser, url};
 #[hook]
 pub fn use_history(state: AppContext) {
     use_effect_with((), move |()| {
-        let onpop = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+        let onpop = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+            // the entry's place among the page's, as `browser::keep` recorded it (none: the first)
+            let position = event
+                .dyn_ref::<web_sys::PopStateEvent>()
+                .and_then(|e| e.state().as_f64())
+                .map_or(0, |p| p as usize);
             match url::decode(&browser::linked_state().unwrap_or_default()) {
-                Ok(document) => state.dispatch(Action::Page(PageAction::Restore(Box::new(document)))),
+                Ok(document) => state.dispatch(Action::Page(PageAction::Restore(Box::new(document), position))),
                 Err(e) => state.dispatch(Action::Page(PageAction::Notify(format!(
                     "This view could not be restored ({e})."
                 )))),

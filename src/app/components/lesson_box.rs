@@ -1,31 +1,112 @@
 //! `#lesson`: the lesson a link opened: its question, then (at once, or
-//! after "Reveal" in predict-then-reveal mode) what the results show.
+//! after a guess is committed in predict-then-reveal mode) what the
+//! results show, and how close the guess was.
 
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::use_app;
+use crate::app::input::quantity;
 use crate::app::state::action::{Action, PageAction};
+use crate::app::state::{Guess, LessonState};
+use crate::oracle::{Projection, Strategy, units};
+
+/// How close a guess was to the model's answer, in words: the strategy
+/// against the fastest that fits (or the fastest at all, said not to fit,
+/// when none does), and the epoch against that strategy's.
+fn closeness(guess: Guess, ranking: &[Projection]) -> String {
+    let fits = ranking.iter().find(|p| p.feasible);
+    let Some(answer) = fits.or(ranking.first()) else {
+        return format!("You guessed {}.", guess.strategy.label());
+    };
+    let strategy = match fits {
+        Some(best) if best.strategy == guess.strategy => format!("You guessed {}: right.", guess.strategy.label()),
+        Some(best) => format!(
+            "You guessed {}; the model says {}.",
+            guess.strategy.label(),
+            best.strategy.label()
+        ),
+        None => format!(
+            "You guessed {}; no strategy fits in a GPU's memory here, so none can train as asked (the fastest on paper is {}).",
+            guess.strategy.label(),
+            answer.strategy.label()
+        ),
+    };
+    match guess.seconds.filter(|s| *s > 0.0) {
+        Some(s) => format!(
+            "{strategy} Your epoch of {} is ×{} the model's {} for {}.",
+            units::seconds(s),
+            units::significant(s / answer.total_s, 2),
+            units::seconds(answer.total_s),
+            answer.strategy.label()
+        ),
+        None => strategy,
+    }
+}
 
 /// The lesson above the results.
 #[function_component(LessonBox)]
 pub fn lesson_box() -> Html {
+    let strategy = use_state(|| Strategy::Data);
+    let time = use_state(String::new);
+    // a lesson opened from a link is brought into view once
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with((), move |()| {
+            if let Some(e) = node.cast::<web_sys::Element>() {
+                e.scroll_into_view();
+            }
+        });
+    }
     let Some(state) = use_app() else {
         return html! {};
     };
-    let Some(lesson) = state.lesson else {
+    let Some(LessonState { lesson, guess, .. }) = state.lesson else {
         return html! {};
     };
-    let onreveal = state.send::<MouseEvent>(Action::Page(PageAction::Reveal));
+    let hides = state.lesson.is_some_and(|l| l.hides_results());
     let onclose = state.send::<MouseEvent>(Action::Page(PageAction::CloseLesson));
+    let onstrategy = {
+        let strategy = strategy.clone();
+        Callback::from(move |e: Event| {
+            if let Ok(s) = e.target_unchecked_into::<HtmlSelectElement>().value().parse() {
+                strategy.set(s);
+            }
+        })
+    };
+    let ontime = {
+        let time = time.clone();
+        Callback::from(move |e: InputEvent| time.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let seconds = quantity::parse(&time, "s", 1.0)
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0);
+    let onguess = state.send::<MouseEvent>(Action::Page(PageAction::Guess(Guess {
+        strategy: *strategy,
+        seconds,
+    })));
+    let onreveal = state.send::<MouseEvent>(Action::Page(PageAction::Reveal));
+    let answer = state.answer.clone();
+    let ranking = answer.as_ref().map_or(&[][..], |a| a.results.ranking.as_slice());
     html! {
-        <section id="lesson" class="lesson" aria-label="Lesson">
-            <h3>{ lesson.lesson.title }</h3>
-            <p class="question">{ lesson.lesson.question }</p>
-            if lesson.hides_results() {
-                <p class="quiet">{ "Make your guess first (write it down, or say it to your neighbour), then reveal the results." }</p>
-                <button type="button" id="reveal" onclick={onreveal}>{ "Reveal the results" }</button>
+        <section id="lesson" class="lesson" aria-label="Lesson" ref={node}>
+            <h3>{ lesson.title }</h3>
+            <p class="question">{ lesson.question }</p>
+            if hides {
+                <div class="guess">
+                    <label for="guess-strategy">{ "Your guess: the best strategy" }</label>
+                    <select id="guess-strategy" onchange={onstrategy}>
+                        { for Strategy::ALL.iter().map(|s| html! { <option value={s.name()} selected={*s == *strategy}>{ s.label() }</option> }) }
+                    </select>
+                    <label for="guess-time">{ "and its epoch (e.g. 5 min; optional)" }</label>
+                    <input id="guess-time" type="text" value={(*time).clone()} oninput={ontime} />
+                    <button type="button" id="guess" onclick={onguess}>{ "Commit my guess and reveal" }</button>
+                    <button type="button" id="reveal" class="quiet" onclick={onreveal}>{ "Reveal without guessing" }</button>
+                </div>
             } else {
-                <p class="answer">{ lesson.lesson.answer }</p>
+                <p class="answer">{ lesson.answer }</p>
+                if let Some(g) = guess { <p id="guess-result" class="guess-result">{ closeness(g, ranking) }</p> }
             }
             <button type="button" class="close" onclick={onclose} aria-label="Close the lesson">{ "×" }</button>
         </section>

@@ -16,7 +16,7 @@ pub fn lessons_list() -> Html {
             <ul>
                 { for LESSONS.iter().map(|l| html! {
                     <li data-lesson={l.id}>
-                        <strong>{ l.title }</strong>{ " " }<span class="quiet">{ l.question }</span>{ " " }
+                        <strong>{ l.title }</strong>{ " — " }<span class="quiet">{ l.question }</span>{ " " }
                         <a href={format!("{page}{}", query(l, false))}>{ "Open" }</a>{ " · " }
                         <a class="predict" href={format!("{page}{}", query(l, true))}>{ "Predict, then reveal" }</a>
                     </li>

@@ -14,7 +14,7 @@ pub fn memory_plot(props: &AnswerProps) -> Html {
         memory::draw(&memory::data(results, &results.strategies))
     });
     let summary = format!(
-        "Memory per GPU at {} GPUs by part (weights, gradients, optimizer states, activations, reserved) against the {} a GPU holds; pale bars marked ✗ do not fit, bars above three capacities are cut.",
+        "Per GPU at {} GPUs, by part (weights, gradients, optimizer states, activations, the backward pass's buffers, workspace, allocator rounding, reserved) against the {} a GPU holds; pale bars marked ✗ do not fit; bars taller than the axis, which the ones that fit set, are cut and labelled ↑ with their size.",
         props.answer.results.gpus,
         units::bytes(props.answer.results.capacity_bytes)
     );

@@ -42,6 +42,8 @@ pub mod practice_fields;
 pub mod profile_drop;
 pub mod profile_note;
 pub mod ranking_table;
+pub mod reading;
+pub mod results_view;
 pub mod run_field;
 pub mod run_panel;
 pub mod scaling_plot;
@@ -50,6 +52,8 @@ pub mod share_bar;
 pub mod stale_note;
 pub mod strategy_diagram;
 pub mod strategy_picker;
+pub mod summary_bar;
+pub mod term;
 pub mod why_wins;
 
 use std::ops::Deref;

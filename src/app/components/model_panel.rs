@@ -10,6 +10,7 @@ use super::model_import::ModelImport;
 use super::number_field::NumberField;
 use super::profile_drop::ProfileDrop;
 use super::profile_note::ProfileNote;
+use super::reading::ReadingLine;
 use super::use_app;
 use crate::app::input::keys::Key;
 use crate::app::state::action::{Action, ModelAction, RunAction};
@@ -77,8 +78,10 @@ pub fn model_panel() -> Html {
             { for typical }
             if let Some(answer) = state.answer.clone() { <ProfileNote {answer} /> }
             <ProfileDrop />
-            <NumberField id="dataset-samples" label={format!("Dataset ({}) size", state.model.base().dataset.name)} unit="samples"
+            <ReadingLine />
+            <NumberField id="dataset-samples" label="Dataset size" unit="samples"
                 value={state.model.text(Key::Samples)} error={state.error(Key::Samples).map(AttrValue::from)} oninput={onsamples} />
+            <p class="source" id="dataset-name">{ format!("Dataset: {}", state.model.base().dataset.name) }</p>
             { for other_errors.iter().map(|e| html! { <p class="error" role="alert">{ e }</p> }) }
             <ModelImport />
             <LayerTable />

@@ -72,7 +72,8 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
     );
     let request = use_memo(asked, |Asked(scenario, results, plan)| {
         plan.open.then(|| {
-            let budget = plan.gpus.unwrap_or_else(|| scenario.cluster().max_gpus());
+            // the run's GPU budget unless the planner is given its own
+            let budget = plan.gpus.unwrap_or(results.gpus);
             Rc::new(Request::new(scenario, &results.template, budget, plan.objective))
         })
     });
@@ -109,14 +110,14 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
         },
         _ => html! {},
     };
-    let max = answer.scenario.cluster().max_gpus();
+    let budget = answer.results.gpus;
     html! {
         <details id="plan" class="plan" {open} {ontoggle}>
             <summary><h3>{ "Plan: search every configuration" }</h3></summary>
             <p class="source">{ "Every strategy, GPU count (powers of two and whole nodes), group size, pipeline segment count, ZeRO stage and recompute setting up to the budget, with this view's batch, precision, optimizer, edition and calibration; the front keeps the configurations no other beats in epoch time, GPU-hours and memory per GPU at once. It runs beside the page; changing an input restarts it." }</p>
             <div class="row">
                 <NumberField id="plan-gpus" label="Budget" unit="GPUs" value={state.plan_gpus.clone()}
-                    placeholder={format!("{max} (the cluster)")}
+                    placeholder={format!("{budget} (the run's)")}
                     error={state.error(Key::PlanGpus).map(AttrValue::from)} oninput={onbudget} />
                 { select("plan-objective", "Best by", objectives, state.view.plan.objective, onobjective) }
             </div>

@@ -123,12 +123,16 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     let body = html! {
         <>
             // a group of marks, each reachable by the keyboard (an image could hold none)
-            <div class="plot-area" role="group" aria-label={props.summary.clone()}>
-                { Html::from_html_unchecked(drawn.svg.clone().into()) }
-                <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {}", drawn.height)} preserveAspectRatio="xMidYMid meet"
-                    onmousemove={onmove} onmouseleave={onleave}>{ marks }</svg>
-                { tooltip }
+            // drawn at its full size so that its text stays 12 px or more; a narrower screen scrolls it sideways
+            <div class="plot-scroll">
+                <div class="plot-area" role="group" aria-label={props.summary.clone()}>
+                    { Html::from_html_unchecked(drawn.svg.clone().into()) }
+                    <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {}", drawn.height)} preserveAspectRatio="xMidYMid meet"
+                        onmousemove={onmove} onmouseleave={onleave}>{ marks }</svg>
+                    { tooltip }
+                </div>
             </div>
+            <p class="plot-scroll-hint quiet">{ "⇆ scroll the plot sideways" }</p>
             <div class="plot-actions">
                 <button type="button" class="download-png" onclick={onpng}
                     aria-label={format!("Download the {} plot as PNG", props.title.to_lowercase())}>{ "PNG" }</button>

@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::run_field::{RunFieldInput, run_choice, run_flag};
+use super::term::Term;
 use super::use_app;
 use crate::app::input::keys::{Key, RunKey};
 use crate::oracle::{MAX_ZERO_STAGE, Optimizer, Precision};
@@ -34,6 +35,7 @@ pub fn practice_fields() -> Html {
     html! {
         <details class="knobs" id="practice" open={true}>
             <summary>{ "Training practice" }</summary>
+            <p class="quiet"><Term id="mixed-precision" />{ ", " }<Term id="zero" />{ ", " }<Term id="recompute" />{ " and " }<Term id="overlap" />{ " change the memory and the time of every strategy." }</p>
             { run_choice(&app, RunKey::Precision, precisions) }
             { run_choice(&app, RunKey::Optimizer, optimizers) }
             { run_choice(&app, RunKey::Zero, stages) }

@@ -50,17 +50,9 @@ fn measured_note(props: &AnswerProps) -> Html {
     html! {
         <div class="source" id="profile-note" data-batch={check.batch.to_string()}
             data-measured-step={check.measured_step_s.to_string()} data-projected-step={check.projected_step_s.to_string()}>
-            <p class="profile-source"><strong>{ capitalised(&check.source()) }</strong>{ "." }</p>
-            <p>{ capitalised(&check.step_sentence()) }{ "." }</p>
-            <p>{ capitalised(&check.memory_sentence()) }{ "." }</p>
+            <p class="profile-source"><strong>{ units::capitalised(&check.source()) }</strong>{ "." }</p>
+            <p>{ units::capitalised(&check.step_sentence()) }{ "." }</p>
+            <p>{ units::capitalised(&check.memory_sentence()) }{ "." }</p>
         </div>
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

@@ -4,8 +4,10 @@
 use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
+use super::term::Term;
 use crate::app::input::explain_target::ExplainTarget;
-use crate::oracle::{Part, Projection, Quantity, units};
+use crate::app::track;
+use crate::oracle::{Calibration, Part, Projection, Quantity, units};
 
 /// A cell whose number opens its explanation.
 fn cell(p: &Projection, quantity: Quantity, value: f64, text: String) -> Html {
@@ -18,6 +20,9 @@ fn cell(p: &Projection, quantity: Quantity, value: f64, text: String) -> Html {
 pub struct RankingTableProps {
     /// The ranked projections.
     pub ranking: Vec<Projection>,
+    /// The calibration applied, if any (its runs are the track record).
+    #[prop_or_default]
+    pub calibration: Option<Calibration>,
 }
 
 /// The ranking as a table whose rows carry their numbers as data attributes.
@@ -26,12 +31,31 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
     let rows = props.ranking.iter().enumerate().map(|(i, p)| {
         // plain words on the page; the machine names in an attribute
         let limits: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
+        let said = p.limits().join("; ");
+        // the limit as a mark a phone shows, its words on a tap
         let status = if p.feasible {
-            "feasible".to_string()
+            // a phone shows the mark, a screen reader and a wider screen the word
+            html! { <><span class="word">{ "feasible" }</span><span class="mark-ok" aria-hidden="true">{ "✓" }</span></> }
         } else {
-            let words: Vec<&str> = p.violations.iter().map(|v| v.label()).collect();
-            words.join("; ")
+            html! {
+                <details class="limit">
+                    <summary aria-label={format!("why {} is ruled out", p.strategy.name())}>{ "✗" }<span class="limit-words">{ format!(" {said}") }</span></summary>
+                    <span class="limit-tap">{ said.clone() }</span>
+                </details>
+            }
         };
+        let record = track::typical(p.strategy, p.fidelity, props.calibration.as_ref());
+        let epoch = record.map_or_else(
+            || html! {},
+            |r| {
+                let sentence = r.sentence(p.strategy);
+                html! {
+                    <small class="track" title={sentence.clone()} aria-label={sentence}>
+                        { format!("×{}", units::significant(r.factor, 2)) }
+                    </small>
+                }
+            },
+        );
         let parts: Vec<String> = Part::ALL
             .iter()
             .map(|&part| format!("{} {}", part.label(), units::bytes(p.memory.get(part))))
@@ -48,10 +72,14 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
             >
                 <td>{ if p.feasible { (i + 1).to_string() } else { "–".into() } }</td>
                 <th scope="row">{ p.strategy.name() }</th>
-                { cell(p, Quantity::Total, p.total_s, units::seconds(p.total_s)) }
+                <td class="num">
+                    <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::Total)}
+                        text={units::seconds(p.total_s)} value={p.total_s} />
+                    { epoch }
+                </td>
                 { cell(p, Quantity::Compute, p.compute_s, units::seconds(p.compute_s)) }
                 { cell(p, Quantity::Communication, p.communication_s, units::seconds(p.communication_s)) }
-                { cell(p, Quantity::GpuHours, p.gpu_hours, units::significant(p.gpu_hours, 4)) }
+                { cell(p, Quantity::GpuHours, p.gpu_hours, units::significant(p.gpu_hours, 3)) }
                 <td class="num" title={parts.join("; ")}>
                     <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::Memory)}
                         text={units::bytes(p.memory_bytes)} value={p.memory_bytes} />
@@ -63,7 +91,10 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
     let gpus = props.ranking.first().map_or(0, |p| p.gpus);
     html! {
         <table id="ranking" class="ranking">
-            <caption>{ format!("Strategies at {gpus} GPUs, best first (time per epoch)") }</caption>
+            <caption>
+                { format!("Strategies at {gpus} GPUs, best first (time per ") }<Term id="epoch" />{ "). " }
+                <small><Term id="track-record" />{ ": how far this edition has typically been from measured runs of that strategy." }</small>
+            </caption>
             <thead>
                 <tr>
                     <th scope="col">{ "#" }</th>
@@ -71,9 +102,9 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                     <th scope="col">{ "epoch" }</th>
                     <th scope="col">{ "compute" }</th>
                     <th scope="col">{ "communication" }</th>
-                    <th scope="col">{ "GPU-hours" }</th>
-                    <th scope="col">{ "memory/GPU" }</th>
-                    <th scope="col">{ "feasible or limit" }</th>
+                    <th scope="col"><Term id="gpu-hours" /></th>
+                    <th scope="col">{ "memory/" }<wbr />{ "GPU" }</th>
+                    <th scope="col"><Term id="feasible" />{ " or " }<Term id="limit" /></th>
                 </tr>
             </thead>
             <tbody>{ for rows }</tbody>

@@ -6,6 +6,7 @@ use super::input_section::InputSection;
 use super::practice_fields::PracticeFields;
 use super::run_field::RunFieldInput;
 use super::strategy_picker::StrategyPicker;
+use super::term::Term;
 use super::use_app;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::input::run_fields::{GLOBAL, PER_GPU};
@@ -37,9 +38,9 @@ pub fn run_panel() -> Html {
             <fieldset class="batch-mode">
                 <legend>{ "Batch" }</legend>
                 <label><input type="radio" name="batch-mode" checked={per_gpu}
-                    onchange={mode(PER_GPU)} />{ "per GPU (weak scaling)" }</label>
+                    onchange={mode(PER_GPU)} />{ "per GPU (" }<Term id="weak-scaling" />{ ")" }</label>
                 <label><input type="radio" name="batch-mode" checked={!per_gpu}
-                    onchange={mode(GLOBAL)} />{ "global mini-batch (strong scaling)" }</label>
+                    onchange={mode(GLOBAL)} />{ "global " }<Term id="mini-batch" />{ " (" }<Term id="strong-scaling" />{ ")" }</label>
             </fieldset>
             if per_gpu {
                 <RunFieldInput field={RunKey::SamplesPerGpu} />
@@ -50,6 +51,7 @@ pub fn run_panel() -> Html {
             <PracticeFields />
             <details class="knobs">
                 <summary>{ "Precision, pipeline and hybrids" }</summary>
+                <p class="quiet">{ "A pipeline's " }<Term id="segments" />{ "; a hybrid's " }<Term id="group" />{ "." }</p>
                 <RunFieldInput field={RunKey::BytesPerItem} />
                 <RunFieldInput field={RunKey::Segments} placeholder="= GPUs" />
                 <RunFieldInput field={RunKey::GroupSize} placeholder={format!("= GPUs per node ({per_node})")} />

@@ -10,9 +10,12 @@ use crate::app::browser;
 pub struct ShareBarProps {
     /// The full address of the current view.
     pub href: AttrValue,
-    /// History entries the page has made (undo needs one).
+    /// Whether undo can act (an earlier view of this page).
     #[prop_or_default]
-    pub entries: usize,
+    pub undo: bool,
+    /// Whether redo can act (a view undone).
+    #[prop_or_default]
+    pub redo: bool,
 }
 
 /// `#share-link` and "Copy link".
@@ -37,9 +40,9 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
         <div class="share">
             <a id="share-link" href={props.href.clone()} title="The link to this exact view">{ "Link to this view" }</a>
             <button type="button" id="copy-link" onclick={oncopy}>{ "Copy link" }</button>
-            <button type="button" id="undo" title="Back to the previous view" disabled={props.entries == 0}
+            <button type="button" id="undo" title="Back to the previous view" disabled={!props.undo}
                 onclick={Callback::from(|_: MouseEvent| browser::go(-1))}>{ "Undo" }</button>
-            <button type="button" id="redo" title="Forward to the view you went back from"
+            <button type="button" id="redo" title="Forward to the view you went back from" disabled={!props.redo}
                 onclick={Callback::from(|_: MouseEvent| browser::go(1))}>{ "Redo" }</button>
             if let Some(text) = *status { <span class="status" aria-live="polite">{ text }</span> }
         </div>

@@ -152,12 +152,7 @@ pub fn of_network(error: &InputError) -> Key {
 /// The message of an engine error, without the field path when the input
 /// it sits next to already names it.
 pub fn message(error: &InputError) -> String {
-    let rule = error.rule.to_string();
-    let mut chars = rule.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => rule,
-    }
+    crate::oracle::units::capitalised(&error.rule.to_string())
 }
 
 /// The key and message of an error in the measured runs: its line, and

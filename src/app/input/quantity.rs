@@ -68,6 +68,8 @@ fn seconds(unit: &str) -> Option<f64> {
         "ms" => 1e-3,
         "us" | "µs" | "μs" => 1e-6,
         "ns" => 1e-9,
+        "min" => 60.0,
+        "h" => 3600.0,
         _ => return None,
     })
 }

@@ -278,7 +278,7 @@ pub const RUN_FIELDS: [RunField; 16] = [
         label: "Recompute activations (checkpoint every √layers)",
         unit: "",
         typed: false,
-        help: "Keeps a checkpoint every √layers layers and recomputes the rest: less memory, one more forward pass.",
+        help: "Keeps a checkpoint every ⌈√L⌉ of the L layers and recomputes the rest: less memory, one more forward pass.",
         path: &["recompute"],
         text: |q| q.run.recompute.to_string(),
         set: |q, t| flag(t).map(|on| q.run.recompute = on),

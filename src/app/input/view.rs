@@ -31,7 +31,7 @@ pub struct PlanView {
     /// Open.
     #[serde(rename = "pl", default, skip_serializing_if = "is_false")]
     pub open: bool,
-    /// Its GPU budget (`None`: the cluster's largest allocation).
+    /// Its GPU budget (`None`: the run's).
     #[serde(rename = "pg", default, skip_serializing_if = "Option::is_none")]
     pub gpus: Option<u64>,
     /// What it calls best.

@@ -4,17 +4,12 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::{Closure, JsValue};
-use web_sys::{Event, MessageEvent, Worker};
+use wasm_bindgen::prelude::JsValue;
 use yew::prelude::*;
 
 use super::protocol::{self, Reply, Request};
+use crate::app::thread::Thread;
 use crate::oracle::Plan;
-
-/// The worker's script, beside the page (Trunk's loader for the
-/// `paradl-worker` binary).
-pub const WORKER_SCRIPT: &str = "./paradl-worker_loader.js";
 
 /// Where a search stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,66 +31,33 @@ pub enum Status {
     Failed(String),
 }
 
-/// A worker at work; dropping it terminates the worker.
-struct Running {
-    worker: Worker,
-    _onmessage: Closure<dyn FnMut(MessageEvent)>,
-    _onerror: Closure<dyn FnMut(Event)>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
-    }
-}
-
-fn spawn(request: &Request, status: &UseStateHandle<Status>) -> Option<Running> {
-    let worker = match Worker::new(WORKER_SCRIPT) {
-        Ok(worker) => worker,
-        Err(_) => {
-            status.set(Status::Failed(
-                "The planner could not start a worker in this browser.".into(),
-            ));
-            return None;
-        }
-    };
-    status.set(Status::Starting);
+fn spawn(request: &Request, status: &UseStateHandle<Status>) -> Option<Thread> {
     let text = JsValue::from_str(&protocol::write(request));
-    let sender = worker.clone();
     let onmessage = {
         let status = status.clone();
-        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let reply = event.data().as_string().map(|t| protocol::read::<Reply>(&t));
-            match reply {
-                Some(Ok(Reply::Ready)) => {
-                    if sender.post_message(&text).is_err() {
-                        status.set(Status::Failed("The planner's worker could not be asked.".into()));
-                    }
+        move |worker: &web_sys::Worker, message: Option<String>| match message.map(|t| protocol::read::<Reply>(&t)) {
+            Some(Ok(Reply::Ready)) => {
+                if worker.post_message(&text).is_err() {
+                    status.set(Status::Failed("The planner's worker could not be asked.".into()));
                 }
-                Some(Ok(Reply::Progress { done, total })) => status.set(Status::Running { done, total }),
-                Some(Ok(Reply::Done(plan))) => status.set(Status::Done(Rc::new(*plan))),
-                Some(Ok(Reply::Failed(message))) => status.set(Status::Failed(message)),
-                Some(Err(e)) => status.set(Status::Failed(format!("The planner's answer could not be read: {e}"))),
-                None => status.set(Status::Failed("The planner's answer was not text.".into())),
             }
-        })
+            Some(Ok(Reply::Progress { done, total })) => status.set(Status::Running { done, total }),
+            Some(Ok(Reply::Done(plan))) => status.set(Status::Done(Rc::new(*plan))),
+            Some(Ok(Reply::Failed(message))) => status.set(Status::Failed(message)),
+            Some(Err(e)) => status.set(Status::Failed(format!("The planner's answer could not be read: {e}"))),
+            None => status.set(Status::Failed("The planner's answer was not text.".into())),
+        }
     };
     let onerror = {
         let status = status.clone();
-        Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-            event.prevent_default();
-            status.set(Status::Failed("The planner's worker failed to load or stopped.".into()));
-        })
+        move || status.set(Status::Failed("The planner's worker failed to load or stopped.".into()))
     };
-    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    Some(Running {
-        worker,
-        _onmessage: onmessage,
-        _onerror: onerror,
-    })
+    let thread = Thread::start(onmessage, onerror);
+    status.set(match thread {
+        Some(_) => Status::Starting,
+        None => Status::Failed("The planner could not start a worker in this browser.".into()),
+    });
+    thread
 }
 
 /// Runs `request` in a worker (none: no search) and returns where it

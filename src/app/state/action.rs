@@ -8,6 +8,7 @@ use crate::app::input::document::Document;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::keys::{ClusterKey, LayerColumn, RunKey};
 use crate::app::input::run_fields;
+use crate::app::reader::protocol::ReadReply;
 use crate::oracle::{AllreduceAlgorithm, Config, LayerKind, Objective, Strategy};
 
 /// An action of the one reducer.
@@ -30,16 +31,18 @@ pub enum Action {
 pub enum ModelAction {
     /// Load a network preset.
     Pick(String),
-    /// Load a pasted `.net`, JSON or Keras network.
+    /// Load a pasted `.net`, JSON or Keras network (read in the worker).
     Paste(String),
     /// Load uploaded or dropped files, each its bytes and name: a network
-    /// (ONNX, `.keras` or a text format; with the input shape typed for an
-    /// ONNX graph, blank: the graph's own) and, or, a measured profile
-    /// (`profile.json`) applied to it.
+    /// (ONNX, `.keras` or a text format, read in the worker; with the input
+    /// shape typed for an ONNX graph, blank: the graph's own) and, or, a
+    /// measured profile (`profile.json`) applied to it.
     Files(Vec<(Rc<[u8]>, String)>, String),
     /// Open the network file fetched from a link's `?model=ADDRESS`: the
     /// address and its bytes.
     Linked(String, Rc<[u8]>),
+    /// The worker's reply to a file handed to it by one of the three above.
+    Read(ReadReply),
     /// Type in a layer cell.
     Edit(usize, LayerColumn, String),
     /// Change a layer's kind.
@@ -102,10 +105,16 @@ pub enum ViewAction {
 /// What changes the page around the view.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageAction {
-    /// Show the document of a history entry (back, forward, undo, redo).
-    Restore(Box<Document>),
-    /// Show a lesson's results (after a guess).
+    /// Show the document of a history entry (back, forward, undo, redo)
+    /// and where it is among the page's entries.
+    Restore(Box<Document>, usize),
+    /// A value was committed (a field left or Enter pressed): the next
+    /// keystrokes make another history entry.
+    EndEdit,
+    /// Show a lesson's results (without a guess).
     Reveal,
+    /// Commit a guess to a lesson's question and show the results.
+    Guess(super::Guess),
     /// Put the lesson away.
     CloseLesson,
     /// Hide the notice.

@@ -6,6 +6,7 @@
 pub mod action;
 pub mod cluster_editor;
 pub mod editor;
+pub mod import;
 pub mod model_editor;
 pub mod run_editor;
 
@@ -18,7 +19,7 @@ use self::cluster_editor::ClusterEditor;
 use self::model_editor::ModelEditor;
 use self::run_editor::RunEditor;
 use super::input::document::Document;
-use super::input::keys::{self, Errors, Key};
+use super::input::keys::{Errors, Key};
 use super::input::question::Question;
 use super::input::source::{ClusterSource, ModelSource};
 use super::input::view::View;
@@ -91,11 +92,25 @@ pub struct LessonState {
     pub predict: bool,
     /// The student has revealed the results.
     pub revealed: bool,
+    /// The guess the student committed to before revealing, if any.
+    pub guess: Option<Guess>,
+}
+
+/// A student's guess: the best strategy and, if given, its epoch time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Guess {
+    /// The strategy guessed best.
+    pub strategy: crate::oracle::Strategy,
+    /// Its epoch time guessed, seconds.
+    pub seconds: Option<f64>,
 }
 
 impl PartialEq for LessonState {
     fn eq(&self, other: &Self) -> bool {
-        self.lesson.id == other.lesson.id && self.predict == other.predict && self.revealed == other.revealed
+        self.lesson.id == other.lesson.id
+            && self.predict == other.predict
+            && self.revealed == other.revealed
+            && self.guess == other.guess
     }
 }
 
@@ -134,13 +149,23 @@ pub struct AppState {
     pub notice: Option<String>,
     /// The last valid document and its results.
     pub answer: Option<Rc<Answer>>,
-    /// History entries this page has made (what back and undo can reach);
-    /// the page pushes an entry whenever it grows.
-    pub entries: usize,
+    /// History entries this page has pushed (it pushes one whenever this
+    /// grows).
+    pub pushes: usize,
+    /// The entry shown, among the page's own: 0 is the one it opened on.
+    pub position: usize,
+    /// The last of the page's entries (forward of `position` after undo).
+    pub last: usize,
     /// The input the last change typed into.
-    slot: Option<String>,
+    /// (Not shown: ending an edit changes it in place, so that the page is
+    /// not redrawn over a field the browser has just changed.)
+    slot: std::cell::RefCell<Option<String>>,
     /// The lesson the page was opened with, if any.
     pub lesson: Option<LessonState>,
+    /// The file being read in the worker, if any.
+    pub reading: Option<Rc<import::PendingRead>>,
+    /// Reads begun (the last one's id).
+    reads: u64,
     model_built: Built<Network, ModelSource>,
     cluster_built: Built<Cluster, ClusterSource>,
 }
@@ -173,9 +198,13 @@ impl AppState {
             import_summary: None,
             notice,
             answer: None,
-            entries: 0,
-            slot: None,
+            pushes: 0,
+            position: 0,
+            last: 0,
+            slot: std::cell::RefCell::new(None),
             lesson: None,
+            reading: None,
+            reads: 0,
             model_built,
             cluster_built,
         };
@@ -186,6 +215,16 @@ impl AppState {
             view: true,
         });
         state
+    }
+
+    /// Whether undo can act: an earlier entry of this page to go back to.
+    pub fn can_undo(&self) -> bool {
+        self.position > 0
+    }
+
+    /// Whether redo can act: an entry undone to go forward to.
+    pub fn can_redo(&self) -> bool {
+        self.position < self.last
     }
 
     /// The error of a field, if any.
@@ -214,6 +253,13 @@ impl AppState {
                 RunAction::Set(key, text) => self.run.set(key, text),
                 RunAction::Typical(samples) => self.run.use_samples_per_gpu(samples),
                 RunAction::Load(config) => {
+                    // the planner's budget was the run's: it stays what it was, so
+                    // that the pick does not start another search
+                    if self.plan_gpus.trim().is_empty()
+                        && let Some(answer) = &self.answer
+                    {
+                        self.plan_gpus = answer.results.gpus.to_string();
+                    }
                     self.run.load(&config);
                     self.view.drawing = Some(config.strategy);
                 }
@@ -229,9 +275,15 @@ impl AppState {
             },
             Action::Page(a) => match a {
                 // handled by `reduce`, which rebuilds the whole state
-                PageAction::Restore(_) => {}
+                PageAction::Restore(..) | PageAction::EndEdit => {}
                 PageAction::Reveal => {
                     if let Some(lesson) = &mut self.lesson {
+                        lesson.revealed = true;
+                    }
+                }
+                PageAction::Guess(guess) => {
+                    if let Some(lesson) = &mut self.lesson {
+                        lesson.guess = Some(guess);
                         lesson.revealed = true;
                     }
                 }
@@ -243,20 +295,6 @@ impl AppState {
     }
 
     fn apply_model(&mut self, action: ModelAction) {
-        let imported = |state: &mut Self,
-                        result: Result<(ModelEditor, String), crate::oracle::OracleError>,
-                        name: &str| match result {
-            Ok((m, summary)) => {
-                state.model = Rc::new(m);
-                state.import_error = None;
-                state.import_summary = Some(summary);
-                true
-            }
-            Err(e) => {
-                state.import_error = Some(format!("{name}: {}", keys::import_message(&e)));
-                false
-            }
-        };
         match action {
             ModelAction::Pick(key) => {
                 if let Ok(m) = ModelEditor::from_source(&ModelSource::Preset(key)) {
@@ -264,49 +302,19 @@ impl AppState {
                     self.import_error = None;
                 }
             }
-            ModelAction::Paste(text) => match ModelEditor::import(&text) {
-                Ok(m) => {
-                    self.import_summary = Some(m.summary("the pasted network"));
-                    self.model = Rc::new(m);
-                    self.import_error = None;
-                }
-                Err(e) => self.import_error = Some(keys::import_message(&e)),
-            },
-            ModelAction::Files(files, shape) => {
-                let (profiles, networks): (Vec<_>, Vec<_>) = files
-                    .into_iter()
-                    .partition(|(bytes, _)| model_editor::is_profile(bytes));
-                let mut loaded = true;
-                if let Some((bytes, name)) = networks.first() {
-                    loaded = imported(self, ModelEditor::import_file(bytes, name, &shape), name);
-                }
-                if let (true, Some((bytes, name))) = (loaded, profiles.first()) {
-                    match self.model.with_profile(&String::from_utf8_lossy(bytes), name) {
-                        Ok((m, summary)) => {
-                            self.model = Rc::new(m);
-                            self.import_error = None;
-                            self.import_summary =
-                                Some(match self.import_summary.take().filter(|_| !networks.is_empty()) {
-                                    Some(network) => format!("{network} {summary}"),
-                                    None => summary,
-                                });
-                        }
-                        Err(message) => self.import_error = Some(message),
-                    }
-                }
-            }
+            ModelAction::Paste(text) => self.begin_read(
+                "pasted text".into(),
+                String::new(),
+                text.into_bytes().into(),
+                None,
+                import::ReadOrigin::Paste,
+            ),
+            ModelAction::Files(files, shape) => self.read_files(files, shape),
             ModelAction::Linked(address, bytes) => {
                 let name = address.rsplit('/').next().unwrap_or(&address).to_string();
-                let result = ModelEditor::import_file(&bytes, &name, "");
-                let message = result.as_ref().err().map(keys::import_message);
-                if !imported(self, result, &name)
-                    && let Some(message) = message
-                {
-                    self.notice = Some(format!(
-                        "The network at {address} is not a file this tool reads ({message}), so the view is unchanged."
-                    ));
-                }
+                self.begin_read(name, String::new(), bytes, None, import::ReadOrigin::Linked(address));
             }
+            ModelAction::Read(reply) => self.finish_read(reply),
             ModelAction::Edit(row, column, text) => Rc::make_mut(&mut self.model).edit(row, column, text),
             ModelAction::Kind(row, kind) => Rc::make_mut(&mut self.model).set_kind(row, kind),
             ModelAction::Insert(row) => Rc::make_mut(&mut self.model).insert_after(row),
@@ -416,12 +424,23 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        if let Action::Page(PageAction::Restore(document)) = action {
+        if let Action::Page(PageAction::Restore(document, position)) = action {
             // a history entry's document: rebuilt from it, not a new entry
             let mut next = AppState::new(*document, self.notice.clone());
-            next.entries = self.entries;
+            next.pushes = self.pushes;
+            next.last = self.last;
+            next.position = position.min(self.last);
             next.lesson = self.lesson;
+            next.reads = self.reads;
             return Rc::new(next);
+        }
+        if let Action::Page(PageAction::EndEdit) = action {
+            // a committed value: the next keystroke starts another entry.
+            // Nothing shown changes, so the same state is returned and the
+            // page is not redrawn (a redraw would put back the value of a
+            // field the browser changed without an input event)
+            self.slot.replace(None);
+            return self;
         }
         let touched = action.touches();
         let slot = action.slot();
@@ -435,11 +454,14 @@ impl Reducible for AppState {
             _ => false,
         };
         if changed {
-            // a new entry, unless the same input is being typed into again
-            if slot.is_none() || slot != next.slot {
-                next.entries += 1;
+            // a new entry (the ones forward of it dropped, as the browser
+            // does), unless the same input is being typed into again
+            if slot.is_none() || slot != *next.slot.borrow() {
+                next.pushes += 1;
+                next.position += 1;
+                next.last = next.position;
             }
-            next.slot = slot;
+            *next.slot.get_mut() = slot;
         }
         Rc::new(next)
     }
@@ -451,8 +473,61 @@ mod tests {
     use crate::app::input::keys::{ClusterKey, LayerColumn, RunKey};
     use crate::app::state::action::{ModelAction, PageAction};
 
+    /// Sends an action; a file it hands to the worker is read as the
+    /// worker reads it ([`crate::app::reader::protocol::answer`]) and the
+    /// reply sent back, as the page does.
     fn dispatch(state: Rc<AppState>, action: Action) -> Rc<AppState> {
-        state.reduce(action)
+        let state = state.reduce(action);
+        match state.reading.clone() {
+            Some(pending) => {
+                let reply = crate::app::reader::protocol::answer(&pending.request, &pending.bytes);
+                state.reduce(Action::Model(ModelAction::Read(reply)))
+            }
+            None => state,
+        }
+    }
+
+    #[test]
+    fn a_file_is_read_off_the_page_and_only_the_last_reply_counts() {
+        let bytes: Rc<[u8]> = include_bytes!("../../../tests/onnx/light_squeezenet.onnx")
+            .as_slice()
+            .into();
+        let state = Rc::new(AppState::new(Document::default(), None));
+        let files = |name: &str| {
+            Action::Model(ModelAction::Files(
+                vec![(Rc::clone(&bytes), name.into())],
+                String::new(),
+            ))
+        };
+        // handed to the worker: nothing changes until it answers
+        let first = Rc::clone(&state).reduce(files("a.onnx"));
+        let pending = first.reading.clone().unwrap();
+        assert_eq!(first.model, state.model);
+        assert_eq!(
+            first.answer.as_ref().unwrap().document,
+            state.answer.as_ref().unwrap().document
+        );
+        // a second file replaces the first: the first's reply is ignored
+        let second = Rc::clone(&first).reduce(files("b.onnx"));
+        let newer = second.reading.clone().unwrap();
+        assert!(newer.request.id > pending.request.id);
+        let stale = crate::app::reader::protocol::answer(&pending.request, &pending.bytes);
+        let after_stale = Rc::clone(&second).reduce(Action::Model(ModelAction::Read(stale)));
+        assert_eq!(after_stale.model, second.model);
+        assert!(after_stale.reading.is_some());
+        let reply = crate::app::reader::protocol::answer(&newer.request, &newer.bytes);
+        let done = after_stale.reduce(Action::Model(ModelAction::Read(reply)));
+        assert!(done.reading.is_none());
+        assert!(
+            done.import_summary
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("Imported b.onnx")
+        );
+        assert_eq!(
+            done.answer.as_ref().unwrap().scenario.network().weight_items(),
+            1_235_496.0
+        );
     }
 
     #[test]
@@ -587,23 +662,34 @@ mod tests {
 
     #[test]
     fn a_new_view_is_a_history_entry_but_keystrokes_in_one_field_are_one() {
+        let gpus = |text: &str| Action::Run(RunAction::Set(RunKey::Gpus, text.into()));
         let state = Rc::new(AppState::new(Document::default(), None));
-        assert_eq!(state.entries, 0);
-        let state = dispatch(state, Action::Run(RunAction::Set(RunKey::Gpus, "1".into())));
-        assert_eq!(state.entries, 1, "a first change is an entry");
-        let state = dispatch(state, Action::Run(RunAction::Set(RunKey::Gpus, "12".into())));
-        assert_eq!(state.entries, 1, "the next keystroke replaces it");
-        let state = dispatch(state, Action::Run(RunAction::Set(RunKey::Gpus, "128".into())));
-        assert_eq!(state.entries, 1);
+        assert_eq!((state.pushes, state.can_undo(), state.can_redo()), (0, false, false));
+        let state = dispatch(state, gpus("1"));
+        assert_eq!(state.pushes, 1, "a first change is an entry");
+        let state = dispatch(state, gpus("12"));
+        assert_eq!(state.pushes, 1, "the next keystroke replaces it");
+        let state = dispatch(state, gpus("128"));
+        assert_eq!(state.pushes, 1);
+        // committed: the next value typed is another entry
+        let state = dispatch(state, Action::Page(PageAction::EndEdit));
+        let state = dispatch(state, gpus("256"));
+        assert_eq!((state.pushes, state.position), (2, 2));
         let state = dispatch(state, Action::Model(ModelAction::Pick("vgg16".into())));
-        assert_eq!(state.entries, 2, "another input is another entry");
-        let state = dispatch(state, Action::Run(RunAction::Set(RunKey::Gpus, "0".into())));
+        assert_eq!(state.pushes, 3, "another input is another entry");
+        assert!(state.can_undo() && !state.can_redo());
+        let state = dispatch(state, gpus("0"));
         assert!(state.errors.contains_key(&Key::Run(RunKey::Gpus)));
-        // back to the first view: restored from its inputs, no new entry
-        let state = dispatch(state, Action::Page(PageAction::Restore(Box::default())));
+        // back to the first view: restored from its document, no new entry
+        let state = dispatch(state, Action::Page(PageAction::Restore(Box::default(), 0)));
         assert_eq!(state.answer.as_ref().unwrap().document, Document::default());
         assert_eq!(state.run.text(RunKey::Gpus), "64", "the editors show it too");
-        assert_eq!(state.entries, 2, "a restore is no new entry");
+        assert_eq!(state.pushes, 3, "a restore is no new entry");
+        assert!(!state.can_undo() && state.can_redo(), "undo never leaves the app");
+        // a new view from there drops the ones forward of it
+        let state = dispatch(state, gpus("32"));
+        assert_eq!((state.position, state.last), (1, 1));
+        assert!(!state.can_redo());
     }
 
     #[test]
@@ -628,6 +714,7 @@ mod tests {
             lesson,
             predict: true,
             revealed: false,
+            guess: None,
         });
         let state = Rc::new(state);
         assert!(state.lesson.unwrap().hides_results());

@@ -147,34 +147,6 @@ impl ModelEditor {
         })
     }
 
-    /// Reads a pasted text: a `.net` file, JSON network or Keras model.
-    ///
-    /// # Errors
-    /// The importer's error, with line and column.
-    pub fn import(text: &str) -> Result<Self, OracleError> {
-        Self::import_file(text.as_bytes(), "pasted text", "").map(|(editor, _)| editor)
-    }
-
-    /// Reads an uploaded, dropped or fetched file: an ONNX graph
-    /// (`input_shape`, such as `3x224x224`, blank unless its input sizes
-    /// are symbolic), a `.keras` archive, or a text format (`.net`, JSON,
-    /// Keras JSON); and says what was imported.
-    ///
-    /// # Errors
-    /// The importer's error, naming the node or the line and column.
-    pub fn import_file(bytes: &[u8], name: &str, input_shape: &str) -> Result<(Self, String), OracleError> {
-        let shape = match input_shape.trim() {
-            "" => None,
-            text => Some(parse_shape(text).map_err(|p| crate::oracle::ParseError::at(1, 1, p))?),
-        };
-        let hints = formats::network::Hints {
-            input_shape: shape,
-            ..Default::default()
-        };
-        let read = formats::network::read_network(bytes, name, &hints)?;
-        Ok((Self::from_spec(&read.network.spec(), None), read.summary(name)))
-    }
-
     /// The same network timed by a measured profile (`profile.json`, the
     /// contract's section 12), and what the profile covered, in words.
     ///
@@ -418,14 +390,24 @@ mod tests {
 
     #[test]
     fn imports_net_and_json_with_positions() {
+        use crate::app::reader::protocol::{ReadReply, ReadRequest, answer};
+        let read = |text: &str| {
+            let request = ReadRequest {
+                id: 1,
+                name: "pasted text".into(),
+                input_shape: String::new(),
+            };
+            match answer(&request, text.as_bytes()) {
+                ReadReply::Read { network, .. } => Ok(ModelEditor::from_spec(&network, None)),
+                ReadReply::Failed { message, .. } => Err(message),
+            }
+        };
         let text = presets::network_preset("alexnet").unwrap().file().unwrap().1;
-        let editor = ModelEditor::import(text).unwrap();
-        assert_eq!(editor.len(), 20);
+        assert_eq!(read(text).unwrap().len(), 20);
         let json = formats::json::write(&presets::network("resnet18").unwrap().spec()).unwrap();
-        assert_eq!(ModelEditor::import(&json).unwrap().base().name, "ResNet18");
-        let err = ModelEditor::import(&text.replace("3x96x11x11", "3x96x11")).unwrap_err();
+        assert_eq!(read(&json).unwrap().base().name, "ResNet18");
         assert_eq!(
-            keys::import_message(&err),
+            read(&text.replace("3x96x11x11", "3x96x11")).unwrap_err(),
             "Line 4, column 17: layers[0] CONV1.w: must have 4 dimensions ([C, F] then one kernel size per spatial dimension); found 3"
         );
     }

@@ -10,7 +10,7 @@ named_enum! {
         /// Memory per GPU above the GPU's capacity.
         Memory => ("memory", "not enough memory"),
         /// The split set is empty or cannot be divided into that many parts.
-        Split => ("split", "not enough layers to split"),
+        Split => ("split", "more parts than the split can make"),
         /// Too few samples: fewer than one per data-parallel replica or
         /// pipeline segment.
         Batch => ("batch", "batch too small"),

@@ -61,6 +61,8 @@ pub enum FindingDetail {
         limit: Violation,
         /// What is counted.
         counted: &'static str,
+        /// What bounds it, in words.
+        bounded_by: &'static str,
         /// Its value.
         value: u64,
         /// The bound.
@@ -112,7 +114,7 @@ pub struct FitOption {
 pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
     let dominant = memory.dominant();
     let dominant_bytes = memory.get(dominant);
-    let describe = |o: &FitOption| format!("{} ({})", o.option, units::bytes(o.memory_bytes));
+    let describe = |o: &FitOption| format!("{}, needing {}", o.option, units::bytes(o.memory_bytes));
     let fitting: Vec<String> = options.iter().filter(|o| o.fits).map(describe).collect();
     let message = if fitting.is_empty() {
         let closest = options
@@ -124,13 +126,13 @@ pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
             );
         format!(
             "{} are the largest part ({}); no single change tried makes it fit: {closest}.",
-            capitalise(dominant.label()),
+            crate::oracle::units::capitalised(dominant.label()),
             units::bytes(dominant_bytes)
         )
     } else {
         format!(
             "{} are the largest part ({}). It would fit with: {}.",
-            capitalise(dominant.label()),
+            crate::oracle::units::capitalised(dominant.label()),
             units::bytes(dominant_bytes),
             fitting.join("; ")
         )
@@ -144,14 +146,6 @@ pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
         },
         message,
     }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// One bottleneck or limit.
@@ -274,13 +268,20 @@ fn communication(e: &Evidence<'_>) -> Option<Finding> {
             share,
             dominant_share,
         },
-        message: format!(
-            "Communication takes {} of the epoch, {} of it {} ({}): {verdict}.",
-            units::percent(share),
-            units::percent(dominant_share),
-            dominant.label(),
-            dominant.class()
-        ),
+        message: {
+            // the class only when it says more than the kind's own name
+            let class = if dominant.class() == dominant.label() {
+                String::new()
+            } else {
+                format!(" ({})", dominant.class())
+            };
+            format!(
+                "Communication takes {} of the epoch, {} of it {}{class}: {verdict}.",
+                units::percent(share),
+                units::percent(dominant_share),
+                dominant.label(),
+            )
+        },
     })
 }
 
@@ -304,6 +305,7 @@ fn scaling(bound: &ScalingBound) -> Option<Finding> {
         detail: FindingDetail::ScalingLimit {
             limit: bound.limit,
             counted: bound.counted,
+            bounded_by: bound.bounded_by,
             value: bound.value,
             bound: bound.bound,
         },
@@ -444,7 +446,7 @@ mod tests {
         let f = memory_fit(&used(17e9), options.clone());
         assert_eq!(
             f.message,
-            "Activations are the largest part (17 GB). It would fit with: recompute (9 GB)."
+            "Activations are the largest part (17 GB). It would fit with: recompute, needing 9 GB."
         );
         let none = vec![
             FitOption {
@@ -456,7 +458,7 @@ mod tests {
         let f = memory_fit(&used(17e9), none);
         assert!(
             f.message
-                .ends_with("no single change tried makes it fit: the closest is recompute (9 GB)."),
+                .ends_with("no single change tried makes it fit: the closest is recompute, needing 9 GB."),
             "{}",
             f.message
         );

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::bottleneck::Finding;
+use super::bottleneck::{Finding, FindingDetail};
 use crate::oracle::cost::communication::Communication;
 use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::terms::AppliedTerm;
@@ -10,6 +10,7 @@ use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::practice::{Optimizer, Precision};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
+use crate::oracle::units;
 
 /// The projection of one run: per-epoch times, per-GPU memory, limits and
 /// bottlenecks.
@@ -74,6 +75,42 @@ pub struct Projection {
     /// The calibration factors applied, if the run was calibrated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibrated>,
+}
+
+impl Projection {
+    /// Each violated limit in words, naming the real bound: `8 GPUs per
+    /// group exceeds the fewest filters of a split layer (4)`, `needs 28.3
+    /// GB per GPU, a GPU holds 16 GB`; the limit's label when no finding
+    /// says more.
+    pub fn limits(&self) -> Vec<String> {
+        self.violations
+            .iter()
+            .map(|&v| {
+                let said = self.bottlenecks.iter().find_map(|f| match f.detail {
+                    FindingDetail::ScalingLimit {
+                        limit,
+                        counted,
+                        bounded_by,
+                        value,
+                        bound,
+                    } if limit == v && value > bound => {
+                        Some(format!("{value} {counted} exceeds {bounded_by} ({bound})"))
+                    }
+                    FindingDetail::MemoryOverflow {
+                        used_bytes,
+                        capacity_bytes,
+                        ..
+                    } if v == Violation::Memory => Some(format!(
+                        "needs {} per GPU, a GPU holds {}",
+                        units::bytes(used_bytes),
+                        units::bytes(capacity_bytes)
+                    )),
+                    _ => None,
+                });
+                said.unwrap_or_else(|| v.label().to_string())
+            })
+            .collect()
+    }
 }
 
 /// The calibration factors a projection was multiplied by (section 8).

@@ -108,6 +108,9 @@ pub struct Calibration {
 pub struct CalibrationWarning {
     /// The lines of the runs concerned.
     pub lines: Vec<usize>,
+    /// The strategy whose factors it is about, if it is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
     /// What, in words.
     pub message: String,
 }
@@ -134,6 +137,7 @@ fn warnings(measured: &[(&Located, IterationTimes, Kappa)], strategies: &[Strate
         {
             out.push(CalibrationWarning {
                 lines: vec![located.line],
+                strategy: None,
                 message: format!(
                     "line {}: compute and communication add up to {} times the iteration",
                     located.line,
@@ -154,8 +158,9 @@ fn warnings(measured: &[(&Located, IterationTimes, Kappa)], strategies: &[Strate
         if let Some((b, _, _)) = twin {
             out.push(CalibrationWarning {
                 lines: vec![a.line, b.line],
+                strategy: None,
                 message: format!(
-                    "lines {} and {}: the same run measured at {} and {} a iteration",
+                    "lines {} and {}: the same run measured at {} and {} per iteration",
                     a.line,
                     b.line,
                     crate::oracle::units::seconds(a.run.iteration_s),
@@ -175,6 +180,7 @@ fn warnings(measured: &[(&Located, IterationTimes, Kappa)], strategies: &[Strate
         {
             out.push(CalibrationWarning {
                 lines: vec![low.0.line, high.0.line],
+                strategy: Some(s.strategy),
                 message: format!(
                     "lines {} and {}: runs of {} that disagree by {} times",
                     low.0.line,
@@ -188,6 +194,7 @@ fn warnings(measured: &[(&Located, IterationTimes, Kappa)], strategies: &[Strate
             if !(1.0 / DISAGREEMENT..=DISAGREEMENT).contains(&factor) {
                 out.push(CalibrationWarning {
                     lines: own.iter().map(|m| m.0.line).collect(),
+                    strategy: Some(s.strategy),
                     message: format!(
                         "{}: a {what} factor of {}, outside 0.5 to 2: the model is that far off for these runs",
                         s.strategy,

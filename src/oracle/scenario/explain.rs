@@ -268,7 +268,7 @@ impl Context<'_> {
             quantity: quantity.key(),
             title: format!(
                 "{} of {} at {} GPU{}",
-                capitalised(&quantity.label()),
+                crate::oracle::units::capitalised(&quantity.label()),
                 p.strategy.label(),
                 p.gpus,
                 if p.gpus == 1 { "" } else { "s" }
@@ -327,14 +327,6 @@ impl Context<'_> {
             sections: self.time_sections(&sections),
         }
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 impl Scenario {

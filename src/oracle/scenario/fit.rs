@@ -93,7 +93,7 @@ impl Scenario {
             let (text, bytes) = match best {
                 Some(b) => (
                     format!(
-                        "a mini-batch of at most {b} ({} per GPU)",
+                        "a mini-batch of at most {b}, {} per GPU",
                         crate::oracle::units::significant(b as f64 / run.gpus as f64, 4)
                     ),
                     self.memory_of(&Run {

@@ -115,13 +115,19 @@ impl ProfileCheck {
 
     /// The measured memory beside the model's, in words.
     pub fn memory_sentence(&self) -> String {
-        let measured = |value: Option<f64>| value.map_or_else(|| "not measured".to_string(), units::bytes);
-        format!(
-            "memory of that step, measured against the model: peak allocated {} against {} (the reserved part left out); saved by autograd {} against {}",
-            measured(self.measured_peak_bytes),
-            units::bytes(self.projected_memory_bytes),
-            measured(self.measured_saved_bytes),
-            units::bytes(self.projected_saved_bytes)
-        )
+        let model = units::bytes(self.projected_memory_bytes);
+        let peak = match self.measured_peak_bytes {
+            Some(peak) => format!("a measured peak of {} against the model's {model}", units::bytes(peak)),
+            None => format!("the model's {model} (a peak is measured on GPUs only)"),
+        };
+        let saved = match self.measured_saved_bytes {
+            Some(saved) => format!(
+                "autograd saved {} against the model's {}",
+                units::bytes(saved),
+                units::bytes(self.projected_saved_bytes)
+            ),
+            None => format!("the model's saved tensors {}", units::bytes(self.projected_saved_bytes)),
+        };
+        format!("memory of that step (the reserved part left out): {peak}; {saved}")
     }
 }

@@ -33,6 +33,22 @@ pub struct ValidationRun {
     pub series: usize,
 }
 
+impl ValidationRun {
+    /// The run as a measured-run row (its total time per iteration only),
+    /// as calibration reads it.
+    pub fn measured(&self) -> MeasuredRun {
+        MeasuredRun {
+            strategy: self.strategy,
+            gpus: self.gpus,
+            mini_batch: self.mini_batch,
+            group: None,
+            iteration_s: self.measured_s,
+            compute_s: None,
+            communication_s: None,
+        }
+    }
+}
+
 /// Which runs a report counts, by the code that ran them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -202,15 +218,7 @@ pub fn measured_csv(model: &str, tier: Tier) -> String {
         .runs
         .iter()
         .filter(|r| r.model == model && tier.admits(&r.tier))
-        .map(|r| MeasuredRun {
-            strategy: r.strategy,
-            gpus: r.gpus,
-            mini_batch: r.mini_batch,
-            group: None,
-            iteration_s: r.measured_s,
-            compute_s: None,
-            communication_s: None,
-        })
+        .map(ValidationRun::measured)
         .collect();
     if runs.is_empty() {
         String::new()

@@ -440,7 +440,7 @@ fn batch_bound(run: &Run, replicas: u64, counted: &'static str) -> ScalingBound 
         limit: Violation::Batch,
         counted,
         value: replicas,
-        bounded_by: "the mini-batch (one sample per replica at least)",
+        bounded_by: "the mini-batch at one sample per replica",
         bound: run.mini_batch,
     }
 }

@@ -147,7 +147,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                 limit: Violation::Batch,
                 counted: "segments",
                 value: segments,
-                bounded_by: "the mini-batch (one sample per segment at least)",
+                bounded_by: "the mini-batch at one sample per segment",
                 bound: run.mini_batch,
             },
         ],

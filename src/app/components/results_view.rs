@@ -1,0 +1,69 @@
+//! The results of an answer, in reading order: the ranking, then the plot
+//! a lesson is about (when one is open), the explanation, the other plots,
+//! the findings, the diagram, the exports and the planner.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::comparison_plot::ComparisonPlot;
+use super::edition_note::EditionNote;
+use super::explain_panel::ExplainPanel;
+use super::exports::Exports;
+use super::findings::Findings;
+use super::memory_plot::MemoryPlot;
+use super::plan_panel::PlanPanel;
+use super::ranking_table::RankingTable;
+use super::scaling_plot::ScalingPlot;
+use super::stale_note::StaleNote;
+use super::strategy_diagram::StrategyDiagram;
+use crate::app::lessons::LessonPlot;
+use crate::app::state::Answer;
+
+/// Props of [`ResultsView`].
+#[derive(Properties, Clone)]
+pub struct ResultsViewProps {
+    /// The answer.
+    pub answer: Rc<Answer>,
+    /// The plot shown first, under the ranking (a lesson's).
+    #[prop_or_default]
+    pub first: Option<LessonPlot>,
+}
+
+impl PartialEq for ResultsViewProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.answer, &other.answer) && self.first == other.first
+    }
+}
+
+fn plot(which: LessonPlot, answer: &Rc<Answer>) -> Html {
+    let answer = Rc::clone(answer);
+    match which {
+        LessonPlot::Scaling => html! { <ScalingPlot {answer} /> },
+        LessonPlot::Memory => html! { <MemoryPlot {answer} /> },
+        LessonPlot::Diagram => html! { <StrategyDiagram {answer} /> },
+    }
+}
+
+/// The results.
+#[function_component(ResultsView)]
+pub fn results_view(props: &ResultsViewProps) -> Html {
+    let answer = &props.answer;
+    let later = |which: LessonPlot| (props.first != Some(which)).then(|| plot(which, answer));
+    html! {
+        <>
+            <StaleNote />
+            <RankingTable ranking={answer.results.ranking.clone()} calibration={answer.results.calibration.clone()} />
+            { for props.first.map(|p| plot(p, answer)) }
+            <ExplainPanel answer={answer.clone()} />
+            { for later(LessonPlot::Scaling) }
+            <Findings ranking={answer.results.ranking.clone()} />
+            <EditionNote answer={answer.clone()} />
+            <ComparisonPlot answer={answer.clone()} />
+            { for later(LessonPlot::Memory) }
+            { for later(LessonPlot::Diagram) }
+            <Exports answer={answer.clone()} />
+            <PlanPanel answer={answer.clone()} />
+        </>
+    }
+}

@@ -1,0 +1,73 @@
+//! `#summary`: the compact bar at the top of the page that stays in view:
+//! which network on which cluster, the GPU budget (editable there), and
+//! the verdict (the best strategy and its epoch), which is all a screen
+//! reader announces when the results change.
+
+use yew::prelude::*;
+
+use super::use_app;
+use crate::app::input::keys::{Key, RunKey};
+use crate::app::state::action::{Action, PageAction, RunAction};
+use crate::oracle::{Projection, units};
+
+/// The verdict of a ranking, in one sentence.
+pub fn verdict(ranking: &[Projection]) -> String {
+    let fitting = ranking.iter().filter(|p| p.feasible).count();
+    match ranking.iter().find(|p| p.feasible) {
+        Some(best) => format!(
+            "Best: {} at {} GPUs, {} per epoch; {fitting} of {} strategies fit.",
+            best.strategy.label(),
+            best.gpus,
+            units::seconds(best.total_s),
+            ranking.len()
+        ),
+        None => match ranking.first() {
+            Some(p) => format!(
+                "No strategy fits at {} GPUs. The fastest, {}: {}.",
+                p.gpus,
+                p.strategy.name(),
+                p.limits().join("; ")
+            ),
+            None => "No strategy applies at this GPU count.".into(),
+        },
+    }
+}
+
+/// The bar.
+#[function_component(SummaryBar)]
+pub fn summary_bar() -> Html {
+    let Some(app) = use_app() else {
+        return html! {};
+    };
+    let Some(answer) = app.answer.clone() else {
+        return html! {};
+    };
+    let hidden = app.lesson.is_some_and(|l| l.hides_results());
+    let said = if hidden {
+        "Results hidden until you reveal them.".to_string()
+    } else {
+        verdict(&answer.results.ranking)
+    };
+    let oninput = app.callback(|e: InputEvent| {
+        Action::Run(RunAction::Set(
+            RunKey::Gpus,
+            e.target_unchecked_into::<web_sys::HtmlInputElement>().value(),
+        ))
+    });
+    let onchange = app.send::<Event>(Action::Page(PageAction::EndEdit));
+    let error = app.error(Key::Run(RunKey::Gpus)).is_some();
+    html! {
+        <div id="summary" class="summary-bar">
+            <span class="about">
+                <strong>{ answer.scenario.network().name() }</strong>{ " on " }
+                <strong>{ answer.scenario.cluster().name() }</strong>
+            </span>
+            <label class="bar-gpus">
+                <input id="bar-gpus" type="text" inputmode="numeric" size="5" aria-label="GPU budget"
+                    aria-invalid={error.to_string()} value={app.run.text(RunKey::Gpus)} {oninput} {onchange} />
+                { " GPUs" }
+            </label>
+            <span id="verdict" class="verdict" role="status" aria-live="polite">{ said }</span>
+        </div>
+    }
+}

@@ -1,0 +1,133 @@
+//! A file read off the page: the request (its bytes travel beside it), the
+//! reply, and [`answer`], which reads as the command line does.
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::input::keys;
+use crate::oracle::formats::{self, parse_shape};
+use crate::oracle::{NetworkSpec, OracleError, ParseError};
+
+/// What the page asks: read this file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadRequest {
+    /// Which read this is: the page applies the reply to its last one only.
+    pub id: u64,
+    /// The file's name (its extension tells the format, else its content).
+    pub name: String,
+    /// The sample's shape typed for a graph whose input sizes are symbolic
+    /// (such as `3x224x224`; blank: none).
+    pub input_shape: String,
+}
+
+/// What the worker says of a read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadReply {
+    /// The network the file holds, and what it holds in one sentence.
+    Read {
+        /// The request's id.
+        id: u64,
+        /// The network.
+        network: Box<NetworkSpec>,
+        /// Layers, parameters, FLOPs and operators merged, for people.
+        summary: String,
+    },
+    /// Why the file could not be read: the importer's message, naming the
+    /// line and column or the node.
+    Failed {
+        /// The request's id.
+        id: u64,
+        /// The message.
+        message: String,
+    },
+}
+
+impl ReadReply {
+    /// The id of the request it answers.
+    pub fn id(&self) -> u64 {
+        match self {
+            Self::Read { id, .. } | Self::Failed { id, .. } => *id,
+        }
+    }
+}
+
+/// Reads `bytes`, the file of `request`, with
+/// [`formats::network::read_network`] (the command line's reader).
+pub fn answer(request: &ReadRequest, bytes: &[u8]) -> ReadReply {
+    let read = || -> Result<formats::network::Read, OracleError> {
+        let input_shape = match request.input_shape.trim() {
+            "" => None,
+            text => Some(parse_shape(text).map_err(|p| ParseError::at(1, 1, p))?),
+        };
+        let hints = formats::network::Hints {
+            input_shape,
+            ..Default::default()
+        };
+        formats::network::read_network(bytes, &request.name, &hints)
+    };
+    match read() {
+        Ok(read) => ReadReply::Read {
+            id: request.id,
+            network: Box::new(read.network.spec()),
+            summary: read.summary(&request.name),
+        },
+        Err(e) => ReadReply::Failed {
+            id: request.id,
+            message: keys::import_message(&e),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::planner::protocol::{read, write};
+
+    fn request(name: &str, input_shape: &str) -> ReadRequest {
+        ReadRequest {
+            id: 7,
+            name: name.into(),
+            input_shape: input_shape.into(),
+        }
+    }
+
+    #[test]
+    fn a_graph_reads_as_the_command_line_reads_it_and_the_reply_round_trips() {
+        let bytes = include_bytes!("../../../tests/onnx/light_squeezenet.onnx");
+        let reply = answer(&request("squeezenet.onnx", ""), bytes);
+        let expected = formats::network::read_network(bytes, "squeezenet.onnx", &Default::default()).unwrap();
+        let ReadReply::Read { id, network, summary } = &reply else {
+            panic!("{reply:?}")
+        };
+        assert_eq!((*id, &**network), (7, &expected.network.spec()));
+        assert_eq!(summary, &expected.summary("squeezenet.onnx"));
+        assert_eq!(read::<ReadReply>(&write(&reply)).unwrap(), reply);
+        let asked = request("squeezenet.onnx", "3x224x224");
+        assert_eq!(read::<ReadRequest>(&write(&asked)).unwrap(), asked);
+    }
+
+    #[test]
+    fn a_bad_file_or_shape_fails_with_the_importers_message() {
+        let bytes = include_bytes!("../../../tests/onnx/light_squeezenet.onnx");
+        let reply = answer(&request("cut.onnx", ""), &bytes[..bytes.len() / 3]);
+        assert!(
+            matches!(&reply, ReadReply::Failed { id: 7, message } if message.starts_with("ONNX graph")),
+            "{reply:?}"
+        );
+        let reply = answer(&request("net.net", ""), b"Dataset|x\nInput|10x3x8x8\n");
+        assert!(
+            matches!(&reply, ReadReply::Failed { message, .. } if message.starts_with("Line 3")),
+            "{reply:?}"
+        );
+        let reply = answer(&request("squeezenet.onnx", "3xx"), bytes);
+        assert!(
+            matches!(&reply, ReadReply::Failed { message, .. } if message.starts_with("Line 1, column 1")),
+            "{reply:?}"
+        );
+        let keras = include_str!("../../../tests/keras/lenet.json");
+        assert!(matches!(
+            answer(&request("pasted text", ""), keras.as_bytes()),
+            ReadReply::Read { .. }
+        ));
+    }
+}
