@@ -1211,22 +1211,8 @@ async fn a_projector_shows_ranking_and_plot_and_results_stay_in_view_while_editi
     // 1280x720 at 150% zoom: a page of 853x480 CSS pixels (the window's
     // frame added to the size asked for)
     open(&client, &s.base).await;
-    let inner = || async {
-        let v = client
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .expect("size");
-        (v[0].as_f64().unwrap_or(0.0) as u32, v[1].as_f64().unwrap_or(0.0) as u32)
-    };
-    client.set_window_size(853, 480).await.expect("resized");
-    let (w, h) = inner().await;
-    client
-        .set_window_size(853 + 853 - w, 480 + 480 - h)
-        .await
-        .expect("resized");
-    let (width, height) = inner().await;
-    assert_eq!((width, height), (853, 480));
-    let (width, height) = (f64::from(width), f64::from(height));
+    viewport(&client, 853, 480).await;
+    let (width, height) = (853.0, 480.0);
     let short = eventually("the short plot", || async {
         let r = rect(&client, "#scaling-plot .plot-area").await;
         (r[1] <= height).then_some(r)
@@ -1326,20 +1312,29 @@ async fn a_projector_shows_ranking_and_plot_and_results_stay_in_view_while_editi
 
 /// Sets the page's viewport (the window's inner size) to `width × height`.
 async fn viewport(client: &Client, width: u32, height: u32) {
-    let inner = || async {
+    client.set_window_size(width, height).await.expect("resized");
+    // the window's frame added, until the page itself has that size (a
+    // resize may take a moment to reach the page)
+    eventually("the page's size", || async {
         let v = client
             .execute("return [window.innerWidth, window.innerHeight];", vec![])
             .await
-            .expect("size");
-        (v[0].as_f64().unwrap_or(0.0) as u32, v[1].as_f64().unwrap_or(0.0) as u32)
-    };
-    client.set_window_size(width, height).await.expect("resized");
-    let (w, h) = inner().await;
-    client
-        .set_window_size(width + width - w, height + height - h)
-        .await
-        .expect("resized");
-    assert_eq!(inner().await, (width, height));
+            .ok()?;
+        let (w, h) = (v[0].as_u64()?, v[1].as_u64()?);
+        if (w, h) == (u64::from(width), u64::from(height)) {
+            return Some(());
+        }
+        let (outer_w, outer_h) = client.get_window_size().await.ok()?;
+        let fit = |outer: u64, page: u64, wanted: u32| {
+            u32::try_from((outer + u64::from(wanted)).saturating_sub(page)).unwrap_or(wanted)
+        };
+        let _ = client
+            .set_window_size(fit(outer_w, w, width), fit(outer_h, h, height))
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        None
+    })
+    .await;
 }
 
 /// The smallest size in CSS pixels of the text of the plot `css` (its
