@@ -693,17 +693,7 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
     let summary = page::text_once(&client, "#import-summary", "66 layers").await;
     assert!(summary.contains("1235496 parameters"), "{summary}");
     // the ranking is the CLI's for the same graph
-    let args = [
-        "--model",
-        path.as_str(),
-        "--cluster",
-        "abci",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-    ];
-    let shown = ranking_becomes(&client, &cli_rank(&args)).await;
+    let shown = ranking_becomes(&client, &cli_ranking(&path, "abci", 64, "32")).await;
     assert_ne!(shown, before);
     // the plots follow
     for plot in ["#scaling-plot", "#memory-plot"] {
@@ -755,9 +745,9 @@ async fn a_profile_dropped_beside_the_network_gives_its_compute_and_travels_in_t
     // the ranking is the CLI's for the same two files
     let args = [
         "--model",
-        onnx.as_str(),
+        &onnx,
         "--profile",
-        profile.as_str(),
+        &profile,
         "--cluster",
         "abci",
         "--gpus",
