@@ -24,16 +24,21 @@ Use:   .torchenv/bin/python tests/torch/truth.py --onnx tests/torch/onnx --opset
        .torchenv/bin/python tests/torch/truth.py --all-classification --onnx DIR
 The CSV and the ONNX files are committed; tests read them and never run PyTorch.
 """
-import contextlib
 import os
+import shutil
 import sys
 
-import numpy as np
-import onnx
 import torch
 import torchvision
-from onnx import helper, numpy_helper
 from torch.utils.flop_counter import FlopCounterMode
+
+# the profiler's own ways of counting the bytes autograd saves and of
+# lightening an exported graph (scripts/profile_torch.py), so that the
+# fixtures and a user's profile count alike
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from profile_torch import lighten, saved_bytes  # noqa: E402
+
+CPU = torch.device("cpu")
 
 NO_AUX = {"inception_v3", "googlenet"}  # their auxiliary heads are not part of the exported graph
 
@@ -55,42 +60,6 @@ class Segmentation(torch.nn.Module):
 
     def forward(self, x):
         return self.model(x)["out"]
-
-
-def saved_bytes(model, x, autocast):
-    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
-    seen = {}
-
-    def pack(t):
-        st = t.untyped_storage()
-        if st.data_ptr() not in params:
-            seen[(st.data_ptr(), st.nbytes())] = st.nbytes()
-        return t
-
-    ctx = torch.autocast("cpu", dtype=torch.bfloat16) if autocast else contextlib.nullcontext()
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), ctx:
-        model(x)
-    return sum(seen.values())
-
-
-def lighten(path_in, path_out):
-    m = onnx.load(path_in)
-    g = m.graph
-    keep, nodes = [], []
-    for init in g.initializer:
-        if int(np.prod(init.dims)) <= 16:
-            keep.append(init)
-            continue
-        shape = numpy_helper.from_array(np.array(list(init.dims), dtype="int64"), init.name + "__shape")
-        keep.append(shape)
-        value = helper.make_tensor("value", init.data_type, [1], [0])
-        nodes.append(helper.make_node("ConstantOfShape", [shape.name], [init.name], value=value))
-    del g.initializer[:]
-    g.initializer.extend(keep)
-    old = list(g.node)
-    del g.node[:]
-    g.node.extend(nodes + old)
-    onnx.save(m, path_out)
 
 
 def main(argv):
@@ -123,14 +92,14 @@ def main(argv):
         m.train()
         x1, x2 = torch.randn(1, 3, size, size), torch.randn(2, 3, size, size)
         try:
-            s32 = saved_bytes(m, x2, False) - saved_bytes(m, x1, False)
-            s16 = saved_bytes(m, x2, True) - saved_bytes(m, x1, True)
+            s32 = saved_bytes(m, x2, CPU, "fp32") - saved_bytes(m, x1, CPU, "fp32")
+            s16 = saved_bytes(m, x2, CPU, "bf16") - saved_bytes(m, x1, CPU, "bf16")
         except ValueError:
             # a batch norm after a global pool cannot train on one sample (DeepLabv3's ASPP
             # pooling): the slope between 2 and 3 samples
             x3 = torch.randn(3, 3, size, size)
-            s32 = saved_bytes(m, x3, False) - saved_bytes(m, x2, False)
-            s16 = saved_bytes(m, x3, True) - saved_bytes(m, x2, True)
+            s32 = saved_bytes(m, x3, CPU, "fp32") - saved_bytes(m, x2, CPU, "fp32")
+            s16 = saved_bytes(m, x3, CPU, "bf16") - saved_bytes(m, x2, CPU, "bf16")
         m.eval()
         with FlopCounterMode(display=False) as fc, torch.no_grad():
             m(x1)
@@ -143,7 +112,9 @@ def main(argv):
                     torch.onnx.export(m, x1, full, dynamo=False, opset_version=opset, input_names=["input"],
                                       output_names=["logits"], do_constant_folding=False,
                                       training=torch.onnx.TrainingMode.PRESERVE)
-                    lighten(full, "%s/tv_%s.opset%d.onnx" % (onnx_dir, name, opset))
+                    light = "%s/tv_%s.opset%d.onnx" % (onnx_dir, name, opset)
+                    shutil.copyfile(full, light)
+                    lighten(light)
                 except Exception as e:  # noqa: BLE001 - the row says why
                     exported = ("opset %d: %s" % (opset, e)).replace(",", ";").replace("\n", " ")[:200]
                 finally:
