@@ -99,6 +99,16 @@ fn int(node: &NodeProto, name: &str, default: i64) -> i64 {
     attribute(node, name).and_then(|a| a.i).unwrap_or(default)
 }
 
+/// A convolution's `group` attribute (1 when absent), which must be at
+/// least 1.
+fn groups(node: &NodeProto, at: &NodeRef) -> Result<u64, GraphError> {
+    let group = int(node, "group", 1);
+    u64::try_from(group)
+        .ok()
+        .filter(|&g| g >= 1)
+        .ok_or_else(|| fail(Some(at.clone()), format!("group {group} must be at least 1")))
+}
+
 fn ints<'n>(node: &'n NodeProto, name: &str) -> Option<&'n [i64]> {
     attribute(node, name).map(|a| a.ints.as_slice())
 }
@@ -771,15 +781,7 @@ impl<'g> Walk<'g> {
     fn conv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let x = self.channels_first(node, at)?;
         let w = self.konst(node, 1, at)?.dims;
-        let groups = u64::try_from(int(node, "group", 1))
-            .ok()
-            .filter(|&g| g >= 1)
-            .ok_or_else(|| {
-                fail(
-                    Some(at.clone()),
-                    format!("group {} must be at least 1", int(node, "group", 1)),
-                )
-            })?;
+        let groups = groups(node, at)?;
         let (Some(&filters), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
             return Err(fail(Some(at.clone()), "its weight must be [F, C/group, kernel...]"));
         };
@@ -828,15 +830,7 @@ impl<'g> Walk<'g> {
     fn deconv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let x = self.channels_first(node, at)?;
         let w = self.konst(node, 1, at)?.dims;
-        let groups = u64::try_from(int(node, "group", 1))
-            .ok()
-            .filter(|&g| g >= 1)
-            .ok_or_else(|| {
-                fail(
-                    Some(at.clone()),
-                    format!("group {} must be at least 1", int(node, "group", 1)),
-                )
-            })?;
+        let groups = groups(node, at)?;
         let channels = x.dims[0];
         let spatial = x.dims[1..].to_vec();
         let (Some(&c), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
