@@ -160,29 +160,21 @@ fn module_names_map_to_layers() {
             .any(|w| matches!(w, ProfileWarning::Rescaled { .. }))
     );
     let b = p.batch as f64;
-    close(time_of("/conv1/Conv"), entry("conv1", 0) / b, 1e-12);
-    close(
-        time_of("/layer1/layer1.0/conv1/Conv"),
-        entry("layer1.0.conv1", 0) / b,
-        1e-12,
-    );
-    close(
-        time_of("/layer1/layer1.0/relu/Relu"),
-        entry("layer1.0.relu", 0) / b,
-        1e-12,
-    );
-    // the second call of a module is its own entry
-    close(
-        time_of("/layer1/layer1.0/relu_1/Relu"),
-        entry("layer1.0.relu", 1) / b,
-        1e-12,
-    );
-    close(
-        time_of("/layer2/layer2.0/downsample/downsample.0/Conv"),
-        entry("layer2.0.downsample.0", 0) / b,
-        1e-12,
-    );
-    close(time_of("/fc/Gemm"), entry("fc", 0) / b, 1e-12);
+    // node, module, call (the second call of a module is its own entry)
+    for (node, module, call) in [
+        ("/conv1/Conv", "conv1", 0),
+        ("/layer1/layer1.0/conv1/Conv", "layer1.0.conv1", 0),
+        ("/layer1/layer1.0/relu/Relu", "layer1.0.relu", 0),
+        ("/layer1/layer1.0/relu_1/Relu", "layer1.0.relu", 1),
+        (
+            "/layer2/layer2.0/downsample/downsample.0/Conv",
+            "layer2.0.downsample.0",
+            0,
+        ),
+        ("/fc/Gemm", "fc", 0),
+    ] {
+        close(time_of(node), entry(module, call) / b, 1e-12);
+    }
     // the residual sums are functional: no module, timed at the profile's rate per item
     let unprofiled = applied
         .warnings
