@@ -10,6 +10,8 @@
 //! the executions per target.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/attributes.rs"]
+mod attributes;
 #[path = "support/generate.rs"]
 mod generate;
 

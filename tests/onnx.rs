@@ -12,6 +12,10 @@ use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
 use paradl::oracle::{LayerKind, OracleError, Shape};
 use prost::Message;
 
+#[path = "support/attributes.rs"]
+mod attributes;
+use attributes::{int, ints};
+
 fn file(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/onnx/{name}.onnx", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
@@ -130,22 +134,6 @@ fn shape_tensor(name: &str, values: &[i64]) -> TensorProto {
         raw_data: Some(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
         name: Some(name.into()),
         ..TensorProto::default()
-    }
-}
-
-fn ints(name: &str, values: &[i64]) -> AttributeProto {
-    AttributeProto {
-        name: Some(name.into()),
-        ints: values.to_vec(),
-        ..AttributeProto::default()
-    }
-}
-
-fn int(name: &str, value: i64) -> AttributeProto {
-    AttributeProto {
-        name: Some(name.into()),
-        i: Some(value),
-        ..AttributeProto::default()
     }
 }
 

@@ -9,6 +9,8 @@ use paradl::oracle::formats::onnx::proto::{
 };
 use prost::Message;
 
+use super::attributes::{int, ints};
+
 /// xorshift64*, seeded from bytes.
 pub struct Draw(u64);
 
@@ -42,22 +44,6 @@ impl Draw {
 
 /// Sizes, mostly ordinary, some hostile.
 const SIZES: [i64; 14] = [1, 2, 3, 4, 7, 8, 16, 32, 64, 0, -1, -3, 1 << 40, i64::MAX];
-
-fn ints(name: &str, values: Vec<i64>) -> AttributeProto {
-    AttributeProto {
-        name: Some(name.into()),
-        ints: values,
-        ..AttributeProto::default()
-    }
-}
-
-fn int(name: &str, value: i64) -> AttributeProto {
-    AttributeProto {
-        name: Some(name.into()),
-        i: Some(value),
-        ..AttributeProto::default()
-    }
-}
 
 fn weight(name: String, dims: Vec<i64>) -> TensorProto {
     TensorProto {
@@ -109,13 +95,13 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
                 weights.push(weight(w.clone(), vec![f, per_group, k, k]));
                 let mut attrs = vec![int("group", g)];
                 if d.below(2) == 0 {
-                    attrs.push(ints("strides", vec![d.pick(&SIZES); 2]));
+                    attrs.push(ints("strides", &[d.pick(&SIZES); 2]));
                 }
                 if d.below(2) == 0 {
-                    attrs.push(ints("pads", vec![d.pick(&SIZES); 4]));
+                    attrs.push(ints("pads", &[d.pick(&SIZES); 4]));
                 }
                 if d.below(3) == 0 {
-                    attrs.push(ints("dilations", vec![d.pick(&SIZES); 2]));
+                    attrs.push(ints("dilations", &[d.pick(&SIZES); 2]));
                 }
                 c = f;
                 node("Conv", vec![current.clone(), w], attrs)
@@ -125,8 +111,8 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
                 d.pick(&["MaxPool", "AveragePool"]),
                 vec![current.clone()],
                 vec![
-                    ints("kernel_shape", vec![d.pick(&SIZES); 2]),
-                    ints("strides", vec![d.pick(&SIZES); 2]),
+                    ints("kernel_shape", &[d.pick(&SIZES); 2]),
+                    ints("strides", &[d.pick(&SIZES); 2]),
                 ],
             ),
             4 => {
@@ -177,7 +163,7 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             11 => {
                 let rank = d.below(6) as i64;
                 let perm: Vec<i64> = (0..rank).map(|_| d.pick(&[0, 1, 2, 3, -1, 7])).collect();
-                node("Transpose", vec![current.clone()], vec![ints("perm", perm)])
+                node("Transpose", vec![current.clone()], vec![ints("perm", &perm)])
             }
             12 => {
                 // a list doubled by concatenations, then used as a shape
@@ -199,7 +185,7 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             }
             _ => {
                 let axes: Vec<i64> = (0..d.pick(&[1u64, 2, 9, 400])).map(|k| k as i64).collect();
-                node("Unsqueeze", vec![current.clone()], vec![ints("axes", axes)])
+                node("Unsqueeze", vec![current.clone()], vec![ints("axes", &axes)])
             }
         };
         nodes.push(n);
