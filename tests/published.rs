@@ -4,6 +4,9 @@
 //! tests/torch/truth.py; the tests read the CSV and never run PyTorch).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/activations.rs"]
+mod activations;
+use activations::activations_per_sample;
 use paradl::oracle::{Batch, Optimizer, Precision, RunSpec, Strategy, presets};
 
 /// One published run: cluster preset, GPUs, precision, batch per GPU and
@@ -95,23 +98,6 @@ fn autograd_saved(model: &str) -> Option<(f64, f64)> {
     })
 }
 
-/// Bytes per sample of activations the realistic edition holds: the slope
-/// of the activations part between one and two samples, as PyTorch's count
-/// is.
-fn activations_per_sample(preset: &str, precision: Precision) -> f64 {
-    let s = presets::scenario(preset, "dgx-a100").unwrap();
-    let at = |b| {
-        s.project(&RunSpec {
-            precision,
-            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
-        })
-        .unwrap()
-        .memory
-        .activations_bytes
-    };
-    at(2) - at(1)
-}
-
 #[test]
 fn presets_hold_what_autograd_saves() {
     // every preset with a torchvision twin built from the same architecture
@@ -126,7 +112,7 @@ fn presets_hold_what_autograd_saves() {
     ] {
         let (fp32, bf16) = autograd_saved(twin).unwrap_or_else(|| panic!("no PyTorch row for {twin}"));
         for (precision, truth) in [(Precision::Fp32, fp32), (Precision::Bf16, bf16)] {
-            let ours = activations_per_sample(preset, precision);
+            let ours = activations_per_sample(&presets::scenario(preset, "dgx-a100").unwrap(), precision, 1);
             let ratio = ours / truth;
             println!("{preset} {precision}: {ours:.0} against autograd's {truth:.0} bytes a sample ({ratio:.3})");
             assert!((0.85..=1.35).contains(&ratio), "{preset} {precision}: {ratio}");

@@ -17,8 +17,12 @@
 
 use std::io::{Cursor, Read};
 
+#[path = "support/activations.rs"]
+mod activations;
+use activations::activations_per_sample;
+
 use paradl::oracle::formats::network::{Hints, read_network};
-use paradl::oracle::{Batch, Cluster, LayerKind, Network, Precision, RunSpec, Scenario, Strategy, presets};
+use paradl::oracle::{LayerKind, Network, Precision, Scenario, presets};
 
 /// Networks refused, and why: attention is not a layer of this model.
 const TRANSFORMERS: [&str; 3] = ["vit_", "swin_", "maxvit_"];
@@ -42,23 +46,6 @@ fn gemm_flops(n: &Network) -> f64 {
         .filter(|l| matches!(l.kind(), LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc))
         .map(|l| l.forward_flops())
         .sum()
-}
-
-/// Bytes per sample of activations the realistic edition holds: the slope
-/// between one and two samples (three and two when asked), as PyTorch's
-/// count is.
-fn activations_per_sample(n: &Network, cluster: &Cluster, precision: Precision, from: u64) -> f64 {
-    let s = Scenario::new(n.clone(), cluster.clone());
-    let at = |b| {
-        s.project(&RunSpec {
-            precision,
-            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
-        })
-        .unwrap()
-        .memory
-        .activations_bytes
-    };
-    at(from + 1) - at(from)
 }
 
 #[test]
@@ -98,7 +85,8 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
                 // DeepLabv3 cannot train on one sample: PyTorch's slope is between 2 and 3
                 let from = if name.starts_with("deeplabv3") { 2 } else { 1 };
                 for (precision, truth) in [(Precision::Fp32, saved32), (Precision::Bf16, saved16)] {
-                    let ratio = activations_per_sample(&n, &cluster, precision, from) / truth;
+                    let ratio =
+                        activations_per_sample(&Scenario::new(n.clone(), cluster.clone()), precision, from) / truth;
                     assert!(
                         (0.85..=1.35).contains(&ratio),
                         "{path} {precision}: activations {ratio}"
