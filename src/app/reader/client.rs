@@ -32,10 +32,14 @@ pub fn spawn(request: &ReadRequest, bytes: &[u8], ondone: impl Fn(ReadReply) + '
                 }
                 return;
             }
-            ondone(
-                protocol::read::<ReadReply>(&text)
-                    .unwrap_or_else(|e| failed(&format!("the importers' answer could not be read: {e}"))),
-            );
+            let reply = protocol::read::<ReadReply>(&text)
+                .unwrap_or_else(|e| failed(&format!("the importers' answer could not be read: {e}")));
+            // a worker that could not read the request did not know its id: its
+            // failure is this request's, or the page would wait for it forever
+            ondone(match reply {
+                ReadReply::Failed { message, .. } => failed(&message),
+                read => read,
+            });
         }
     };
     let onerror = {
