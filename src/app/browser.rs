@@ -98,9 +98,8 @@ pub fn share_url(encoded: &str) -> String {
 
 /// Shows the link of `link` and `suffix` (a lesson's) in the address (or
 /// the bare page when the view is too large for a link), as a new history
-/// entry when `push` (else in
-/// place) recording `position`, its place among the page's entries, and
-/// remembers `stored` for the next visit.
+/// entry when `push` (else in place) that records `position`, its place
+/// among the page's entries; and remembers `stored` for the next visit.
 ///
 /// # Errors
 /// When the browser refuses to keep the state (storage missing or full).

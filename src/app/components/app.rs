@@ -52,8 +52,13 @@ pub fn app(props: &AppProps) -> Html {
     // history entries already in the address bar: several actions may reach
     // one render, so a new entry is pushed when the count grew
     let kept_entries = use_mut_ref(|| state.pushes);
+    // a lesson stays in the address (and the shared link)
+    let suffix = state
+        .lesson
+        .map(|l| lessons::suffix(l.lesson, l.predict))
+        .unwrap_or_default();
     {
-        let state = state.clone();
+        let (state, suffix) = (state.clone(), suffix.clone());
         let lesson = state.lesson.map(|l| (l.lesson.id, l.predict));
         use_effect_with(
             (answer.as_ref().map(|a| Rc::clone(&a.stored)), lesson),
@@ -61,10 +66,6 @@ pub fn app(props: &AppProps) -> Html {
                 if let (Some(stored), Some(answer)) = (stored, state.answer.as_ref()) {
                     let push = state.pushes > *kept_entries.borrow();
                     *kept_entries.borrow_mut() = state.pushes;
-                    let suffix = state
-                        .lesson
-                        .map(|l| lessons::suffix(l.lesson, l.predict))
-                        .unwrap_or_default();
                     let kept = browser::keep(answer.link.as_deref(), &suffix, stored, push, state.position).is_ok();
                     if let Some(text) = keep_notice(answer.link.is_none(), kept)
                         && state.notice.as_deref() != Some(text.as_str())
@@ -76,11 +77,6 @@ pub fn app(props: &AppProps) -> Html {
             },
         );
     }
-    // a lesson stays in the address (and the shared link)
-    let suffix = state
-        .lesson
-        .map(|l| lessons::suffix(l.lesson, l.predict))
-        .unwrap_or_default();
     let href = browser::address(
         answer.as_ref().and_then(|a| a.link.as_deref()).unwrap_or_default(),
         &suffix,
