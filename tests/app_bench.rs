@@ -54,7 +54,7 @@ input.dispatchEvent(new Event(event, { bubbles: true }));
 "#;
 
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "a measurement, run by scripts/dev bench-app"]
+#[ignore = "a measurement, run by scripts/dev bench"]
 async fn measure() {
     let dist = web::dist();
     let mut report = String::new();
