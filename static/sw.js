@@ -1,10 +1,16 @@
 // The app's service worker: after a first visit the app loads, and share
 // links open, with no network. The page itself is fetched from the network
 // first (so that a new version shows) and from the cache when offline,
-// whatever its query (a share link's ?s=...); the built files, whose names
-// change with their content, come from the cache first.
+// whatever its query (a share link's ?s=...); so are the files whose names
+// do not change with their content (the worker, the model's contract, the
+// measured runs), so that a new page never meets an old worker. The built
+// files whose names carry a hash of their content come from the cache first.
 const CACHE = 'paradl';
-const BESIDE_THE_PAGE = ['paradl-worker.js', 'paradl-worker_bg.wasm', 'paradl-worker_loader.js', 'manifest.webmanifest', 'icon.svg'];
+const BESIDE_THE_PAGE = [
+  'paradl-worker.js', 'paradl-worker_bg.wasm', 'paradl-worker_loader.js', 'manifest.webmanifest', 'icon.svg',
+  'ORACLE-MODEL.md', 'measured-runs.csv',
+];
+const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
 async function precache() {
   const cache = await caches.open(CACHE);
@@ -18,6 +24,19 @@ async function precache() {
   await cache.addAll([...files].map((file) => './' + file));
 }
 
+// the network's answer, kept under `key`; the kept one when offline
+function networkFirst(request, key) {
+  return fetch(request)
+    .then((response) => {
+      if (response.ok) {
+        const copy = response.clone();
+        caches.open(CACHE).then((cache) => cache.put(key, copy));
+      }
+      return response;
+    })
+    .catch(() => caches.match(key, { ignoreSearch: true }));
+}
+
 self.addEventListener('install', (event) => event.waitUntil(precache().then(() => self.skipWaiting())));
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
@@ -27,17 +46,11 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request)
-        .then((response) => {
-          if (response.ok) {
-            const copy = response.clone();
-            caches.open(CACHE).then((cache) => cache.put('./', copy));
-          }
-          return response;
-        })
-        .catch(() => caches.match('./')),
-    );
+    event.respondWith(networkFirst(request, './'));
+    return;
+  }
+  if (!HASHED.test(new URL(request.url).pathname)) {
+    event.respondWith(networkFirst(request, request));
     return;
   }
   event.respondWith(

@@ -10,7 +10,9 @@ use paradl::app::components::number_field::{NumberField, NumberFieldProps};
 use paradl::app::components::plan_table::{PlanTable, PlanTableProps};
 use paradl::app::components::plot_frame::{PlotFrame, PlotFrameProps};
 use paradl::app::components::ranking_table::{RankingTable, RankingTableProps};
+use paradl::app::components::shipped_text::{FetchLine, FetchLineProps, Fetched};
 use paradl::app::input::document::Document;
+use paradl::app::shipped::{self, Shipped};
 use paradl::app::state::AppState;
 use paradl::oracle::{Batch, Config, Objective, RankBy, RunSpec, Strategy, presets};
 use wasm_bindgen::JsCast;
@@ -501,6 +503,8 @@ async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
 
 #[wasm_bindgen_test]
 async fn a_clicked_number_opens_its_explanation_and_the_diagram_follows_a_pick() {
+    // the contract is fetched from beside the built page; this test page has none
+    shipped::keep(Shipped::ModelDoc, include_str!("../src/oracle/ORACLE-MODEL.md").into());
     let initial = Rc::new(AppState::new(Document::default(), None));
     let root = mount::<App>(AppProps { initial: Some(initial) });
     until("the app", || count(&root, "#ranking tbody tr") == 7).await;
@@ -640,4 +644,37 @@ async fn an_edited_preset_says_so_and_units_convert() {
     })
     .await;
     assert_eq!(count(&root, "#stale"), 1, "the results are marked stale meanwhile");
+}
+
+#[wasm_bindgen_test]
+async fn a_shipped_file_says_it_is_loading_then_why_it_failed_then_nothing() {
+    let loading = mount::<FetchLine>(FetchLineProps {
+        file: Shipped::ModelDoc,
+        fetched: Fetched::Loading,
+    });
+    until("the loading line", || count(&loading, "[role=status]") == 1).await;
+    let status = find(&loading, "[role=status]");
+    assert!(
+        status
+            .text_content()
+            .unwrap_or_default()
+            .contains("Loading the model's contract"),
+        "{:?}",
+        status.text_content()
+    );
+    assert_eq!(count(&loading, "progress"), 1);
+    let failed = mount::<FetchLine>(FetchLineProps {
+        file: Shipped::MeasuredRuns,
+        fetched: Fetched::Failed("the runs measured on ABCI could not be loaded: the server answered 404".into()),
+    });
+    until("the failure", || count(&failed, "[role=alert]") == 1).await;
+    let alert = find(&failed, "[role=alert]").text_content().unwrap_or_default();
+    assert!(alert.contains("404") && alert.contains("retry"), "{alert}");
+    let ready = mount::<FetchLine>(FetchLineProps {
+        file: Shipped::ModelDoc,
+        fetched: Fetched::Ready("text".into()),
+    });
+    // rendered in the same pass as the others, which have shown by now
+    until("the others", || count(&failed, "[role=alert]") == 1).await;
+    assert_eq!(ready.child_element_count(), 0);
 }

@@ -20,6 +20,7 @@ pub mod model_doc;
 pub mod planner;
 pub mod reader;
 pub mod results;
+pub mod shipped;
 pub mod state;
 pub mod thread;
 pub mod track;

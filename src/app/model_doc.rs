@@ -1,30 +1,23 @@
-//! The model's contract, shipped with the app (`src/oracle/ORACLE-MODEL.md`)
-//! and cut into its numbered sections, so that an explanation shows the
-//! section its number comes from.
-
-/// The contract, as written.
-pub const TEXT: &str = include_str!("../oracle/ORACLE-MODEL.md");
+//! The model's contract (`src/oracle/ORACLE-MODEL.md`, shipped beside the
+//! page and fetched when first needed, see [`crate::app::shipped`]) cut
+//! into its numbered sections, so that an explanation shows the section
+//! its number comes from.
 
 /// A numbered section: `## 5. Strategies (per iteration)` and its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Section {
+pub struct Section<'a> {
     /// Its number.
     pub number: u8,
     /// Its heading, without the number.
-    pub title: &'static str,
+    pub title: &'a str,
     /// Its text up to the next section.
-    pub body: &'static str,
+    pub body: &'a str,
 }
 
-/// Every numbered section, in order (cut once, on first use).
-pub fn sections() -> &'static [Section] {
-    static SECTIONS: std::sync::OnceLock<Vec<Section>> = std::sync::OnceLock::new();
-    SECTIONS.get_or_init(cut)
-}
-
-fn cut() -> Vec<Section> {
+/// Every numbered section of `text` (the contract), in order.
+pub fn sections(text: &str) -> Vec<Section<'_>> {
     let mut found = Vec::new();
-    let mut rest = TEXT;
+    let mut rest = text;
     while let Some(start) = rest.find("\n## ") {
         let after = &rest[start + 4..];
         let end = after.find("\n## ").unwrap_or(after.len());
@@ -43,26 +36,35 @@ fn cut() -> Vec<Section> {
     found
 }
 
-/// Section `number`, if the contract has it.
-pub fn section(number: u8) -> Option<Section> {
-    sections().iter().find(|s| s.number == number).copied()
+/// Section `number` of `text`, if the contract has it.
+pub fn section(text: &str, number: u8) -> Option<Section<'_>> {
+    sections(text).into_iter().find(|s| s.number == number)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const TEXT: &str = include_str!("../oracle/ORACLE-MODEL.md");
+
     #[test]
     fn the_twelve_sections_are_found_with_their_text() {
-        let all = sections();
+        let all = sections(TEXT);
         let numbers: Vec<u8> = all.iter().map(|s| s.number).collect();
         assert_eq!(numbers, (1..=12).collect::<Vec<u8>>());
-        let strategies = section(5).unwrap();
+        let strategies = section(TEXT, 5).unwrap();
         assert_eq!(strategies.title, "Strategies (per iteration)");
         assert!(strategies.body.contains("| data |"));
         assert!(!strategies.body.contains("## 6."), "a section stops at the next");
-        assert!(section(11).unwrap().title.starts_with("Today's machines"));
-        assert!(section(12).unwrap().title.starts_with("A profile of your own"));
-        assert!(section(13).is_none());
+        assert!(section(TEXT, 11).unwrap().title.starts_with("Today's machines"));
+        assert!(section(TEXT, 12).unwrap().title.starts_with("A profile of your own"));
+        assert!(section(TEXT, 13).is_none());
+    }
+
+    #[test]
+    fn a_text_without_numbered_sections_has_none() {
+        assert!(sections("").is_empty());
+        assert!(sections("# Title\n## Not numbered\ntext").is_empty());
+        assert_eq!(section("x\n## 3. Three\nbody", 3).map(|s| s.body), Some("body"));
     }
 }

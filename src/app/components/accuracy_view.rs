@@ -1,6 +1,7 @@
 //! `#accuracy-view`: how accurate is this? The runs measured on ABCI,
 //! predicted against measured, and the mean accuracy of both editions,
-//! uncalibrated and calibrated (computed when first opened).
+//! uncalibrated and calibrated (the runs fetched and computed when first
+//! opened).
 
 use std::rc::Rc;
 
@@ -9,7 +10,9 @@ use yew::prelude::*;
 
 use super::accuracy_table::AccuracyTable;
 use super::plot_frame::PlotFrame;
+use super::shipped_text::{FetchLine, use_shipped};
 use crate::app::charts::{ChartError, accuracy};
+use crate::app::shipped::Shipped;
 use crate::oracle::validation::{self, Method, Tier};
 
 /// The accuracy view, closed at first.
@@ -18,8 +21,14 @@ pub fn accuracy_view() -> Html {
     let open = use_state(|| false);
     let tier = use_state(|| Tier::Head);
     let method = use_state(|| Method::Realistic);
-    let report = use_memo((*open, *tier), |(open, tier)| {
-        open.then(|| validation::report(*tier).map(Rc::new).map_err(|e| e.to_string()))
+    let fetched = use_shipped(Shipped::MeasuredRuns, *open);
+    let runs = fetched.shared_text();
+    let report = use_memo((runs, *tier), |(runs, tier)| {
+        runs.as_deref().map(|text| {
+            validation::report_in(text, *tier)
+                .map(Rc::new)
+                .map_err(|e| e.to_string())
+        })
     });
     let drawn = use_memo((report.clone(), *method), |(report, method)| {
         let drawn = match report.as_ref() {
@@ -85,6 +94,7 @@ pub fn accuracy_view() -> Html {
         <details id="accuracy-view" class="accuracy" {ontoggle}>
             <summary><h3>{ "How accurate is this?" }</h3></summary>
             <p class="source">{ "Training runs of ParaDL's authors on ABCI (4 V100 per node, 2 EDR NICs), recovered from their logs: wall clock, including data loading and framework overhead. Calibrated: each series (same model, strategy, code and batch setting) calibrated on its fewest-GPU run, predicting the others." }</p>
+            <FetchLine file={Shipped::MeasuredRuns} fetched={fetched.clone()} />
             { body }
         </details>
     }

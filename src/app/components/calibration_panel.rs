@@ -8,9 +8,11 @@ use yew::prelude::*;
 use super::input_section::InputSection;
 
 use super::calibration_table::CalibrationTable;
+use super::shipped_text::{FetchLine, Fetched};
 use super::term::Term;
 use super::use_app;
 use crate::app::input::keys::{Key, RunKey};
+use crate::app::shipped::{self, Shipped};
 use crate::app::state::action::{Action, RunAction};
 use crate::oracle::formats::measured;
 use crate::oracle::validation::{self, Tier};
@@ -18,6 +20,7 @@ use crate::oracle::validation::{self, Tier};
 /// The calibration panel.
 #[function_component(CalibrationPanel)]
 pub fn calibration_panel() -> Html {
+    let fetched = use_state(|| Fetched::Idle);
     let Some(state) = use_app() else {
         return html! {};
     };
@@ -37,12 +40,24 @@ pub fn calibration_panel() -> Html {
         .as_ref()
         .and_then(|a| a.question().model.preset().map(str::to_string));
     let on_abci = answer.as_ref().and_then(|a| a.question().cluster.preset()) == Some(validation::CLUSTER);
-    let shipped = model
-        .as_deref()
-        .filter(|_| on_abci)
-        .map(|model| validation::measured_csv(model, Tier::Head))
-        .unwrap_or_default();
-    let onload = state.send::<MouseEvent>(measure(shipped.clone()));
+    // the runs are fetched when asked for, not carried by the page
+    let measured_model = model.filter(|m| on_abci && validation::MODELS.contains(&m.as_str()));
+    let onload = {
+        let (state, fetched, model) = (state.clone(), fetched.clone(), measured_model.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (state, fetched, model) = (state.clone(), fetched.clone(), model.clone().unwrap_or_default());
+            fetched.set(Fetched::Loading);
+            wasm_bindgen_futures::spawn_local(async move {
+                match shipped::fetch(Shipped::MeasuredRuns).await {
+                    Ok(text) => {
+                        fetched.set(Fetched::Idle);
+                        state.dispatch(measure(validation::measured_csv_in(&text, &model, Tier::Head)));
+                    }
+                    Err(e) => fetched.set(Fetched::Failed(e)),
+                }
+            });
+        })
+    };
     let onclear = state.send::<MouseEvent>(measure(String::new()));
     let typed = state.run.text(RunKey::Measured);
     let example = format!(
@@ -57,13 +72,14 @@ pub fn calibration_panel() -> Html {
             <textarea id="calibration-input" rows="5" spellcheck="false" placeholder={example}
                 aria-invalid={invalid.to_string()} value={typed.clone()} {oninput} />
             <div class="row">
-                if !shipped.is_empty() {
+                if measured_model.is_some() {
                     <button type="button" id="calibration-load" onclick={onload}>{ "Use the runs measured on ABCI for this model" }</button>
                 }
                 if !typed.is_empty() {
                     <button type="button" id="calibration-clear" onclick={onclear}>{ "Clear" }</button>
                 }
             </div>
+            <FetchLine file={Shipped::MeasuredRuns} fetched={(*fetched).clone()} />
             // fixed containers: yew matches unkeyed children from the end, so a child that
             // comes and goes at the end would make the text area a new element while typing
             <div class="calibration-errors">

@@ -1,10 +1,13 @@
 //! An explanation as the engine gave it: the result, the formula, the
 //! values in it, the strategy's per-iteration terms, the intermediate
-//! results (each a link to its own explanation) and the model's sections.
+//! results (each a link to its own explanation) and the model's sections
+//! (the contract is fetched with the first explanation that cites it).
 
 use yew::prelude::*;
 
+use super::shipped_text::{FetchLine, use_shipped};
 use crate::app::model_doc;
+use crate::app::shipped::Shipped;
 use crate::oracle::{Explanation, Quantity, Symbol};
 
 /// Props of [`ExplanationView`].
@@ -39,6 +42,8 @@ fn symbols(symbols: &[Symbol]) -> Html {
 #[function_component(ExplanationView)]
 pub fn explanation_view(props: &ExplanationViewProps) -> Html {
     let e = &props.explanation;
+    let contract = use_shipped(Shipped::ModelDoc, !e.sections.is_empty());
+    let cited = contract.text().map(model_doc::sections).unwrap_or_default();
     let steps = e.steps.iter().map(|step| {
         let text = format!("{} = {}", step.label, step.unit.format(step.value));
         match step.explains.as_deref().and_then(Quantity::parse) {
@@ -71,10 +76,13 @@ pub fn explanation_view(props: &ExplanationViewProps) -> Html {
                 <h4>{ "Intermediate results" }</h4>
                 <ul class="steps">{ for steps }</ul>
             }
-            { for e.sections.iter().filter_map(|&n| model_doc::section(n)).map(|s| html! {
+            if !e.sections.is_empty() {
+                <FetchLine file={Shipped::ModelDoc} fetched={contract.clone()} />
+            }
+            { for cited.iter().filter(|s| e.sections.contains(&s.number)).map(|s| html! {
                 <details class="model-section" data-section={s.number.to_string()}>
                     <summary>{ format!("Section {} of the model: {}", s.number, s.title) }</summary>
-                    <pre>{ s.body }</pre>
+                    <pre>{ s.body.to_string() }</pre>
                 </details>
             }) }
         </>

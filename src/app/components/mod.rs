@@ -49,6 +49,7 @@ pub mod run_panel;
 pub mod scaling_plot;
 pub mod select_field;
 pub mod share_bar;
+pub mod shipped_text;
 pub mod stale_note;
 pub mod strategy_diagram;
 pub mod strategy_picker;

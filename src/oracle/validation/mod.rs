@@ -11,11 +11,14 @@
 mod report;
 mod runs;
 
-pub use report::{Accuracy, Method, Predictions, Report, SkippedRun, ValidatedRun, report};
-pub use runs::{Selected, Tier, ValidationRun, measured_csv, parse, runs};
+pub use report::{Accuracy, Method, Predictions, Report, SkippedRun, ValidatedRun, report, report_in};
+pub use runs::{Selected, Tier, ValidationRun, measured_csv, measured_csv_in, parse, runs};
 
 /// The measured runs, as the ParaDL authors' logs gave them.
 pub const MEASURED_RUNS_CSV: &str = include_str!("measured-runs.csv");
+
+/// The models of the shipped runs (presets of the same names).
+pub const MODELS: [&str; 3] = ["alexnet", "cosmoflow", "resnet50"];
 
 /// The cluster every run was measured on.
 pub const CLUSTER: &str = "abci";

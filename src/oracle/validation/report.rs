@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::CLUSTER;
-use super::runs::{Selected, Tier, ValidationRun, runs};
+use super::runs::{Selected, Tier, ValidationRun, parse, runs};
 use crate::oracle::model::errors::OracleError;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::measured::{Located, MeasuredRun};
@@ -206,7 +206,25 @@ fn located(run: &ValidationRun) -> Located {
 /// An [`OracleError`] when the file or a preset cannot be read (never for
 /// the shipped ones).
 pub fn report(tier: Tier) -> Result<Report, OracleError> {
-    let Selected { runs, series } = runs()?;
+    report_of(runs()?, tier)
+}
+
+/// [`report`] of the runs of `text`, a file in the shipped format (the
+/// browser app fetches the shipped file when its accuracy view is first
+/// opened, rather than carrying it in the page).
+///
+/// # Formula
+/// As [`report`].
+///
+/// # Errors
+/// An [`OracleError`] at the line and column of a malformed row, or when a
+/// preset cannot be read.
+pub fn report_in(text: &str, tier: Tier) -> Result<Report, OracleError> {
+    report_of(parse(text)?, tier)
+}
+
+fn report_of(selected: Selected, tier: Tier) -> Result<Report, OracleError> {
+    let Selected { runs, series } = selected;
     let runs: Vec<ValidationRun> = runs.into_iter().filter(|r| tier.admits(&r.tier)).collect();
     let mut scenarios: BTreeMap<String, Scenario> = BTreeMap::new();
     for run in &runs {
@@ -295,6 +313,18 @@ pub fn report(tier: Tier) -> Result<Report, OracleError> {
 mod tests {
     use super::*;
     use crate::oracle::validation::runs::Tier;
+
+    #[test]
+    fn a_report_of_the_fetched_file_is_the_shipped_report_and_a_damaged_one_names_its_line() {
+        let text = crate::oracle::validation::MEASURED_RUNS_CSV;
+        let fetched = report_in(text, Tier::Head).unwrap();
+        let shipped = report(Tier::Head).unwrap();
+        assert_eq!(fetched.runs.len(), shipped.runs.len());
+        assert_eq!(format!("{:?}", fetched.overall), format!("{:?}", shipped.overall));
+        let damaged = text.replacen("HEAD,8,2,", "HEAD,eight,2,", 1);
+        let e = report_in(&damaged, Tier::Head).unwrap_err().to_string();
+        assert!(e.contains("line "), "{e}");
+    }
 
     #[test]
     fn calibration_reproduces_each_series_first_run_and_predicts_the_rest() {

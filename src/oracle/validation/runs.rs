@@ -211,7 +211,13 @@ fn number<T: std::str::FromStr>(row: &Record<'_>, index: usize) -> Result<T, Par
 /// The shipped runs of `model` in `tier` as measured-run CSV (what a
 /// calibration reads), or the empty string when there are none.
 pub fn measured_csv(model: &str, tier: Tier) -> String {
-    let Ok(selected) = runs() else {
+    measured_csv_in(MEASURED_RUNS_CSV, model, tier)
+}
+
+/// [`measured_csv`] of the runs of `text`, a file in the shipped format
+/// (the empty string when it has none of `model` or cannot be read).
+pub fn measured_csv_in(text: &str, model: &str, tier: Tier) -> String {
+    let Ok(selected) = parse(text) else {
         return String::new();
     };
     let runs: Vec<MeasuredRun> = selected
@@ -230,6 +236,23 @@ pub fn measured_csv(model: &str, tier: Tier) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_models_named_are_those_of_the_shipped_runs() {
+        let Selected { runs, .. } = runs().unwrap();
+        let mut models: Vec<&str> = runs.iter().map(|r| r.model.as_str()).collect();
+        models.sort_unstable();
+        models.dedup();
+        assert_eq!(models, super::super::MODELS);
+        for model in super::super::MODELS {
+            assert!(!measured_csv(model, Tier::Head).is_empty(), "{model}");
+            assert_eq!(
+                measured_csv_in(MEASURED_RUNS_CSV, model, Tier::All),
+                measured_csv(model, Tier::All)
+            );
+        }
+        assert_eq!(measured_csv_in("not,the,format\n", "resnet50", Tier::Head), "");
+    }
 
     #[test]
     fn the_shipped_runs_read() {
