@@ -200,11 +200,7 @@ async fn a_shared_link_reproduces_the_view_in_a_fresh_browser() {
     page::type_into(&first, "#gpus", "128").await;
     page::type_into(&first, "#samples-per-gpu", "16").await;
     let rows = ranking_becomes(&first, &cli_ranking("alexnet", "dgx-h100", 128, "16")).await;
-    let href = eventually("the share link", || async {
-        let link = first.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
-    })
-    .await;
+    let href = page::share_link(&first, |_| true).await;
     first.close().await.ok();
 
     let second = web::browser(&s.driver).await;
@@ -402,11 +398,7 @@ async fn edition_and_calibration_change_the_ranking_and_travel_in_the_link() {
     page::type_into(&first, "#calibration-input", csv).await;
 
     // the link carries edition and calibration into a fresh browser
-    let href = eventually("the share link", || async {
-        let link = first.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
-    })
-    .await;
+    let href = page::share_link(&first, |_| true).await;
     first.close().await.ok();
     let second = web::browser(&s.driver).await;
     assert_eq!(open(&second, &href).await, calibrated);
@@ -525,11 +517,7 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
         assert!(plot.contains(part), "{part}");
     }
     // and the link carries the options
-    let href = eventually("the share link", || async {
-        let link = client.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
-    })
-    .await;
+    let href = page::share_link(&client, |_| true).await;
     client.close().await.ok();
     let second = web::browser(&s.driver).await;
     assert_eq!(open(&second, &href).await, shown);
@@ -638,15 +626,8 @@ async fn the_planner_finds_the_clis_front_and_a_pick_loads_it() {
         (shown == gpus && shown_total == total).then_some(())
     })
     .await;
-    let href = eventually("the share link of the picked view", || async {
-        let link = client.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href")
-            .await
-            .ok()
-            .flatten()
-            .filter(|h| *h != before && h.contains("?s="))
-    })
-    .await;
+    // the share link of the picked view
+    let href = page::share_link(&client, |h| h != before).await;
     // the pick does not restart the search: same front
     assert_eq!(plan_done(&client, "epoch time").await.1, rows);
 
@@ -779,11 +760,7 @@ async fn a_profile_dropped_beside_the_network_gives_its_compute_and_travels_in_t
         "{explanation}"
     );
     // the share link carries the profile: a fresh browser shows the same note and ranking
-    let href = eventually("the share link", || async {
-        let link = client.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href").await.ok().flatten().filter(|h| h.contains("?s="))
-    })
-    .await;
+    let href = page::share_link(&client, |_| true).await;
     client.close().await.ok();
     let second = web::browser(&s.driver).await;
     assert_eq!(open(&second, &href).await, shown);
@@ -810,15 +787,7 @@ async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {
     let summary = page::text_once(&client, "#import-summary", "66 layers").await;
     assert!(summary.contains("light_squeezenet.onnx"), "{summary}");
     // the share link then carries the network itself
-    let href = eventually("the share link", || async {
-        let link = client.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href")
-            .await
-            .ok()
-            .flatten()
-            .filter(|h| h.contains("?s=") && !h.contains("model="))
-    })
-    .await;
+    let href = page::share_link(&client, |h| !h.contains("model=")).await;
     let shown = ranking(&client).await;
     client.close().await.ok();
     let second = web::browser(&s.driver).await;
@@ -865,15 +834,7 @@ async fn the_built_app_works_under_a_sub_path_and_offline_after_a_first_visit() 
     input.clear().await.expect("cleared");
     input.send_keys("16").await.expect("typed");
     let shown = ranking_becomes(&client, &cli_ranking("resnet50", "abci", 16, "32")).await;
-    let href = eventually("the share link", || async {
-        let link = client.find(Locator::Css("#share-link")).await.ok()?;
-        link.attr("href")
-            .await
-            .ok()
-            .flatten()
-            .filter(|h| h.starts_with(&format!("{base}?s=")))
-    })
-    .await;
+    let href = page::share_link(&client, |h| h.starts_with(&format!("{base}?s="))).await;
     // the service worker has taken the page and cached the built files
     until_true(
         &client,
@@ -1171,13 +1132,14 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
     page::type_into(&client, "#gpus", "16").await;
     explained(&client, "filter@64:memory").await;
     // the link carries the open explanation: it reopens on it
-    let href = eventually("the share link", || async {
-        let link = client.find(Locator::Css("#share-link")).await.ok()?;
-        let href = link.attr("href").await.ok().flatten()?;
-        let inputs = paradl::app::url::decode(href.split("?s=").nth(1)?).ok()?;
-        (inputs.question.run.gpus == 16
-            && inputs.view.explaining.map(|t| t.key()).as_deref() == Some("filter@64:memory"))
-        .then_some(href)
+    let href = page::share_link(&client, |href| {
+        href.split("?s=")
+            .nth(1)
+            .and_then(|state| paradl::app::url::decode(state).ok())
+            .is_some_and(|inputs| {
+                inputs.question.run.gpus == 16
+                    && inputs.view.explaining.map(|t| t.key()).as_deref() == Some("filter@64:memory")
+            })
     })
     .await;
     client.goto(&href).await.expect("reopened");

@@ -31,6 +31,19 @@ fn profiled(fixture: (&str, &[u8])) -> (TorchProfile, profile::Applied) {
     (p, applied)
 }
 
+/// The layers a profile's warning names as timed at its own rate (no
+/// module of theirs was timed).
+fn unprofiled(applied: &profile::Applied) -> Vec<String> {
+    applied
+        .warnings
+        .iter()
+        .find_map(|w| match w {
+            ProfileWarning::Unprofiled { layers } => Some(layers.clone()),
+            _ => None,
+        })
+        .expect("a warning naming the unprofiled layers")
+}
+
 fn close(got: f64, want: f64, tolerance: f64) {
     assert!(
         (got - want).abs() <= tolerance * want.abs(),
@@ -176,14 +189,7 @@ fn module_names_map_to_layers() {
         close(time_of(node), entry(module, call) / b, 1e-12);
     }
     // the residual sums are functional: no module, timed at the profile's rate per item
-    let unprofiled = applied
-        .warnings
-        .iter()
-        .find_map(|w| match w {
-            ProfileWarning::Unprofiled { layers } => Some(layers.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let unprofiled = unprofiled(&applied);
     assert_eq!(unprofiled.len(), 8);
     assert!(unprofiled.iter().all(|l| l.ends_with("/Add")), "{unprofiled:?}");
     assert!(time_of("/layer1/layer1.0/Add") > 0.0);
@@ -203,14 +209,7 @@ fn module_names_map_to_layers() {
 #[test]
 fn squeeze_and_excitation_and_hardswish_map_too() {
     let (_, applied) = profiled(MOBILENET);
-    let unprofiled = applied
-        .warnings
-        .iter()
-        .find_map(|w| match w {
-            ProfileWarning::Unprofiled { layers } => Some(layers.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let unprofiled = unprofiled(&applied);
     // the excitation's product and the residual sums are functional
     assert!(
         unprofiled.iter().all(|l| l.ends_with("/Mul") || l.ends_with("/Add")),

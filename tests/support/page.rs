@@ -109,3 +109,17 @@ pub async fn text_once(client: &Client, css: &str, part: &str) -> String {
     })
     .await
 }
+
+/// The share link (`#share-link`'s address), once it carries a state
+/// (`?s=`) that `accept` takes.
+pub async fn share_link(client: &Client, accept: impl Fn(&str) -> bool) -> String {
+    eventually("the share link", || async {
+        let link = client.find(Locator::Css("#share-link")).await.ok()?;
+        link.attr("href")
+            .await
+            .ok()
+            .flatten()
+            .filter(|h| h.contains("?s=") && accept(h))
+    })
+    .await
+}
