@@ -36,16 +36,15 @@ pub fn sections(text: &str) -> Vec<Section<'_>> {
     found
 }
 
-/// Section `number` of `text`, if the contract has it.
-pub fn section(text: &str, number: u8) -> Option<Section<'_>> {
-    sections(text).into_iter().find(|s| s.number == number)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const TEXT: &str = include_str!("../oracle/ORACLE-MODEL.md");
+
+    fn section(text: &str, number: u8) -> Option<Section<'_>> {
+        sections(text).into_iter().find(|s| s.number == number)
+    }
 
     #[test]
     fn the_twelve_sections_are_found_with_their_text() {

@@ -107,16 +107,6 @@ impl ClusterSource {
     }
 }
 
-/// A source as a link writes it: a preset's key or a value, the default
-/// preset as nothing.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Keys<T> {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    value: Option<T>,
-}
-
 /// [`ModelSource`] in a link: `m` (a preset) or `n` (a network).
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct ModelKeys {
@@ -135,12 +125,9 @@ struct ClusterKeys {
     k: Option<Box<ClusterSpec>>,
 }
 
-/// Either a preset other than `default` (its key) or a value.
-fn keys<T>(preset: Option<String>, value: Option<T>, default: &str) -> Keys<T> {
-    Keys {
-        key: preset.filter(|key| key != default),
-        value,
-    }
+/// A preset's key as a link writes it: nothing for the `default` preset.
+fn linked_key(key: String, default: &str) -> Option<String> {
+    (key != default).then_some(key)
 }
 
 impl From<ModelKeys> for ModelSource {
@@ -155,11 +142,13 @@ impl From<ModelKeys> for ModelSource {
 
 impl From<ModelSource> for ModelKeys {
     fn from(source: ModelSource) -> Self {
-        let k = match source {
-            ModelSource::Preset(key) => keys(Some(key), None, DEFAULT_MODEL),
-            ModelSource::Custom(spec) => keys(None, Some(spec), DEFAULT_MODEL),
-        };
-        Self { m: k.key, n: k.value }
+        match source {
+            ModelSource::Preset(key) => Self {
+                m: linked_key(key, DEFAULT_MODEL),
+                n: None,
+            },
+            ModelSource::Custom(spec) => Self { m: None, n: Some(spec) },
+        }
     }
 }
 
@@ -175,10 +164,12 @@ impl From<ClusterKeys> for ClusterSource {
 
 impl From<ClusterSource> for ClusterKeys {
     fn from(source: ClusterSource) -> Self {
-        let k = match source {
-            ClusterSource::Preset(key) => keys(Some(key), None, DEFAULT_CLUSTER),
-            ClusterSource::Custom(spec) => keys(None, Some(spec), DEFAULT_CLUSTER),
-        };
-        Self { c: k.key, k: k.value }
+        match source {
+            ClusterSource::Preset(key) => Self {
+                c: linked_key(key, DEFAULT_CLUSTER),
+                k: None,
+            },
+            ClusterSource::Custom(spec) => Self { c: None, k: Some(spec) },
+        }
     }
 }
