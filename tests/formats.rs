@@ -222,6 +222,8 @@ fn random_layer() -> impl Strategy<Value = LayerSpec> {
                 time_s: None,
                 groups: 1,
                 bias: false,
+                reads: None,
+                function: None,
             }
         })
 }

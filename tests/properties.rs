@@ -515,6 +515,8 @@ fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
             time_s: None,
             groups: if kind == LayerKind::Conv && c == f { c } else { 1 },
             bias: kind.has_weights() && f % 2 == 0,
+            reads: None,
+            function: None,
         }
     })
 }
@@ -657,6 +659,7 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                 let mut spec = ClusterSpec {
                     name: "Random".into(),
                     source: String::new(),
+                    gpu: None,
                     gpu_flops_per_s: flops,
                     gpu_memory_bytes: memory,
                     gpus_per_node: per_node,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::oracle::validation::Tier;
-use crate::oracle::{Fidelity, Objective, Optimizer, Precision, Strategy};
+use crate::oracle::{Fidelity, InputError, MemoryFormat, Objective, Optimizer, Precision, Strategy};
 
 /// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
 #[derive(Debug, Parser)]
@@ -70,7 +70,7 @@ pub struct ModelArgs {
     pub cluster: String,
     /// The edition of the model: ParaDL's published one (ideal) or with
     /// what real clusters add (realistic).
-    #[arg(long, value_parser = parse_fidelity, default_value = "realistic")]
+    #[arg(long, value_parser = parse_named::<Fidelity>, default_value = "realistic")]
     pub fidelity: Fidelity,
     /// A ParaDL `.lc` split-set file for model-parallel strategies.
     #[arg(long)]
@@ -85,10 +85,10 @@ pub struct ModelArgs {
     #[arg(long)]
     pub segments: Option<u64>,
     /// Arithmetic: fp32, tf32, or fp16 / bf16 mixed precision.
-    #[arg(long, value_parser = parse_precision, default_value = "fp32")]
+    #[arg(long, value_parser = parse_named::<Precision>, default_value = "fp32")]
     pub precision: Precision,
     /// Optimizer, for its state: none, sgd, momentum, adam.
-    #[arg(long, value_parser = parse_optimizer, default_value = "none")]
+    #[arg(long, value_parser = parse_named::<Optimizer>, default_value = "none")]
     pub optimizer: Optimizer,
     /// ZeRO stage 0 to 3 over the data-parallel dimension.
     #[arg(long, default_value_t = 0)]
@@ -102,6 +102,9 @@ pub struct ModelArgs {
     /// Gradient bucket of the overlap, MiB.
     #[arg(long, default_value_t = crate::oracle::DEFAULT_BUCKET_MIB)]
     pub bucket_mib: f64,
+    /// How activations are laid out: nchw (PyTorch's default: tensor-core convolutions transpose to NHWC and back) or nhwc (channels last).
+    #[arg(long, value_parser = parse_named::<MemoryFormat>, default_value = "nchw")]
+    pub memory_format: MemoryFormat,
 }
 
 /// The scenario and batch every projection needs.
@@ -148,7 +151,7 @@ pub struct CalibrateArgs {
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Which runs: all, head (January 2020 code) or historical (2019 code).
-    #[arg(long, value_parser = parse_tier, default_value = "all")]
+    #[arg(long, value_parser = parse_named::<Tier>, default_value = "all")]
     pub tier: Tier,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
@@ -192,7 +195,7 @@ pub struct ProjectArgs {
     pub common: Common,
     /// serial, data, spatial, pipeline, filter, channel, data+filter,
     /// data+spatial (or d s p f c df ds).
-    #[arg(long, value_parser = parse_strategy)]
+    #[arg(long, value_parser = parse_named::<Strategy>)]
     pub strategy: Strategy,
     /// GPU count `p`.
     #[arg(long, allow_negative_numbers = true)]
@@ -213,6 +216,12 @@ pub struct ExplainArgs {
     /// (memory-weights, memory-activations, ...).
     #[arg(long, default_value = "total", value_parser = parse_quantity)]
     pub quantity: crate::oracle::Quantity,
+}
+
+/// A value named by its machine name (a strategy, a precision...), or the
+/// rule the text breaks.
+fn parse_named<T: std::str::FromStr<Err = InputError>>(text: &str) -> Result<T, String> {
+    text.parse().map_err(|e: InputError| e.rule.to_string())
 }
 
 fn parse_quantity(text: &str) -> Result<crate::oracle::Quantity, String> {
@@ -288,7 +297,7 @@ pub struct SearchArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub max_gpus: u64,
     /// What "best" means: time, cost (GPU-hours) or memory (per GPU).
-    #[arg(long, value_parser = parse_objective, default_value = "time")]
+    #[arg(long, value_parser = parse_named::<Objective>, default_value = "time")]
     pub objective: Objective,
     /// Output format (the front; JSON adds the counts and the best).
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
@@ -341,28 +350,4 @@ pub struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
     pub format: ExportFormat,
-}
-
-fn parse_fidelity(text: &str) -> Result<Fidelity, String> {
-    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
-}
-
-fn parse_precision(text: &str) -> Result<Precision, String> {
-    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
-}
-
-fn parse_optimizer(text: &str) -> Result<Optimizer, String> {
-    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
-}
-
-fn parse_objective(text: &str) -> Result<Objective, String> {
-    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
-}
-
-fn parse_tier(text: &str) -> Result<Tier, String> {
-    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
-}
-
-fn parse_strategy(text: &str) -> Result<Strategy, String> {
-    text.parse().map_err(|e: crate::oracle::InputError| e.rule.to_string())
 }

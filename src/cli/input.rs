@@ -47,6 +47,7 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
             recompute: args.recompute,
             overlap: args.overlap,
             bucket_mib: args.bucket_mib,
+            memory_format: args.memory_format,
             ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.fidelity)
         },
     })

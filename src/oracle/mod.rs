@@ -125,10 +125,11 @@ pub use model::facts::{AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTrans
 pub use model::fidelity::Fidelity;
 pub use model::field::{Field, Segment};
 pub use model::inventory::{Inventory, LayerFacts};
-pub use model::layer::{Layer, LayerKind, LayerSpec};
+pub use model::edit;
+pub use model::layer::{Function, Layer, LayerKind, LayerSpec, Source};
 pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
 pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu, ProfiledStep};
-pub use model::practice::{Optimizer, Precision};
+pub use model::practice::{MemoryFormat, Optimizer, Precision};
 pub use model::run::{Batch, DEFAULT_BUCKET_MIB, MAX_ZERO_STAGE, Run, RunSpec};
 pub use model::shape::Shape;
 pub use model::strategy::Strategy;

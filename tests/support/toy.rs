@@ -16,6 +16,8 @@ fn layer(name: &str, kind: LayerKind, x: &[u64], w: &[u64], y: &[u64], time_s: f
         time_s: Some(time_s),
         groups: 1,
         bias: false,
+        reads: None,
+        function: None,
     }
 }
 
@@ -48,6 +50,7 @@ pub fn cluster() -> Cluster {
     Cluster::new(ClusterSpec {
         name: "Toy".into(),
         source: "hand-made".into(),
+        gpu: None,
         gpu_flops_per_s: 1e12,
         gpu_memory_bytes: 1e9,
         gpus_per_node: 2,

@@ -9,7 +9,7 @@ use super::editor::Editor;
 use crate::app::input::keys::{self, Errors, Key, LayerColumn};
 use crate::app::input::source::ModelSource;
 use crate::oracle::formats::{self, parse_shape};
-use crate::oracle::{LayerKind, LayerSpec, Network, NetworkSpec, OracleError, Shape, presets};
+use crate::oracle::{LayerKind, LayerSpec, Network, NetworkSpec, OracleError, Shape, edit, presets};
 
 /// One layer's cells as shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -280,8 +280,10 @@ impl ModelEditor {
             time_s: timed.then_some(0.0),
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         };
-        self.cells.base.layers.insert(index + 1, relu);
+        edit::insert(&mut self.cells.base.layers, index + 1, relu);
         self.cells.rekey(|key| match key {
             Key::Layer(row, column) if row > index => Some(Key::Layer(row + 1, column)),
             other => Some(other),
@@ -293,7 +295,7 @@ impl ModelEditor {
         if self.len() <= 1 || index >= self.len() {
             return;
         }
-        self.cells.base.layers.remove(index);
+        edit::remove(&mut self.cells.base.layers, index);
         self.cells.rekey(|key| match key {
             Key::Layer(row, _) if row == index => None,
             Key::Layer(row, column) if row > index => Some(Key::Layer(row - 1, column)),
@@ -307,7 +309,7 @@ impl ModelEditor {
         let Some(other) = other.filter(|&o| o < self.len() && index < self.len()) else {
             return;
         };
-        self.cells.base.layers.swap(index, other);
+        edit::swap(&mut self.cells.base.layers, index, other);
         self.cells.rekey(|key| match key {
             Key::Layer(row, column) if row == index => Some(Key::Layer(other, column)),
             Key::Layer(row, column) if row == other => Some(Key::Layer(index, column)),

@@ -97,7 +97,9 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
                 sms: facts.sms,
                 gemm_flops_per_s: facts.gemm_flops_per_s.rate(run.precision),
                 kernel_overhead_s: facts.kernel_overhead_s,
-                kernels: kernels.works().iter().map(|w| w.kernels()).sum(),
+                kernels: kernels.count(),
+                stream_bytes_per_s: kernels.gpu().bandwidth,
+                memory_format: run.memory_format,
             },
         );
     }

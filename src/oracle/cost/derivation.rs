@@ -32,6 +32,8 @@ pub enum Unit {
     GpuHours,
     /// FLOP/s.
     FlopsPerSecond,
+    /// Bytes per second.
+    BytesPerSecond,
 }
 
 impl Unit {
@@ -48,6 +50,7 @@ impl Unit {
             Self::Factor => units::significant(value, 6),
             Self::GpuHours => format!("{} GPU-h", units::significant(value, 4)),
             Self::FlopsPerSecond => units::flops(value),
+            Self::BytesPerSecond => format!("{}/s", units::bytes(value)),
         }
     }
 }

@@ -1,21 +1,30 @@
 //! Compute as kernels run (contract, section 11): a layer's forward and
 //! backward passes are kernels whose time depends on the batch a GPU
-//! holds, on how a split cuts the layer and on the GPU's facts, not only on
-//! its FLOPs.
+//! holds, on how a split cuts the layer, on the GPU's facts and on the
+//! class of the kernel, not only on its FLOPs.
 //!
 //! A convolution, transposed convolution or fully connected layer runs
 //! three matrix multiplications (GEMMs) a step: the forward pass, the
-//! gradient of its input (skipped for the network's first layer, whose
-//! input needs none) and the gradient of its weights. Every other layer
-//! runs one kernel forward and one backward, bound by memory traffic.
-//! Each kernel takes the longest of its arithmetic at the GPU's sustained
-//! GEMM rate scaled by the tile utilization, its memory traffic at the
-//! sustained memory bandwidth, and the per-kernel launch and framework
-//! cost.
+//! gradient of its input (skipped for a layer that reads only the
+//! network's input, which needs no gradient) and the gradient of its
+//! weights. Every other layer runs one kernel forward and one backward,
+//! bound by memory traffic. Each kernel takes the longest of its
+//! arithmetic at its class's sustained rate scaled by the tile
+//! utilization, its memory traffic at the sustained (STREAM) memory
+//! bandwidth, and the per-kernel launch and framework cost.
+//!
+//! Kernel classes (published kernel measurements, see
+//! [`conv_efficiency`] and [`DEPTHWISE_BANDWIDTH_SHARE`]): a convolution
+//! is cuDNN's implicit GEMM, which reaches a measured fraction of the
+//! GEMM rate per pass and filter size (Winograd above it for 3×3 FP32
+//! convolutions); on tensor cores its channels are padded to the tensor
+//! cores' multiple, and with NCHW activations its tensors are transposed
+//! to NHWC and back; a depthwise convolution is a direct one, bound by
+//! memory at a measured share of the bandwidth.
 
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::layer::{Layer, LayerKind};
-use crate::oracle::model::practice::Precision;
+use crate::oracle::model::practice::{MemoryFormat, Precision};
 
 /// Rows of a GEMM's output tile: the cuBLAS and cuDNN tiles of NVIDIA's
 /// "Matrix Multiplication Background User's Guide" (DU-09799-001, 2023,
@@ -28,6 +37,85 @@ pub const TILE_N: f64 = 128.0;
 /// instruction reduces over 8 items of 16 bits (the guide's section 2.2:
 /// dimensions multiples of 8 for FP16).
 pub const DIRECT_BELOW_CHANNELS: u64 = 8;
+
+/// The share of the STREAM bandwidth a depthwise convolution's kernels
+/// reach: 220 GB/s of the V100's 836.9 GB/s, measured for a depthwise 3×3
+/// and pointwise pair (C = K = 128, 224×224, batch 16, FP16 NHWC, cuDNN
+/// 7.6; tlkh/depsep-conv-benchmarks@331845a, conv_microbenchmark.ipynb,
+/// cell 8: 4,335 images/s over 50.7 MB of traffic each).
+pub const DEPTHWISE_BANDWIDTH_SHARE: f64 = 0.26;
+
+/// Which pass of a layer a GEMM computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// The forward pass.
+    Forward,
+    /// The gradient of the input (cuDNN's "backward data").
+    InputGradient,
+    /// The gradient of the weights (cuDNN's "backward filter").
+    WeightGradient,
+}
+
+/// The class of a convolution's kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConvClass {
+    /// A 1×1 (pointwise) convolution.
+    Pointwise,
+    /// A 3×3, stride-1, ungrouped 2D convolution (Winograd in FP32).
+    ThreeByThree,
+    /// Any other spatial convolution (2D or 3D).
+    Spatial,
+}
+
+/// A convolution's sustained rate against the GEMM rate of its
+/// precision, per class and pass, on the tensor cores (`tensor`) or the
+/// FP32 units.
+///
+/// # Formula
+/// The inverse of the median measured/model time of DeepBench's V100
+/// convolutions of batch 16 and at least 64 channels in and out
+/// (baidu-research/DeepBench@da81ba7, results/train/DeepBench_NV_V100.xlsx,
+/// sheets "Results - FP16 ip, Mixed math" and "Results FP32"), the model
+/// being this module's GEMM kernel at the V100's measured GEMM rates (100.6
+/// and 13.3 TFLOP/s) and STREAM bandwidth: tensor cores, 3×3 and larger
+/// 1/1.10, 1/1.165, 1/1.28 (forward, input and weight gradients), 1×1
+/// 1/1.57, 1/2.28, 1/2.50; FP32, 3×3 (Winograd) 1/0.385, 1/0.355,
+/// 1/0.545, 1×1 1/1.09, 1/1.28, 1/2.03, larger 1. Fully connected layers
+/// are cuBLAS GEMMs: 1.
+pub fn conv_efficiency(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
+    1.0 / measured_over_model(tensor, class, pass)
+}
+
+/// DeepBench's median measured/model time of a class (see
+/// [`conv_efficiency`]).
+pub fn measured_over_model(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
+    match (tensor, class, pass) {
+        (true, ConvClass::Pointwise, Pass::Forward) => 1.57,
+        (true, ConvClass::Pointwise, Pass::InputGradient) => 2.28,
+        (true, ConvClass::Pointwise, Pass::WeightGradient) => 2.50,
+        (true, _, Pass::Forward) => 1.10,
+        (true, _, Pass::InputGradient) => 1.165,
+        (true, _, Pass::WeightGradient) => 1.28,
+        (false, ConvClass::ThreeByThree, Pass::Forward) => 0.385,
+        (false, ConvClass::ThreeByThree, Pass::InputGradient) => 0.355,
+        (false, ConvClass::ThreeByThree, Pass::WeightGradient) => 0.545,
+        (false, ConvClass::Pointwise, Pass::Forward) => 1.09,
+        (false, ConvClass::Pointwise, Pass::InputGradient) => 1.28,
+        (false, ConvClass::Pointwise, Pass::WeightGradient) => 2.03,
+        (false, ConvClass::Spatial, _) => 1.0,
+    }
+}
+
+/// The multiple the tensor cores need of a convolution's input channels,
+/// which cuDNN pads them to: 8 items of 16 bits, 4 of TF32 (NVIDIA's
+/// "Convolutional Layers User's Guide", Tensor Core requirements; DeepBench
+/// pads C = 1 and 3 to 8).
+fn channel_multiple(precision: Precision) -> f64 {
+    match precision {
+        Precision::Tf32 => 4.0,
+        _ => 8.0,
+    }
+}
 
 /// How a split cuts one layer for one GPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,6 +143,8 @@ impl Cut {
 /// by the batch), its columns and its groups.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Gemm {
+    /// The pass it computes.
+    pass: Pass,
     /// Output rows per sample (`M/b`); 0 when the rows do not grow with
     /// the batch (the weight gradient, whose rows are filters).
     rows_per_sample: f64,
@@ -79,6 +169,18 @@ enum Side {
     Reduction,
 }
 
+/// What a kernel's numbers are: the item size, the arithmetic and the
+/// layout of the activations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Numbers {
+    /// `h`: bytes of an activation item.
+    pub item_bytes: f64,
+    /// The arithmetic.
+    pub precision: Precision,
+    /// The layout of the activations.
+    pub format: MemoryFormat,
+}
+
 /// What a layer costs as kernels, per sample, before any batch or split.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerWork {
@@ -87,6 +189,8 @@ pub struct LayerWork {
     forward_flops: f64,
     /// Items of the input and output per sample, `|x| + |y|`.
     traffic_items: f64,
+    /// Items of the input per sample, `|x|`.
+    input_items: f64,
     /// Weight items.
     weight_items: f64,
     /// The GEMMs of a step (forward, input gradient, weight gradient), or
@@ -94,13 +198,18 @@ pub struct LayerWork {
     gemms: Vec<Gemm>,
     /// Groups of the GEMMs (a grouped convolution runs one per group).
     groups: f64,
+    /// Input channels per group `C/g` (what the tensor cores pad).
+    channels_per_group: f64,
+    /// The class of a convolution's kernels; `None` for a fully connected
+    /// layer (cuBLAS).
+    class: Option<ConvClass>,
     /// Runs on the CUDA cores: a direct (depthwise) convolution.
     direct: bool,
 }
 
 impl LayerWork {
-    /// The work of `layer`, the network's first when `first` (its input
-    /// gradient is not computed).
+    /// The work of `layer`; `input_only`: it reads only the network's
+    /// input, whose gradient is not computed.
     ///
     /// # Formula
     /// conv: forward `M = b·P_y`, `N = F/g`; input gradient `M = b·P_x`,
@@ -109,7 +218,7 @@ impl LayerWork {
     /// its input gradient `N = C·ΠK` (every input feature).
     /// Each GEMM has the forward FLOPs. `P` are positions (the product of
     /// the spatial sizes), `g` the groups.
-    pub fn of(layer: &Layer, first: bool) -> Self {
+    pub fn of(layer: &Layer, input_only: bool) -> Self {
         let kind = layer.kind();
         let groups = layer.groups() as f64;
         let c = layer.x().channels() as f64 / groups;
@@ -117,7 +226,8 @@ impl LayerWork {
         let kernel: f64 = layer.kernel().iter().map(|&k| k as f64).product();
         let positions = |dims: &[u64]| dims.iter().map(|&d| d as f64).product::<f64>();
         let (p_x, p_y) = (positions(layer.x().spatial()), positions(layer.y().spatial()));
-        let gemm = |rows: f64, fixed: f64, columns: f64, split: f64, divides| Gemm {
+        let gemm = |pass, rows: f64, fixed: f64, columns: f64, split: f64, divides| Gemm {
+            pass,
             rows_per_sample: rows,
             fixed_rows: fixed,
             columns,
@@ -134,35 +244,63 @@ impl LayerWork {
             _ => (p_y, p_x),
         };
         let gemms = if kind.has_weights() {
-            let mut gemms = vec![gemm(p_out, 0.0, f, 0.0, forward)];
-            if !first {
+            let mut gemms = vec![gemm(Pass::Forward, p_out, 0.0, f, 0.0, forward)];
+            if !input_only {
                 // a fully connected layer's input gradient has every input feature, C·ΠK
                 let features = if kind == LayerKind::Fc { c * kernel.max(1.0) } else { c };
-                gemms.push(gemm(p_in, 0.0, features, 0.0, input_gradient));
+                gemms.push(gemm(Pass::InputGradient, p_in, 0.0, features, 0.0, input_gradient));
             }
-            gemms.push(gemm(0.0, f, c * kernel.max(1.0), p_out, weight_gradient));
+            gemms.push(gemm(
+                Pass::WeightGradient,
+                0.0,
+                f,
+                c * kernel.max(1.0),
+                p_out,
+                weight_gradient,
+            ));
             gemms
         } else {
             Vec::new()
         };
+        let same_size = layer.x().spatial() == layer.y().spatial();
+        let class = kind.is_conv().then(|| {
+            if kernel <= 1.0 {
+                ConvClass::Pointwise
+            } else if layer.kernel() == [3, 3] && same_size && groups == 1.0 && kind == LayerKind::Conv {
+                ConvClass::ThreeByThree
+            } else {
+                ConvClass::Spatial
+            }
+        });
         Self {
             kind,
             forward_flops: layer.forward_flops(),
             traffic_items: layer.x().items() + layer.y().items(),
+            input_items: layer.x().items(),
             weight_items: layer.weight_items(),
             gemms,
             groups,
+            channels_per_group: c,
+            class,
             direct: kind.is_conv() && (layer.x().channels() / layer.groups()) < DIRECT_BELOW_CHANNELS && groups > 1.0,
         }
     }
 
-    /// Kernels a training step launches for this layer.
+    /// Kernels a training step launches for this layer (in NCHW on tensor
+    /// cores, a convolution's transposes too).
     ///
     /// # Formula
-    /// conv, deconv, fc: one a GEMM (3; 2 for the first layer); any other
-    /// layer: 2 (forward and backward).
-    pub fn kernels(&self) -> usize {
-        if self.gemms.is_empty() { 2 } else { self.gemms.len() }
+    /// conv, deconv, fc: one a GEMM (3; 2 for a layer that reads only the
+    /// input), and two transposes a GEMM of a tensor-core convolution on
+    /// NCHW activations; any other layer: 2 (forward and backward).
+    pub fn kernels(&self, numbers: &Numbers, gpu: &GpuModel) -> usize {
+        if self.gemms.is_empty() {
+            2
+        } else if self.transposes(numbers, gpu) {
+            3 * self.gemms.len()
+        } else {
+            self.gemms.len()
+        }
     }
 
     /// Whether the layer runs matrix multiplications on the tensor cores.
@@ -170,25 +308,43 @@ impl LayerWork {
         !self.gemms.is_empty() && !self.direct
     }
 
+    /// Whether its GEMMs run on the tensor cores in this precision.
+    fn tensor(&self, precision: Precision, gpu: &GpuModel) -> bool {
+        self.is_gemm() && gpu.has_tensor(precision)
+    }
+
+    /// Whether cuDNN transposes its tensors: a tensor-core convolution on
+    /// NCHW activations.
+    fn transposes(&self, numbers: &Numbers, gpu: &GpuModel) -> bool {
+        self.class.is_some() && numbers.format == MemoryFormat::Nchw && self.tensor(numbers.precision, gpu)
+    }
+
     /// Seconds of a training step of this layer for `samples` samples on
-    /// one GPU, cut by `cut`, with `h`-byte items in `precision`.
+    /// one GPU, cut by `cut`.
     ///
     /// # Formula
-    /// GEMM layers: `Σ_GEMMs max(2·M·N·K·g / (R_p·u), h·(b·(|x|+|y|) + |w|)/(q·BW), o)`
+    /// GEMM layers: `Σ_GEMMs max(2·M·N·K·g·π / (R_p·e·u), h·(b·(|x|+|y|) + |w|)/(q·BW), o)`
     /// with the tile utilization
     /// `u = N/(⌈N/t_n⌉·t_n) · min(1, g·(M/t_m)·⌈N/t_n⌉·s / SMs)` (the
     /// last output tile's padding and the first wave's fill; `t_m × t_n`
     /// = 128 × 128; `s = max(1, b·P_y/t_m)` chunks of the weight
     /// gradient's reduction split across the SMs, 1 for the other GEMMs),
-    /// each GEMM holding the forward FLOPs `2·M·N·K·g`.
-    /// A direct (depthwise) convolution runs at the FP32 rate with `u = 1`.
+    /// each GEMM holding the forward FLOPs `2·M·N·K·g`; `e` the class's
+    /// efficiency ([`conv_efficiency`]; 1 for a fully connected layer);
+    /// `π = ⌈(C/g)/m⌉·m/(C/g)` the tensor cores' padding of a
+    /// convolution's channels (`m` 8 for FP16 and BF16, 4 for TF32; 1 on
+    /// the FP32 units). A tensor-core convolution on NCHW activations adds,
+    /// per GEMM, two transposes `max(2·h·b·|t|/(q·BW), o)` of its input and
+    /// output `t` (`|x|` and `|y|`).
+    /// A direct (depthwise) convolution runs at the FP32 rate with `u = 1`,
+    /// its traffic at [`DEPTHWISE_BANDWIDTH_SHARE`] of `BW`.
     /// Other layers: forward `max(fwd·b/(q·R_fp32), h·b·(|x|+|y|)/(q·BW), o)`
     /// and a backward of twice the traffic. `b` the samples, `q` the parts
     /// of the cut (dividing positions, filters or channels), `R_p` the
-    /// GEMM rate of the precision, `BW` the memory bandwidth, `o` the
+    /// GEMM rate of the precision, `BW` the STREAM bandwidth, `o` the
     /// per-kernel overhead.
-    pub fn step_s(&self, samples: f64, cut: Cut, h: f64, precision: Precision, gpu: &GpuModel) -> f64 {
-        self.time_s(samples, cut, h, precision, gpu, false)
+    pub fn step_s(&self, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel) -> f64 {
+        self.time_s(samples, cut, numbers, gpu, false)
     }
 
     /// Seconds per sample of a training step at a batch so large that
@@ -198,11 +354,12 @@ impl LayerWork {
     /// # Formula
     /// [`LayerWork::step_s`] of one sample with `u` the tile padding
     /// alone, no per-kernel cost and no weight traffic.
-    pub fn asymptotic_s(&self, h: f64, precision: Precision, gpu: &GpuModel) -> f64 {
-        self.time_s(1.0, Cut::Whole, h, precision, gpu, true)
+    pub fn asymptotic_s(&self, numbers: &Numbers, gpu: &GpuModel) -> f64 {
+        self.time_s(1.0, Cut::Whole, numbers, gpu, true)
     }
 
-    fn time_s(&self, samples: f64, cut: Cut, h: f64, precision: Precision, gpu: &GpuModel, asymptotic: bool) -> f64 {
+    fn time_s(&self, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel, asymptotic: bool) -> f64 {
+        let (h, precision) = (numbers.item_bytes, numbers.precision);
         let q = cut.parts();
         let overhead = if asymptotic {
             0.0
@@ -223,20 +380,41 @@ impl LayerWork {
             h * self.weight_items / weights_divided(cut)
         };
         let bytes = traffic + weights;
-        let rate = if self.direct {
-            gpu.rate(Precision::Fp32)
+        let tensor = self.tensor(precision, gpu);
+        let (rate, bandwidth) = if self.direct {
+            (gpu.rate(Precision::Fp32), gpu.bandwidth * DEPTHWISE_BANDWIDTH_SHARE)
         } else {
-            gpu.rate(precision)
+            (gpu.rate(precision), gpu.bandwidth)
+        };
+        let padding = if tensor && self.class.is_some() {
+            let m = channel_multiple(precision);
+            (self.channels_per_group / m).ceil() * m / self.channels_per_group.max(1.0)
+        } else {
+            1.0
+        };
+        // a transpose of the input and of the output of each GEMM: each read and written once
+        let transposes = if self.transposes(numbers, gpu) {
+            let input = h * samples * self.input_items / q;
+            [input, traffic - input]
+                .iter()
+                .map(|t| (2.0 * t / gpu.bandwidth).max(overhead))
+                .sum()
+        } else {
+            0.0
         };
         self.gemms
             .iter()
             .map(|g| {
                 let u = match (self.direct, asymptotic) {
                     (true, _) => 1.0,
-                    (false, true) => padding(g.columns),
+                    (false, true) => padding_share(g.columns),
                     (false, false) => self.utilization(g, samples, cut, gpu),
                 };
-                (flops / (rate * u)).max(bytes / gpu.bandwidth).max(overhead)
+                let e = match self.class {
+                    Some(class) if !self.direct => conv_efficiency(tensor, class, g.pass),
+                    _ => 1.0,
+                };
+                (flops * padding / (rate * e * u)).max(bytes / bandwidth).max(overhead) + transposes
             })
             .sum()
     }
@@ -262,7 +440,7 @@ impl LayerWork {
         let chunks = (split / TILE_M).max(1.0);
         let tiles = self.groups * (rows / TILE_M) * column_tiles * chunks;
         let fill = gpu.facts.map_or(1.0, |facts| (tiles / facts.sms as f64).min(1.0));
-        (padding(columns) * fill).max(f64::MIN_POSITIVE)
+        (padding_share(columns) * fill).max(f64::MIN_POSITIVE)
     }
 
     /// The kind of the layer.
@@ -275,7 +453,7 @@ impl LayerWork {
 ///
 /// # Formula
 /// `N/(⌈N/t_n⌉·t_n)`.
-fn padding(columns: f64) -> f64 {
+fn padding_share(columns: f64) -> f64 {
     let tiles = (columns / TILE_N).ceil().max(1.0);
     (columns / (tiles * TILE_N)).max(f64::MIN_POSITIVE)
 }
@@ -296,6 +474,9 @@ fn weights_divided(cut: Cut) -> f64 {
 pub struct GpuModel {
     /// Sustained FLOP/s of FP32 and of the precisions given.
     rates: [f64; 4],
+    /// Whether TF32, FP16 and BF16 run on tensor units (a rate of their
+    /// own in the kernel facts).
+    tensor: [bool; 3],
     /// Sustained memory bandwidth, bytes/s.
     pub bandwidth: f64,
     /// The kernel facts.
@@ -303,7 +484,8 @@ pub struct GpuModel {
 }
 
 impl GpuModel {
-    /// A GPU of given kernel facts and memory bandwidth.
+    /// A GPU of given kernel facts; its memory bandwidth the facts'
+    /// STREAM bandwidth, else `bandwidth`.
     pub fn of_facts(facts: KernelFacts, bandwidth: f64) -> Self {
         let r = facts.gemm_flops_per_s;
         Self {
@@ -313,17 +495,19 @@ impl GpuModel {
                 r.rate(Precision::Fp16),
                 r.rate(Precision::Bf16),
             ],
-            bandwidth,
+            tensor: [r.tf32.is_some(), r.fp16.is_some(), r.bf16.is_some()],
+            bandwidth: facts.stream_bytes_per_s.unwrap_or(bandwidth),
             facts: Some(facts),
         }
     }
 
     /// A GPU known only by one sustained rate and its bandwidth (a
-    /// profile's GPU): every precision at that rate, no tile utilization,
-    /// no per-kernel cost.
+    /// profile's GPU): every precision at that rate, no tensor units, no
+    /// tile utilization, no per-kernel cost.
     pub fn of_rate(flops_per_s: f64, bandwidth: f64) -> Self {
         Self {
             rates: [flops_per_s; 4],
+            tensor: [false; 3],
             bandwidth,
             facts: None,
         }
@@ -336,6 +520,16 @@ impl GpuModel {
             Precision::Tf32 => self.rates[1],
             Precision::Fp16 => self.rates[2],
             Precision::Bf16 => self.rates[3],
+        }
+    }
+
+    /// Whether `precision` runs on tensor units.
+    pub fn has_tensor(&self, precision: Precision) -> bool {
+        match precision {
+            Precision::Fp32 => false,
+            Precision::Tf32 => self.tensor[0],
+            Precision::Fp16 => self.tensor[1],
+            Precision::Bf16 => self.tensor[2],
         }
     }
 }

@@ -14,16 +14,22 @@
 //! an elementwise product its full-size operand; a dropout its mask (one
 //! byte an item); an add, a concatenation or a reshape nothing.
 //!
-//! A tensor is saved once however many layers save it: a layer's input is
-//! the previous layer's output when their shapes agree (the layer list is
-//! a topological order of the graph), so a ReLU's output read by the next
-//! convolution counts once.
+//! A tensor is saved once however many layers save it: each layer knows
+//! the tensors it reads (the outputs of earlier layers, or the network's
+//! input; a chain reads the previous layer's), so a tensor read by a
+//! convolution and by a residual branch's convolution counts once, and a
+//! layer that writes in place (a ReLU, a leaky ReLU or an ELU as PyTorch
+//! runs them) writes its input's storage. A saved slice of a
+//! tensor keeps the whole tensor, as a view keeps its storage.
 //!
 //! Under mixed precision (FP16 or BF16 autocast) activations are saved in
 //! 16 bits, except what autocast computes in FP32 (a layer norm's input,
 //! PyTorch's "CUDA ops that can autocast to float32"), indices and masks.
 
-use crate::oracle::model::layer::{Layer, LayerKind};
+use std::collections::HashSet;
+
+use crate::oracle::model::layer::{Layer, LayerKind, Source};
+use crate::oracle::model::network::Network;
 
 /// Bytes of a max pool's index (`int64`).
 const INDEX_BYTES: f64 = 8.0;
@@ -33,7 +39,7 @@ const MASK_BYTES: f64 = 1.0;
 const FP32_BYTES: f64 = 4.0;
 
 /// The tensors one layer saves for the backward pass, bytes per sample
-/// each (those already saved by the previous layer left out).
+/// each (those already saved by an earlier layer left out).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SavedTensors {
     /// Bytes per sample of each tensor saved.
@@ -47,85 +53,148 @@ impl SavedTensors {
     }
 }
 
-/// What a kind saves of its input and output.
+/// What a layer saves of the tensors it reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Rule {
-    input: bool,
-    output: bool,
-    /// The output is the input's storage (in place, or a view).
-    output_is_input: bool,
+enum Saves {
+    /// Its (first) input.
+    Input,
+    /// Every tensor it reads (an elementwise product: each operand is the
+    /// other's gradient).
+    Inputs,
+    /// Its output.
+    Output,
+    /// Nothing.
+    Nothing,
 }
 
-fn rule(layer: &Layer) -> Rule {
-    let (input, output, output_is_input) = match layer.kind() {
-        LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc | LayerKind::Bn | LayerKind::Ln => (true, false, false),
-        LayerKind::Act | LayerKind::Mul | LayerKind::Maxpool => (true, false, false),
-        LayerKind::Avgpool => (layer.y().cross_section() * layer.y().width() as f64 > 1.0, false, false),
-        LayerKind::Relu => (false, true, true),
-        LayerKind::Other => (false, false, true),
-        LayerKind::Add | LayerKind::Concat | LayerKind::Dropout => (false, false, false),
-    };
-    Rule {
-        input,
-        output,
-        output_is_input,
+fn saves(layer: &Layer) -> Saves {
+    match layer.kind() {
+        LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc | LayerKind::Bn | LayerKind::Ln | LayerKind::Maxpool => {
+            Saves::Input
+        }
+        LayerKind::Avgpool if layer.y().cross_section() * layer.y().width() as f64 > 1.0 => Saves::Input,
+        LayerKind::Act if layer.function().is_some_and(|f| f.saves_output()) => Saves::Output,
+        LayerKind::Act => Saves::Input,
+        LayerKind::Mul => Saves::Inputs,
+        LayerKind::Relu => Saves::Output,
+        LayerKind::Avgpool | LayerKind::Add | LayerKind::Concat | LayerKind::Dropout | LayerKind::Other => {
+            Saves::Nothing
+        }
     }
 }
 
-/// The tensors each of `layers` saves for its backward pass, with `h`-byte
-/// activations (`mixed`: 16-bit autocast, which keeps a layer norm's input
-/// in FP32).
+/// Whether a layer writes its output into its input's storage: a ReLU or
+/// an in-place activation (section 11).
+fn in_place(layer: &Layer) -> bool {
+    match layer.kind() {
+        LayerKind::Relu => true,
+        LayerKind::Act => layer.function().is_some_and(|f| f.in_place()),
+        _ => false,
+    }
+}
+
+/// A storage of activations: the network's input, a layer's output (the
+/// layer that allocated it), or the input of a chain's layer whose shape
+/// is not its predecessor's output (a tensor of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Storage {
+    Input,
+    Output(usize),
+    Own(usize),
+}
+
+/// The tensors each layer of `network` saves for its backward pass, with
+/// `h`-byte activations (`mixed`: 16-bit autocast, which keeps a layer
+/// norm's input in FP32).
 ///
 /// # Formula
-/// Per layer and sample: its input `|x|·h` when it saves its input and
-/// that tensor is not the previous layer's saved output (same shape,
-/// adjacent); its output `|y|·h` for a ReLU; a max pool's indices
-/// `8·|y|`; a dropout's mask `1·|y|`; a layer norm's `2·4·P` statistics
-/// (`P` positions), and its input at 4 bytes under mixed precision.
-pub fn saved_tensors(layers: &[Layer], h: f64, mixed: bool) -> Vec<SavedTensors> {
-    let mut previous: Option<(&Layer, bool)> = None;
-    layers
-        .iter()
-        .map(|layer| {
-            let rule = rule(layer);
-            let input_already = previous.is_some_and(|(p, saved)| saved && p.y() == layer.x());
-            let mut tensors = Vec::new();
-            let x = layer.x().items();
-            let y = layer.y().items();
-            if rule.input && !input_already {
-                let item = if mixed && layer.kind() == LayerKind::Ln {
-                    FP32_BYTES
-                } else {
-                    h
-                };
-                tensors.push(x * item);
-            }
-            if rule.output {
-                tensors.push(y * h);
-            }
-            match layer.kind() {
-                LayerKind::Maxpool => tensors.push(y * INDEX_BYTES),
-                LayerKind::Dropout => tensors.push(y * MASK_BYTES),
-                LayerKind::Ln => {
-                    let positions = x / layer.x().channels() as f64;
-                    tensors.push(2.0 * FP32_BYTES * positions);
+/// Per layer and sample, each storage counted once over the network: a
+/// layer that saves its input saves the storage it reads (the whole output
+/// `|y_j|·h` of the layer `j` that allocated it, or `|x|·h` for the
+/// network's input); an elementwise product every storage it reads; a
+/// ReLU, sigmoid, tanh, softmax or in-place activation its output; a max
+/// pool's indices `8·|y|`; a dropout's mask `1·|y|`; a layer norm's
+/// `2·4·P` statistics (`P` positions), and its input at 4 bytes under
+/// mixed precision. A layer that writes in place writes the storage it
+/// reads. A layer without `reads` whose input shape is not its
+/// predecessor's output reads a tensor of its own (`|x|`).
+pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors> {
+    let layers = network.layers();
+    // the storage of each layer's output, and its items
+    let mut written: Vec<Storage> = Vec::with_capacity(layers.len());
+    let mut items: Vec<f64> = Vec::with_capacity(layers.len());
+    let mut saved: HashSet<Storage> = HashSet::new();
+    let mut out = Vec::with_capacity(layers.len());
+    for (i, layer) in layers.iter().enumerate() {
+        let reads: Vec<(Storage, f64)> = network
+            .sources(i)
+            .into_iter()
+            .map(|source| match source {
+                Source::Input => (Storage::Input, layer.x().items()),
+                Source::Layer(j) => {
+                    let chained = layer.spec().reads.is_none();
+                    if chained && layers[j].y() != layer.x() {
+                        (Storage::Own(i), layer.x().items())
+                    } else {
+                        (written[j], items[j])
+                    }
                 }
-                _ => {}
+            })
+            .collect();
+        let mut tensors = Vec::new();
+        let mut save = |storage: Storage, bytes: f64, tensors: &mut Vec<f64>| {
+            if saved.insert(storage) {
+                tensors.push(bytes);
             }
-            let input_saved = input_already || rule.input;
-            let output_saved = rule.output || (rule.output_is_input && input_saved);
-            previous = Some((layer, output_saved));
-            SavedTensors { tensors }
-        })
-        .collect()
+        };
+        let input_item = if mixed && layer.kind() == LayerKind::Ln {
+            FP32_BYTES
+        } else {
+            h
+        };
+        let (storage, own_items) = match reads.first() {
+            Some(&(storage, n)) if in_place(layer) => (storage, n),
+            _ => (Storage::Output(i), layer.y().items()),
+        };
+        match saves(layer) {
+            Saves::Input => {
+                if let Some(&(storage, n)) = reads.first() {
+                    save(storage, n * input_item, &mut tensors);
+                }
+            }
+            Saves::Inputs => {
+                for &(storage, n) in &reads {
+                    save(storage, n * h, &mut tensors);
+                }
+            }
+            Saves::Output => save(storage, own_items * h, &mut tensors),
+            Saves::Nothing => {}
+        }
+        let y = layer.y().items();
+        match layer.kind() {
+            LayerKind::Maxpool => tensors.push(y * INDEX_BYTES),
+            LayerKind::Dropout => tensors.push(y * MASK_BYTES),
+            LayerKind::Ln => {
+                let positions = layer.x().items() / layer.x().channels() as f64;
+                tensors.push(2.0 * FP32_BYTES * positions);
+            }
+            _ => {}
+        }
+        written.push(storage);
+        items.push(own_items);
+        out.push(SavedTensors { tensors });
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::model::layer::LayerSpec;
+    use crate::oracle::model::layer::{Function, LayerSpec};
+    use crate::oracle::model::network::{DatasetSpec, NetworkSpec};
+    use crate::oracle::model::shape::Shape;
 
-    fn layer(kind: LayerKind, x: [u64; 3], y: [u64; 3]) -> Layer {
+    fn layer(kind: LayerKind, x: [u64; 3], y: [u64; 3]) -> LayerSpec {
         let w = if kind.has_weights() {
             vec![x[0], y[0], 3, 3]
         } else if kind.is_pool() {
@@ -133,13 +202,38 @@ mod tests {
         } else {
             vec![]
         };
-        Layer::new(LayerSpec::plain("L", kind, x.into(), w.into(), y.into())).unwrap()
+        LayerSpec::plain("L", kind, x.into(), w.into(), y.into())
+    }
+
+    fn reading(mut spec: LayerSpec, reads: &[i64]) -> LayerSpec {
+        spec.reads = Some(reads.to_vec());
+        spec
+    }
+
+    fn net(layers: Vec<LayerSpec>) -> Network {
+        let sample = layers[0].x.clone();
+        Network::new(NetworkSpec {
+            name: "n".into(),
+            dataset: DatasetSpec {
+                name: "d".into(),
+                samples: 10,
+                sample_shape: Shape::new(sample.dims().to_vec()),
+            },
+            layers,
+            profiled_on: None,
+            step: None,
+        })
+        .unwrap()
+    }
+
+    fn bytes(network: &Network, h: f64, mixed: bool) -> Vec<f64> {
+        saved_tensors(network, h, mixed).iter().map(SavedTensors::bytes).collect()
     }
 
     #[test]
     fn conv_bn_relu_pool_by_hand() {
         let a = [64, 8, 8];
-        let layers = [
+        let network = net(vec![
             layer(LayerKind::Conv, [3, 8, 8], a),
             layer(LayerKind::Bn, a, a),
             layer(LayerKind::Relu, a, a),
@@ -147,14 +241,12 @@ mod tests {
             layer(LayerKind::Conv, [64, 4, 4], [64, 4, 4]),
             layer(LayerKind::Add, [64, 4, 4], [64, 4, 4]),
             layer(LayerKind::Avgpool, [64, 4, 4], [64, 1, 1]),
-        ];
-        let saved = saved_tensors(&layers, 4.0, false);
-        let bytes: Vec<f64> = saved.iter().map(SavedTensors::bytes).collect();
+        ]);
         // conv: its input; bn: its input (the conv's output); relu: its output; the pool reads
         // the relu's output (saved): only its indices; the conv reads the pool's output (not
         // saved by the pool): its input; add nothing; a global average pool nothing
         assert_eq!(
-            bytes,
+            bytes(&network, 4.0, false),
             [
                 4.0 * 192.0,
                 4.0 * 4096.0,
@@ -166,27 +258,85 @@ mod tests {
             ]
         );
         // mixed precision: activations in 2 bytes, indices still 8
-        let mixed = saved_tensors(&layers, 2.0, true);
-        assert_eq!(mixed[2].bytes(), 2.0 * 4096.0);
-        assert_eq!(mixed[3].bytes(), 8.0 * 1024.0);
+        let mixed = bytes(&network, 2.0, true);
+        assert_eq!(mixed[2], 2.0 * 4096.0);
+        assert_eq!(mixed[3], 8.0 * 1024.0);
     }
 
     #[test]
     fn other_activations_and_norms_save_their_input() {
         let a = [32, 4, 4];
-        let layers = [
+        let network = net(vec![
             layer(LayerKind::Conv, [3, 4, 4], a),
             layer(LayerKind::Ln, a, a),
             layer(LayerKind::Act, a, a),
             layer(LayerKind::Dropout, a, a),
             layer(LayerKind::Fc, a, a),
-        ];
-        let saved = saved_tensors(&layers, 2.0, true);
+        ]);
+        let saved = saved_tensors(&network, 2.0, true);
         // the layer norm's input in FP32 under autocast, and mean and rstd per position
         assert_eq!(saved[1].tensors, [4.0 * 512.0, 8.0 * 16.0]);
         assert_eq!(saved[2].tensors, [2.0 * 512.0]);
         assert_eq!(saved[3].tensors, [512.0]);
         // the fc reads the dropout's output, which nobody saved
         assert_eq!(saved[4].tensors, [2.0 * 512.0]);
+    }
+
+    #[test]
+    fn a_tensor_read_by_several_branches_counts_once() {
+        // relu -> (conv 3x3, conv 1x1, bn) -> add: a RepVGG block; the relu's output is read
+        // by three layers and saved once
+        let a = [16, 8, 8];
+        let network = net(vec![
+            layer(LayerKind::Conv, [3, 8, 8], a),
+            layer(LayerKind::Relu, a, a),
+            layer(LayerKind::Conv, a, a),
+            reading(layer(LayerKind::Conv, a, a), &[1]),
+            reading(layer(LayerKind::Bn, a, a), &[1]),
+            reading(layer(LayerKind::Add, a, a), &[2, 3, 4]),
+        ]);
+        // conv: the input; relu: the conv's output, written in place; the three branches read
+        // the relu's storage, already saved
+        assert_eq!(
+            bytes(&network, 4.0, false),
+            [4.0 * 192.0, 4.0 * 1024.0, 0.0, 0.0, 0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn in_place_activations_and_gates_save_what_autograd_keeps() {
+        let a = [16, 8, 8];
+        let mut leaky = layer(LayerKind::Act, a, a);
+        leaky.function = Some(Function::LeakyRelu);
+        let mut silu = layer(LayerKind::Act, a, a);
+        silu.function = Some(Function::Silu);
+        let mut sigmoid = layer(LayerKind::Act, [16, 1, 1], [16, 1, 1]);
+        sigmoid.function = Some(Function::Sigmoid);
+        let network = net(vec![
+            layer(LayerKind::Conv, [3, 8, 8], a),
+            layer(LayerKind::Bn, a, a),
+            // in place: saves its output, the bn's output storage, which the conv reads
+            leaky,
+            layer(LayerKind::Conv, a, a),
+            // not in place: saves its input (the conv's output), the next conv its output
+            silu,
+            layer(LayerKind::Avgpool, a, [16, 1, 1]),
+            sigmoid,
+            // the gate's product saves both operands: the silu's output and the sigmoid's
+            reading(layer(LayerKind::Mul, a, a), &[4, 6]),
+        ]);
+        assert_eq!(
+            bytes(&network, 4.0, false),
+            [
+                4.0 * 192.0,
+                4.0 * 1024.0,
+                4.0 * 1024.0,
+                0.0,
+                4.0 * 1024.0,
+                0.0,
+                4.0 * 16.0,
+                4.0 * 1024.0
+            ]
+        );
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::kernels::{Cut, GpuModel, LayerWork};
+use super::kernels::{Cut, GpuModel, LayerWork, Numbers};
 pub use super::layer_cost::LayerCost;
 use super::layer_cost::layer_cost;
 use super::partition::{Stages, partition, prefix_sums};
@@ -17,7 +17,7 @@ use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
-use crate::oracle::model::practice::Precision;
+use crate::oracle::model::practice::{MemoryFormat, Precision};
 use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
 
 /// What per-layer times depend on besides the network and the cluster.
@@ -31,6 +31,8 @@ pub struct TimeBasis {
     pub precision: Precision,
     /// Activation recompute (one more forward pass).
     pub recompute: bool,
+    /// How activations are laid out (section 11's kernels).
+    pub memory_format: MemoryFormat,
 }
 
 impl TimeBasis {
@@ -42,6 +44,7 @@ impl TimeBasis {
             item_bytes: DEFAULT_BYTES_PER_ITEM,
             precision: Precision::Fp32,
             recompute: false,
+            memory_format: MemoryFormat::Nchw,
         }
     }
 
@@ -52,6 +55,7 @@ impl TimeBasis {
             item_bytes: run.item_bytes(),
             precision: run.precision,
             recompute: run.recompute,
+            memory_format: run.memory_format,
         }
     }
 }
@@ -64,8 +68,7 @@ pub struct Kernels {
     works: Vec<LayerWork>,
     scales: Vec<f64>,
     gpu: GpuModel,
-    item_bytes: f64,
-    precision: Precision,
+    numbers: Numbers,
 }
 
 impl Kernels {
@@ -78,7 +81,7 @@ impl Kernels {
     /// 4/3 with recompute).
     pub fn layer_s(&self, index: usize, samples: f64, cut: Cut) -> f64 {
         match (self.works.get(index), self.scales.get(index)) {
-            (Some(work), Some(scale)) => scale * work.step_s(samples, cut, self.item_bytes, self.precision, &self.gpu),
+            (Some(work), Some(scale)) => scale * work.step_s(samples, cut, &self.numbers, &self.gpu),
             _ => 0.0,
         }
     }
@@ -86,6 +89,16 @@ impl Kernels {
     /// The layers' work.
     pub fn works(&self) -> &[LayerWork] {
         &self.works
+    }
+
+    /// Kernels a training step launches.
+    pub fn count(&self) -> usize {
+        self.works.iter().map(|w| w.kernels(&self.numbers, &self.gpu)).sum()
+    }
+
+    /// The GPU they run on.
+    pub fn gpu(&self) -> &GpuModel {
+        &self.gpu
     }
 }
 
@@ -185,7 +198,7 @@ impl CostTable {
             }
         }
         let saved = match terms.framework_memory {
-            Some(_) => saved_tensors(network.layers(), basis.item_bytes, basis.precision.is_mixed()),
+            Some(_) => saved_tensors(network, basis.item_bytes, basis.precision.is_mixed()),
             None => vec![SavedTensors::default(); network.layers().len()],
         };
         let layers: Vec<LayerCost> = network
@@ -342,19 +355,24 @@ fn realistic_times(network: &Network, cluster: &Cluster, terms: &Terms, basis: &
 fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: KernelFacts) -> Realistic {
     let bandwidth = terms.memory_bandwidth_bytes_per_s.unwrap_or(f64::INFINITY);
     let here_gpu = GpuModel::of_facts(facts, bandwidth);
-    let (h, precision) = (basis.item_bytes, basis.precision);
+    let numbers = Numbers {
+        item_bytes: basis.item_bytes,
+        precision: basis.precision,
+        format: basis.memory_format,
+    };
     let works: Vec<LayerWork> = network
         .layers()
         .iter()
         .enumerate()
-        .map(|(i, l)| LayerWork::of(l, i == 0))
+        .map(|(i, l)| LayerWork::of(l, network.reads_input_only(i)))
         .collect();
-    let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(h, precision, &here_gpu)).collect();
-    let unbound = GpuModel::of_facts(facts, f64::INFINITY);
+    let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(&numbers, &here_gpu)).collect();
+    let mut unbound = here_gpu;
+    unbound.bandwidth = f64::INFINITY;
     let memory_bound = works
         .iter()
         .zip(&here)
-        .filter(|(w, t)| **t > w.asymptotic_s(h, precision, &unbound))
+        .filter(|(w, t)| **t > w.asymptotic_s(&numbers, &unbound))
         .count();
     let gpu = network.profiled_on();
     let there_gpu = match gpu {
@@ -370,17 +388,28 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         None => here_gpu,
     };
     // the kernels as the profile measured them: at its batch and precision
-    // (section 12), or as they tend to at a large batch in fp32 (section 7's
-    // reference profiles)
+    // (section 12; PyTorch's default layout), or as they tend to at a large
+    // batch in fp32 (section 7's reference profiles)
     let there: Vec<f64> = works
         .iter()
         .map(|w| match network.step() {
             Some(step) => {
                 let samples = step.batch as f64;
-                let h = PROFILE_BYTES_PER_ITEM * step.precision.item_share();
-                w.step_s(samples, Cut::Whole, h, step.precision, &there_gpu) / samples
+                let measured = Numbers {
+                    item_bytes: PROFILE_BYTES_PER_ITEM * step.precision.item_share(),
+                    precision: step.precision,
+                    format: MemoryFormat::Nchw,
+                };
+                w.step_s(samples, Cut::Whole, &measured, &there_gpu) / samples
             }
-            None => w.asymptotic_s(PROFILE_BYTES_PER_ITEM, Precision::Fp32, &there_gpu),
+            None => {
+                let reference = Numbers {
+                    item_bytes: PROFILE_BYTES_PER_ITEM,
+                    precision: Precision::Fp32,
+                    format: MemoryFormat::Nchw,
+                };
+                w.asymptotic_s(&reference, &there_gpu)
+            }
         })
         .collect();
     let (times, profiled_s) = scale_profile(network, &here, &there);
@@ -391,7 +420,7 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         .collect();
     // reported when the profile's GPU is not the cluster's
     let same = there_gpu.rate(Precision::Fp32) == here_gpu.rate(Precision::Fp32)
-        && there_gpu.bandwidth == bandwidth
+        && there_gpu.bandwidth == here_gpu.bandwidth
         && there_gpu.facts.is_none_or(|own| Some(own) == here_gpu.facts);
     let scaling = profiled_s.and_then(|there_s| {
         gpu.filter(|_| !same).map(|g| ProfileScaling {
@@ -404,8 +433,7 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         works,
         scales,
         gpu: here_gpu,
-        item_bytes: h,
-        precision,
+        numbers,
     };
     (times, memory_bound, scaling, Some(kernels))
 }

@@ -11,6 +11,7 @@ use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::facts::{AllreduceAlgorithm, FrameworkMemory, HaloTransport, KernelFacts};
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::names::named_enum;
+use crate::oracle::model::practice::MemoryFormat;
 use crate::oracle::units;
 
 named_enum! {
@@ -162,6 +163,10 @@ pub enum Applied {
         kernel_overhead_s: f64,
         /// Kernels a step launches.
         kernels: usize,
+        /// Sustained (STREAM) memory bandwidth of memory-bound kernels, bytes/s.
+        stream_bytes_per_s: f64,
+        /// The layout of the activations.
+        memory_format: MemoryFormat,
     },
     /// Memory as the framework holds it.
     FrameworkMemory {
@@ -249,10 +254,14 @@ impl AppliedTerm {
                 gemm_flops_per_s,
                 kernel_overhead_s,
                 kernels,
+                stream_bytes_per_s,
+                memory_format,
             } => format!(
-                "{kernels} kernels a step, each at least {} to launch; matrix multiplications at {} sustained, in 128x128 tiles over {sms} SMs (narrow layers and small batches leave tiles and SMs idle)",
+                "{kernels} kernels a step, each at least {} to launch; matrix multiplications at {} sustained (convolutions at their class's measured share of it), in 128x128 tiles over {sms} SMs (narrow layers and small batches leave tiles and SMs idle); memory-bound kernels at {}/s (STREAM); activations {}",
                 units::seconds(*kernel_overhead_s),
-                units::flops(*gemm_flops_per_s)
+                units::flops(*gemm_flops_per_s),
+                units::bytes(*stream_bytes_per_s),
+                memory_format.label()
             ),
             Applied::FrameworkMemory {
                 saved_bytes_per_sample,

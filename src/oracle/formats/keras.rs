@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::padded;
 use super::sizes::{self, Padding};
 use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem};
-use crate::oracle::model::layer::{LayerKind, LayerSpec};
+use crate::oracle::model::layer::{Function, LayerKind, LayerSpec};
 use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
 use crate::oracle::model::shape::Shape;
 
@@ -32,6 +32,8 @@ pub fn looks_like_keras(text: &str) -> bool {
 struct Tensor {
     dims: Vec<u64>,
     unflat: Option<Vec<u64>>,
+    /// The layer that wrote it (`None`: the model's input).
+    producer: Option<usize>,
 }
 
 struct Walk<'t> {
@@ -45,6 +47,9 @@ struct Walk<'t> {
     depth: usize,
     /// The sample's shape (channels first) for an input of unknown sizes.
     hint: Option<Vec<u64>>,
+    /// The tensors the next layer pushed reads (a Keras layer's inputs);
+    /// `None`: the previous layer's output.
+    reading: Option<Vec<Option<usize>>>,
 }
 
 /// The position of a layer's `"name": "..."` in the text (1, 1 if absent).
@@ -183,14 +188,31 @@ impl Walk<'_> {
     }
 
     fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], w: Vec<u64>, y: Vec<u64>) -> Tensor {
-        self.layers.push(LayerSpec::plain(
+        let index = self.layers.len();
+        let mut layer = LayerSpec::plain(
             name,
             kind,
             Shape::new(padded(x, self.rank)),
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
-        ));
-        Tensor { dims: y, unflat: None }
+        );
+        layer.reads = self.reading.take().and_then(|reads| {
+            let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
+            (reads != [index as i64 - 1]).then_some(reads)
+        });
+        self.layers.push(layer);
+        Tensor {
+            dims: y,
+            unflat: None,
+            producer: Some(index),
+        }
+    }
+
+    /// Sets the function of the activation layer just added.
+    fn function(&mut self, name: Option<&str>) {
+        if let Some(layer) = self.layers.last_mut().filter(|l| l.kind == LayerKind::Act) {
+            layer.function = Some(function_of(name.unwrap_or_default()));
+        }
     }
 
     /// The activation a layer's config names, as its own layer.
@@ -204,13 +226,17 @@ impl Walk<'_> {
                 Vec::new(),
                 y.dims,
             ),
-            Some(_) => self.push(
-                &format!("{name}.act"),
-                LayerKind::Act,
-                &y.dims.clone(),
-                Vec::new(),
-                y.dims,
-            ),
+            Some(function) => {
+                let t = self.push(
+                    &format!("{name}.act"),
+                    LayerKind::Act,
+                    &y.dims.clone(),
+                    Vec::new(),
+                    y.dims,
+                );
+                self.function(Some(function));
+                t
+            }
         }
     }
 
@@ -255,6 +281,7 @@ impl Walk<'_> {
         let Some(x) = inputs.first().cloned() else {
             return Err(self.error(name, "it has no input".into()));
         };
+        self.reading = Some(inputs.iter().map(|t| t.producer).collect());
         let channels = x.dims.first().copied().unwrap_or(0);
         let same_shape = |w: &mut Self, kind: LayerKind| w.push(name, kind, &x.dims, Vec::new(), x.dims.clone());
         let y = match class {
@@ -358,6 +385,7 @@ impl Walk<'_> {
                     Tensor {
                         dims: vec![channels],
                         unflat: None,
+                        producer: t.producer,
                     }
                 }
             }
@@ -376,7 +404,11 @@ impl Walk<'_> {
                         }
                     }
                 }
-                let x = Tensor { dims, unflat: None };
+                let x = Tensor {
+                    dims,
+                    unflat: None,
+                    producer: x.producer,
+                };
                 let same_shape =
                     |w: &mut Self, kind: LayerKind| w.push(name, kind, &x.dims, Vec::new(), x.dims.clone());
                 match class {
@@ -397,18 +429,26 @@ impl Walk<'_> {
             }
             "ReLU" => same_shape(self, LayerKind::Relu),
             "Activation" => {
-                let kind = if text_of(config, "activation") == Some("relu") {
+                let function = text_of(config, "activation");
+                let kind = if function == Some("relu") {
                     LayerKind::Relu
                 } else {
                     LayerKind::Act
                 };
-                same_shape(self, kind)
+                let t = same_shape(self, kind);
+                self.function(function);
+                t
             }
-            "LeakyReLU" | "PReLU" | "ELU" | "Softmax" => same_shape(self, LayerKind::Act),
+            "LeakyReLU" | "PReLU" | "ELU" | "Softmax" => {
+                let t = same_shape(self, LayerKind::Act);
+                self.function(Some(&class.to_ascii_lowercase()));
+                t
+            }
             "Dropout" | "SpatialDropout2D" | "SpatialDropout3D" => same_shape(self, LayerKind::Dropout),
             "Flatten" => Tensor {
                 dims: vec![x.dims.iter().product()],
                 unflat: Some(x.unflat.clone().unwrap_or(x.dims.clone())),
+                producer: x.producer,
             },
             "ZeroPadding1D" | "ZeroPadding2D" | "ZeroPadding3D" => {
                 let n = x.dims.len().saturating_sub(1);
@@ -422,7 +462,11 @@ impl Walk<'_> {
                         .ok_or_else(|| self.error(name, format!("its padding {a}+{b} of {s} overflows")))?;
                     dims.push(grown);
                 }
-                Tensor { dims, unflat: None }
+                Tensor {
+                    dims,
+                    unflat: None,
+                    producer: x.producer,
+                }
             }
             "Cropping1D" | "Cropping2D" | "Cropping3D" => {
                 let n = x.dims.len().saturating_sub(1);
@@ -436,7 +480,11 @@ impl Walk<'_> {
                         .ok_or_else(|| self.error(name, format!("its cropping {a}+{b} leaves nothing of {s}")))?;
                     dims.push(left);
                 }
-                Tensor { dims, unflat: None }
+                Tensor {
+                    dims,
+                    unflat: None,
+                    producer: x.producer,
+                }
             }
             "Reshape" => {
                 let target = config
@@ -463,7 +511,11 @@ impl Walk<'_> {
                     _ => target,
                 };
                 let unflat = (dims.len() == 1).then(|| x.unflat.clone().unwrap_or(x.dims.clone()));
-                Tensor { dims, unflat }
+                Tensor {
+                    dims,
+                    unflat,
+                    producer: x.producer,
+                }
             }
             "CustomScaleLayer" => {
                 // InceptionResNetV2's residual: inputs[0] + scale·inputs[1], no weight
@@ -483,6 +535,24 @@ impl Walk<'_> {
             _ => return Err(self.error(name, format!("the layer class {class} is not supported"))),
         };
         Ok(y)
+    }
+}
+
+/// The function a Keras activation's name stands for (Keras runs nothing
+/// in place: a leaky ReLU saves its input).
+fn function_of(name: &str) -> Function {
+    match name {
+        "sigmoid" => Function::Sigmoid,
+        "tanh" => Function::Tanh,
+        "softmax" | "log_softmax" => Function::Softmax,
+        "elu" | "selu" => Function::Elu,
+        "relu6" => Function::Relu6,
+        "swish" | "silu" => Function::Silu,
+        "gelu" => Function::Gelu,
+        "hard_sigmoid" => Function::Hardsigmoid,
+        "hard_swish" | "hard_silu" => Function::Hardswish,
+        "mish" => Function::Mish,
+        _ => Function::Other,
     }
 }
 
@@ -588,6 +658,7 @@ pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Net
         sample: Vec::new(),
         depth: 0,
         hint: input_shape.map(|s| s.dims().to_vec()),
+        reading: None,
     };
     walk.model(config, sequential, None)?;
     if walk.layers.is_empty() {
@@ -739,7 +810,14 @@ impl Walk<'_> {
             self.rank = dims.len();
             self.sample = dims.clone();
         }
-        self.tensors.insert(name.to_string(), Tensor { dims, unflat: None });
+        self.tensors.insert(
+            name.to_string(),
+            Tensor {
+                dims,
+                unflat: None,
+                producer: None,
+            },
+        );
         Ok(())
     }
 }

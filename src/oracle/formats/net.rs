@@ -197,6 +197,8 @@ fn parse_layer(line: &Line<'_>, index: usize) -> Result<LayerSpec, ParseError> {
         time_s,
         groups: 1,
         bias: false,
+        reads: None,
+        function: None,
     };
     Layer::check(&spec).map_err(|err| {
         let field = field_of(line, err.field.segments());

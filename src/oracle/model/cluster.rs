@@ -3,8 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_GPUS};
+use super::devices::{self, Device, SUSTAINED};
 use super::errors::{InputError, Rule};
-use super::facts::RealisticFacts;
+use super::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, RealisticFacts};
 use super::field::Field;
 use super::practice::Precision;
 
@@ -59,6 +60,11 @@ pub struct ClusterSpec {
     /// Where the numbers come from.
     #[serde(default)]
     pub source: String,
+    /// The GPU, by a name the tool knows (`A100-SXM4-80GB`, `RTX 3090`,
+    /// PyTorch's device name...): the realistic edition takes its kernel
+    /// facts and memory bandwidth where the file gives none (section 11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<String>,
     /// `R`: sustained FLOP/s of one GPU.
     pub gpu_flops_per_s: f64,
     /// `M`: memory of one GPU in bytes.
@@ -84,10 +90,76 @@ pub struct ClusterSpec {
     pub realistic: RealisticFacts,
 }
 
-/// A checked cluster.
+/// A checked cluster, with the realistic edition's facts in force: its
+/// own, then its GPU's (section 11).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "ClusterSpec", into = "ClusterSpec")]
-pub struct Cluster(ClusterSpec);
+pub struct Cluster {
+    spec: ClusterSpec,
+    realistic: RealisticFacts,
+    device: Option<&'static Device>,
+}
+
+/// A term of the realistic edition that fell back to an older section
+/// because the cluster neither gives its fact nor names a GPU that does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fallback {
+    /// The cluster names a GPU this tool does not know.
+    UnknownGpu(String),
+    /// No kernel facts: compute as section 7's roofline (a time per sample
+    /// that does not depend on the batch).
+    Kernels,
+    /// No memory bandwidth: no roofline, and elementwise layers are not
+    /// split with a spatial split.
+    MemoryBandwidth,
+}
+
+impl std::fmt::Display for Fallback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::UnknownGpu(name) => write!(
+                f,
+                "gpu '{}' is not a GPU this tool knows; known: {}",
+                super::errors::quoted(name),
+                devices::names()
+            ),
+            Self::Kernels => f.write_str(
+                "no kernel facts (realistic.kernels) and no known GPU named: compute falls back to section 7's roofline, a time per sample that does not depend on the batch",
+            ),
+            Self::MemoryBandwidth => f.write_str(
+                "no memory bandwidth (realistic.memory_bandwidth_bytes_per_s) and no known GPU named: no roofline, and elementwise layers are not split with a spatial split",
+            ),
+        }
+    }
+}
+
+impl Fallback {
+    /// How to bring the term back.
+    pub fn remedy() -> String {
+        format!(
+            "name the cluster's GPU with \"gpu\": \"NAME\" (one of {}, or PyTorch's device name), or give the facts under \"realistic\"",
+            devices::names()
+        )
+    }
+}
+
+/// The facts in force: the cluster's own, then its GPU's kernels and
+/// memory bandwidth (at the presets' derating of the datasheet,
+/// [`SUSTAINED`]), then the framework's memory and reserved bytes
+/// (PyTorch's, a fact of the framework, not of the cluster).
+fn resolve(spec: &ClusterSpec) -> (RealisticFacts, Option<&'static Device>) {
+    let device = spec.gpu.as_deref().and_then(|name| devices::device(name, None));
+    let mut facts = spec.realistic;
+    if let Some(d) = device {
+        facts.kernels = facts.kernels.or(Some(d.kernels()));
+        facts.memory_bandwidth_bytes_per_s = facts
+            .memory_bandwidth_bytes_per_s
+            .or(Some(d.memory_bandwidth_bytes_per_s * SUSTAINED));
+    }
+    facts.framework_memory = facts.framework_memory.or(Some(FRAMEWORK_MEMORY));
+    facts.reserved_bytes = facts.reserved_bytes.or(Some(RESERVED_BYTES));
+    (facts, device)
+}
 
 /// Bounds that keep every projection finite.
 const MIN_RATE: f64 = 1.0;
@@ -132,55 +204,86 @@ impl Cluster {
                 checks::within(Field::from("gpu_flops_by_precision").key(key), rate, MIN_RATE, MAX_RATE)?;
             }
         }
-        Ok(Self(spec))
+        if let Some(gpu) = &spec.gpu {
+            checks::name("gpu", gpu)?;
+        }
+        let (realistic, device) = resolve(&spec);
+        Ok(Self {
+            spec,
+            realistic,
+            device,
+        })
     }
 
-    /// The cluster's data.
+    /// The cluster's data, as entered.
     pub fn spec(&self) -> &ClusterSpec {
-        &self.0
+        &self.spec
+    }
+
+    /// The known GPU the cluster names, if any.
+    pub fn device(&self) -> Option<&'static Device> {
+        self.device
+    }
+
+    /// The realistic edition's terms that fell back to an older section:
+    /// a GPU named but unknown, no kernel facts, no memory bandwidth.
+    pub fn fallbacks(&self) -> Vec<Fallback> {
+        let mut out = Vec::new();
+        if let (Some(name), None) = (&self.spec.gpu, self.device) {
+            out.push(Fallback::UnknownGpu(name.clone()));
+        }
+        if self.realistic.kernels.is_none() {
+            out.push(Fallback::Kernels);
+        }
+        if self.realistic.memory_bandwidth_bytes_per_s.is_none() {
+            out.push(Fallback::MemoryBandwidth);
+        }
+        out
     }
 
     /// Name.
     pub fn name(&self) -> &str {
-        &self.0.name
+        &self.spec.name
     }
 
     /// `R`: sustained FLOP/s of one GPU.
     pub fn gpu_flops_per_s(&self) -> f64 {
-        self.0.gpu_flops_per_s
+        self.spec.gpu_flops_per_s
     }
 
     /// `R_p`: sustained FLOP/s of one GPU in `precision` (`R` when the
     /// cluster gives no rate for it).
     pub fn flops_per_s(&self, precision: Precision) -> f64 {
-        let rates = &self.0.gpu_flops_by_precision;
+        let rates = &self.spec.gpu_flops_by_precision;
         let rate = match precision {
             Precision::Fp32 => None,
             Precision::Tf32 => rates.tf32,
             Precision::Fp16 => rates.fp16,
             Precision::Bf16 => rates.bf16,
         };
-        rate.unwrap_or(self.0.gpu_flops_per_s)
+        rate.unwrap_or(self.spec.gpu_flops_per_s)
     }
 
     /// `M`: bytes of memory per GPU.
     pub fn gpu_memory_bytes(&self) -> f64 {
-        self.0.gpu_memory_bytes
+        self.spec.gpu_memory_bytes
     }
 
     /// `n`: GPUs per node.
     pub fn gpus_per_node(&self) -> u64 {
-        self.0.gpus_per_node
+        self.spec.gpus_per_node
     }
 
     /// `P_max`: largest allocation in GPUs.
     pub fn max_gpus(&self) -> u64 {
-        self.0.max_gpus
+        self.spec.max_gpus
     }
 
-    /// The facts of the realistic edition.
+    /// The facts of the realistic edition in force: the cluster's own, its
+    /// GPU's where it gives none, and the framework's memory (see
+    /// [`Fallback`] for what is left out).
     pub fn realistic(&self) -> &RealisticFacts {
-        &self.0.realistic
+        &self.realistic
     }
 
     /// A flat cluster, as the original tool's `.plat` files describe one:
@@ -207,6 +310,7 @@ impl Cluster {
         Self::new(ClusterSpec {
             name: name.into(),
             source: "a flat ParaDL platform: one bandwidth and one latency for every link; a .plat file carries none of the realistic edition's facts (memory bandwidth, Allreduce algorithm, NIC sharing, halo transport), so it projects as the ideal edition".into(),
+            gpu: None,
             gpu_flops_per_s,
             gpu_memory_bytes,
             gpus_per_node,
@@ -229,7 +333,7 @@ impl Cluster {
 
     /// The link of a flat cluster (see [`Cluster::flat`]), `None` otherwise.
     pub fn flat_link(&self) -> Option<LinkSpec> {
-        let s = &self.0;
+        let s = &self.spec;
         let flat = s.nic.bandwidth_bytes_per_s == s.intra_node.bandwidth_bytes_per_s
             && s.nic.latency_s == s.intra_node.latency_s / 2.0
             && s.nics_per_node == s.gpus_per_node
@@ -251,7 +355,7 @@ impl TryFrom<ClusterSpec> for Cluster {
 
 impl From<Cluster> for ClusterSpec {
     fn from(cluster: Cluster) -> Self {
-        cluster.0
+        cluster.spec
     }
 }
 

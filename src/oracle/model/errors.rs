@@ -98,6 +98,12 @@ pub enum Rule {
     /// A setting the planner varies itself, given to it.
     #[error("is varied by the search (every value is tried); leave it out")]
     Searched,
+    /// A field that only layers of one kind may have.
+    #[error("is only for layers of kind {kind}, found one of kind {found}")]
+    KindOnly { kind: String, found: String },
+    /// A layer reading a tensor no earlier layer wrote.
+    #[error("must name the network's input (-1) or an earlier layer (0 to {last}), found {found}")]
+    NotEarlier { last: i64, found: i64 },
     /// A name that is not one of the accepted ones.
     #[error("unknown {what} '{}'; expected one of: {expected}", quoted(found))]
     Unknown {

@@ -118,7 +118,30 @@ pub struct KernelFacts {
     /// Launch and framework cost of one kernel, seconds: a kernel never
     /// takes less.
     pub kernel_overhead_s: f64,
+    /// Sustained memory bandwidth of memory-bound kernels (what a STREAM
+    /// kernel reaches), bytes/s. Left out: the cluster's
+    /// `memory_bandwidth_bytes_per_s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_bytes_per_s: Option<f64>,
 }
+
+/// 781 MiB: memory a GPU gives to the CUDA context and PyTorch before any
+/// tensor (pytorch/pytorch issue #34323, `nvidia-smi` after initialising).
+/// One measurement, taken for every GPU (edit it for a measured figure).
+pub const RESERVED_BYTES: f64 = 781.0 * 1024.0 * 1024.0;
+
+/// Library workspace per GPU: the cuBLAS workspace PyTorch configures,
+/// `CUBLAS_WORKSPACE_CONFIG=:4096:8` (8 buffers of 4096 KiB, as PyTorch's
+/// reproducibility notes and the cuBLAS documentation give it). cuDNN's
+/// per-convolution workspace is chosen at run time and is not counted.
+pub const WORKSPACE_BYTES: f64 = 8.0 * 4096.0 * 1024.0;
+
+/// PyTorch's memory facts: what a cluster that gives none holds in the
+/// realistic edition (section 11), a fact of the framework, not of the
+/// cluster.
+pub const FRAMEWORK_MEMORY: FrameworkMemory = FrameworkMemory {
+    workspace_bytes: WORKSPACE_BYTES,
+};
 
 /// How a framework holds a training step's memory (section 11).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -137,7 +160,8 @@ impl KernelFacts {
     /// Checks the facts, naming fields under `at`.
     ///
     /// Rules: `sms` from 1 to 2^40; the overhead finite, not negative and
-    /// at most 1000 s; the GEMM rates between 1 and 1e30.
+    /// at most 1000 s; the GEMM rates and the STREAM bandwidth between 1
+    /// and 1e30.
     ///
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `realistic.kernels.sms`.
@@ -150,12 +174,15 @@ impl KernelFacts {
             MAX_LATENCY_S,
         )?;
         let rates = self.gemm_flops_per_s;
-        let at = at.clone().key("gemm_flops_per_s");
-        checks::within(at.clone().key("fp32"), rates.fp32, MIN_RATE, MAX_RATE)?;
+        let gemm = at.clone().key("gemm_flops_per_s");
+        checks::within(gemm.clone().key("fp32"), rates.fp32, MIN_RATE, MAX_RATE)?;
         for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
             if let Some(rate) = rate {
-                checks::within(at.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
+                checks::within(gemm.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
             }
+        }
+        if let Some(bw) = self.stream_bytes_per_s {
+            checks::within(at.clone().key("stream_bytes_per_s"), bw, MIN_RATE, MAX_RATE)?;
         }
         Ok(())
     }

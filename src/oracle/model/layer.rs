@@ -93,6 +93,76 @@ impl LayerKind {
     }
 }
 
+named_enum! {
+    /// The function of an activation layer (kind `act`), as far as what
+    /// autograd saves for it differs (contract, section 11): most save
+    /// their input; a sigmoid, tanh or softmax its output; a leaky ReLU or
+    /// an ELU, run in place as PyTorch's networks run them, its output,
+    /// which is its input's storage.
+    pub enum Function {
+        /// Logistic sigmoid (saves its output).
+        Sigmoid => ("sigmoid", "sigmoid"),
+        /// Hyperbolic tangent (saves its output).
+        Tanh => ("tanh", "tanh"),
+        /// Softmax (saves its output).
+        Softmax => ("softmax", "softmax"),
+        /// Leaky ReLU, in place (saves its output, its input's storage).
+        LeakyRelu => ("leaky_relu", "leaky ReLU (in place)"),
+        /// ELU, CELU or SELU, in place (saves its output, its input's storage).
+        Elu => ("elu", "ELU (in place)"),
+        /// ReLU6 or a clip (saves its input, even in place).
+        Relu6 => ("relu6", "ReLU6 or clip"),
+        /// SiLU (swish).
+        Silu => ("silu", "SiLU"),
+        /// GELU.
+        Gelu => ("gelu", "GELU"),
+        /// Hard swish.
+        Hardswish => ("hardswish", "hard swish"),
+        /// Hard sigmoid.
+        Hardsigmoid => ("hardsigmoid", "hard sigmoid"),
+        /// Mish.
+        Mish => ("mish", "Mish"),
+        /// Any other elementwise function (saves its input).
+        Other => ("other", "other function"),
+    }
+}
+
+impl Function {
+    /// Whether autograd saves the function's output rather than its input.
+    pub fn saves_output(self) -> bool {
+        matches!(
+            self,
+            Self::Sigmoid | Self::Tanh | Self::Softmax | Self::LeakyRelu | Self::Elu
+        )
+    }
+
+    /// Whether PyTorch's networks run it in place: its output is its
+    /// input's storage.
+    pub fn in_place(self) -> bool {
+        matches!(self, Self::LeakyRelu | Self::Elu)
+    }
+}
+
+/// Where a layer's input comes from: the network's input, or the output of
+/// an earlier layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The network's input (a sample).
+    Input,
+    /// The output of the layer of that index.
+    Layer(usize),
+}
+
+impl Source {
+    /// As a layer file writes it: `-1` for the input, else the index.
+    pub fn index(self) -> i64 {
+        match self {
+            Self::Input => -1,
+            Self::Layer(i) => i as i64,
+        }
+    }
+}
+
 impl FromStr for LayerKind {
     type Err = InputError;
 
@@ -128,6 +198,15 @@ pub struct LayerSpec {
     /// A conv or fc layer with a bias: `F` more weights (section 10).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bias: bool,
+    /// The tensors the layer reads: the outputs of these earlier layers
+    /// (their indices in the network, `-1` for the network's input).
+    /// Left out: the previous layer's output, as a chain reads (the first
+    /// layer reads the input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads: Option<Vec<i64>>,
+    /// An activation's function (kind `act` only), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<Function>,
 }
 
 impl LayerSpec {
@@ -143,6 +222,8 @@ impl LayerSpec {
             time_s: None,
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         }
     }
 }
@@ -205,6 +286,15 @@ impl Layer {
                 Rule::UnexpectedWeights {
                     kind: spec.kind.name().into(),
                     items: spec.y.channels(),
+                },
+            ));
+        }
+        if spec.function.is_some() && spec.kind != LayerKind::Act {
+            return Err(InputError::new(
+                "function",
+                Rule::KindOnly {
+                    kind: LayerKind::Act.name().into(),
+                    found: spec.kind.name().into(),
                 },
             ));
         }
@@ -326,6 +416,11 @@ impl Layer {
     pub fn bias(&self) -> bool {
         self.0.bias
     }
+
+    /// An activation's function, when known.
+    pub fn function(&self) -> Option<Function> {
+        self.0.function
+    }
 }
 
 impl TryFrom<LayerSpec> for Layer {
@@ -445,6 +540,8 @@ mod tests {
             time_s: None,
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         }
     }
 
@@ -469,6 +566,8 @@ mod tests {
             time_s: None,
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         })
         .unwrap();
         assert_eq!(pool.forward_flops(), 96.0 * 9.0 * 27.0 * 27.0);
@@ -481,6 +580,8 @@ mod tests {
             time_s: Some(0.0),
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         })
         .unwrap();
         assert_eq!(relu.forward_flops(), 96.0 * 54.0 * 54.0);
@@ -540,6 +641,8 @@ mod tests {
             time_s: None,
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         })
         .unwrap_err();
         assert!(matches!(err.rule, Rule::UnexpectedWeights { items: 16, .. }));

@@ -4,6 +4,8 @@
 //! imports nothing else of the engine.
 
 pub mod checks;
+pub mod devices;
+pub mod edit;
 pub mod cluster;
 pub mod errors;
 pub mod factors;

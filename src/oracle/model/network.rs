@@ -6,7 +6,7 @@ use super::checks::{self, MAX_COUNT};
 use super::errors::{InputError, Rule};
 use super::facts::KernelFacts;
 use super::field::Field;
-use super::layer::{Layer, LayerSpec};
+use super::layer::{Layer, LayerSpec, Source};
 use super::practice::Precision;
 use super::shape::Shape;
 
@@ -157,6 +157,7 @@ impl Network {
         let mut checked = Vec::with_capacity(layers.len());
         for (i, layer) in layers.into_iter().enumerate() {
             let field = layer_field(i, &layer);
+            check_reads(i, &layer).map_err(|e| e.within(&field))?;
             checked.push(Layer::new(layer).map_err(|e| e.within(&field))?);
         }
         let layers = checked;
@@ -210,6 +211,25 @@ impl Network {
     /// The checked layers.
     pub fn layers(&self) -> &[Layer] {
         &self.layers
+    }
+
+    /// The tensors layer `index` reads: its `reads`, or the previous
+    /// layer's output (the input for the first layer).
+    pub fn sources(&self, index: usize) -> Vec<Source> {
+        match self.layers.get(index).and_then(|l| l.spec().reads.as_ref()) {
+            Some(reads) => reads
+                .iter()
+                .map(|&r| usize::try_from(r).map_or(Source::Input, Source::Layer))
+                .collect(),
+            None if index == 0 => vec![Source::Input],
+            None => vec![Source::Layer(index - 1)],
+        }
+    }
+
+    /// Whether layer `index` reads nothing but the network's input (its
+    /// input needs no gradient).
+    pub fn reads_input_only(&self, index: usize) -> bool {
+        self.sources(index).iter().all(|s| *s == Source::Input)
     }
 
     /// Where compute times come from.
@@ -283,6 +303,27 @@ impl From<Network> for NetworkSpec {
             step: network.step,
         }
     }
+}
+
+/// Rules of a layer's `reads`: not empty, each the input (`-1`) or an
+/// earlier layer.
+fn check_reads(index: usize, layer: &LayerSpec) -> Result<(), InputError> {
+    let Some(reads) = &layer.reads else {
+        return Ok(());
+    };
+    if reads.is_empty() {
+        return Err(InputError::new("reads", Rule::Empty));
+    }
+    let last = index as i64 - 1;
+    for (k, &r) in reads.iter().enumerate() {
+        if !(-1..=last).contains(&r) {
+            return Err(InputError::new(
+                Field::from("reads").index(k),
+                Rule::NotEarlier { last, found: r },
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Rules of a profiled GPU: a non-blank name, rates between 1 and 1e30.
@@ -377,6 +418,8 @@ mod tests {
             time_s,
             groups: 1,
             bias: false,
+            reads: None,
+            function: None,
         }
     }
 

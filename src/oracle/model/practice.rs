@@ -37,6 +37,28 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// How the framework lays activations out in memory (section 11).
+    #[derive(Default)]
+    pub enum MemoryFormat {
+        /// Channels first, PyTorch's default (`torch.contiguous_format`):
+        /// tensor-core convolutions transpose their tensors to NHWC and back.
+        #[default]
+        Nchw => ("nchw", "NCHW (PyTorch's default)"),
+        /// Channels last (`torch.channels_last`, TensorFlow's default): what
+        /// tensor-core convolutions read.
+        Nhwc => ("nhwc", "NHWC (channels last)"),
+    }
+}
+
+impl FromStr for MemoryFormat {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::parse_named(text, "memory_format", "memory format")
+    }
+}
+
 impl Precision {
     /// Mixed precision (FP16 or BF16, with an FP32 master copy).
     pub fn is_mixed(self) -> bool {
@@ -56,6 +78,18 @@ impl Optimizer {
             Self::None | Self::Sgd => 0.0,
             Self::Momentum => 1.0,
             Self::Adam => 2.0,
+        }
+    }
+
+    /// FP32 items an optimizer step reads and writes per parameter, as
+    /// PyTorch's `torch.optim` steps run (its `foreach` kernels): the
+    /// weight and its gradient read and the weight written, each state
+    /// buffer read and written (SGD 3, momentum 5, Adam 7); `none` steps
+    /// nothing (the contract's model).
+    pub fn step_items(self) -> f64 {
+        match self {
+            Self::None => 0.0,
+            _ => 3.0 + 2.0 * self.state_buffers(),
         }
     }
 }

@@ -8,7 +8,7 @@ use super::errors::{InputError, Rule};
 use super::factors::{Factors, Kappa};
 use super::fidelity::Fidelity;
 use super::network::Network;
-use super::practice::{Optimizer, Precision};
+use super::practice::{MemoryFormat, Optimizer, Precision};
 use super::strategy::Strategy;
 
 /// How the batch is given.
@@ -99,6 +99,9 @@ pub struct RunSpec {
     /// Gradient bucket of the overlap, MiB (default 25).
     #[serde(default = "default_bucket_mib", skip_serializing_if = "is_default_bucket")]
     pub bucket_mib: f64,
+    /// How activations are laid out in memory (section 11; default NCHW).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub memory_format: MemoryFormat,
 }
 
 impl RunSpec {
@@ -131,6 +134,7 @@ impl RunSpec {
             recompute: false,
             overlap: false,
             bucket_mib: DEFAULT_BUCKET_MIB,
+            memory_format: MemoryFormat::default(),
         }
     }
 
@@ -191,6 +195,8 @@ pub struct Run {
     pub overlap: bool,
     /// Gradient bucket of the overlap, bytes.
     pub bucket_bytes: f64,
+    /// How activations are laid out in memory.
+    pub memory_format: MemoryFormat,
 }
 
 impl Run {
@@ -283,6 +289,7 @@ impl Run {
             recompute: spec.recompute,
             overlap: spec.overlap,
             bucket_bytes: bucket_mib * 1024.0 * 1024.0,
+            memory_format: spec.memory_format,
         })
     }
 
@@ -306,6 +313,7 @@ impl Run {
             recompute: self.recompute,
             overlap: self.overlap,
             bucket_mib: self.bucket_bytes / (1024.0 * 1024.0),
+            memory_format: self.memory_format,
         }
     }
 

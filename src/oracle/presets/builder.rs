@@ -1,15 +1,50 @@
 //! A small builder of layer lists for the presets written from published
 //! architectures: each call adds a layer to the list (in topological
-//! order) and returns the shape of its output, so that branches and joins
-//! are written as the papers draw them.
+//! order) and returns its output tensor, so that branches and joins are
+//! written as the papers draw them, and each layer knows the tensors it
+//! reads.
+
+use std::ops::Deref;
 
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::{LayerKind, LayerSpec};
+use crate::oracle::model::layer::{Function, LayerKind, LayerSpec};
 use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
 use crate::oracle::model::shape::Shape;
 
-/// A tensor's shape: channels, then spatial sizes.
-pub type Dims = Vec<u64>;
+/// A tensor: its shape (channels, then spatial sizes) and the layer that
+/// wrote it (`None`: the network's input).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tensor {
+    dims: Vec<u64>,
+    producer: Option<usize>,
+}
+
+impl Tensor {
+    /// The network's input, of shape `dims`.
+    pub fn input(dims: &[u64]) -> Self {
+        Self {
+            dims: dims.to_vec(),
+            producer: None,
+        }
+    }
+}
+
+impl Deref for Tensor {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        &self.dims
+    }
+}
+
+/// What follows a convolution and its norm: a ReLU or an activation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Then {
+    /// A ReLU.
+    Relu,
+    /// An activation of this function.
+    Act(Function),
+}
 
 /// How a convolution is set: kernel, stride, padding, groups, bias.
 #[derive(Debug, Clone, Copy)]
@@ -75,28 +110,31 @@ fn window(size: u64, kernel: u64, stride: u64, pad: u64) -> u64 {
 }
 
 impl Builder {
-    fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], w: Dims, y: Dims) -> Dims {
-        self.layers.push(LayerSpec::plain(
-            name,
-            kind,
-            Shape::new(x.to_vec()),
-            Shape::new(w),
-            Shape::new(y.clone()),
-        ));
-        y
+    /// Adds a layer of input shape `x` reading `reads`, with output `y`.
+    fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], reads: &[&Tensor], w: Vec<u64>, y: Vec<u64>) -> Tensor {
+        let index = self.layers.len();
+        let mut layer = LayerSpec::plain(name, kind, Shape::new(x.to_vec()), Shape::new(w), Shape::new(y.clone()));
+        let reads: Vec<i64> = reads.iter().map(|t| t.producer.map_or(-1, |p| p as i64)).collect();
+        let chained = reads == [index as i64 - 1] || (index == 0 && reads == [-1]);
+        layer.reads = (!chained).then_some(reads);
+        self.layers.push(layer);
+        Tensor {
+            dims: y,
+            producer: Some(index),
+        }
     }
 
     /// A convolution with `filters` outputs.
     ///
     /// # Formula
     /// Each spatial size becomes `⌊(s + 2·pad − k)/stride⌋ + 1`.
-    pub fn conv(&mut self, name: &str, x: &[u64], filters: u64, c: Conv) -> Dims {
+    pub fn conv(&mut self, name: &str, x: &Tensor, filters: u64, c: Conv) -> Tensor {
         let spatial = &x[1..];
         let mut w = vec![x[0], filters];
         w.extend(spatial.iter().map(|_| c.kernel));
         let mut y = vec![filters];
         y.extend(spatial.iter().map(|&s| window(s, c.kernel, c.stride, c.pad)));
-        let y = self.push(name, LayerKind::Conv, x, w, y);
+        let y = self.push(name, LayerKind::Conv, x, &[x], w, y);
         if let Some(layer) = self.layers.last_mut() {
             layer.groups = c.groups;
             layer.bias = c.bias;
@@ -106,80 +144,106 @@ impl Builder {
 
     /// A transposed convolution `k`-wide with stride `k` (an
     /// up-convolution multiplying each spatial size by `k`), with a bias.
-    pub fn upconv(&mut self, name: &str, x: &[u64], filters: u64, k: u64) -> Dims {
+    pub fn upconv(&mut self, name: &str, x: &Tensor, filters: u64, k: u64) -> Tensor {
         let mut w = vec![x[0], filters];
         w.extend(x[1..].iter().map(|_| k));
         let mut y = vec![filters];
         y.extend(x[1..].iter().map(|&s| s * k));
-        let y = self.push(name, LayerKind::Deconv, x, w, y);
+        let y = self.push(name, LayerKind::Deconv, x, &[x], w, y);
         if let Some(layer) = self.layers.last_mut() {
             layer.bias = true;
         }
         y
     }
 
-    /// A convolution, its batch norm, and an activation layer of `then`
-    /// (relu, or act for the others) if any.
-    pub fn conv_bn(&mut self, name: &str, x: &[u64], filters: u64, c: Conv, then: Option<LayerKind>) -> Dims {
+    /// A convolution, its batch norm, and `then` (a ReLU or an activation)
+    /// if any.
+    pub fn conv_bn(&mut self, name: &str, x: &Tensor, filters: u64, c: Conv, then: Option<Then>) -> Tensor {
         let y = self.conv(name, x, filters, c);
         let y = self.norm(&format!("{name}.bn"), LayerKind::Bn, &y);
+        self.then(name, &y, then)
+    }
+
+    /// `then` applied to `x`: a ReLU, an activation, or `x` itself.
+    pub fn then(&mut self, name: &str, x: &Tensor, then: Option<Then>) -> Tensor {
         match then {
-            Some(kind) => self.same(&format!("{name}.{}", kind.name()), kind, &y),
-            None => y,
+            Some(Then::Relu) => self.same(&format!("{name}.relu"), LayerKind::Relu, x),
+            Some(Then::Act(function)) => self.act(&format!("{name}.{}", function.name()), x, function),
+            None => x.clone(),
         }
     }
 
     /// A normalisation (bn, or ln for layer and instance norms) with its
     /// scale and bias.
-    pub fn norm(&mut self, name: &str, kind: LayerKind, x: &[u64]) -> Dims {
-        self.push(name, kind, x, vec![2, x[0]], x.to_vec())
+    pub fn norm(&mut self, name: &str, kind: LayerKind, x: &Tensor) -> Tensor {
+        self.push(name, kind, x, &[x], vec![2, x[0]], x.to_vec())
     }
 
-    /// A weightless layer that keeps the shape (relu, act, add, dropout).
-    pub fn same(&mut self, name: &str, kind: LayerKind, x: &[u64]) -> Dims {
-        self.push(name, kind, x, Vec::new(), x.to_vec())
+    /// A weightless layer that keeps the shape (relu, act, dropout).
+    pub fn same(&mut self, name: &str, kind: LayerKind, x: &Tensor) -> Tensor {
+        self.push(name, kind, x, &[x], Vec::new(), x.to_vec())
     }
 
-    /// An elementwise product; `scale`: with a trained per-channel scale.
-    pub fn mul(&mut self, name: &str, x: &[u64], scale: bool) -> Dims {
-        let w = if scale { vec![1, x[0]] } else { Vec::new() };
-        self.push(name, LayerKind::Mul, x, w, x.to_vec())
+    /// An activation of `function`.
+    pub fn act(&mut self, name: &str, x: &Tensor, function: Function) -> Tensor {
+        let y = self.same(name, LayerKind::Act, x);
+        if let Some(layer) = self.layers.last_mut() {
+            layer.function = Some(function);
+        }
+        y
+    }
+
+    /// The sum of `x` and `other` (a residual join).
+    pub fn add(&mut self, name: &str, x: &Tensor, other: &Tensor) -> Tensor {
+        self.push(name, LayerKind::Add, x, &[x, other], Vec::new(), x.to_vec())
+    }
+
+    /// An elementwise product of `x` by a trained per-channel scale (a
+    /// layer scale).
+    pub fn scale(&mut self, name: &str, x: &Tensor) -> Tensor {
+        self.push(name, LayerKind::Mul, x, &[x], vec![1, x[0]], x.to_vec())
+    }
+
+    /// An elementwise product of `x` by `gate` (a squeeze-and-excitation
+    /// scale).
+    pub fn gate(&mut self, name: &str, x: &Tensor, gate: &Tensor) -> Tensor {
+        self.push(name, LayerKind::Mul, x, &[x, gate], Vec::new(), x.to_vec())
     }
 
     /// A max or average pool.
-    pub fn pool(&mut self, name: &str, kind: LayerKind, x: &[u64], kernel: u64, stride: u64, pad: u64) -> Dims {
+    pub fn pool(&mut self, name: &str, kind: LayerKind, x: &Tensor, kernel: u64, stride: u64, pad: u64) -> Tensor {
         let mut w = vec![0, 0];
         w.extend(x[1..].iter().map(|_| kernel));
         let mut y = vec![x[0]];
         y.extend(x[1..].iter().map(|&s| window(s, kernel, stride, pad)));
-        self.push(name, kind, x, w, y)
+        self.push(name, kind, x, &[x], w, y)
     }
 
     /// A global average pool.
-    pub fn global_pool(&mut self, name: &str, x: &[u64]) -> Dims {
+    pub fn global_pool(&mut self, name: &str, x: &Tensor) -> Tensor {
         let mut w = vec![0, 0];
         w.extend(&x[1..]);
         let mut y = vec![x[0]];
         y.extend(x[1..].iter().map(|_| 1));
-        self.push(name, LayerKind::Avgpool, x, w, y)
+        self.push(name, LayerKind::Avgpool, x, &[x], w, y)
     }
 
     /// A concatenation of `parts` along the channels.
-    pub fn concat(&mut self, name: &str, parts: &[&[u64]]) -> Dims {
+    pub fn concat(&mut self, name: &str, parts: &[&Tensor]) -> Tensor {
         let mut y = parts.first().map(|p| p.to_vec()).unwrap_or_default();
         if let Some(c) = y.first_mut() {
             *c = parts.iter().map(|p| p[0]).sum();
         }
-        self.push(name, LayerKind::Concat, &y.clone(), Vec::new(), y)
+        self.push(name, LayerKind::Concat, &y.clone(), parts, Vec::new(), y)
     }
 
     /// A fully connected layer with a bias, reading `x` whole.
-    pub fn fc(&mut self, name: &str, x: &[u64], outputs: u64) -> Dims {
+    pub fn fc(&mut self, name: &str, x: &Tensor, outputs: u64) -> Tensor {
         let mut w = vec![x[0], outputs];
         w.extend(&x[1..]);
         let mut y = vec![outputs];
         y.extend(x[1..].iter().map(|_| 1));
-        let y = self.push(name, LayerKind::Fc, x, w, y);
+        let y = self.push(name, LayerKind::Fc, x, &[x], w, y);
         if let Some(layer) = self.layers.last_mut() {
             layer.bias = true;
         }

@@ -41,20 +41,11 @@
 //!   `validation/`) used flat NCCL rings: its Allreduce is `ring`.
 //!
 //! **Section 11's facts.**
-//! - Kernels. SMs from the vendors' datasheets (V100 80, A100 108, H100
-//!   and H200 132, B200 148, MI300X 304 compute units). The sustained GEMM
-//!   rate is the datasheet's dense peak times the fraction a large BF16
-//!   matmul reaches, as measured in Stas Bekman's "Machine Learning
-//!   Engineering" (github.com/stas00/ml-engineering,
-//!   compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
-//!   comparison table"): A100 SXM 271.2 of 312 TFLOP/s (86.9%), H100 SXM
-//!   794.5 of 989 (80.3%; "H200 is the same"), B200 SXM 1745 of 2250
-//!   (77.6%), MI300X 668.4 of 1300 (51.4%). The one fraction is applied to
-//!   the GPU's FP32, TF32 and FP16 peaks too (measured for BF16 only). The
-//!   V100 is not in that table: Markidis et al. (IPDPSW 2018) measured its
-//!   cuBLAS GEMMs at 83 TFLOP/s on the tensor cores and 83/7 in FP32.
-//!   The launch and framework cost of a kernel,
-//!   [`KERNEL_OVERHEAD_S`], is measured (`tests/torch/overhead.py`).
+//! - Kernels: each preset's GPU is a device of [`super::devices`], whose
+//!   SMs, sustained GEMM rates (its own measured fraction of its peaks)
+//!   and STREAM bandwidth come with their sources. The launch and
+//!   framework cost of a kernel, [`KERNEL_OVERHEAD_S`], is measured
+//!   (`tests/torch/overhead.py`).
 //! - Memory as the framework holds it: [`WORKSPACE_BYTES`] of library
 //!   workspace; autograd's saved tensors and the allocator's rounding
 //!   follow from the network (section 11).
@@ -76,68 +67,24 @@
 
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
 use crate::oracle::model::facts::{
-    AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, RealisticFacts,
+    AllreduceAlgorithm, HaloTransport, KernelFacts, RealisticFacts,
 };
 use crate::oracle::model::network::ProfiledGpu;
 
-/// The derating of every published peak (ABCI's measured ratio).
-const SUSTAINED: f64 = 0.5;
+use crate::oracle::model::devices::{self, Device, SUSTAINED};
+pub use crate::oracle::model::devices::KERNEL_OVERHEAD_S;
 
-/// 781 MiB: memory a GPU gives to the CUDA context and PyTorch before any
-/// tensor (pytorch/pytorch issue #34323, `nvidia-smi` after initialising).
-pub const RESERVED_BYTES: f64 = 781.0 * 1024.0 * 1024.0;
+pub use crate::oracle::model::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, WORKSPACE_BYTES};
 
-/// The launch and framework cost of one kernel: the median over a
-/// convolution, a linear layer, a batch norm and a ReLU of PyTorch 2.15's
-/// host time per kernel of a forward and backward pass through 200 tiny
-/// layers (`tests/torch/overhead.py`: 9.7, 10.7, 17.2 and 3.3 µs), the
-/// time a GPU kernel waits for when it is shorter.
-pub const KERNEL_OVERHEAD_S: f64 = 10.2e-6;
-
-/// Library workspace per GPU: the cuBLAS workspace PyTorch configures,
-/// `CUBLAS_WORKSPACE_CONFIG=:4096:8` (8 buffers of 4096 KiB, as PyTorch's
-/// reproducibility notes and the cuBLAS documentation give it). cuDNN's
-/// per-convolution workspace is chosen at run time and is not counted.
-pub const WORKSPACE_BYTES: f64 = 8.0 * 4096.0 * 1024.0;
-
-/// The framework's memory facts of every preset.
-const FRAMEWORK_MEMORY: FrameworkMemory = FrameworkMemory {
-    workspace_bytes: WORKSPACE_BYTES,
-};
-
-/// The kernel facts of a GPU from its SMs, dense peaks in TFLOP/s (FP32,
-/// TF32, FP16/BF16; 0: none) and the fraction of them a large matmul
-/// reaches.
-fn kernel_facts(sms: u64, peaks: (f64, f64, f64), fraction: f64) -> KernelFacts {
-    let rate = |peak: f64| (peak > 0.0).then_some(peak * 1e12 * fraction);
-    KernelFacts {
-        sms,
-        gemm_flops_per_s: GemmRates {
-            fp32: peaks.0 * 1e12 * fraction,
-            tf32: rate(peaks.1),
-            fp16: rate(peaks.2),
-            bf16: rate(peaks.2),
-        },
-        kernel_overhead_s: KERNEL_OVERHEAD_S,
-    }
+/// The device of `name` (a preset's GPU, which [`devices::DEVICES`]
+/// holds: its test builds every preset).
+fn gpu(name: &str) -> &'static Device {
+    devices::device(name, None).unwrap_or(&devices::DEVICES[0])
 }
 
-/// The V100 SXM2: 80 SMs (V100 datasheet); cuBLAS GEMMs measured at 83
-/// TFLOP/s on the FP16 tensor cores, "seven and three times the
-/// performance in single and half precision" (Markidis et al., "NVIDIA
-/// Tensor Core Programmability, Performance & Precision", IPDPSW 2018):
-/// FP32 83/7 TFLOP/s. No TF32 or BF16 units (they run as FP32).
+/// Kernel facts of a V100 SXM2 (16 and 32 GB alike).
 fn v100_kernels() -> KernelFacts {
-    KernelFacts {
-        sms: 80,
-        gemm_flops_per_s: GemmRates {
-            fp32: 83e12 / 7.0,
-            tf32: None,
-            fp16: Some(83e12),
-            bf16: None,
-        },
-        kernel_overhead_s: KERNEL_OVERHEAD_S,
-    }
+    gpu("V100-SXM2-16GB").kernels()
 }
 
 /// ABCI's V100 as the original tool's profiles were measured on it: the
@@ -160,15 +107,17 @@ fn level(name: &str, span_nodes: Option<u64>, latency_s: f64) -> SwitchLevelSpec
     }
 }
 
-/// Sustained rates from dense peaks in TFLOP/s: `(R, tf32, fp16/bf16)`.
-fn rates(fp32_peak: f64, tf32_peak: f64, half_peak: f64) -> (f64, PrecisionRates) {
-    let tera = 1e12 * SUSTAINED;
+/// The ideal edition's sustained rates from a GPU's dense peaks (FLOP/s:
+/// FP32, TF32, FP16/BF16): `(R, by precision)`, each the peak times
+/// [`SUSTAINED`].
+fn rates(peaks: (f64, f64, f64)) -> (f64, PrecisionRates) {
+    let rate = |peak: f64| (peak > 0.0).then_some(peak * SUSTAINED);
     (
-        fp32_peak * tera,
+        peaks.0 * SUSTAINED,
         PrecisionRates {
-            tf32: Some(tf32_peak * tera),
-            fp16: Some(half_peak * tera),
-            bf16: Some(half_peak * tera),
+            tf32: rate(peaks.1),
+            fp16: rate(peaks.2),
+            bf16: rate(peaks.2),
         },
     )
 }
@@ -176,12 +125,12 @@ fn rates(fp32_peak: f64, tf32_peak: f64, half_peak: f64) -> (f64, PrecisionRates
 /// A node of 8 GPUs with a NIC each, NCCL's best Allreduce, GPUDirect.
 fn dgx_facts(node: &EightGpuNode) -> RealisticFacts {
     RealisticFacts {
-        memory_bandwidth_bytes_per_s: Some(node.hbm_bytes_per_s * SUSTAINED),
+        memory_bandwidth_bytes_per_s: Some(node.gpu.memory_bandwidth_bytes_per_s * SUSTAINED),
         allreduce: Some(AllreduceAlgorithm::Best),
         nic_sharing: Some(1),
         halo_transport: None,
         reserved_bytes: Some(RESERVED_BYTES),
-        kernels: Some(kernel_facts(node.sms, node.peaks, node.matmul_fraction)),
+        kernels: Some(node.gpu.kernels()),
         framework_memory: Some(FRAMEWORK_MEMORY),
         intra_node_bus_bandwidth_bytes_per_s: node.bus.0,
         nic_bus_bandwidth_bytes_per_s: node.bus.1,
@@ -193,18 +142,12 @@ fn dgx_facts(node: &EightGpuNode) -> RealisticFacts {
 struct EightGpuNode {
     name: &'static str,
     source: &'static str,
-    /// Dense peaks, TFLOP/s: FP32, TF32, FP16/BF16.
-    peaks: (f64, f64, f64),
-    memory_bytes: f64,
-    hbm_bytes_per_s: f64,
+    /// The GPU.
+    gpu: &'static Device,
     link_bytes_per_s: f64,
     nic_bytes_per_s: f64,
     nodes: u64,
     leaf_nodes: u64,
-    /// SMs (compute units).
-    sms: u64,
-    /// The measured fraction of the peak a large matmul reaches.
-    matmul_fraction: f64,
     /// NCCL's bus bandwidth inside the node and through one NIC, bytes/s.
     bus: (Option<f64>, Option<f64>),
 }
@@ -216,12 +159,13 @@ const NDR_BUS: f64 = 46e9;
 
 impl EightGpuNode {
     fn spec(&self) -> ClusterSpec {
-        let (fp32, by_precision) = rates(self.peaks.0, self.peaks.1, self.peaks.2);
+        let (fp32, by_precision) = rates(self.gpu.peaks);
         ClusterSpec {
             name: self.name.into(),
             source: self.source.into(),
+            gpu: Some(self.gpu.name.into()),
             gpu_flops_per_s: fp32,
-            gpu_memory_bytes: self.memory_bytes,
+            gpu_memory_bytes: self.gpu.memory_bytes,
             gpus_per_node: 8,
             max_gpus: 8 * self.nodes,
             intra_node: LinkSpec {
@@ -251,6 +195,7 @@ impl EightGpuNode {
 pub fn abci() -> ClusterSpec {
     ClusterSpec {
         name: "ABCI".into(),
+        gpu: Some("V100-SXM2-16GB".into()),
         source: "ParaDL (HPDC 2021) and the oracle contract, sections 6 and 7: AIST ABCI compute nodes (4x V100 SXM2 16 GB, NVLink2, 2x InfiniBand EDR), measured latencies, memory bandwidth, NIC sharing and host-staged halos; FP16 tensor cores half the V100's 125 TFLOP/s peak; 781 MiB reserved per GPU (CUDA context and PyTorch, pytorch/pytorch#34323)".into(),
         gpu_flops_per_s: 7.8e12,
         gpu_memory_bytes: 16e9,
@@ -302,15 +247,11 @@ pub fn dgx_a100() -> ClusterSpec {
     EightGpuNode {
         name: "DGX A100 SuperPOD",
         source: "NVIDIA A100 80 GB SXM datasheet (FP32 19.5, TF32 156, FP16/BF16 312 TFLOP/s dense; HBM2e 2,039 GB/s; NVLink 600 GB/s), DGX A100 user guide (8x ConnectX-6 HDR 200 Gb/s, one per GPU), DGX SuperPOD reference architecture (20-node scalable units, 140 nodes); rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
-        peaks: (19.5, 156.0, 312.0),
-        memory_bytes: 80e9,
-        hbm_bytes_per_s: 2039e9,
+        gpu: gpu("A100-SXM4-80GB"),
         link_bytes_per_s: 300e9,
         nic_bytes_per_s: 25e9,
         nodes: 140,
         leaf_nodes: 20,
-        sms: 108,
-        matmul_fraction: 0.869,
         bus: (Some(234.89e9), Some(HDR_BUS)),
     }
     .spec()
@@ -326,15 +267,11 @@ pub fn dgx_h100() -> ClusterSpec {
     EightGpuNode {
         name: "DGX H100 SuperPOD",
         source: "NVIDIA H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s), DGX SuperPOD H100 reference architecture (32-node scalable units, 127 nodes); rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
-        peaks: (67.0, 494.7, 989.4),
-        memory_bytes: 80e9,
-        hbm_bytes_per_s: 3.35e12,
+        gpu: gpu("H100-SXM5-80GB"),
         link_bytes_per_s: 450e9,
         nic_bytes_per_s: 50e9,
         nodes: 127,
         leaf_nodes: 32,
-        sms: 132,
-        matmul_fraction: 0.803,
         bus: (Some(370e9), Some(NDR_BUS)),
     }
     .spec()
@@ -349,15 +286,11 @@ pub fn dgx_h200() -> ClusterSpec {
     EightGpuNode {
         name: "DGX H200 SuperPOD",
         source: "NVIDIA H200 SXM datasheet (H100 compute: FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3e 141 GB, 4.8 TB/s; NVLink 900 GB/s), DGX H200 (8x ConnectX-7 400 Gb/s); 127 nodes in 32-node units assumed from the H100 SuperPOD; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
-        peaks: (67.0, 494.7, 989.4),
-        memory_bytes: 141e9,
-        hbm_bytes_per_s: 4.8e12,
+        gpu: gpu("H200"),
         link_bytes_per_s: 450e9,
         nic_bytes_per_s: 50e9,
         nodes: 127,
         leaf_nodes: 32,
-        sms: 132,
-        matmul_fraction: 0.803,
         bus: (Some(367.61e9), Some(NDR_BUS)),
     }
     .spec()
@@ -373,15 +306,11 @@ pub fn dgx_b200() -> ClusterSpec {
     EightGpuNode {
         name: "DGX B200 SuperPOD",
         source: "NVIDIA DGX/HGX B200 datasheet (FP32 80, TF32 1,100, FP16/BF16 2,250 TFLOP/s dense at 1,000 W; HBM3e 180 GB, 8 TB/s; NVLink 5 1.8 TB/s), DGX B200 (8x ConnectX-7 400 Gb/s); 4 scalable units of 32 nodes assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
-        peaks: (80.0, 1100.0, 2250.0),
-        memory_bytes: 180e9,
-        hbm_bytes_per_s: 8e12,
+        gpu: gpu("B200"),
         link_bytes_per_s: 900e9,
         nic_bytes_per_s: 50e9,
         nodes: 128,
         leaf_nodes: 32,
-        sms: 148,
-        matmul_fraction: 0.776,
         bus: (Some(682.2e9), Some(NDR_BUS)),
     }
     .spec()
@@ -399,15 +328,11 @@ pub fn mi300x() -> ClusterSpec {
     EightGpuNode {
         name: "MI300X cluster",
         source: "AMD Instinct MI300X datasheet (FP32 163.4, TF32 653.7, FP16/BF16 1,307.4 TFLOP/s dense; HBM3 192 GB, 5.3 TB/s; Infinity Fabric 7 links of 128 GB/s, full mesh), one 400 Gb/s NIC per GPU (AMD platform reference); 128 nodes in 32-node units and 448 GB/s rings (7 links x 64 GB/s) assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
-        peaks: (163.4, 653.7, 1307.4),
-        memory_bytes: 192e9,
-        hbm_bytes_per_s: 5.3e12,
+        gpu: gpu("MI300X"),
         link_bytes_per_s: 448e9,
         nic_bytes_per_s: 50e9,
         nodes: 128,
         leaf_nodes: 32,
-        sms: 304,
-        matmul_fraction: 0.514,
         bus: (Some(312.912e9), None),
     }
     .spec()
@@ -420,10 +345,11 @@ pub fn mi300x() -> ClusterSpec {
 /// (DGX-1 user guide); the V100's FP32 15.7, FP16 125 TFLOP/s peaks and
 /// 900 GB/s HBM2, derated as ABCI's measured V100 (`R` = 7.8 TFLOP/s,
 /// 450 GB/s), its kernels as ABCI's. One node: NCCL's rings stay inside it.
-fn dgx1_v100(memory_bytes: f64, name: &str) -> ClusterSpec {
+fn dgx1_v100(memory_bytes: f64, name: &str, gpu: &str) -> ClusterSpec {
     let abci = abci();
     ClusterSpec {
         name: name.into(),
+        gpu: Some(gpu.into()),
         source: "NVIDIA DGX-1 with V100 SXM2 (user guide: 8 GPUs in an NVLink 2 hybrid cube mesh, 6 links x 25 GB/s per GPU, 4x EDR 100 Gb/s); V100 datasheet (FP32 15.7, FP16 125 TFLOP/s, HBM2 900 GB/s) derated as ABCI's measured V100 (7.8 TFLOP/s, 450 GB/s); one node; latencies as ABCI's; 781 MiB reserved (pytorch/pytorch#34323)".into(),
         gpu_memory_bytes: memory_bytes,
         gpus_per_node: 8,
@@ -445,10 +371,10 @@ fn dgx1_v100(memory_bytes: f64, name: &str) -> ClusterSpec {
 
 /// A DGX-1 with 8 × V100 SXM2 16 GB (see [`dgx1_v100`]).
 pub fn dgx1_v100_16gb() -> ClusterSpec {
-    dgx1_v100(16e9, "DGX-1 V100 16 GB")
+    dgx1_v100(16e9, "DGX-1 V100 16 GB", "V100-SXM2-16GB")
 }
 
 /// A DGX-1 with 8 × V100 SXM2 32 GB (see [`dgx1_v100`]).
 pub fn dgx1_v100_32gb() -> ClusterSpec {
-    dgx1_v100(32e9, "DGX-1 V100 32 GB")
+    dgx1_v100(32e9, "DGX-1 V100 32 GB", "V100-SXM2-32GB")
 }

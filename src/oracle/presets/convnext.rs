@@ -9,9 +9,9 @@
 //! convolutions with a bias.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv};
+use super::builder::{Builder, Conv, Tensor};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::layer::{Function, LayerKind};
 use crate::oracle::model::network::Network;
 
 /// Blocks and channels per stage.
@@ -23,7 +23,7 @@ const STAGES: [(u32, u64); 4] = [(3, 96), (3, 192), (9, 384), (3, 768)];
 /// None for these shapes (its test builds it).
 pub fn convnext_tiny() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = b.conv("stem", &[3, 224, 224], 96, Conv::new(4).stride(4).pad(0).bias());
+    let x = b.conv("stem", &Tensor::input(&[3, 224, 224]), 96, Conv::new(4).stride(4).pad(0).bias());
     let mut x = b.norm("stem.ln", LayerKind::Ln, &x);
     for (stage, (blocks, channels)) in STAGES.into_iter().enumerate() {
         if stage > 0 {
@@ -45,10 +45,10 @@ pub fn convnext_tiny() -> Result<Network, InputError> {
             );
             let y = b.norm(&format!("{name}.ln"), LayerKind::Ln, &y);
             let y = b.conv(&format!("{name}.pw1"), &y, 4 * channels, Conv::new(1).bias());
-            let y = b.same(&format!("{name}.gelu"), LayerKind::Act, &y);
+            let y = b.act(&format!("{name}.gelu"), &y, Function::Gelu);
             let y = b.conv(&format!("{name}.pw2"), &y, channels, Conv::new(1).bias());
-            let y = b.mul(&format!("{name}.layer_scale"), &y, true);
-            x = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+            let y = b.scale(&format!("{name}.layer_scale"), &y);
+            x = b.add(&format!("{name}.add"), &y, &x);
         }
     }
     let x = b.global_pool("avgpool", &x);

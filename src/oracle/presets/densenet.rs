@@ -8,7 +8,7 @@
 //! average pool and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv, Dims};
+use super::builder::{Builder, Conv, Tensor};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
@@ -20,7 +20,7 @@ const GROWTH: u64 = 32;
 /// Bottleneck width, in growths.
 const BN_SIZE: u64 = 4;
 
-fn bn_relu(b: &mut Builder, name: &str, x: &[u64]) -> Dims {
+fn bn_relu(b: &mut Builder, name: &str, x: &Tensor) -> Tensor {
     let y = b.norm(&format!("{name}.norm"), LayerKind::Bn, x);
     b.same(&format!("{name}.relu"), LayerKind::Relu, &y)
 }
@@ -31,7 +31,7 @@ fn bn_relu(b: &mut Builder, name: &str, x: &[u64]) -> Dims {
 /// None for these shapes (its test builds it).
 pub fn densenet121() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = b.conv("features.conv0", &[3, 224, 224], 64, Conv::new(7).stride(2));
+    let x = b.conv("features.conv0", &Tensor::input(&[3, 224, 224]), 64, Conv::new(7).stride(2));
     let x = bn_relu(&mut b, "features.0", &x);
     let mut x = b.pool("features.pool0", LayerKind::Maxpool, &x, 3, 2, 1);
     for (block, layers) in BLOCKS.into_iter().enumerate() {

@@ -8,13 +8,13 @@
 //! to 1280, global average pool, dropout and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv};
+use super::builder::{Builder, Conv, Tensor, Then};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::layer::{Function, LayerKind};
 use crate::oracle::model::network::Network;
 
 /// SiLU: an activation other than ReLU.
-const SILU: Option<LayerKind> = Some(LayerKind::Act);
+const SILU: Option<Then> = Some(Then::Act(Function::Silu));
 
 /// `(expansion, kernel, stride, output channels, blocks)` of table 1.
 const STAGES: [(u64, u64, u64, u64, u32); 7] = [
@@ -33,7 +33,7 @@ const STAGES: [(u64, u64, u64, u64, u32); 7] = [
 /// None for these shapes (its test builds it).
 pub fn efficientnet_b0() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let mut x = b.conv_bn("features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), SILU);
+    let mut x = b.conv_bn("features.0", &Tensor::input(&[3, 224, 224]), 32, Conv::new(3).stride(2), SILU);
     for (stage, (expansion, kernel, stride, out, blocks)) in STAGES.into_iter().enumerate() {
         for i in 0..blocks {
             let name = format!("features.{}.{i}", stage + 1);
@@ -54,13 +54,13 @@ pub fn efficientnet_b0() -> Result<Network, InputError> {
             // squeeze and excitation: pool, 1×1 down with SiLU, 1×1 up with a sigmoid, scale
             let s = b.global_pool(&format!("{name}.se.pool"), &y);
             let s = b.conv(&format!("{name}.se.fc1"), &s, squeezed, Conv::new(1).bias());
-            let s = b.same(&format!("{name}.se.silu"), LayerKind::Act, &s);
+            let s = b.act(&format!("{name}.se.silu"), &s, Function::Silu);
             let s = b.conv(&format!("{name}.se.fc2"), &s, expanded, Conv::new(1).bias());
-            b.same(&format!("{name}.se.sigmoid"), LayerKind::Act, &s);
-            y = b.mul(&format!("{name}.se.scale"), &y, false);
+            let s = b.act(&format!("{name}.se.sigmoid"), &s, Function::Sigmoid);
+            y = b.gate(&format!("{name}.se.scale"), &y, &s);
             y = b.conv_bn(&format!("{name}.project"), &y, out, Conv::new(1), None);
             if stride == 1 && x[0] == out {
-                y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+                y = b.add(&format!("{name}.add"), &y, &x);
             }
             x = y;
         }

@@ -7,13 +7,13 @@
 //! dropout and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv};
+use super::builder::{Builder, Conv, Tensor, Then};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::layer::{Function, LayerKind};
 use crate::oracle::model::network::Network;
 
 /// ReLU6: an activation other than ReLU.
-const RELU6: Option<LayerKind> = Some(LayerKind::Act);
+const RELU6: Option<Then> = Some(Then::Act(Function::Relu6));
 
 /// `(expansion t, channels c, blocks n, first stride s)` of table 2.
 const STAGES: [(u64, u64, u32, u64); 7] = [
@@ -32,7 +32,7 @@ const STAGES: [(u64, u64, u32, u64); 7] = [
 /// None for these shapes (its test builds it).
 pub fn mobilenet_v2() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let mut x = b.conv_bn("features.0", &[3, 224, 224], 32, Conv::new(3).stride(2), RELU6);
+    let mut x = b.conv_bn("features.0", &Tensor::input(&[3, 224, 224]), 32, Conv::new(3).stride(2), RELU6);
     let mut index = 1;
     for (t, c, n, s) in STAGES {
         for i in 0..n {
@@ -52,7 +52,7 @@ pub fn mobilenet_v2() -> Result<Network, InputError> {
             );
             y = b.conv_bn(&format!("{name}.project"), &y, c, Conv::new(1), None);
             if stride == 1 && x[0] == c {
-                y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+                y = b.add(&format!("{name}.add"), &y, &x);
             }
             x = y;
             index += 1;

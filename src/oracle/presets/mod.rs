@@ -12,7 +12,7 @@ mod builder;
 pub mod clusters;
 mod convnext;
 mod densenet;
-pub mod devices;
+pub use super::model::devices;
 mod efficientnet;
 mod mobilenet;
 mod resnet;

@@ -32,6 +32,12 @@ struct Builder {
 
 impl Builder {
     fn push(&mut self, name: String, kind: LayerKind, x: [u64; 3], w: Vec<u64>, y: [u64; 3]) {
+        self.push_reading(name, kind, x, w, y, None);
+    }
+
+    /// Adds a layer reading the outputs of the layers `reads` (`None`: the
+    /// previous layer's).
+    fn push_reading(&mut self, name: String, kind: LayerKind, x: [u64; 3], w: Vec<u64>, y: [u64; 3], reads: Option<Vec<i64>>) {
         self.layers.push(LayerSpec {
             name,
             kind,
@@ -41,13 +47,43 @@ impl Builder {
             time_s: None,
             groups: 1,
             bias: false,
+            reads,
+            function: None,
         });
+    }
+
+    /// The index of the last layer added (the block's input before a block).
+    fn last(&self) -> i64 {
+        self.layers.len() as i64 - 1
     }
 
     /// A convolution followed by its batch norm (and a ReLU if `relu`).
     fn conv_bn(&mut self, name: String, x: [u64; 3], filters: u64, kernel: u64, out_size: u64, relu: bool) -> [u64; 3] {
+        self.conv_bn_reading(name, x, filters, kernel, out_size, relu, None)
+    }
+
+    /// [`Builder::conv_bn`] whose convolution reads the output of layer
+    /// `reads` (`None`: the previous layer's).
+    #[allow(clippy::too_many_arguments)]
+    fn conv_bn_reading(
+        &mut self,
+        name: String,
+        x: [u64; 3],
+        filters: u64,
+        kernel: u64,
+        out_size: u64,
+        relu: bool,
+        reads: Option<i64>,
+    ) -> [u64; 3] {
         let y = [filters, out_size, out_size];
-        self.push(name, LayerKind::Conv, x, vec![x[0], filters, kernel, kernel], y);
+        self.push_reading(
+            name,
+            LayerKind::Conv,
+            x,
+            vec![x[0], filters, kernel, kernel],
+            y,
+            reads.map(|r| vec![r]),
+        );
         self.push("BNORM".into(), LayerKind::Bn, y, vec![filters, filters, 0, 0], y);
         if relu {
             self.push("RELU".into(), LayerKind::Relu, y, vec![filters, filters, 0, 0], y);
@@ -55,15 +91,27 @@ impl Builder {
         y
     }
 
-    /// The shortcut (a projection if the shape changes), the sum and ReLU.
-    fn close(&mut self, block: Block) {
+    /// The shortcut from the block's input, the output of layer `input`
+    /// (a projection if the shape changes), the sum and ReLU.
+    fn close(&mut self, block: Block, input: i64) {
         let x = [block.in_channels, block.in_size, block.in_size];
         let y = [block.out_channels, block.out_size, block.out_size];
-        if x != y {
+        let main = self.last();
+        let shortcut = if x == y {
+            input
+        } else {
             let name = format!("CONV_{}_{}_proj", block.stage, block.index);
-            self.conv_bn(name, x, block.out_channels, 1, block.out_size, false);
-        }
-        self.push("ADD".into(), LayerKind::Add, y, vec![y[0], y[0], 0, 0], y);
+            self.conv_bn_reading(name, x, block.out_channels, 1, block.out_size, false, Some(input));
+            self.last()
+        };
+        self.push_reading(
+            "ADD".into(),
+            LayerKind::Add,
+            y,
+            vec![y[0], y[0], 0, 0],
+            y,
+            Some(vec![main, shortcut]),
+        );
         self.push("RELU".into(), LayerKind::Relu, y, vec![y[0], y[0], 0, 0], y);
     }
 
@@ -71,9 +119,10 @@ impl Builder {
     fn basic(&mut self, b: Block) {
         let name = |k: u32| format!("CONV_{}_{}_{k}", b.stage, b.index);
         let x = [b.in_channels, b.in_size, b.in_size];
+        let input = self.last();
         let y = self.conv_bn(name(1), x, b.out_channels, 3, b.out_size, true);
         self.conv_bn(name(2), y, b.out_channels, 3, b.out_size, false);
-        self.close(b);
+        self.close(b, input);
     }
 
     /// 1×1 reduce, 3×3, 1×1 expand (×4).
@@ -81,10 +130,11 @@ impl Builder {
         let name = |k: u32| format!("CONV_{}_{}_{k}", b.stage, b.index);
         let mid = b.out_channels / 4;
         let x = [b.in_channels, b.in_size, b.in_size];
+        let input = self.last();
         let y = self.conv_bn(name(1), x, mid, 1, b.out_size, true);
         let y = self.conv_bn(name(2), y, mid, 3, b.out_size, true);
         self.conv_bn(name(3), y, b.out_channels, 1, b.out_size, false);
-        self.close(b);
+        self.close(b, input);
     }
 }
 

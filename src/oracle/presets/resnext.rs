@@ -7,7 +7,7 @@
 //! changes shape, global average pool and a 1000-way fc.
 
 use super::IMAGENET_SAMPLES;
-use super::builder::{Builder, Conv};
+use super::builder::{Builder, Conv, Tensor, Then};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
@@ -27,10 +27,10 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
     let mut b = Builder::default();
     let x = b.conv_bn(
         "conv1",
-        &[3, 224, 224],
+        &Tensor::input(&[3, 224, 224]),
         64,
         Conv::new(7).stride(2),
-        Some(LayerKind::Relu),
+        Some(Then::Relu),
     );
     let mut x = b.pool("maxpool", LayerKind::Maxpool, &x, 3, 2, 1);
     for (stage, (blocks, planes)) in STAGES.into_iter().enumerate() {
@@ -39,25 +39,27 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
         for i in 0..blocks {
             let name = format!("layer{}.{i}", stage + 1);
             let stride = if i == 0 && stage > 0 { 2 } else { 1 };
-            let y = b.conv_bn(&format!("{name}.conv1"), &x, width, Conv::new(1), Some(LayerKind::Relu));
+            let y = b.conv_bn(&format!("{name}.conv1"), &x, width, Conv::new(1), Some(Then::Relu));
             let y = b.conv_bn(
                 &format!("{name}.conv2"),
                 &y,
                 width,
                 Conv::new(3).stride(stride).groups(CARDINALITY),
-                Some(LayerKind::Relu),
+                Some(Then::Relu),
             );
             let y = b.conv_bn(&format!("{name}.conv3"), &y, out, Conv::new(1), None);
-            if i == 0 {
+            let shortcut = if i == 0 {
                 b.conv_bn(
                     &format!("{name}.downsample"),
                     &x,
                     out,
                     Conv::new(1).stride(stride),
                     None,
-                );
-            }
-            let y = b.same(&format!("{name}.add"), LayerKind::Add, &y);
+                )
+            } else {
+                x.clone()
+            };
+            let y = b.add(&format!("{name}.add"), &y, &shortcut);
             x = b.same(&format!("{name}.relu"), LayerKind::Relu, &y);
         }
     }

@@ -10,9 +10,9 @@
 //! convolutions; a 1×1×1 convolution to 3 classes. KiTS19 has 168 training
 //! cases (one patch each per epoch, as the reference samples them).
 
-use super::builder::{Builder, Conv, Dims};
+use super::builder::{Builder, Conv, Tensor};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::layer::{Function, LayerKind};
 use crate::oracle::model::network::Network;
 
 /// Channels of the levels.
@@ -20,10 +20,10 @@ const FILTERS: [u64; 5] = [32, 64, 128, 256, 320];
 /// KiTS19 training cases.
 const KITS19_CASES: u64 = 168;
 
-fn conv_norm_act(b: &mut Builder, name: &str, x: &[u64], filters: u64, stride: u64) -> Dims {
+fn conv_norm_act(b: &mut Builder, name: &str, x: &Tensor, filters: u64, stride: u64) -> Tensor {
     let y = b.conv(name, x, filters, Conv::new(3).stride(stride));
     let y = b.norm(&format!("{name}.norm"), LayerKind::Ln, &y);
-    b.same(&format!("{name}.act"), LayerKind::Act, &y)
+    b.act(&format!("{name}.act"), &y, Function::LeakyRelu)
 }
 
 /// The 3D U-Net at 128³.
@@ -32,7 +32,7 @@ fn conv_norm_act(b: &mut Builder, name: &str, x: &[u64], filters: u64, stride: u
 /// None for these shapes (its test builds it).
 pub fn unet3d() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = conv_norm_act(&mut b, "input.conv1", &[1, 128, 128, 128], FILTERS[0], 1);
+    let x = conv_norm_act(&mut b, "input.conv1", &Tensor::input(&[1, 128, 128, 128]), FILTERS[0], 1);
     let mut x = conv_norm_act(&mut b, "input.conv2", &x, FILTERS[0], 1);
     let mut skips = vec![x.clone()];
     let downs: Vec<(u64, String)> = FILTERS[1..]

@@ -30,7 +30,7 @@ use crate::oracle::cost::table::{CostTable, LayerCost, TimeBasis};
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::network::Network;
-use crate::oracle::model::practice::Precision;
+use crate::oracle::model::practice::{MemoryFormat, Precision};
 use crate::oracle::model::run::Run;
 
 /// What a cost table depends on besides the network and the cluster: the
@@ -42,6 +42,7 @@ struct TableKey {
     item_bytes_bits: u64,
     precision: Precision,
     recompute: bool,
+    memory_format: MemoryFormat,
 }
 
 impl TableKey {
@@ -55,6 +56,11 @@ impl TableKey {
             },
             precision: basis.precision,
             recompute: basis.recompute,
+            // the ideal edition's times do not depend on the layout
+            memory_format: match basis.fidelity {
+                Fidelity::Ideal => MemoryFormat::Nchw,
+                Fidelity::Realistic => basis.memory_format,
+            },
         }
     }
 }

@@ -55,6 +55,7 @@ impl Scenario {
             item_bytes: template.bytes_per_item * template.precision.item_share(),
             precision: template.precision,
             recompute: template.recompute,
+            memory_format: template.memory_format,
         });
         let kappa = template.calibration.map_or(1.0, |f| f.of(Strategy::Serial).compute);
         let samples = self.network().dataset_samples() as f64;

@@ -174,9 +174,8 @@ fn kernel_symbols(table: &CostTable, run: &Run) -> Vec<Symbol> {
     let Some(facts) = table.terms().kernels else {
         return Vec::new();
     };
-    let kernels: usize = table
-        .kernels()
-        .map_or(0, |k| k.works().iter().map(|w| w.kernels()).sum());
+    let kernels: usize = table.kernels().map_or(0, |k| k.count());
+    let stream = table.kernels().map_or(0.0, |k| k.gpu().bandwidth);
     vec![
         Symbol::new(
             "SMs",
@@ -197,6 +196,12 @@ fn kernel_symbols(table: &CostTable, run: &Run) -> Vec<Symbol> {
             Unit::Seconds,
         ),
         Symbol::new("kernels", "kernels a step launches", kernels as f64, Unit::Count),
+        Symbol::new(
+            "BW",
+            "sustained (STREAM) memory bandwidth of memory-bound kernels",
+            stream,
+            Unit::BytesPerSecond,
+        ),
     ]
 }
 

@@ -13,7 +13,7 @@ use super::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
 use super::values::{self, Const, MAX_RANK, Values, items};
 use crate::oracle::formats::sizes::{self, Padding};
 use crate::oracle::model::errors::{GraphError, NodeRef};
-use crate::oracle::model::layer::{LayerKind, LayerSpec};
+use crate::oracle::model::layer::{Function, LayerKind, LayerSpec};
 use crate::oracle::model::shape::Shape;
 
 /// What the conversion gives: the layers, and what it merged or skipped.
@@ -50,6 +50,25 @@ const ACTIVATIONS: [&str; 21] = [
     "Exp",
     "Sqrt",
 ];
+
+/// The function of an activation operator (or of an activation fused from
+/// several, by its name), as far as what autograd saves differs.
+fn function_of(op: &str) -> Function {
+    match op {
+        "Sigmoid" => Function::Sigmoid,
+        "Tanh" => Function::Tanh,
+        "Softmax" | "LogSoftmax" => Function::Softmax,
+        "LeakyRelu" => Function::LeakyRelu,
+        "Elu" | "Celu" | "Selu" => Function::Elu,
+        "Clip" => Function::Relu6,
+        "SiLU" => Function::Silu,
+        "Gelu" | "GELU" => Function::Gelu,
+        "HardSwish" | "Hardswish" => Function::Hardswish,
+        "HardSigmoid" => Function::Hardsigmoid,
+        "Mish" => Function::Mish,
+        _ => Function::Other,
+    }
+}
 
 /// Elementwise operators of two or more tensors.
 const BINARY: [&str; 9] = ["Add", "Sub", "Mul", "Div", "Sum", "Max", "Min", "Mean", "Pow"];
@@ -241,6 +260,13 @@ impl<'g> Walk<'g> {
         }
     }
 
+    /// Sets the function of the activation layer just added.
+    fn function(&mut self, function: Function) {
+        if let Some(layer) = self.out.layers.last_mut() {
+            layer.function = Some(function);
+        }
+    }
+
     fn merged(&mut self, what: impl Into<String>) {
         *self.out.merged.entry(what.into()).or_default() += 1;
     }
@@ -256,14 +282,40 @@ impl<'g> Walk<'g> {
         w: Vec<u64>,
         y_dims: Vec<u64>,
     ) -> Result<(), GraphError> {
+        self.layer_reading(node, at, kind, x, &[x.producer], w, y_dims)
+    }
+
+    /// [`Walk::layer`] for a layer that reads the tensors of `reads` (the
+    /// layers that wrote them; `None`: the network's input).
+    #[allow(clippy::too_many_arguments)]
+    fn layer_reading(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        kind: LayerKind,
+        x: &Act,
+        reads: &[Option<usize>],
+        w: Vec<u64>,
+        y_dims: Vec<u64>,
+    ) -> Result<(), GraphError> {
         let y = x.produced(y_dims, self.out.layers.len());
-        self.push(at, kind, x.canonical(), w, y.canonical())?;
+        self.push(at, kind, x.canonical(), w, y.canonical(), reads)?;
         self.set(node, Value::Act(y));
         Ok(())
     }
 
-    /// Adds a layer named after the node, its sizes checked.
-    fn push(&mut self, at: &NodeRef, kind: LayerKind, x: Vec<u64>, w: Vec<u64>, y: Vec<u64>) -> Result<(), GraphError> {
+    /// Adds a layer named after the node, its sizes checked, reading the
+    /// tensors of `reads` (kept only where they are not the previous
+    /// layer's output, a chain's default).
+    fn push(
+        &mut self,
+        at: &NodeRef,
+        kind: LayerKind,
+        x: Vec<u64>,
+        w: Vec<u64>,
+        y: Vec<u64>,
+        reads: &[Option<usize>],
+    ) -> Result<(), GraphError> {
         for dims in [&x, &w, &y] {
             items(dims).map_err(|p| fail(Some(at.clone()), p))?;
         }
@@ -272,13 +324,18 @@ impl<'g> Walk<'g> {
         } else {
             at.name.clone()
         };
-        self.out.layers.push(LayerSpec::plain(
+        let index = self.out.layers.len();
+        let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
+        let chained = reads.len() == 1 && reads[0] == index as i64 - 1;
+        let mut layer = LayerSpec::plain(
             name,
             kind,
             Shape::new(padded(&x, self.rank)),
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
-        ));
+        );
+        layer.reads = (!chained).then_some(reads);
+        self.out.layers.push(layer);
         Ok(())
     }
 
@@ -296,7 +353,9 @@ impl<'g> Walk<'g> {
             let dims = x.dims.clone();
             let mut renamed = at.clone();
             renamed.name = format!("{} ({name})", at.name);
-            return self.layer(node, &renamed, LayerKind::Act, &x, Vec::new(), dims);
+            self.layer(node, &renamed, LayerKind::Act, &x, Vec::new(), dims)?;
+            self.function(function_of(name));
+            return Ok(());
         }
         let op = at.op.as_str();
         // every input a constant: fold it
@@ -491,6 +550,9 @@ impl<'g> Walk<'g> {
                 };
                 let kind = if w.is_empty() { LayerKind::Act } else { LayerKind::Mul };
                 self.layer(node, at, kind, &x, w, dims)?;
+                if kind == LayerKind::Act {
+                    self.function(function_of(op));
+                }
             }
             _ if BINARY.contains(&op) => self.elementwise(node, at)?,
             "Concat" => self.concat(node, at)?,
@@ -946,7 +1008,7 @@ impl<'g> Walk<'g> {
         let y_canonical: Vec<u64> = std::iter::once(canonical[0])
             .chain(canonical[1..].iter().zip(&window).map(|(&d, &k)| d / k.max(1)))
             .collect();
-        self.push(at, kind, canonical, w, y_canonical)?;
+        self.push(at, kind, canonical, w, y_canonical, &[x.producer])?;
         let producer = self.out.layers.len() - 1;
         let mut y = Act {
             dims: Vec::new(),
@@ -1028,7 +1090,7 @@ impl<'g> Walk<'g> {
         let input = padded(&input, self.rank);
         let mut weights = vec![input[0], f];
         weights.extend(&input[1..]);
-        self.push(at, LayerKind::Fc, input, weights, vec![f])?;
+        self.push(at, LayerKind::Fc, input, weights, vec![f], &[x.producer])?;
         if let Some(layer) = self.out.layers.last_mut() {
             layer.bias = bias;
         }
@@ -1116,7 +1178,8 @@ impl<'g> Walk<'g> {
         } else {
             LayerKind::Add
         };
-        self.layer(node, at, kind, &widest, Vec::new(), dims)?;
+        let reads: Vec<Option<usize>> = computed.iter().map(|t| t.producer).collect();
+        self.layer_reading(node, at, kind, &widest, &reads, Vec::new(), dims)?;
         Ok(())
     }
 
@@ -1193,7 +1256,8 @@ impl<'g> Walk<'g> {
         dims[axis - 1] = channels;
         let mut joined = first.clone();
         joined.dims = dims.clone();
-        self.layer(node, at, LayerKind::Concat, &joined, Vec::new(), dims)?;
+        let reads: Vec<Option<usize>> = parts.iter().map(|p| p.producer).collect();
+        self.layer_reading(node, at, LayerKind::Concat, &joined, &reads, Vec::new(), dims)?;
         Ok(())
     }
 

@@ -1,0 +1,130 @@
+//! Structural edits of a layer list that keep what each layer reads: a
+//! layer inserted, removed or moved renumbers the `reads` of the others,
+//! so a branched network stays the same graph (a chain stays a chain).
+
+use super::layer::LayerSpec;
+
+/// The sources of layer `index` as indices (`-1`: the input), its
+/// `reads` or the previous layer's output.
+fn sources(layers: &[LayerSpec], index: usize) -> Vec<i64> {
+    layers
+        .get(index)
+        .and_then(|l| l.reads.clone())
+        .unwrap_or_else(|| vec![index as i64 - 1])
+}
+
+/// Renumbers every layer's explicit `reads` by `map` (which may give a
+/// list), then drops a `reads` that is the previous layer's output alone
+/// (a chain's default) and replaces one that names a later layer by it.
+fn renumber(layers: &mut [LayerSpec], map: impl Fn(i64) -> Vec<i64>) {
+    for (index, layer) in layers.iter_mut().enumerate() {
+        let Some(reads) = layer.reads.take() else {
+            continue;
+        };
+        let own = index as i64;
+        let mapped: Vec<i64> = reads.into_iter().flat_map(&map).collect();
+        let valid = !mapped.is_empty() && mapped.iter().all(|&r| (-1..own).contains(&r));
+        layer.reads = (valid && mapped != [own - 1]).then_some(mapped);
+    }
+}
+
+/// Inserts `layer` at `at` (reading the previous layer's output unless it
+/// says otherwise); the layers after it keep reading what they read.
+pub fn insert(layers: &mut Vec<LayerSpec>, at: usize, mut layer: LayerSpec) {
+    let at = at.min(layers.len());
+    let own = layer.reads.take();
+    layers.insert(at, layer);
+    let inserted = at as i64;
+    renumber(layers, |r| vec![if r >= inserted { r + 1 } else { r }]);
+    layers[at].reads = own;
+}
+
+/// Removes layer `at`: a layer that read it reads what it read.
+pub fn remove(layers: &mut Vec<LayerSpec>, at: usize) {
+    if at >= layers.len() {
+        return;
+    }
+    let replaced = sources(layers, at);
+    layers.remove(at);
+    let removed = at as i64;
+    renumber(layers, |r| match r {
+        r if r == removed => replaced.clone(),
+        r if r > removed => vec![r - 1],
+        r => vec![r],
+    });
+}
+
+/// Swaps layers `a` and `b`, each keeping what it reads where it can (a
+/// layer that would read one after it reads its predecessor).
+pub fn swap(layers: &mut [LayerSpec], a: usize, b: usize) {
+    if a >= layers.len() || b >= layers.len() || a == b {
+        return;
+    }
+    layers.swap(a, b);
+    let (a, b) = (a as i64, b as i64);
+    renumber(layers, |r| {
+        vec![match r {
+            r if r == a => b,
+            r if r == b => a,
+            r => r,
+        }]
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::model::layer::LayerKind;
+
+    fn layer(name: &str, reads: Option<Vec<i64>>) -> LayerSpec {
+        let mut l = LayerSpec::plain(name, LayerKind::Relu, [4, 2, 2].into(), Vec::new().into(), [4, 2, 2].into());
+        l.reads = reads;
+        l
+    }
+
+    fn reads(layers: &[LayerSpec]) -> Vec<Option<Vec<i64>>> {
+        layers.iter().map(|l| l.reads.clone()).collect()
+    }
+
+    /// a, b, c reading a (a branch), d reading b and c
+    fn branched() -> Vec<LayerSpec> {
+        vec![
+            layer("a", None),
+            layer("b", None),
+            layer("c", Some(vec![0])),
+            layer("d", Some(vec![1, 2])),
+        ]
+    }
+
+    #[test]
+    fn an_insertion_keeps_the_graph() {
+        let mut layers = branched();
+        insert(&mut layers, 1, layer("new", None));
+        // a, new, b (now reading new: a chain), c reading a, d reading b and c
+        assert_eq!(reads(&layers), [None, None, None, Some(vec![0]), Some(vec![2, 3])]);
+    }
+
+    #[test]
+    fn a_removal_reconnects_its_readers() {
+        let mut layers = branched();
+        remove(&mut layers, 1);
+        // a, c reading a (now its predecessor: a chain), d reading a (b's input) and c
+        assert_eq!(reads(&layers), [None, None, Some(vec![0, 1])]);
+        let mut layers = branched();
+        remove(&mut layers, 0);
+        // b and c read the input a read
+        assert_eq!(reads(&layers), [None, Some(vec![-1]), Some(vec![0, 1])]);
+    }
+
+    #[test]
+    fn a_swap_renumbers_and_never_reads_ahead() {
+        let mut layers = branched();
+        swap(&mut layers, 1, 2);
+        // a, c reading a, b (a chain: reads c now), d reading b and c: [2, 1]
+        assert_eq!(reads(&layers), [None, None, None, Some(vec![2, 1])]);
+        let mut layers = branched();
+        swap(&mut layers, 2, 3);
+        // d before c would read c ahead of it: it reads its predecessor; c still reads a
+        assert_eq!(reads(&layers), [None, None, None, Some(vec![0])]);
+    }
+}
