@@ -196,6 +196,7 @@ fn host_staged_halos_by_hand() {
         halo_transport: Some(HaloTransport {
             latency_s: 1e-3,
             pcie_bandwidth_bytes_per_s: 1e9,
+            chained: false,
         }),
         ..Default::default()
     };

@@ -242,11 +242,14 @@ impl Groups {
         let blank = |errors: &mut Errors, key: Key, message: &str| {
             errors.entry(key).or_insert_with(|| message.to_string());
         };
+        // how the parts exchange (a chain or not) is the base's: not a field of the panel
+        let chained = spec.realistic.halo_transport.is_some_and(|h| h.chained);
         spec.realistic.halo_transport = match self.halo {
             [None, None] => None,
             [Some(latency_s), Some(pcie_bandwidth_bytes_per_s)] => Some(HaloTransport {
                 latency_s,
                 pcie_bandwidth_bytes_per_s,
+                chained,
             }),
             [l, _] => {
                 let (part, other) = if l.is_none() {

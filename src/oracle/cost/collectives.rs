@@ -323,6 +323,7 @@ mod tests {
         terms.halo_transport = Some(HaloTransport {
             latency_s: 3e-3,
             pcie_bandwidth_bytes_per_s: 16e9,
+            chained: false,
         });
         let fabric = Fabric::new(&abci, &terms);
         let halo = fabric.halo_pair(false, 8);

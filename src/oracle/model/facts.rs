@@ -33,6 +33,13 @@ pub struct HaloTransport {
     pub latency_s: f64,
     /// PCIe bandwidth of one host, in bytes per second.
     pub pcie_bandwidth_bytes_per_s: f64,
+    /// The parts exchange halos as a chain of blocking sends, forward
+    /// only, as the paper's implementation does (chainermnx's
+    /// `HaloExchange`: each part sends to the next and then receives, so
+    /// the `q − 1` transfers of each direction run one after another, and
+    /// the backward pass slices its gradient without an exchange).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chained: bool,
 }
 
 /// The section 7 facts of a cluster; every one is optional.
@@ -274,6 +281,7 @@ mod tests {
             halo_transport: Some(HaloTransport {
                 latency_s: f64::NAN,
                 pcie_bandwidth_bytes_per_s: 1e9,
+                chained: false,
             }),
             ..facts
         };

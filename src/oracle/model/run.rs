@@ -323,12 +323,6 @@ impl Run {
         self.bytes_per_item * self.precision.item_share()
     }
 
-    /// Seconds of one iteration spent outside the layers: `WU + F`, the
-    /// weight update given and the framework's measured cost.
-    pub fn outside_layers_s(&self) -> f64 {
-        self.update_s + self.framework_s
-    }
-
     /// `d`: the data-parallel degree (`p` for data parallelism and serial,
     /// `p1` for the hybrids, 1 otherwise).
     pub fn data_parallel_degree(&self) -> u64 {

@@ -227,6 +227,7 @@ pub fn abci() -> ClusterSpec {
             halo_transport: Some(HaloTransport {
                 latency_s: 3.00011e-3,
                 pcie_bandwidth_bytes_per_s: 16e9,
+                chained: true,
             }),
             reserved_bytes: Some(RESERVED_BYTES),
             kernels: Some(v100_kernels()),

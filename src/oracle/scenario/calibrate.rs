@@ -406,7 +406,7 @@ impl Scenario {
         })?;
         let cost = self.iteration(&run);
         Ok(IterationTimes::new(
-            cost.compute_s + run.outside_layers_s(),
+            cost.compute_s + cost.outside_layers_s(&run),
             cost.communication.total_s(),
         ))
     }

@@ -141,7 +141,12 @@ impl Context<'_> {
                 self.cost.compute_s,
                 Unit::Seconds,
             ),
-            Symbol::new("WU", "weight update of one iteration", self.run.update_s, Unit::Seconds),
+            Symbol::new(
+                "WU",
+                "weight update (the optimizer's step) of one iteration",
+                self.cost.update_s,
+                Unit::Seconds,
+            ),
         ];
         let mut values = vec![value(
             "(D/B)·c",
@@ -172,12 +177,12 @@ impl Context<'_> {
             ));
             values.push(value(
                 "I·(WU + F)",
-                p.iterations as f64 * self.run.outside_layers_s(),
+                p.iterations as f64 * self.cost.outside_layers_s(self.run),
                 Unit::Seconds,
             ));
             "T_comp = κ_comp·((D/B)·c + I·(WU + F))"
         } else {
-            values.push(value("I·WU", p.iterations as f64 * self.run.update_s, Unit::Seconds));
+            values.push(value("I·WU", p.iterations as f64 * self.cost.update_s, Unit::Seconds));
             "T_comp = κ_comp·((D/B)·c + I·WU)"
         };
         symbols.push(Symbol::new(

@@ -73,7 +73,7 @@ impl Scenario {
             batch: step.batch,
             precision: step.precision,
             measured_step_s: step.iteration_s,
-            projected_step_s: cost.compute_s + run.outside_layers_s(),
+            projected_step_s: cost.compute_s + cost.outside_layers_s(&run),
             framework_s: step.framework_s,
             same_gpu: table.profile_scaling().is_none(),
             measured_peak_bytes: step.peak_memory_bytes,

@@ -60,7 +60,7 @@ impl Scenario {
         let iterations = samples.div_ceil(run.mini_batch);
         let epochs_of_batches = samples as f64 / run.mini_batch as f64;
         let compute_s =
-            kappa.compute * (epochs_of_batches * cost.compute_s + iterations as f64 * run.outside_layers_s());
+            kappa.compute * (epochs_of_batches * cost.compute_s + iterations as f64 * cost.outside_layers_s(run));
         let communication = cost.communication.scaled(kappa.communication * iterations as f64);
         let memory_bytes = cost.memory_bytes();
         let communication_s = communication.total_s();

@@ -84,6 +84,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         stages: None,
         gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
         hidden_s: 0.0,
+        update_s: 0.0,
         derivations,
     }
 }

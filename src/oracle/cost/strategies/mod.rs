@@ -73,6 +73,9 @@ pub struct IterationCost {
     pub gradient_bucket_s: f64,
     /// Gradient exchange hidden behind the backward pass by the overlap.
     pub hidden_s: f64,
+    /// `WU`: the optimizer's step of one iteration, seconds (the run's, or
+    /// section 11's; see [`update_s`]).
+    pub update_s: f64,
     /// How these costs were computed: formulas and the values in them.
     pub derivations: Derivations,
 }
@@ -82,6 +85,49 @@ impl IterationCost {
     pub fn memory_bytes(&self) -> f64 {
         self.memory.total()
     }
+
+    /// Seconds of one iteration spent outside the layers: `WU + F`, the
+    /// optimizer's step and the framework's measured cost.
+    pub fn outside_layers_s(&self, run: &Run) -> f64 {
+        self.update_s + run.framework_s
+    }
+}
+
+/// `WU`: the optimizer's step of one iteration. The run's when given (or
+/// when a profile measured the framework's cost, which holds it); else in
+/// the realistic edition with kernel facts, section 11's: the step's
+/// memory traffic at the STREAM bandwidth.
+///
+/// # Formula
+/// `WU = max(4·i·W_u / BW, o)` with `i` the optimizer's FP32 items per
+/// parameter ([`crate::oracle::model::practice::Optimizer::step_items`]:
+/// SGD 3, momentum 5, Adam 7; 2 more under FP16 for the gradient scaler's
+/// unscaling), `W_u = m_g/(h·d₁')` the parameters the GPU updates (its
+/// gradient bytes `m_g` over the item size, divided by the data-parallel
+/// degree under ZeRO stage 1, which shards the step but not the
+/// gradients), `BW` the STREAM bandwidth and `o` one kernel's cost; 0 for
+/// optimizer `none`.
+pub fn update_s(table: &CostTable, run: &Run, memory: &MemoryParts) -> f64 {
+    if run.update_s > 0.0 || run.framework_s > 0.0 {
+        return run.update_s;
+    }
+    let (Some(kernels), Some(facts)) = (table.kernels(), table.terms().kernels) else {
+        return 0.0;
+    };
+    let mut items = run.optimizer.step_items();
+    if items == 0.0 {
+        return 0.0;
+    }
+    if run.precision == crate::oracle::model::practice::Precision::Fp16 {
+        items += 2.0;
+    }
+    let sharded = if run.zero == 1 {
+        run.data_parallel_degree() as f64
+    } else {
+        1.0
+    };
+    let parameters = memory.gradients_bytes / run.item_bytes() / sharded;
+    (4.0 * items * parameters / kernels.gpu().bandwidth).max(facts.kernel_overhead_s)
 }
 
 /// The per-iteration cost of `run` with the layer costs of `table` on
@@ -98,6 +144,7 @@ pub fn iteration_cost(table: &CostTable, cluster: &Cluster, run: &Run) -> Iterat
         Strategy::Filter | Strategy::Channel | Strategy::DataFilter => filter::cost(table, cluster, run),
         Strategy::Pipeline => pipeline::cost(table, cluster, run),
     };
+    cost.update_s = update_s(table, run, &cost.memory);
     if run.overlap {
         let exchange = cost.communication.get(CommKind::GradientAllreduce);
         let backward = cost.compute_s * if run.recompute { 3.0 / 4.0 } else { 2.0 / 3.0 };

@@ -158,6 +158,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         }),
         gradient_bucket_s: 0.0,
         hidden_s: 0.0,
+        update_s: 0.0,
         derivations,
     }
 }

@@ -42,14 +42,22 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
 
     let mut halo = 0.0;
     let halo_pair = fabric.halo_pair(p2 <= cluster.gpus_per_node(), p2);
+    // a chain of blocking sends (section 7): each direction's p2 − 1 transfers one after
+    // another, forward only
+    let chained = terms.halo_transport.is_some_and(|h| h.chained);
     let (mut haloed, mut halo_items) = (0usize, 0.0);
     if p2 > 1 {
         for (c, _) in plan.zip(costs).filter(|(_, split)| *split) {
             if c.halo_x_items > 0.0 || c.halo_y_items > 0.0 {
                 haloed += 1;
-                halo_items += c.halo_x_items + c.halo_y_items;
-                halo += 2.0 * p2p(per_group * c.halo_x_items * delta, halo_pair)
-                    + 2.0 * p2p(per_group * c.halo_y_items * delta, halo_pair);
+                if chained {
+                    halo_items += c.halo_x_items;
+                    halo += 2.0 * (p2 - 1) as f64 * p2p(per_group * c.halo_x_items * delta, halo_pair);
+                } else {
+                    halo_items += c.halo_x_items + c.halo_y_items;
+                    halo += 2.0 * p2p(per_group * c.halo_x_items * delta, halo_pair)
+                        + 2.0 * p2p(per_group * c.halo_y_items * delta, halo_pair);
+                }
             }
         }
     }
@@ -92,13 +100,17 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     derivations.communicate(
         CommKind::Halo,
         Derivation::new(
-            "Σ_{l∈Sp, K>1} 2·P2P(B_g·h_x·δ) + 2·P2P(B_g·h_y·δ) = 4·L·α + 2·B_g·δ·β·Σ(h_x + h_y)",
+            if chained {
+                "Σ_{l∈Sp, K>1} 2(p2−1)·P2P(B_g·h_x·δ) (a chain of blocking sends, forward only)"
+            } else {
+                "Σ_{l∈Sp, K>1} 2·P2P(B_g·h_x·δ) + 2·P2P(B_g·h_y·δ) = 4·L·α + 2·B_g·δ·β·Σ(h_x + h_y)"
+            },
             vec![
                 Symbol::new("L", "split layers with a halo (K > 1)", haloed as f64, Unit::Count),
                 Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
                 Symbol::new(
-                    "Σ(h_x + h_y)",
-                    "halo items per sample, both sides",
+                    if chained { "Σh_x" } else { "Σ(h_x + h_y)" },
+                    "halo items per sample exchanged",
                     halo_items,
                     Unit::Items,
                 ),
@@ -169,6 +181,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         stages: None,
         gradient_bucket_s: exchange(weight_bytes.min(run.bucket_bytes)),
         hidden_s: 0.0,
+        update_s: 0.0,
         derivations,
     }
 }
