@@ -4,8 +4,8 @@
 
 use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::{
-    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, Optimizer, Precision,
-    RunSpec, Shape, Strategy as Par, presets,
+    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec,
+    Optimizer, Precision, RunSpec, Shape, Strategy as Par, presets,
 };
 use proptest::prelude::*;
 
@@ -220,6 +220,7 @@ fn random_layer() -> impl Strategy<Value = LayerSpec> {
                 w: Shape::new(weights),
                 y: [y_channels, h, w].into(),
                 time_s: None,
+                time2_s: None,
                 groups: 1,
                 bias: false,
                 reads: None,
@@ -312,6 +313,7 @@ proptest! {
             recompute: mini,
             overlap: !mini,
             bucket_mib: if mini { 25.0 } else { b },
+            memory_format: MemoryFormat::ALL[(gpus / 3 % 2) as usize],
         };
         prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);
     }

@@ -67,7 +67,8 @@ fn step_s(scenario: &Scenario, batch: u64, fidelity: Fidelity, precision: Precis
         ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(batch)).in_edition(fidelity)
     };
     let run = Run::new(&spec, scenario.network(), scenario.cluster()).unwrap();
-    scenario.iteration(&run).compute_s + run.outside_layers_s()
+    let cost = scenario.iteration(&run);
+    cost.compute_s + cost.outside_layers_s(&run)
 }
 
 #[test]

@@ -4,9 +4,9 @@
 
 use paradl::oracle::{
     AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Fidelity, FrameworkMemory, GemmRates, HaloTransport,
-    KernelFacts, LayerKind, LayerSpec, LinkSpec, Network, NetworkSpec, Optimizer, Precision, PrecisionRates,
-    ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par, SwitchLevelSpec,
-    Violation, formats, presets,
+    KernelFacts, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec, Optimizer, Precision,
+    PrecisionRates, ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par,
+    SwitchLevelSpec, Violation, formats, presets,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -513,6 +513,7 @@ fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
             w: Shape::new(w),
             y: Shape::new(y),
             time_s: None,
+            time2_s: None,
             groups: if kind == LayerKind::Conv && c == f { c } else { 1 },
             bias: kind.has_weights() && f % 2 == 0,
             reads: None,
@@ -580,13 +581,14 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
         prop::option::of(log_uniform(1.0, 1e30)),
         prop::option::of(prop::sample::select(AllreduceAlgorithm::ALL.to_vec())),
         prop::option::of(log_count(1 << 40)),
-        prop::option::of((log_uniform(1e-12, 1e3), log_uniform(1.0, 1e30))),
+        prop::option::of((log_uniform(1e-12, 1e3), log_uniform(1.0, 1e30), any::<bool>())),
         prop::option::of(log_uniform(1.0, 1e30)),
         prop::option::of((
             log_count(1 << 40),
             log_uniform(1.0, 1e30),
             prop::option::of(log_uniform(1.0, 1e30)),
             log_uniform(1e-12, 1e3),
+            prop::option::of(log_uniform(1.0, 1e30)),
         )),
         prop::option::of(log_uniform(1.0, 1e30)),
         (
@@ -600,11 +602,12 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
                 memory_bandwidth_bytes_per_s: bw,
                 allreduce,
                 nic_sharing: sharing,
-                halo_transport: halo.map(|(latency_s, pcie_bandwidth_bytes_per_s)| HaloTransport {
+                halo_transport: halo.map(|(latency_s, pcie_bandwidth_bytes_per_s, chained)| HaloTransport {
                     latency_s,
                     pcie_bandwidth_bytes_per_s,
+                    chained,
                 }),
-                kernels: kernels.map(|(sms, fp32, half, kernel_overhead_s)| KernelFacts {
+                kernels: kernels.map(|(sms, fp32, half, kernel_overhead_s, stream_bytes_per_s)| KernelFacts {
                     sms,
                     gemm_flops_per_s: GemmRates {
                         fp32,
@@ -613,6 +616,7 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
                         bf16: None,
                     },
                     kernel_overhead_s,
+                    stream_bytes_per_s,
                 }),
                 framework_memory: workspace.map(|workspace_bytes| FrameworkMemory { workspace_bytes }),
                 intra_node_bus_bandwidth_bytes_per_s: intra,
@@ -727,6 +731,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
             any::<bool>(),
             any::<bool>(),
             prop_oneof![Just(25.0), log_uniform(1e-4, 1e7)],
+            prop::sample::select(MemoryFormat::ALL.to_vec()),
         ),
     )
         .prop_map(
@@ -740,7 +745,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                 split,
                 update_s,
                 corrupt,
-                (fidelity, precision, optimizer, zero, recompute, overlap, bucket_mib),
+                (fidelity, precision, optimizer, zero, recompute, overlap, bucket_mib, memory_format),
             )| {
                 let mut run = RunSpec {
                     strategy,
@@ -759,6 +764,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     recompute,
                     overlap,
                     bucket_mib,
+                    memory_format,
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 5 {

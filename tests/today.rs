@@ -53,6 +53,7 @@ fn kernels(overhead_s: f64) -> RealisticFacts {
                 bf16: None,
             },
             kernel_overhead_s: overhead_s,
+            stream_bytes_per_s: None,
         }),
         ..Default::default()
     }

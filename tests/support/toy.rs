@@ -14,6 +14,7 @@ fn layer(name: &str, kind: LayerKind, x: &[u64], w: &[u64], y: &[u64], time_s: f
         w: Shape::new(w.to_vec()),
         y: Shape::new(y.to_vec()),
         time_s: Some(time_s),
+        time2_s: None,
         groups: 1,
         bias: false,
         reads: None,

@@ -278,6 +278,7 @@ impl ModelEditor {
             w: Shape::default(),
             y,
             time_s: timed.then_some(0.0),
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,

@@ -227,7 +227,10 @@ mod tests {
     }
 
     fn bytes(network: &Network, h: f64, mixed: bool) -> Vec<f64> {
-        saved_tensors(network, h, mixed).iter().map(SavedTensors::bytes).collect()
+        saved_tensors(network, h, mixed)
+            .iter()
+            .map(SavedTensors::bytes)
+            .collect()
     }
 
     #[test]

@@ -195,6 +195,7 @@ fn parse_layer(line: &Line<'_>, index: usize) -> Result<LayerSpec, ParseError> {
         w,
         y,
         time_s,
+        time2_s: None,
         groups: 1,
         bias: false,
         reads: None,

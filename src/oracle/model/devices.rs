@@ -173,7 +173,7 @@ pub const DEVICES: [Device; 20] = [
     Device {
         name: "A100-PCIE-80GB",
         model: "A100",
-        variant: &["PCIE", "80GB"],
+        variant: &["PCIE"],
         sms: 108,
         memory_bytes: 80e9,
         peaks: (19.5 * T, 156.0 * T, 312.0 * T),
@@ -186,7 +186,7 @@ pub const DEVICES: [Device; 20] = [
     Device {
         name: "A100-PCIE-40GB",
         model: "A100",
-        variant: &["PCIE"],
+        variant: &["PCIE", "40GB"],
         sms: 108,
         memory_bytes: 40e9,
         peaks: (19.5 * T, 156.0 * T, 312.0 * T),

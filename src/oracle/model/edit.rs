@@ -77,7 +77,13 @@ mod tests {
     use crate::oracle::model::layer::LayerKind;
 
     fn layer(name: &str, reads: Option<Vec<i64>>) -> LayerSpec {
-        let mut l = LayerSpec::plain(name, LayerKind::Relu, [4, 2, 2].into(), Vec::new().into(), [4, 2, 2].into());
+        let mut l = LayerSpec::plain(
+            name,
+            LayerKind::Relu,
+            [4, 2, 2].into(),
+            Vec::new().into(),
+            [4, 2, 2].into(),
+        );
         l.reads = reads;
         l
     }

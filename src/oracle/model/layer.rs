@@ -192,6 +192,10 @@ pub struct LayerSpec {
     /// Profiled per-sample training time in seconds, if the source had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_s: Option<f64>,
+    /// The profiled per-sample time at the profile's second batch (section
+    /// 12: a profile at two batches), seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time2_s: Option<f64>,
     /// `g`: groups of a convolution (1: a plain one; `C`: depthwise).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub groups: u64,
@@ -220,6 +224,7 @@ impl LayerSpec {
             w,
             y,
             time_s: None,
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,
@@ -311,6 +316,9 @@ impl Layer {
         if let Some(time) = spec.time_s {
             checks::within("time_s", time, 0.0, MAX_TIME_S)?;
         }
+        if let Some(time) = spec.time2_s {
+            checks::within("time2_s", time, 0.0, MAX_TIME_S)?;
+        }
         Ok(())
     }
 
@@ -347,6 +355,11 @@ impl Layer {
     /// Profiled per-sample time, if any.
     pub fn time_s(&self) -> Option<f64> {
         self.0.time_s
+    }
+
+    /// Profiled per-sample time at the profile's second batch, if any.
+    pub fn time2_s(&self) -> Option<f64> {
+        self.0.time2_s
     }
 
     /// `g`: groups of a convolution (1 otherwise).
@@ -538,6 +551,7 @@ mod tests {
             w: Shape::new(w.to_vec()),
             y: Shape::new(y.to_vec()),
             time_s: None,
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,
@@ -564,6 +578,7 @@ mod tests {
             w: [0, 0, 3, 3].into(),
             y: [96, 27, 27].into(),
             time_s: None,
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,
@@ -578,6 +593,7 @@ mod tests {
             w: [96, 96, 0, 0].into(),
             y: [96, 54, 54].into(),
             time_s: Some(0.0),
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,
@@ -639,6 +655,7 @@ mod tests {
             w: [4, 4, 1, 1].into(),
             y: [4, 2, 2].into(),
             time_s: None,
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,

@@ -4,9 +4,9 @@
 //! imports nothing else of the engine.
 
 pub mod checks;
+pub mod cluster;
 pub mod devices;
 pub mod edit;
-pub mod cluster;
 pub mod errors;
 pub mod factors;
 pub mod facts;

@@ -64,6 +64,10 @@ pub struct ProfiledStep {
     /// Bytes autograd saved for the backward pass of the step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved_bytes: Option<f64>,
+    /// A second batch the layers were timed at (each layer's `time2_s`):
+    /// each layer's time is then a line through both (section 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch2: Option<u64>,
 }
 
 /// A network as entered: plain data, not yet checked.
@@ -165,6 +169,7 @@ impl Network {
         if step.is_some() && profile != Profile::PerLayer {
             return Err(InputError::new("step", Rule::StepWithoutProfile));
         }
+        check_second_batch(step.as_ref(), &layers)?;
         let totals = Totals {
             weight_items: layers.iter().map(Layer::weight_items).sum(),
             activation_items: layers.iter().map(Layer::activation_items).sum(),
@@ -305,6 +310,30 @@ impl From<Network> for NetworkSpec {
     }
 }
 
+/// Rules of a profile's second batch: every layer timed at it when the
+/// step names it (and none otherwise), a batch other than the first.
+fn check_second_batch(step: Option<&ProfiledStep>, layers: &[Layer]) -> Result<(), InputError> {
+    let batch2 = step.and_then(|s| s.batch2);
+    if let (Some(step), Some(b2)) = (step, batch2) {
+        checks::count(Field::from("step").key("batch2"), b2, 1, MAX_COUNT)?;
+        if b2 == step.batch {
+            return Err(InputError::new(
+                Field::from("step").key("batch2"),
+                Rule::Repeated(format!("batch {b2}")),
+            ));
+        }
+    }
+    for (i, layer) in layers.iter().enumerate() {
+        if layer.time2_s().is_some() != batch2.is_some() {
+            return Err(InputError::new(
+                Field::from("time2_s").within(&layer_field(i, layer.spec())),
+                Rule::PartialProfile,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Rules of a layer's `reads`: not empty, each the input (`-1`) or an
 /// earlier layer.
 fn check_reads(index: usize, layer: &LayerSpec) -> Result<(), InputError> {
@@ -416,6 +445,7 @@ mod tests {
             w,
             y,
             time_s,
+            time2_s: None,
             groups: 1,
             bias: false,
             reads: None,

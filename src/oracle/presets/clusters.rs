@@ -66,13 +66,11 @@
 //!   RCCL's inter-node rate: those keep their links' bandwidth.
 
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
-use crate::oracle::model::facts::{
-    AllreduceAlgorithm, HaloTransport, KernelFacts, RealisticFacts,
-};
+use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, KernelFacts, RealisticFacts};
 use crate::oracle::model::network::ProfiledGpu;
 
-use crate::oracle::model::devices::{self, Device, SUSTAINED};
 pub use crate::oracle::model::devices::KERNEL_OVERHEAD_S;
+use crate::oracle::model::devices::{self, Device, SUSTAINED};
 
 pub use crate::oracle::model::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, WORKSPACE_BYTES};
 

@@ -23,7 +23,12 @@ const STAGES: [(u32, u64); 4] = [(3, 96), (3, 192), (9, 384), (3, 768)];
 /// None for these shapes (its test builds it).
 pub fn convnext_tiny() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = b.conv("stem", &Tensor::input(&[3, 224, 224]), 96, Conv::new(4).stride(4).pad(0).bias());
+    let x = b.conv(
+        "stem",
+        &Tensor::input(&[3, 224, 224]),
+        96,
+        Conv::new(4).stride(4).pad(0).bias(),
+    );
     let mut x = b.norm("stem.ln", LayerKind::Ln, &x);
     for (stage, (blocks, channels)) in STAGES.into_iter().enumerate() {
         if stage > 0 {

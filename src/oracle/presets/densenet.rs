@@ -31,7 +31,12 @@ fn bn_relu(b: &mut Builder, name: &str, x: &Tensor) -> Tensor {
 /// None for these shapes (its test builds it).
 pub fn densenet121() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = b.conv("features.conv0", &Tensor::input(&[3, 224, 224]), 64, Conv::new(7).stride(2));
+    let x = b.conv(
+        "features.conv0",
+        &Tensor::input(&[3, 224, 224]),
+        64,
+        Conv::new(7).stride(2),
+    );
     let x = bn_relu(&mut b, "features.0", &x);
     let mut x = b.pool("features.pool0", LayerKind::Maxpool, &x, 3, 2, 1);
     for (block, layers) in BLOCKS.into_iter().enumerate() {

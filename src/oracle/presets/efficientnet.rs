@@ -33,7 +33,13 @@ const STAGES: [(u64, u64, u64, u64, u32); 7] = [
 /// None for these shapes (its test builds it).
 pub fn efficientnet_b0() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let mut x = b.conv_bn("features.0", &Tensor::input(&[3, 224, 224]), 32, Conv::new(3).stride(2), SILU);
+    let mut x = b.conv_bn(
+        "features.0",
+        &Tensor::input(&[3, 224, 224]),
+        32,
+        Conv::new(3).stride(2),
+        SILU,
+    );
     for (stage, (expansion, kernel, stride, out, blocks)) in STAGES.into_iter().enumerate() {
         for i in 0..blocks {
             let name = format!("features.{}.{i}", stage + 1);

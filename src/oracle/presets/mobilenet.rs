@@ -32,7 +32,13 @@ const STAGES: [(u64, u64, u32, u64); 7] = [
 /// None for these shapes (its test builds it).
 pub fn mobilenet_v2() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let mut x = b.conv_bn("features.0", &Tensor::input(&[3, 224, 224]), 32, Conv::new(3).stride(2), RELU6);
+    let mut x = b.conv_bn(
+        "features.0",
+        &Tensor::input(&[3, 224, 224]),
+        32,
+        Conv::new(3).stride(2),
+        RELU6,
+    );
     let mut index = 1;
     for (t, c, n, s) in STAGES {
         for i in 0..n {

@@ -37,7 +37,15 @@ impl Builder {
 
     /// Adds a layer reading the outputs of the layers `reads` (`None`: the
     /// previous layer's).
-    fn push_reading(&mut self, name: String, kind: LayerKind, x: [u64; 3], w: Vec<u64>, y: [u64; 3], reads: Option<Vec<i64>>) {
+    fn push_reading(
+        &mut self,
+        name: String,
+        kind: LayerKind,
+        x: [u64; 3],
+        w: Vec<u64>,
+        y: [u64; 3],
+        reads: Option<Vec<i64>>,
+    ) {
         self.layers.push(LayerSpec {
             name,
             kind,
@@ -45,6 +53,7 @@ impl Builder {
             w: Shape::new(w),
             y: y.into(),
             time_s: None,
+            time2_s: None,
             groups: 1,
             bias: false,
             reads,

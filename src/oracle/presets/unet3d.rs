@@ -32,7 +32,13 @@ fn conv_norm_act(b: &mut Builder, name: &str, x: &Tensor, filters: u64, stride: 
 /// None for these shapes (its test builds it).
 pub fn unet3d() -> Result<Network, InputError> {
     let mut b = Builder::default();
-    let x = conv_norm_act(&mut b, "input.conv1", &Tensor::input(&[1, 128, 128, 128]), FILTERS[0], 1);
+    let x = conv_norm_act(
+        &mut b,
+        "input.conv1",
+        &Tensor::input(&[1, 128, 128, 128]),
+        FILTERS[0],
+        1,
+    );
     let mut x = conv_norm_act(&mut b, "input.conv2", &x, FILTERS[0], 1);
     let mut skips = vec![x.clone()];
     let downs: Vec<(u64, String)> = FILTERS[1..]

@@ -249,16 +249,28 @@ pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Resu
         )));
     }
     let batch = profile.batch as f64;
-    let mut step_s = measured_times(layers, &matched, &profile.layers);
+    let mut step_s = measured_times(layers, &matched, &profile.layers, ModuleTime::step_s);
+    // at the second batch, when the profile has one
+    let mut step2_s = profile
+        .batch2
+        .map(|_| measured_times(layers, &matched, &profile.layers, |m| m.step2_s().unwrap_or(0.0)));
+    let batch2 = profile.batch2.map_or(0.0, |b| b as f64);
     let unprofiled: Vec<usize> = (0..layers.len()).filter(|&i| matched[i].is_none()).collect();
     let (per_flop, per_item) = rates(layers, &matched, &step_s, batch);
+    let rates2 = step2_s.as_ref().map(|s2| rates(layers, &matched, s2, batch2));
     for &i in &unprofiled {
         let l = &layers[i];
-        step_s[i] = if l.kind().has_weights() && l.forward_flops() > 0.0 {
-            3.0 * l.forward_flops() * batch * per_flop
-        } else {
-            (l.x().items() + l.y().items()) * batch * per_item
+        let at = |b: f64, (per_flop, per_item): (f64, f64)| {
+            if l.kind().has_weights() && l.forward_flops() > 0.0 {
+                3.0 * l.forward_flops() * b * per_flop
+            } else {
+                (l.x().items() + l.y().items()) * b * per_item
+            }
         };
+        step_s[i] = at(batch, (per_flop, per_item));
+        if let (Some(s2), Some(r2)) = (step2_s.as_mut(), rates2) {
+            s2[i] = at(batch2, r2);
+        }
     }
     let mut warnings = Vec::new();
     if !unprofiled.is_empty() {
@@ -286,18 +298,10 @@ pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Resu
             seconds: unmatched.iter().map(|m| m.step_s()).sum(),
         });
     }
-    let layers_s: f64 = step_s.iter().sum();
-    let framework_s = if layers_s > profile.iteration_s {
-        warnings.push(ProfileWarning::Rescaled {
-            layers_s,
-            iteration_s: profile.iteration_s,
-        });
-        let scale = profile.iteration_s / layers_s;
-        step_s.iter_mut().for_each(|t| *t *= scale);
-        0.0
-    } else {
-        profile.iteration_s - layers_s
-    };
+    let framework_s = fit_step(&mut step_s, profile.iteration_s, &mut warnings);
+    if let (Some(s2), Some(iteration2_s)) = (step2_s.as_mut(), profile.iteration2_s) {
+        fit_step(s2, iteration2_s, &mut warnings);
+    }
     let gpu = match profile.device.kind.as_str() {
         "cuda" => known(&profile.device.name, profile.device.sms),
         _ => None,
@@ -311,8 +315,9 @@ pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Resu
     }
     let mut spec = network.spec();
     spec.name = profile.name.trim().to_string();
-    for (layer, t) in spec.layers.iter_mut().zip(&step_s) {
+    for (i, (layer, t)) in spec.layers.iter_mut().zip(&step_s).enumerate() {
         layer.time_s = Some(t / batch);
+        layer.time2_s = step2_s.as_ref().map(|s2| s2[i] / batch2);
     }
     spec.profiled_on = gpu;
     spec.step = Some(ProfiledStep {
@@ -323,6 +328,7 @@ pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Resu
         framework_s,
         peak_memory_bytes: profile.peak_memory_bytes,
         saved_bytes: profile.saved_bytes,
+        batch2: profile.batch2,
     });
     Ok(Applied {
         network: Network::new(spec)?,
@@ -330,10 +336,30 @@ pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Resu
     })
 }
 
-/// Seconds at the profile's batch of each layer a module is (0 for the
+/// The framework's cost `F = T_step − Σ`, the layers' seconds `step_s`
+/// against a measured step; when they exceed it they are scaled to it,
+/// `F = 0`, and a warning says so.
+fn fit_step(step_s: &mut [f64], iteration_s: f64, warnings: &mut Vec<ProfileWarning>) -> f64 {
+    let layers_s: f64 = step_s.iter().sum();
+    if layers_s > iteration_s {
+        warnings.push(ProfileWarning::Rescaled { layers_s, iteration_s });
+        let scale = iteration_s / layers_s;
+        step_s.iter_mut().for_each(|t| *t *= scale);
+        0.0
+    } else {
+        iteration_s - layers_s
+    }
+}
+
+/// Seconds of each layer a module is, as `time` reads a module (0 for the
 /// others): a module that is several layers is shared by their forward
 /// FLOPs (equally when they have none).
-fn measured_times(layers: &[Layer], matched: &[Option<usize>], modules: &[ModuleTime]) -> Vec<f64> {
+fn measured_times(
+    layers: &[Layer],
+    matched: &[Option<usize>],
+    modules: &[ModuleTime],
+    time: fn(&ModuleTime) -> f64,
+) -> Vec<f64> {
     let mut flops: HashMap<usize, (f64, usize)> = HashMap::new();
     for (layer, entry) in layers.iter().zip(matched) {
         if let Some(e) = entry {
@@ -353,7 +379,7 @@ fn measured_times(layers: &[Layer], matched: &[Option<usize>], modules: &[Module
             } else {
                 1.0 / count.max(1) as f64
             };
-            modules[*e].step_s() * share
+            time(&modules[*e]) * share
         })
         .collect()
 }

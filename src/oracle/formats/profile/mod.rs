@@ -1,8 +1,8 @@
 //! Measured profiles (section 12): the `profile.json` that
 //! `scripts/profile_torch.py` writes, format `paradl-profile/1`: each
 //! leaf module's forward and backward seconds at one batch and precision
-//! on one device, the measured training step, and what the device and
-//! autograd held. Values are checked as they are read, so every error
+//! (and at a second batch with `--batch 8,32`) on one device, the
+//! measured training step, and what the device and autograd held. Values are checked as they are read, so every error
 //! carries its line and column. [`apply`] gives a network its times.
 
 mod apply;
@@ -74,6 +74,20 @@ pub struct TorchProfile {
     /// optimizer's step, seconds.
     #[serde(deserialize_with = "step_seconds")]
     pub iteration_s: f64,
+    /// A second batch every module and the step were timed at.
+    #[serde(
+        default,
+        deserialize_with = "optional_batch",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub batch2: Option<u64>,
+    /// The measured training step at the second batch, seconds.
+    #[serde(
+        default,
+        deserialize_with = "optional_seconds",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub iteration2_s: Option<f64>,
     /// Peak memory allocated during the step, bytes (GPUs).
     #[serde(
         default,
@@ -130,12 +144,31 @@ pub struct ModuleTime {
     /// Backward seconds at the profile's batch.
     #[serde(deserialize_with = "seconds")]
     pub backward_s: f64,
+    /// Forward seconds at the profile's second batch.
+    #[serde(
+        default,
+        deserialize_with = "optional_seconds",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub forward2_s: Option<f64>,
+    /// Backward seconds at the profile's second batch.
+    #[serde(
+        default,
+        deserialize_with = "optional_seconds",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub backward2_s: Option<f64>,
 }
 
 impl ModuleTime {
     /// Forward and backward seconds at the profile's batch.
     pub fn step_s(&self) -> f64 {
         self.forward_s + self.backward_s
+    }
+
+    /// Forward and backward seconds at the profile's second batch.
+    pub fn step2_s(&self) -> Option<f64> {
+        Some(self.forward2_s? + self.backward2_s?)
     }
 }
 
@@ -153,7 +186,9 @@ impl TorchProfile {
 /// a profile, another format, a time that is negative, not finite or
 /// above 10^6 s (the step must be above 0), a batch outside 1 to 2^53, a
 /// shape of more than 8 sizes or a size of 0, more than 2^20 modules, a
-/// blank name.
+/// blank name; with a second batch, one equal to the first, or a step or
+/// a module without its times at it (and second times without a second
+/// batch).
 pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let profile: TorchProfile = serde_json::from_str(text)
@@ -163,6 +198,36 @@ pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
             let (line, column) = position_of(text, key);
             return Err(ParseError::at(line, column, ParseProblem::Missing(format!("a {key}"))));
         }
+    }
+    let second = profile.batch2.is_some();
+    let at = |key: &str, problem: String| {
+        let (line, column) = position_of(text, key);
+        ParseError::at(line, column, ParseProblem::Missing(problem))
+    };
+    if profile.batch2 == Some(profile.batch) {
+        return Err(at("batch2", "a second batch other than the first".into()));
+    }
+    if second != profile.iteration2_s.is_some() {
+        return Err(at(
+            if second { "batch2" } else { "iteration2_s" },
+            "both batch2 and iteration2_s, or neither".into(),
+        ));
+    }
+    if let Some(m) = profile.layers.iter().find(|m| m.step2_s().is_some() != second) {
+        let (line, column) = position_of(text, &m.module);
+        return Err(ParseError::at(
+            line,
+            column,
+            ParseProblem::Missing(format!(
+                "forward2_s and backward2_s of module '{}' {}",
+                crate::oracle::model::errors::quoted(&m.module),
+                if second {
+                    "at the second batch"
+                } else {
+                    "only with a batch2"
+                }
+            )),
+        ));
     }
     Ok(profile)
 }
@@ -244,6 +309,12 @@ fn batch<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
             "the batch must be a whole number from 1 to {MAX_COUNT}, found {b}"
         )))
     }
+}
+
+fn optional_batch<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    struct Batch(#[serde(deserialize_with = "batch")] u64);
+    Ok(Option::<Batch>::deserialize(d)?.map(|b| b.0))
 }
 
 fn shape<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u64>>, D::Error> {
