@@ -52,6 +52,8 @@ fn evaluate(term: &Derivation, ideal_ring: bool) -> Option<f64> {
             return None;
         }
         if s("p2") <= 1.0 { 0.0 } else { ring(s("p2"), s("m")) }
+    } else if f.starts_with("Σ_{l∈Sp, K>1} 2(p2−1)") {
+        2.0 * (s("p2") - 1.0) * (s("L") * s("α") + s("B_g") * s("δ") * s("β") * s("Σh_x"))
     } else if f.starts_with("Σ_{l∈Sp, K>1}") {
         4.0 * s("L") * s("α") + 2.0 * s("B_g") * s("δ") * s("β") * s("Σ(h_x + h_y)")
     } else if f.starts_with("3(p2−1)") {

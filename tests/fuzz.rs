@@ -635,7 +635,11 @@ impl Budget {
 fn run_all(budget: Budget) -> Vec<(&'static str, Report)> {
     let _one = MEASURING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    std::panic::set_hook(Box::new(|i| {
+        if std::env::var("FUZZ_SHOW").is_ok() {
+            eprintln!("{i}")
+        }
+    }));
     let reports = targets()
         .iter()
         .enumerate()

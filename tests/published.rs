@@ -7,7 +7,7 @@
 #[path = "support/activations.rs"]
 mod activations;
 use activations::activations_per_sample;
-use paradl::oracle::{Batch, Optimizer, Precision, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, RunSpec, Strategy, presets};
 
 /// One published run: cluster preset, GPUs, precision, batch per GPU and
 /// images per second.
@@ -62,6 +62,12 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
             .project(&RunSpec {
                 precision: row.precision,
                 optimizer: Optimizer::Momentum,
+                // the examples' AMP scripts train channels last (--memory-format nhwc)
+                memory_format: if row.precision == Precision::Fp16 {
+                    MemoryFormat::Nhwc
+                } else {
+                    MemoryFormat::Nchw
+                },
                 ..RunSpec::new(strategy, row.gpus, Batch::SamplesPerGpu(row.batch_per_gpu))
             })
             .unwrap();

@@ -13,6 +13,7 @@ use super::saved::{SavedTensors, saved_tensors};
 use super::split::{SplitAxis, SplitPlan};
 use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::devices;
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::layer::Layer;
@@ -381,6 +382,8 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
             memory_bandwidth_bytes_per_s,
             ..
         }) => GpuModel::of_facts(*own, memory_bandwidth_bytes_per_s.unwrap_or(bandwidth)),
+        // a GPU this tool knows by its name: its kernel facts
+        Some(g) if let Some(known) = devices::device(&g.name, None) => GpuModel::of_facts(known.kernels(), bandwidth),
         Some(g) => GpuModel::of_rate(
             g.gemm_flops_per_s.unwrap_or(g.flops_per_s),
             g.memory_bandwidth_bytes_per_s.unwrap_or(bandwidth),

@@ -18,7 +18,10 @@
 //! the profiled time was measured on (the bandwidth may be empty; the
 //! sustained rate of its FP32 matrix multiplications, section 11, may be
 //! left out), so that the realistic edition can scale it (contract,
-//! section 7).
+//! section 7). And `#reads|INDEX|READS` records what a branched network's
+//! layer `INDEX` (0-based, counting layer lines) reads, which ParaDL's
+//! layer lines cannot say: the outputs of the layers of those indices,
+//! comma-separated (`-1` the network's input).
 
 use std::fmt::Write;
 
@@ -60,6 +63,45 @@ fn profiled_on(text: &str) -> Result<Option<ProfiledGpu>, ParseError> {
         kernels: None,
     };
     Ok(Some(gpu))
+}
+
+/// The comment that records the tensors a layer reads.
+const READS: &str = "#reads|";
+
+/// The `#reads|` comments of `text`, each applied to its layer.
+fn layer_comments(text: &str, layers: &mut [LayerSpec]) -> Result<(), ParseError> {
+    let count = layers.len();
+    for (index, raw) in text.split('\n').enumerate() {
+        if !raw.trim_start().starts_with(READS) {
+            continue;
+        }
+        let line = Line {
+            number: index + 1,
+            fields: super::lines::split_fields(raw.strip_suffix('\r').unwrap_or(raw)),
+        };
+        let at = line.field(1, "layer index")?;
+        let i: usize = parse_number(&line, at, "layer index")?;
+        let Some(layer) = layers.get_mut(i) else {
+            return Err(line.error(
+                at,
+                ParseProblem::Unexpected {
+                    found: at.text.chars().take(40).collect(),
+                    expected: format!("the index of one of the {count} layers"),
+                },
+            ));
+        };
+        let reads = line.field(2, "layers read")?;
+        let mut sources = Vec::new();
+        for part in reads.text.split(',') {
+            let field = Field {
+                text: part.trim(),
+                column: reads.column,
+            };
+            sources.push(parse_number::<i64>(&line, field, "layer index (-1 for the input)")?);
+        }
+        layer.reads = Some(sources);
+    }
+    Ok(())
 }
 
 /// The kind a ParaDL layer name stands for.
@@ -129,6 +171,7 @@ pub fn parse(text: &str) -> Result<Network, ParseError> {
         Some((&samples, rest)) => (samples, rest.to_vec().into()),
         None => return Err(input_line.error(input_field, ParseProblem::BadShape(input_field.text.into()))),
     };
+    layer_comments(text, &mut layers)?;
     let spec = NetworkSpec {
         name: model_field.text.into(),
         dataset: DatasetSpec {
@@ -303,6 +346,10 @@ pub fn write(network: &Network) -> Result<String, InputError> {
             let _ = write!(text, "|{time:e}");
         }
         text.push('\n');
+        if let Some(reads) = &layer.reads {
+            let reads: Vec<String> = reads.iter().map(i64::to_string).collect();
+            let _ = writeln!(text, "{READS}{i}|{}", reads.join(","));
+        }
     }
     Ok(text)
 }
@@ -457,6 +504,25 @@ mod tests {
         let net = parse(TINY).unwrap();
         let text = write(&net).unwrap();
         assert_eq!(parse(&text).unwrap(), net);
+    }
+
+    #[test]
+    fn branches_travel_in_comments() {
+        let net = crate::oracle::presets::network("resnet18").unwrap();
+        assert!(net.spec().layers.iter().any(|l| l.reads.is_some()));
+        let text = write(&net).unwrap();
+        assert!(text.contains("\n#reads|"), "{text}");
+        assert_eq!(parse(&text).unwrap(), net);
+        // an index past the layers, a bad read and a read of a later layer, each at its line and column
+        for (comment, line, column, needle) in [
+            ("#reads|9|0", 6, 8, "one of the"),
+            ("#reads|1|x", 6, 10, "x"),
+            ("#reads|0|1", 4, 1, "earlier layer"),
+        ] {
+            let err = parse(&format!("{TINY}{comment}\n")).unwrap_err();
+            assert_eq!((err.line, err.column), (line, column), "{comment}: {err}");
+            assert!(err.to_string().contains(needle), "{err}");
+        }
     }
 
     #[test]

@@ -163,6 +163,14 @@ impl Source {
     }
 }
 
+impl FromStr for Function {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::parse_named(text, "function", "activation function")
+    }
+}
+
 impl FromStr for LayerKind {
     type Err = InputError;
 

@@ -179,6 +179,9 @@ pub struct Run {
     /// `F`: the framework's measured cost of one iteration beyond the
     /// layers, from the network's profile (section 12; 0 without one).
     pub framework_s: f64,
+    /// Whether the network's profile measured a whole training step (whose
+    /// `F` holds the optimizer's step).
+    pub measured_step: bool,
     /// The edition of the model.
     pub fidelity: Fidelity,
     /// Calibration factors, if any.
@@ -281,6 +284,7 @@ impl Run {
             split,
             update_s,
             framework_s: network.framework_s(),
+            measured_step: network.step().is_some(),
             fidelity: spec.fidelity,
             calibration: spec.calibration,
             precision: spec.precision,

@@ -94,7 +94,7 @@ impl IterationCost {
 }
 
 /// `WU`: the optimizer's step of one iteration. The run's when given (or
-/// when a profile measured the framework's cost, which holds it); else in
+/// when a profile measured a whole step, whose framework cost holds it); else in
 /// the realistic edition with kernel facts, section 11's: the step's
 /// memory traffic at the STREAM bandwidth.
 ///
@@ -108,7 +108,7 @@ impl IterationCost {
 /// gradients), `BW` the STREAM bandwidth and `o` one kernel's cost; 0 for
 /// optimizer `none`.
 pub fn update_s(table: &CostTable, run: &Run, memory: &MemoryParts) -> f64 {
-    if run.update_s > 0.0 || run.framework_s > 0.0 {
+    if run.update_s > 0.0 || run.measured_step {
         return run.update_s;
     }
     let (Some(kernels), Some(facts)) = (table.kernels(), table.terms().kernels) else {

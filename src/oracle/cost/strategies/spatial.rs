@@ -101,7 +101,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         CommKind::Halo,
         Derivation::new(
             if chained {
-                "Σ_{l∈Sp, K>1} 2(p2−1)·P2P(B_g·h_x·δ) (a chain of blocking sends, forward only)"
+                "Σ_{l∈Sp, K>1} 2(p2−1)·P2P(B_g·h_x·δ) = 2(p2−1)·(L·α + B_g·δ·β·Σh_x) (a chain of blocking sends, forward only)"
             } else {
                 "Σ_{l∈Sp, K>1} 2·P2P(B_g·h_x·δ) + 2·P2P(B_g·h_y·δ) = 4·L·α + 2·B_g·δ·β·Σ(h_x + h_y)"
             },
@@ -115,6 +115,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                     Unit::Items,
                 ),
                 Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+                Symbol::new("p2", "slices of each split layer", p2 as f64, Unit::Count),
             ],
             halo,
         )
