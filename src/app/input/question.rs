@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::source::{ClusterSource, ModelSource};
 use crate::oracle::{
-    Batch, Cluster, Factors, Fidelity, InputError, Network, Optimizer, OracleError, Precision, Run, RunSpec, Scenario,
-    Strategy,
+    Batch, Cluster, Factors, Fidelity, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,
+    RunSpec, Scenario, Strategy,
 };
 
 /// The GPU budget of a first visit.
@@ -174,8 +174,8 @@ mod run_link {
     use serde::{Deserialize, Serialize};
 
     use super::{
-        Batch, DEFAULT_GPUS, DEFAULT_SAMPLES_PER_GPU, Factors, Fidelity, Optimizer, Precision, RunSpec, Strategy,
-        is_default,
+        Batch, DEFAULT_GPUS, DEFAULT_SAMPLES_PER_GPU, Factors, Fidelity, MemoryFormat, Optimizer, Precision, RunSpec,
+        Strategy, is_default,
     };
     use crate::oracle::DEFAULT_BUCKET_MIB;
     use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
@@ -215,6 +215,8 @@ mod run_link {
         overlap: bool,
         #[serde(rename = "bk", default = "bucket", skip_serializing_if = "is_default_bucket")]
         bucket_mib: f64,
+        #[serde(rename = "mf", default, skip_serializing_if = "is_default")]
+        memory_format: MemoryFormat,
     }
 
     fn data() -> Strategy {

@@ -267,12 +267,15 @@ impl Groups {
             }
         };
         let [sms, fp32, tf32, fp16, bf16, overhead] = self.kernels;
+        // the STREAM bandwidth is the base's (its GPU's): not a field of the panel
+        let stream_bytes_per_s = spec.realistic.kernels.and_then(|k| k.stream_bytes_per_s);
         spec.realistic.kernels = match (sms, fp32, overhead) {
             _ if self.kernels.iter().all(Option::is_none) => None,
             (Some(sms), Some(fp32), Some(kernel_overhead_s)) => Some(KernelFacts {
                 sms: sms as u64,
                 gemm_flops_per_s: GemmRates { fp32, tf32, fp16, bf16 },
                 kernel_overhead_s,
+                stream_bytes_per_s,
             }),
             _ => {
                 for (part, value) in [
@@ -449,8 +452,10 @@ mod tests {
         ] {
             editor.edit(cell(id), "".into());
         }
+        // a cluster with none of its own: its GPU's (the V100's, by its name)
         let (_, cluster) = editor.build().unwrap();
-        assert_eq!(cluster.realistic().kernels, None);
+        assert_eq!(cluster.spec().realistic.kernels, None);
+        assert_eq!(cluster.realistic().kernels.map(|k| k.sms), Some(80));
         editor.edit(cell("cluster-sms"), "100".into());
         let errors = editor.build().unwrap_err();
         for id in ["cluster-gemm-fp32", "cluster-kernel-overhead"] {
