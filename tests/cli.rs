@@ -783,3 +783,50 @@ fn a_bad_or_foreign_profile_is_an_error_naming_its_position_or_the_mismatch() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the profile is of another network"), "{stderr}");
 }
+
+#[test]
+fn a_hand_written_cluster_gets_its_gpus_facts_or_says_what_is_missing() {
+    // a cluster file as one writes it by hand: the preset's links, no realistic facts
+    let out = paradl("export --cluster dgx1-v100-16gb --format json");
+    assert!(out.status.success());
+    let mut cluster: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let object = cluster.as_object_mut().unwrap();
+    object.remove("realistic");
+    object.remove("gpu");
+    let bare = temp_file("bare.json", &cluster.to_string());
+    cluster["gpu"] = Value::from("Tesla V100-SXM2-16GB");
+    let named = temp_file("named.json", &cluster.to_string());
+    // ResNet-50 at 112 samples per 16 GB V100 ran (NVIDIA's DeepLearningExamples)
+    let run = "--strategy data --gpus 8 --samples-per-gpu 112 --format json";
+    let out = paradl(&format!("project --model resnet50 --cluster {} {run}", bare.display()));
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for needle in ["warning", "kernel facts", "memory bandwidth", "\"gpu\""] {
+        assert!(stderr.contains(needle), "{needle}: {stderr}");
+    }
+    // what autograd keeps is the framework's, not the cluster's: it fits without any fact
+    let p: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(p["feasible"], true, "{p}");
+    assert!(p["memory_bytes"].as_f64().unwrap() < 16e9);
+    // named, the GPU brings its facts: no warning, and the preset's projection
+    let out = paradl(&format!("project --model resnet50 --cluster {} {run}", named.display()));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let from_file: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let preset = json(&format!("project --model resnet50 --cluster dgx1-v100-16gb {run}"));
+    assert_eq!(from_file["compute_s"], preset["compute_s"]);
+    assert_eq!(from_file["memory_bytes"], preset["memory_bytes"]);
+    // an unknown GPU is named in the warning
+    cluster["gpu"] = Value::from("Voodoo 5");
+    let unknown = temp_file("unknown.json", &cluster.to_string());
+    let out = paradl(&format!(
+        "project --model resnet50 --cluster {} {run}",
+        unknown.display()
+    ));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'Voodoo 5'"));
+    // the ideal edition needs none of these facts: no warning
+    let out = paradl(&format!(
+        "project --model resnet50 --cluster {} {run} --fidelity ideal",
+        bare.display()
+    ));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

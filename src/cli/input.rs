@@ -27,6 +27,9 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
         network = profiled(network, path)?;
     }
     let cluster = cluster(&args.cluster)?;
+    if args.fidelity == crate::oracle::Fidelity::Realistic {
+        warn_fallbacks(&args.cluster, &cluster);
+    }
     let split = match &args.split {
         Some(path) => {
             let text = read(path)?;
@@ -230,6 +233,18 @@ pub fn model(name: &str, input_shape: Option<&str>) -> Result<Model, CliError> {
         network: read.network,
         merged: read.merged,
     })
+}
+
+/// Says on standard error which terms of the realistic edition fall back
+/// to an older section on `cluster` for want of a fact, and how to give it.
+fn warn_fallbacks(name: &str, cluster: &Cluster) {
+    let fallbacks = cluster.fallbacks();
+    for fallback in &fallbacks {
+        super::note(&format!("warning: --cluster {name}: {fallback}"));
+    }
+    if !fallbacks.is_empty() {
+        super::note(&format!("  to fix: {}", crate::oracle::Fallback::remedy()));
+    }
 }
 
 /// A cluster preset or a `.plat`/`.json` file (named after the file).

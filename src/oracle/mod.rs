@@ -118,7 +118,7 @@ pub use cost::memory::{MemoryParts, Part};
 pub use cost::table::{CostTable, LayerCost, ProfileScaling, TimeBasis};
 pub use cost::terms::{Applied, AppliedTerm, Term, Terms};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
-pub use model::cluster::{Cluster, ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
+pub use model::cluster::{Cluster, ClusterSpec, Fallback, LinkSpec, PrecisionRates, SwitchLevelSpec};
 pub use model::edit;
 pub use model::errors::{GraphError, InputError, NodeRef, OracleError, ParseError, ParseProblem, ProfileError, Rule};
 pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};

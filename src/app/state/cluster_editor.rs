@@ -447,7 +447,9 @@ mod tests {
         for id in [
             "cluster-sms",
             "cluster-gemm-fp32",
+            "cluster-gemm-tf32",
             "cluster-gemm-fp16",
+            "cluster-gemm-bf16",
             "cluster-kernel-overhead",
         ] {
             editor.edit(cell(id), "".into());
@@ -483,7 +485,9 @@ mod tests {
         editor.edit(cell("cluster-halo-latency"), "".into());
         editor.edit(cell("cluster-halo-pcie-bandwidth"), "".into());
         let (_, cluster) = editor.build().unwrap();
-        assert_eq!(cluster.realistic().memory_bandwidth_bytes_per_s, None);
+        assert_eq!(cluster.spec().realistic.memory_bandwidth_bytes_per_s, None);
+        // the named GPU's: the V100's 900 GB/s at section 7's derating
+        assert_eq!(cluster.realistic().memory_bandwidth_bytes_per_s, Some(450e9));
         assert_eq!(cluster.realistic().halo_transport, None);
         // half a halo transport is an error on the blank cell, and no placeholder anywhere
         editor.edit(cell("cluster-halo-latency"), "1.5".into());

@@ -70,6 +70,20 @@ pub struct Kernels {
     scales: Vec<f64>,
     gpu: GpuModel,
     numbers: Numbers,
+    lines: Option<Lines>,
+}
+
+/// A profile's layers as lines in the batch, `a_l + c_l·b` seconds a step
+/// on the profile's device (section 12): measured at two batches, or at one
+/// on a device this tool does not know (`a_l = 0`, linear).
+#[derive(Debug, Clone)]
+struct Lines {
+    /// `(a_l, c_l)` per layer.
+    lines: Vec<(f64, f64)>,
+    /// The device's kernel model (the cluster's GPU when not known).
+    gpu: GpuModel,
+    /// The profile's numbers.
+    numbers: Numbers,
 }
 
 impl Kernels {
@@ -80,11 +94,29 @@ impl Kernels {
     /// `T_l(b, cut) = s_l·K_l(b, cut)` with `K_l` the kernel time of
     /// [`LayerWork::step_s`] and `s_l = t_l/K_l(∞)` (1 without a profile,
     /// 4/3 with recompute).
+    ///
+    /// A profile's lines (section 12): `T_l(b, cut) = (a_l + c_l·b)·
+    /// K_l(b, cut)/K'_l(b)`, `K'_l` the layer's kernels whole on the
+    /// profile's device in its precision.
     pub fn layer_s(&self, index: usize, samples: f64, cut: Cut) -> f64 {
-        match (self.works.get(index), self.scales.get(index)) {
-            (Some(work), Some(scale)) => scale * work.step_s(samples, cut, &self.numbers, &self.gpu),
-            _ => 0.0,
+        let (Some(work), Some(scale)) = (self.works.get(index), self.scales.get(index)) else {
+            return 0.0;
+        };
+        let here = work.step_s(samples, cut, &self.numbers, &self.gpu);
+        match &self.lines {
+            Some(lines) => {
+                let (a, c) = lines.lines.get(index).copied().unwrap_or((0.0, 0.0));
+                let there = work.step_s(samples, Cut::Whole, &lines.numbers, &lines.gpu);
+                let ratio = if there > 0.0 { here / there } else { 1.0 };
+                (a + c * samples).max(0.0) * ratio
+            }
+            None => scale * here,
         }
+    }
+
+    /// Whether the layers' times are a profile's lines in the batch.
+    pub fn from_lines(&self) -> bool {
+        self.lines.is_some()
     }
 
     /// The layers' work.
@@ -195,6 +227,12 @@ impl CostTable {
             if let Some(k) = &mut kernels {
                 for s in &mut k.scales {
                     *s *= 4.0 / 3.0;
+                }
+                if let Some(lines) = &mut k.lines {
+                    for (a, c) in &mut lines.lines {
+                        *a *= 4.0 / 3.0;
+                        *c *= 4.0 / 3.0;
+                    }
                 }
             }
         }
@@ -432,13 +470,55 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
             here_s: times.iter().sum(),
         })
     });
+    let lines = profile_lines(network, gpu.is_none()).map(|lines| Lines {
+        lines,
+        gpu: there_gpu,
+        numbers: network.step().map_or(numbers, |step| Numbers {
+            item_bytes: PROFILE_BYTES_PER_ITEM * step.precision.item_share(),
+            precision: step.precision,
+            format: MemoryFormat::Nchw,
+        }),
+    });
     let kernels = Kernels {
         works,
         scales,
         gpu: here_gpu,
         numbers,
+        lines,
     };
     (times, memory_bound, scaling, Some(kernels))
+}
+
+/// A profile's layers as lines in the batch (section 12), when it has
+/// them: measured at two batches, or at one on a device this tool does not
+/// know (`unknown`).
+///
+/// # Formula
+/// Per layer, with `y_i = B_i·t_i` its seconds a step at the batches
+/// `B_1`, `B_2`: `c = max(0, (y_2 − y_1)/(B_2 − B_1))`,
+/// `a = max(0, y_1 − c·B_1)`; one batch: `a = 0`, `c = t_1`.
+fn profile_lines(network: &Network, unknown: bool) -> Option<Vec<(f64, f64)>> {
+    let step = network.step()?;
+    let b1 = step.batch as f64;
+    let layers = network.layers();
+    match step.batch2 {
+        Some(b2) if b2 != step.batch && layers.iter().all(|l| l.time2_s().is_some()) => {
+            let b2 = b2 as f64;
+            Some(
+                layers
+                    .iter()
+                    .map(|l| {
+                        let y1 = b1 * l.time_s().unwrap_or(0.0);
+                        let y2 = b2 * l.time2_s().unwrap_or(0.0);
+                        let c = ((y2 - y1) / (b2 - b1)).max(0.0);
+                        ((y1 - c * b1).max(0.0), c)
+                    })
+                    .collect(),
+            )
+        }
+        _ if unknown => Some(layers.iter().map(|l| (0.0, l.time_s().unwrap_or(0.0))).collect()),
+        _ => None,
+    }
 }
 
 /// A profile carried by per-layer weights `here` (on the cluster's GPU)

@@ -44,10 +44,14 @@ pub enum ProfileWarning {
         iteration_s: f64,
     },
     /// A device this tool has no facts for (a CPU, a GPU of no preset):
-    /// its times are used as if measured on the cluster's GPU.
+    /// its times are used as if measured on the cluster's GPU, and at one
+    /// batch they scale linearly with the batch.
     UnknownDevice {
         /// The device.
         device: String,
+        /// Whether the profile has a second batch (each layer a line
+        /// through both).
+        two_batches: bool,
     },
 }
 
@@ -93,10 +97,15 @@ impl fmt::Display for ProfileWarning {
                 iteration_s * 1e3,
                 iteration_s / layers_s
             ),
-            Self::UnknownDevice { device } => write!(
+            Self::UnknownDevice { device, two_batches } => write!(
                 f,
-                "the profile was measured on '{}', a device no preset describes: its times are used as if measured on the cluster's GPU",
-                crate::oracle::model::errors::quoted(device)
+                "the profile was measured on '{}', a device no preset describes: its times are used as if measured on the cluster's GPU, {}",
+                crate::oracle::model::errors::quoted(device),
+                if *two_batches {
+                    "each layer's time a line through its two batches"
+                } else {
+                    "in proportion to the batch (measured at one batch: profile two, --batch B1,B2, for a time that follows the batch)"
+                }
             ),
         }
     }
@@ -311,7 +320,10 @@ pub fn apply(network: &Network, profile: &TorchProfile, known: KnownGpu) -> Resu
         kind => format!("{} ({kind})", profile.device.name.trim()),
     };
     if gpu.is_none() {
-        warnings.push(ProfileWarning::UnknownDevice { device: device.clone() });
+        warnings.push(ProfileWarning::UnknownDevice {
+            device: device.clone(),
+            two_batches: profile.batch2.is_some(),
+        });
     }
     let mut spec = network.spec();
     spec.name = profile.name.trim().to_string();
