@@ -678,3 +678,27 @@ async fn a_shipped_file_says_it_is_loading_then_why_it_failed_then_nothing() {
     until("the others", || count(&failed, "[role=alert]") == 1).await;
     assert_eq!(ready.child_element_count(), 0);
 }
+
+#[wasm_bindgen_test]
+async fn a_cluster_that_names_no_gpu_says_which_terms_fell_back() {
+    // ABCI's links as a cluster file written by hand: no realistic facts, no GPU named
+    let mut spec = presets::cluster("abci").expect("preset").spec().clone();
+    spec.realistic = Default::default();
+    spec.gpu = None;
+    let mut document = Document::default();
+    document.question.cluster = paradl::app::input::source::ClusterSource::Custom(Box::new(spec));
+    let root = mount::<App>(AppProps {
+        initial: Some(Rc::new(AppState::new(document, None))),
+    });
+    until("the note", || count(&root, "#fallbacks li") == 2).await;
+    let text = find(&root, "#fallbacks").text_content().unwrap_or_default();
+    for needle in ["kernel facts", "memory bandwidth", "\"gpu\"", "V100-SXM2-16GB"] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    // the preset names its GPU: no note
+    let root = mount::<App>(AppProps {
+        initial: Some(Rc::new(AppState::new(Document::default(), None))),
+    });
+    until("the app", || count(&root, "#edition") == 1).await;
+    assert_eq!(count(&root, "#fallbacks"), 0);
+}

@@ -15,6 +15,7 @@ pub mod explain_panel;
 pub mod explanation_view;
 pub mod exports;
 pub mod facts_table;
+pub mod fallback_note;
 pub mod file_drop;
 pub mod findings;
 pub mod glossary;

@@ -10,6 +10,7 @@ use super::comparison_plot::ComparisonPlot;
 use super::edition_note::EditionNote;
 use super::explain_panel::ExplainPanel;
 use super::exports::Exports;
+use super::fallback_note::FallbackNote;
 use super::findings::Findings;
 use super::memory_plot::MemoryPlot;
 use super::plan_panel::PlanPanel;
@@ -59,6 +60,7 @@ pub fn results_view(props: &ResultsViewProps) -> Html {
             { for later(LessonPlot::Scaling) }
             <Findings ranking={answer.results.ranking.clone()} />
             <EditionNote answer={answer.clone()} />
+            <FallbackNote answer={answer.clone()} />
             <ComparisonPlot answer={answer.clone()} />
             { for later(LessonPlot::Memory) }
             { for later(LessonPlot::Diagram) }
