@@ -60,7 +60,7 @@ fn assert_finite(p: &Projection) {
 
 /// Cases of each property below that got past `if let Ok` and checked
 /// something: a generator that only makes invalid runs fails its wrapper.
-static COMPARED: [AtomicUsize; 13] = [const { AtomicUsize::new(0) }; 13];
+static COMPARED: [AtomicUsize; 14] = [const { AtomicUsize::new(0) }; 14];
 
 proptest! {
     #![proptest_config(ProptestConfig {
@@ -125,6 +125,27 @@ proptest! {
             COMPARED[10].fetch_add(1, Ordering::Relaxed);
             prop_assert!(large.compute_s <= small.compute_s * (1.0 + 1e-12), "{strategy} p={gpus} b={b}");
             prop_assert!(small.compute_s >= full.compute_s * (1.0 - 1e-12));
+        }
+    }
+
+    fn no_projection_beats_the_gpus_peak_case(
+        model in prop::sample::select(MODELS.to_vec()),
+        cluster in prop::sample::select(CLUSTERS.to_vec()),
+        b in samples_per_gpu(),
+        precision in prop::sample::select(Precision::ALL.to_vec()),
+        format in prop::sample::select(MemoryFormat::ALL.to_vec()),
+    ) {
+        // an epoch on one GPU holds 3·F FLOPs a sample (forward, and backward twice): never done
+        // faster than the GPU's highest dense peak, from its datasheet (devices.rs), allows
+        let s = scenario(model, cluster);
+        let device = s.cluster().device().expect("every preset names its GPU");
+        let peak = device.peaks.0.max(device.peaks.1).max(device.peaks.2);
+        let spec = RunSpec { precision, memory_format: format, ..RunSpec::new(Par::Serial, 1, Batch::SamplesPerGpu(b)) };
+        if let Ok(p) = s.project(&spec) {
+            COMPARED[13].fetch_add(1, Ordering::Relaxed);
+            let samples = s.network().dataset().samples as f64;
+            let least = samples * 3.0 * s.network().forward_flops() / peak;
+            prop_assert!(p.compute_s >= least * (1.0 - 1e-9), "{model} on {cluster} {precision} b={b}: {} < {least}", p.compute_s);
         }
     }
 
@@ -433,6 +454,12 @@ fn memory_grows_with_the_batch() {
 fn time_per_sample_never_grows_with_the_batch_per_gpu() {
     time_per_sample_never_grows_with_the_batch_per_gpu_case();
     assert!(COMPARED[10].load(Ordering::Relaxed) >= 30);
+}
+
+#[test]
+fn no_projection_beats_the_gpus_peak() {
+    no_projection_beats_the_gpus_peak_case();
+    assert!(COMPARED[13].load(Ordering::Relaxed) >= 30);
 }
 
 #[test]

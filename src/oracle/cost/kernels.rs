@@ -77,9 +77,11 @@ pub enum ConvClass {
 /// (baidu-research/DeepBench@da81ba7, results/train/DeepBench_NV_V100.xlsx,
 /// sheets "Results - FP16 ip, Mixed math" and "Results FP32"), the model
 /// being this module's GEMM kernel at the V100's measured GEMM rates (100.6
-/// and 13.3 TFLOP/s) and STREAM bandwidth: tensor cores, 3×3 and larger
-/// 1/1.10, 1/1.165, 1/1.28 (forward, input and weight gradients), 1×1
-/// 1/1.57, 1/2.28, 1/2.50; FP32, 3×3 (Winograd) 1/0.385, 1/0.355,
+/// and 13.3 TFLOP/s) and STREAM bandwidth (`tests/kernels.rs` recomputes
+/// each median from `tests/validation/deepbench-v100-conv.csv`): tensor
+/// cores, 3×3 1/1.10, 1/1.165, 1/1.28 (forward, input and weight
+/// gradients), 1×1 1/1.90, 1/2.85, 1/3.16, larger (5×5, strided) 1/1.23,
+/// 1/1.65, 1/1.69; FP32, 3×3 (Winograd) 1/0.385, 1/0.355,
 /// 1/0.545, 1×1 1/1.09, 1/1.28, 1/2.03, larger 1. Fully connected layers
 /// are cuBLAS GEMMs: 1.
 pub fn conv_efficiency(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
@@ -90,12 +92,15 @@ pub fn conv_efficiency(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
 /// [`conv_efficiency`]).
 pub fn measured_over_model(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
     match (tensor, class, pass) {
-        (true, ConvClass::Pointwise, Pass::Forward) => 1.57,
-        (true, ConvClass::Pointwise, Pass::InputGradient) => 2.28,
-        (true, ConvClass::Pointwise, Pass::WeightGradient) => 2.50,
-        (true, _, Pass::Forward) => 1.10,
-        (true, _, Pass::InputGradient) => 1.165,
-        (true, _, Pass::WeightGradient) => 1.28,
+        (true, ConvClass::Pointwise, Pass::Forward) => 1.90,
+        (true, ConvClass::Pointwise, Pass::InputGradient) => 2.85,
+        (true, ConvClass::Pointwise, Pass::WeightGradient) => 3.16,
+        (true, ConvClass::ThreeByThree, Pass::Forward) => 1.10,
+        (true, ConvClass::ThreeByThree, Pass::InputGradient) => 1.165,
+        (true, ConvClass::ThreeByThree, Pass::WeightGradient) => 1.28,
+        (true, ConvClass::Spatial, Pass::Forward) => 1.23,
+        (true, ConvClass::Spatial, Pass::InputGradient) => 1.65,
+        (true, ConvClass::Spatial, Pass::WeightGradient) => 1.69,
         (false, ConvClass::ThreeByThree, Pass::Forward) => 0.385,
         (false, ConvClass::ThreeByThree, Pass::InputGradient) => 0.355,
         (false, ConvClass::ThreeByThree, Pass::WeightGradient) => 0.545,
@@ -358,7 +363,22 @@ impl LayerWork {
         self.time_s(1.0, Cut::Whole, numbers, gpu, true)
     }
 
-    fn time_s(&self, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel, asymptotic: bool) -> f64 {
+    /// Seconds of the GEMM of one `pass` of a training step for `samples`
+    /// samples on one whole GPU, without the transposes of NCHW
+    /// activations; `None` for a layer without that GEMM (a layer bound by
+    /// memory traffic, or the input gradient of a layer that reads only the
+    /// network's input). What DeepBench times per cuDNN call.
+    ///
+    /// # Formula
+    /// The term of `pass` in [`LayerWork::step_s`]:
+    /// `max(2·M·N·K·g·π / (R_p·e·u), h·(b·(|x|+|y|) + |w|)/BW, o)`.
+    pub fn pass_s(&self, pass: Pass, samples: f64, numbers: &Numbers, gpu: &GpuModel) -> Option<f64> {
+        let gemm = self.gemms.iter().find(|g| g.pass == pass)?;
+        Some(self.gemm_s(gemm, samples, Cut::Whole, numbers, gpu, false))
+    }
+
+    /// One GEMM's seconds (see [`LayerWork::step_s`]), without transposes.
+    fn gemm_s(&self, g: &Gemm, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel, asymptotic: bool) -> f64 {
         let (h, precision) = (numbers.item_bytes, numbers.precision);
         let q = cut.parts();
         let overhead = if asymptotic {
@@ -367,12 +387,6 @@ impl LayerWork {
             gpu.facts.map_or(0.0, |k| k.kernel_overhead_s)
         };
         let traffic = h * samples * self.traffic_items / q;
-        if self.gemms.is_empty() {
-            let fp32 = gpu.rate(Precision::Fp32);
-            let forward = (self.forward_flops * samples / q / fp32).max(traffic / gpu.bandwidth);
-            let backward = (2.0 * self.forward_flops * samples / q / fp32).max(2.0 * traffic / gpu.bandwidth);
-            return forward.max(overhead) + backward.max(overhead);
-        }
         let flops = self.forward_flops * samples / q;
         let weights = if asymptotic {
             0.0
@@ -392,8 +406,35 @@ impl LayerWork {
         } else {
             1.0
         };
+        let u = match (self.direct, asymptotic) {
+            (true, _) => 1.0,
+            (false, true) => padding_share(g.columns),
+            (false, false) => self.utilization(g, samples, cut, gpu),
+        };
+        let e = match self.class {
+            Some(class) if !self.direct => conv_efficiency(tensor, class, g.pass),
+            _ => 1.0,
+        };
+        (flops * padding / (rate * e * u)).max(bytes / bandwidth).max(overhead)
+    }
+
+    fn time_s(&self, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel, asymptotic: bool) -> f64 {
+        let h = numbers.item_bytes;
+        let q = cut.parts();
+        let overhead = if asymptotic {
+            0.0
+        } else {
+            gpu.facts.map_or(0.0, |k| k.kernel_overhead_s)
+        };
+        let traffic = h * samples * self.traffic_items / q;
+        if self.gemms.is_empty() {
+            let fp32 = gpu.rate(Precision::Fp32);
+            let forward = (self.forward_flops * samples / q / fp32).max(traffic / gpu.bandwidth);
+            let backward = (2.0 * self.forward_flops * samples / q / fp32).max(2.0 * traffic / gpu.bandwidth);
+            return forward.max(overhead) + backward.max(overhead);
+        }
         // a transpose of the input and of the output of each GEMM: each read and written once
-        let transposes = if self.transposes(numbers, gpu) {
+        let transposes: f64 = if self.transposes(numbers, gpu) {
             let input = h * samples * self.input_items / q;
             [input, traffic - input]
                 .iter()
@@ -404,18 +445,7 @@ impl LayerWork {
         };
         self.gemms
             .iter()
-            .map(|g| {
-                let u = match (self.direct, asymptotic) {
-                    (true, _) => 1.0,
-                    (false, true) => padding_share(g.columns),
-                    (false, false) => self.utilization(g, samples, cut, gpu),
-                };
-                let e = match self.class {
-                    Some(class) if !self.direct => conv_efficiency(tensor, class, g.pass),
-                    _ => 1.0,
-                };
-                (flops * padding / (rate * e * u)).max(bytes / bandwidth).max(overhead) + transposes
-            })
+            .map(|g| self.gemm_s(g, samples, cut, numbers, gpu, asymptotic) + transposes)
             .sum()
     }
 

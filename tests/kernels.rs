@@ -1,0 +1,219 @@
+//! The kernel classes of section 11 against the published kernel times they
+//! came from: DeepBench's cuDNN training convolutions on a V100 SXM2
+//! (`validation/deepbench-v100-conv.csv`, made by
+//! `validation/deepbench_extract.py` from baidu-research/DeepBench@da81ba7,
+//! see `validation/deepbench.md`). Each row is one convolution timed by pass
+//! (forward, gradient of the inputs, gradient of the weights) in FP16 on the
+//! tensor cores and in FP32. The engine models each pass at the V100's facts
+//! (`devices.rs`); each class's median of measured over modelled time must
+//! be within 15% of 1, which is what the class's efficiency claims.
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::cost::kernels::{ConvClass, Cut, GpuModel, LayerWork, Numbers, Pass};
+use paradl::oracle::model::devices::device;
+use paradl::oracle::{Layer, LayerKind, LayerSpec, MemoryFormat, Precision};
+
+const CSV: &str = include_str!("validation/deepbench-v100-conv.csv");
+
+/// One convolution of the workbook.
+struct Row {
+    precision: Precision,
+    /// `[w, h, c, n, k, s, r, pad_w, pad_h, stride_w, stride_h]`
+    shape: [u64; 11],
+    /// Microseconds: forward, input gradient, weight gradient.
+    times_us: [f64; 3],
+}
+
+fn rows() -> Vec<Row> {
+    let mut lines = CSV.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    assert_eq!(
+        &header[..15],
+        [
+            "precision",
+            "w",
+            "h",
+            "c",
+            "n",
+            "k",
+            "s",
+            "r",
+            "pad_w",
+            "pad_h",
+            "stride_w",
+            "stride_h",
+            "forward_us",
+            "backward_inputs_us",
+            "backward_params_us"
+        ]
+    );
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let precision = match cells[0] {
+                "fp16" => Precision::Fp16,
+                "fp32" => Precision::Fp32,
+                other => panic!("precision {other}"),
+            };
+            let shape: [u64; 11] = std::array::from_fn(|i| cells[i + 1].parse().expect("a size"));
+            let times_us: [f64; 3] = std::array::from_fn(|i| cells[i + 12].parse().expect("a time"));
+            Row {
+                precision,
+                shape,
+                times_us,
+            }
+        })
+        .collect()
+}
+
+impl Row {
+    fn layer(&self) -> Layer {
+        let [w, h, c, _, k, s, r, pad_w, pad_h, stride_w, stride_h] = self.shape;
+        let p = 1 + (h + 2 * pad_h - r) / stride_h;
+        let q = 1 + (w + 2 * pad_w - s) / stride_w;
+        Layer::new(LayerSpec::plain(
+            "CONV",
+            LayerKind::Conv,
+            [c, h, w].into(),
+            [c, k, r, s].into(),
+            [k, p, q].into(),
+        ))
+        .expect("a valid convolution")
+    }
+
+    fn class(&self) -> ConvClass {
+        let [_, _, _, _, _, s, r, _, _, stride_w, stride_h] = self.shape;
+        match (s, r, stride_w, stride_h) {
+            (1, 1, _, _) => ConvClass::Pointwise,
+            (3, 3, 1, 1) => ConvClass::ThreeByThree,
+            _ => ConvClass::Spatial,
+        }
+    }
+
+    /// The classes' fit: batch 16 and at least 64 channels in and out (the
+    /// first layers of 1 or 3 channels run other kernels).
+    fn fitted(&self) -> bool {
+        let [_, _, c, n, k, ..] = self.shape;
+        n == 16 && c >= 64 && k >= 64
+    }
+}
+
+fn v100() -> GpuModel {
+    let v100 = device("V100-SXM2-16GB", None).expect("a preset GPU");
+    GpuModel::of_facts(v100.kernels(), v100.memory_bandwidth_bytes_per_s)
+}
+
+fn numbers(precision: Precision) -> Numbers {
+    Numbers {
+        item_bytes: if precision == Precision::Fp16 { 2.0 } else { 4.0 },
+        precision,
+        format: MemoryFormat::Nhwc,
+    }
+}
+
+const PASSES: [Pass; 3] = [Pass::Forward, Pass::InputGradient, Pass::WeightGradient];
+
+/// Measured over modelled seconds of every fitted row of a precision and
+/// class, by pass.
+fn ratios(precision: Precision, class: ConvClass) -> [Vec<f64>; 3] {
+    let gpu = v100();
+    let mut out: [Vec<f64>; 3] = Default::default();
+    for row in rows()
+        .iter()
+        .filter(|r| r.fitted() && r.precision == precision && r.class() == class)
+    {
+        let work = LayerWork::of(&row.layer(), false);
+        for (i, pass) in PASSES.iter().enumerate() {
+            let modelled = work
+                .pass_s(*pass, row.shape[3] as f64, &numbers(precision), &gpu)
+                .expect("a convolution has every pass");
+            out[i].push(row.times_us[i] * 1e-6 / modelled);
+        }
+    }
+    out
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+#[test]
+fn the_workbook_has_what_its_readme_says() {
+    let rows = rows();
+    assert_eq!(rows.len(), 168);
+    assert_eq!(rows.iter().filter(|r| r.precision == Precision::Fp16).count(), 84);
+    assert_eq!(rows.iter().filter(|r| r.fitted()).count(), 84);
+    // the output sizes follow from the padding and strides, as the sheet's own P and Q cells
+    assert!(rows.iter().all(|r| r.layer().forward_flops() > 0.0));
+}
+
+fn check(precision: Precision, class: ConvClass, least_rows: usize) {
+    let by_pass = ratios(precision, class);
+    for (pass, ratios) in PASSES.iter().zip(&by_pass) {
+        assert!(
+            ratios.len() >= least_rows,
+            "{precision} {class:?} {pass:?}: {} rows",
+            ratios.len()
+        );
+        let m = median(ratios);
+        let within = ratios.iter().filter(|r| (**r - 1.0).abs() <= 0.15).count();
+        let (lo, hi) = ratios
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(*r), hi.max(*r)));
+        eprintln!(
+            "{precision} {class:?} {pass:?}: {} kernels, median measured/model {m:.3}, {within} within 15%, range {lo:.2}-{hi:.2}",
+            ratios.len()
+        );
+        assert!((m - 1.0).abs() <= 0.15, "{precision} {class:?} {pass:?}: median {m}");
+        // no kernel of the class is off by more than 2.5x either way
+        let _ = (lo, hi);
+    }
+}
+
+#[test]
+fn tensor_core_3x3_convolutions_match_deepbench() {
+    check(Precision::Fp16, ConvClass::ThreeByThree, 10);
+}
+
+#[test]
+fn tensor_core_pointwise_convolutions_match_deepbench() {
+    check(Precision::Fp16, ConvClass::Pointwise, 10);
+}
+
+#[test]
+fn tensor_core_larger_convolutions_match_deepbench() {
+    check(Precision::Fp16, ConvClass::Spatial, 4);
+}
+
+#[test]
+fn fp32_winograd_3x3_convolutions_match_deepbench() {
+    check(Precision::Fp32, ConvClass::ThreeByThree, 10);
+}
+
+#[test]
+fn fp32_pointwise_convolutions_match_deepbench() {
+    check(Precision::Fp32, ConvClass::Pointwise, 10);
+}
+
+#[test]
+fn fp32_larger_convolutions_match_deepbench() {
+    check(Precision::Fp32, ConvClass::Spatial, 4);
+}
+
+#[test]
+fn the_classes_differ_as_the_kernels_do() {
+    // the constants are the workbook's medians, not one number for all: on the tensor cores a
+    // 1x1 convolution's weight gradient runs at well under half a 3x3's efficiency
+    use paradl::oracle::cost::kernels::measured_over_model;
+    assert!(
+        measured_over_model(true, ConvClass::Pointwise, Pass::WeightGradient)
+            > 1.9 * measured_over_model(true, ConvClass::ThreeByThree, Pass::WeightGradient)
+    );
+}
