@@ -29,6 +29,10 @@ pub struct Act {
     /// Before a flatten: the `[C, spatial...]` shape it had, so that a
     /// following fully connected layer reads it as ParaDL's files do.
     pub unflat: Option<Vec<u64>>,
+    /// Before a reshape that mixed its axes (a group normalization's
+    /// `[G, C/G·P]` view): the dimensions and roles it had, restored by a
+    /// reshape back to those dimensions.
+    pub origin: Option<(Vec<u64>, Vec<Role>)>,
 }
 
 impl Act {
@@ -48,17 +52,20 @@ impl Act {
             roles,
             producer,
             unflat: None,
+            origin: None,
         }
     }
 
     /// The same tensor as the output of layer `producer`, with `dims` in
     /// its own layout.
     pub fn produced(&self, dims: Vec<u64>, producer: usize) -> Self {
+        let origin = if dims == self.dims { self.origin.clone() } else { None };
         Self {
             dims,
             roles: self.roles.clone(),
             producer: Some(producer),
             unflat: None,
+            origin,
         }
     }
 
@@ -114,6 +121,7 @@ impl Act {
             roles: perm[1..].iter().map(|&a| self.roles[a - 1]).collect(),
             producer: self.producer,
             unflat: None,
+            origin: None,
         })
     }
 
@@ -127,7 +135,15 @@ impl Act {
         if items(&dims)? != items(&self.dims)? {
             return Err(format!("a reshape of {:?} to {dims:?}", self.dims));
         }
-        let roles = regroup(&self.dims, &self.roles, &dims);
+        let origin = if self.roles.contains(&Role::Mixed) {
+            self.origin.clone()
+        } else {
+            Some((self.dims.clone(), self.roles.clone()))
+        };
+        let roles = match &origin {
+            Some((before, roles)) if *before == dims => roles.clone(),
+            _ => regroup(&self.dims, &self.roles, &dims),
+        };
         let flat = dims.len() == 1 && self.dims.len() > 1;
         let unflat = if flat {
             Some(self.unflat.clone().unwrap_or_else(|| self.canonical()))
@@ -139,6 +155,7 @@ impl Act {
             roles,
             producer: self.producer,
             unflat,
+            origin,
         })
     }
 }

@@ -500,6 +500,14 @@ impl<'g> Walk<'g> {
                 self.global_pool(node, at, kind, &x, &reduced, int(node, "keepdims", 1) != 0)?;
             }
             "Gemm" | "MatMul" => self.matmul(node, at)?,
+            "InstanceNormalization" if !self.act(node, 0, at)?.is_channels_first() => {
+                // a group normalization as PyTorch exports it: a view of [G, C/G·P], normalized
+                // with the exporter's constant ones and zeros, viewed back, then the trained
+                // affine as Mul and Add
+                let x = self.act(node, 0, at)?;
+                let dims = x.dims.clone();
+                self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims)?;
+            }
             "BatchNormalization" | "InstanceNormalization" => {
                 let x = self.channels_first(node, at)?;
                 let c = self.konst(node, 1, at)?;
@@ -562,19 +570,22 @@ impl<'g> Walk<'g> {
                     .integers(node, 1, "pads", at)?
                     .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
                 let n = x.dims.len() + 1;
-                let pads = non_negative(&pads, "pads", at)?;
                 if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 || pads[1] != 0 || pads[n + 1] != 0 {
                     return Err(fail(
                         Some(at.clone()),
                         "only a Pad of the spatial dimensions is supported",
                     ));
                 }
+                // a negative pad crops (NASNet's shifted paths)
                 let mut dims = x.dims.clone();
                 for (i, d) in dims.iter_mut().enumerate().skip(1) {
-                    *d = d
-                        .checked_add(pads[i + 1])
+                    *d = i64::try_from(*d)
+                        .ok()
+                        .and_then(|d| d.checked_add(pads[i + 1]))
                         .and_then(|d| d.checked_add(pads[n + i + 1]))
-                        .ok_or_else(|| fail(Some(at.clone()), "its pads overflow"))?;
+                        .and_then(|d| u64::try_from(d).ok())
+                        .filter(|&d| d > 0)
+                        .ok_or_else(|| fail(Some(at.clone()), "its pads overflow or crop every position"))?;
                 }
                 self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
             }
@@ -739,6 +750,37 @@ impl<'g> Walk<'g> {
                     .integers()
                     .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
                 values::expand(&c(0)?, &non_negative(&shape, "its shape", at)?)
+            }
+            _ if op.starts_with("Reduce") => {
+                let x = c(0)?;
+                let axes = self.integers(node, 1, "axes", at)?;
+                let axes = match axes {
+                    Some(a) if a.is_empty() && int(node, "noop_with_empty_axes", 0) != 0 => return Ok(x),
+                    Some(a) if a.is_empty() => None,
+                    a => a,
+                };
+                values::reduce(&x, op, axes.as_deref(), int(node, "keepdims", 1) != 0)
+            }
+            "BatchNormalization" | "InstanceNormalization" | "LayerNormalization" | "GroupNormalization" => {
+                // a normalization of a weight (weight standardization): its shape, values unknown
+                Const::new(c(0)?.dims, None)
+            }
+            "Clip" => {
+                let x = c(0)?;
+                // the bounds: inputs 1 and 2 (opset 11 on), or attributes before
+                let bound = |i: usize, name: &str, default: f64| -> Result<f64, GraphError> {
+                    if node.input.get(i).is_some_and(|n| !n.is_empty()) {
+                        let k = c(i)?;
+                        return Ok(k.values.as_ref().map_or(default, |v| v.float(0)));
+                    }
+                    Ok(attribute(node, name).and_then(|a| a.f).map_or(default, f64::from))
+                };
+                let (lo, hi) = (bound(1, "min", f64::NEG_INFINITY)?, bound(2, "max", f64::INFINITY)?);
+                let values = x.values.map(|v| match v {
+                    Values::Int(i) => Values::Int(i.into_iter().map(|x| (x as f64).max(lo).min(hi) as i64).collect()),
+                    Values::Float(f) => Values::Float(f.into_iter().map(|x| x.max(lo).min(hi)).collect()),
+                });
+                Const::new(x.dims, values)
             }
             "Range" => {
                 let (start, limit, delta) = (c(0)?, c(1)?, c(2)?);
@@ -1015,6 +1057,7 @@ impl<'g> Walk<'g> {
             roles: Vec::new(),
             producer: Some(producer),
             unflat: None,
+            origin: None,
         };
         for ((&d, &role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
             match (r, keep) {

@@ -29,7 +29,7 @@ impl Values {
         }
     }
 
-    fn float(&self, i: usize) -> f64 {
+    pub fn float(&self, i: usize) -> f64 {
         match self {
             Self::Int(v) => v.get(i).map_or(0.0, |&x| x as f64),
             Self::Float(v) => v.get(i).copied().unwrap_or(0.0),
@@ -601,4 +601,83 @@ mod tests {
         assert!(items(&[1 << 40, 1 << 40]).is_err());
         assert!(squeezed(&[1, 2], Some(&[1])).is_err());
     }
+}
+
+/// A reduction of a constant (`ReduceSum`, `ReduceMean`, `ReduceProd`,
+/// `ReduceMax`, `ReduceMin`, `ReduceL2`, ...) over `axes` (all of them when
+/// none are given); its values when the input's are known.
+///
+/// # Errors
+/// An axis outside the tensor, or an unknown reduction.
+pub fn reduce(c: &Const, op: &str, axes: Option<&[i64]>, keepdims: bool) -> Result<Const, Problem> {
+    let rank = c.dims.len();
+    let mut reduced = vec![axes.is_none(); rank];
+    for &a in axes.unwrap_or_default() {
+        reduced[axis(a, rank)?] = true;
+    }
+    let dims: Vec<u64> = c
+        .dims
+        .iter()
+        .zip(&reduced)
+        .filter_map(|(&d, &r)| match (r, keepdims) {
+            (false, _) => Some(d),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect();
+    let start: f64 = match op {
+        "ReduceSum" | "ReduceMean" | "ReduceL2" | "ReduceL1" | "ReduceSumSquare" => 0.0,
+        "ReduceProd" => 1.0,
+        "ReduceMax" => f64::NEG_INFINITY,
+        "ReduceMin" => f64::INFINITY,
+        _ => return Err(format!("the reduction {op}")),
+    };
+    let Some(values) = &c.values else {
+        return Const::new(dims, None);
+    };
+    let out_n = items(&dims)? as usize;
+    let mut out = vec![start; out_n];
+    let mut counts = vec![0u64; out_n];
+    let mut index = vec![0u64; rank];
+    let kept: Vec<u64> = c.dims.iter().zip(&reduced).map(|(&d, &r)| if r { 1 } else { d }).collect();
+    let kept_strides = strides(&kept);
+    for i in 0..values.len() {
+        let at: usize = index
+            .iter()
+            .zip(&reduced)
+            .zip(&kept_strides)
+            .map(|((&x, &r), &s)| if r { 0 } else { x as usize * s })
+            .sum();
+        let x = values.float(i);
+        out[at] = match op {
+            "ReduceProd" => out[at] * x,
+            "ReduceMax" => out[at].max(x),
+            "ReduceMin" => out[at].min(x),
+            "ReduceL2" | "ReduceSumSquare" => out[at] + x * x,
+            "ReduceL1" => out[at] + x.abs(),
+            _ => out[at] + x,
+        };
+        counts[at] += 1;
+        for d in (0..rank).rev() {
+            index[d] += 1;
+            if index[d] < c.dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    for (v, n) in out.iter_mut().zip(&counts) {
+        match op {
+            "ReduceMean" if *n > 0 => *v /= *n as f64,
+            "ReduceL2" => *v = v.sqrt(),
+            _ => {}
+        }
+    }
+    let ints = matches!(values, Values::Int(_)) && matches!(op, "ReduceSum" | "ReduceProd" | "ReduceMax" | "ReduceMin");
+    let values = if ints {
+        Values::Int(out.into_iter().map(|x| x as i64).collect())
+    } else {
+        Values::Float(out)
+    };
+    Const::new(dims, Some(values))
 }
