@@ -830,3 +830,38 @@ fn a_hand_written_cluster_gets_its_gpus_facts_or_says_what_is_missing() {
     ));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn devices_and_pipes_are_read_up_to_the_limit_only() {
+    // /dev/zero reports a size of 0 and never ends: refused once the limit is passed, not read
+    // to exhaustion
+    if std::path::Path::new("/dev/zero").exists() {
+        let out = paradl("project --model resnet50 --cluster /dev/zero --strategy data --gpus 8 --samples-per-gpu 32");
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("/dev/zero") && err.contains("at most"), "{err}");
+    }
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_an_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_paradl"))
+        .args("rank --model resnet50 --cluster abci --gpus 8 --samples-per-gpu 32".split_whitespace())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("writing the output"));
+}
+
+#[test]
+fn a_keras_json_after_a_byte_order_mark_is_read_as_keras() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/keras/lenet.json")).unwrap();
+    let plain = temp_file("lenet.json", &text);
+    let marked = temp_file("lenet-bom.json", &format!("\u{feff}{text}"));
+    let line = |p: &PathBuf| format!("inspect --model {} --format json", p.display());
+    assert_eq!(json(&line(&plain)), json(&line(&marked)));
+}

@@ -131,11 +131,95 @@ fn survey() {
                 fp32,
                 bf16,
             } => println!(
-                "{:32} {opset} ok params {params:.4} flops {flops:.4} act fp32 {fp32:.3} bf16 {bf16:.3}",
+                "{:32} {opset} ok params {params:.7} flops {flops:.4} act fp32 {fp32:.3} bf16 {bf16:.3}",
                 truth.name
             ),
             Outcome::Attention(e) => println!("{:32} {opset} attention {e}", truth.name),
             Outcome::Failed(e) => println!("{:32} {opset} FAILED {e}", truth.name),
         }
     }
+}
+
+/// Networks whose graph folds the batch into another dimension: per-sample
+/// weights (CondConv) and an LSTM over rows (Sequencer). Not layers of this
+/// model; refused naming the Reshape.
+const BATCH_FOLDED: [&str; 2] = ["efficientnet_cc_b0_4e", "sequencer2d_s"];
+
+/// Parameters ONNX cannot tell from buffers: a blur's fixed filter is an
+/// initializer like a weight (counted, a few hundred items too many), and
+/// an NF network's gain is folded into its standardized weight (a few
+/// hundred too few). Three more miss or double a few dozen scalars of an
+/// affine (HGNetV2's learnable affine blocks, a group norm's, a
+/// PoolFormerV2's scale): open defects. Within 0.25% of timm's count.
+const BUFFERS_OR_FOLDED: [&str; 12] = [
+    "hgnetv2_b0",
+    "resnetv2_50d_gn",
+    "poolformerv2_s12",
+    "resnetblur18",
+    "densenetblur121d",
+    "efficientnet_blur_b0",
+    "tresnet_m",
+    "nf_regnet_b0",
+    "nf_resnet26",
+    "eca_nfnet_l0",
+    "dm_nfnet_f0",
+    "convformer_s18",
+];
+
+#[test]
+fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention() {
+    let (mut imported, mut attention, mut folded) = (0, 0, 0);
+    let (mut fp32_within, mut bf16_within) = (0, 0);
+    let (mut worst_fp32, mut worst_bf16) = (1.0f64, 1.0f64);
+    let far = |r: f64| if r > 1.0 { r } else { 1.0 / r };
+    for (truth, opset, o) in graphs() {
+        let path = format!("timm_{}.opset{opset}", truth.name);
+        match o {
+            Outcome::Imported {
+                params,
+                flops,
+                fp32,
+                bf16,
+            } => {
+                imported += 1;
+                if BUFFERS_OR_FOLDED.contains(&truth.name.as_str()) {
+                    assert!((params - 1.0).abs() <= 0.0025, "{path}: parameters {params}");
+                } else {
+                    assert_eq!(params, 1.0, "{path}: parameters");
+                }
+                assert!((flops - 1.0).abs() <= 0.01, "{path}: FLOPs {flops}");
+                // every network within 0.65x to 1.25x of autograd in FP32 (BF16: see below)
+                assert!((0.65..=1.25).contains(&fp32), "{path}: FP32 activations {fp32}");
+                assert!((0.65..=1.6).contains(&bf16), "{path}: BF16 activations {bf16}");
+                fp32_within += usize::from((fp32 - 1.0).abs() <= 0.10);
+                bf16_within += usize::from((bf16 - 1.0).abs() <= 0.10);
+                if far(fp32) > far(worst_fp32) {
+                    worst_fp32 = fp32;
+                }
+                if far(bf16) > far(worst_bf16) {
+                    worst_bf16 = bf16;
+                }
+            }
+            Outcome::Attention(e) => {
+                assert!(
+                    e.contains("node ") && (e.contains("MatMul") || e.contains("Einsum")),
+                    "{path}: {e}"
+                );
+                attention += 1;
+            }
+            Outcome::Failed(e) => {
+                assert!(BATCH_FOLDED.contains(&truth.name.as_str()), "{path}: {e}");
+                assert!(e.contains("Reshape") && e.contains("batch"), "{path}: {e}");
+                folded += 1;
+            }
+        }
+    }
+    println!(
+        "{imported} graphs imported ({fp32_within} within 10% of autograd's saved bytes in FP32, {bf16_within} in BF16; worst {worst_fp32:.3} and {worst_bf16:.3}), {attention} refused at attention, {folded} fold the batch"
+    );
+    assert!(imported >= 258, "{imported}");
+    // FP32: 9 in 10 within 10%; BF16 lower, because the truth is CPU autocast, which runs group
+    // and layer norms in 16 bits where CUDA's autocast (what the model follows) keeps FP32
+    assert!(fp32_within * 10 >= imported * 9, "{fp32_within} of {imported}");
+    assert!(bf16_within * 10 >= imported * 8, "{bf16_within} of {imported}");
 }

@@ -133,20 +133,32 @@ fn oracle(context: String, source: OracleError) -> CliError {
 /// Largest text file read (a cluster, a calibration, measured runs): 64 MiB.
 pub const MAX_TEXT_BYTES: u64 = 64 << 20;
 
-/// A file's bytes, refused beyond `limit` before it is read.
+/// A file's bytes, refused beyond `limit`: never more than `limit + 1`
+/// bytes are read, whatever the file says its size is (a device such as
+/// `/dev/zero`, a pipe, standard input).
 fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
     let io = |source| CliError::Io {
         path: path.display().to_string(),
         source,
     };
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > limit {
-        return Err(io(std::io::Error::new(
+    let too_big = |size: String| {
+        io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("a file of {size} bytes: at most {limit} are read"),
-        )));
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > limit {
+        return Err(too_big(size.to_string()));
     }
-    std::fs::read(path).map_err(io)
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(format!("more than {limit}")));
+    }
+    Ok(bytes)
 }
 
 /// A network file's bytes (at most [`formats::network::MAX_FILE_BYTES`]).

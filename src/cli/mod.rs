@@ -48,11 +48,19 @@ pub fn main() -> ExitCode {
     };
     match run(&cli.command) {
         Ok(text) => {
-            // output into a closed pipe (`paradl export ... | head`): nothing more to say
+            // output into a closed pipe (`paradl export ... | head`): nothing more to say; a full
+            // disk or a device that refuses (`> /dev/full`): an error
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-            ExitCode::SUCCESS
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                // a reader that stopped reading wants no more: not an error of ours
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    note(&format!("error: writing the output: {e}"));
+                    ExitCode::from(1)
+                }
+            }
         }
         Err(err) => {
             note(&format!("error: {err}"));

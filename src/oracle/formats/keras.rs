@@ -21,7 +21,7 @@ use crate::oracle::model::shape::Shape;
 /// Whether a JSON text is a Keras model (rather than this tool's network
 /// form): it has a top-level `class_name` and `config`.
 pub fn looks_like_keras(text: &str) -> bool {
-    serde_json::from_str::<Value>(text)
+    serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(text))
         .map(|v| v.get("class_name").is_some() && v.get("config").is_some())
         .unwrap_or(false)
 }
@@ -643,6 +643,8 @@ pub fn read_archive(bytes: &[u8], samples: u64, input_shape: Option<&Shape>) -> 
 /// window that does not fit); [`OracleError::Input`] for layers that break
 /// a rule of the model.
 pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Network, OracleError> {
+    // a byte-order mark is no part of the JSON
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let root: Value = serde_json::from_str(text)
         .map_err(|e| ParseError::at(e.line().max(1), e.column().max(1), ParseProblem::Json(e.to_string())))?;
     let config = root

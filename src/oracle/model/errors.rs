@@ -149,8 +149,22 @@ pub const QUOTED_CHARS: usize = 80;
 /// The input an error quotes: at most [`QUOTED_CHARS`] characters, the rest
 /// said in a count (a 10 MB cell is not echoed whole).
 pub fn quoted(text: &str) -> String {
+    cut(text, QUOTED_CHARS)
+}
+
+/// `text` cut to `limit` characters (the rest said in a count), its
+/// control characters escaped (`\n`, `\u{1b}`): nothing a file holds
+/// moves a terminal's cursor or clears its screen.
+fn cut(text: &str, limit: usize) -> String {
     let mut chars = text.chars();
-    let head: String = chars.by_ref().take(QUOTED_CHARS).collect();
+    let mut head = String::new();
+    for c in chars.by_ref().take(limit) {
+        if c.is_control() {
+            head.extend(c.escape_default());
+        } else {
+            head.push(c);
+        }
+    }
     let rest = chars.count();
     if rest == 0 {
         head
@@ -158,6 +172,9 @@ pub fn quoted(text: &str) -> String {
         format!("{head}… ({rest} more characters)")
     }
 }
+
+/// Longest problem text of a graph error, in characters.
+const PROBLEM_CHARS: usize = 1000;
 
 /// What went wrong at a position of an imported file.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -254,10 +271,18 @@ pub struct GraphError {
 
 impl std::fmt::Display for GraphError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let problem = cut(&self.problem, PROBLEM_CHARS);
         match &self.node {
-            Some(n) if n.name.is_empty() => write!(f, "node {} ({}): {}", n.index, n.op, self.problem),
-            Some(n) => write!(f, "node {} '{}' ({}): {}", n.index, n.name, n.op, self.problem),
-            None => f.write_str(&self.problem),
+            Some(n) if n.name.is_empty() => write!(f, "node {} ({}): {}", n.index, quoted(&n.op), problem),
+            Some(n) => write!(
+                f,
+                "node {} '{}' ({}): {}",
+                n.index,
+                quoted(&n.name),
+                quoted(&n.op),
+                problem
+            ),
+            None => f.write_str(&problem),
         }
     }
 }
@@ -276,5 +301,21 @@ mod tests {
         assert!(text.len() < 200, "{}", text.len());
         assert!(text.contains("(9999920 more characters)"), "{text}");
         assert_eq!(quoted("short"), "short");
+    }
+
+    #[test]
+    fn a_graph_error_escapes_and_cuts_what_the_file_named() {
+        let e = GraphError {
+            node: Some(NodeRef {
+                index: 3,
+                name: "evil\u{1b}[2J\nname".into(),
+                op: "X".repeat(5_000_000),
+            }),
+            problem: format!("perm {:?} is wrong", vec![1u64; 3_000_000]),
+        };
+        let text = e.to_string();
+        assert!(text.len() < 1400, "{}", text.len());
+        assert!(!text.chars().any(char::is_control), "{text}");
+        assert!(text.contains("evil\\u{1b}[2J\\nname"), "{text}");
     }
 }

@@ -135,10 +135,10 @@ impl Act {
         if items(&dims)? != items(&self.dims)? {
             return Err(format!("a reshape of {:?} to {dims:?}", self.dims));
         }
-        let origin = if self.roles.contains(&Role::Mixed) {
-            self.origin.clone()
-        } else {
+        let origin = if self.is_channels_first() {
             Some((self.dims.clone(), self.roles.clone()))
+        } else {
+            self.origin.clone()
         };
         let roles = match &origin {
             Some((before, roles)) if *before == dims => roles.clone(),

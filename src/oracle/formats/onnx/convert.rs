@@ -181,6 +181,9 @@ fn non_negative(values: &[i64], what: &str, at: &NodeRef) -> Result<Vec<u64>, Gr
 
 struct Walk<'g> {
     rank: usize,
+    /// Initializers of one item: trained scalars (a constant the exporter
+    /// writes is a `Constant` node).
+    scalars: HashSet<&'g str>,
     values: HashMap<&'g str, Value>,
     fused: Fused,
     out: Converted,
@@ -327,6 +330,13 @@ impl<'g> Walk<'g> {
         let index = self.out.layers.len();
         let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
         let chained = reads.len() == 1 && reads[0] == index as i64 - 1;
+        // a convolution of fewer dimensions than the network's (ECA's 1-D one across the
+        // channels, a token-mixing product): a kernel of 1 along the missing ones
+        let w = if kind.is_conv() && w.len() >= 2 && w.len() < self.rank + 1 {
+            padded(&w, self.rank + 1)
+        } else {
+            w
+        };
         let mut layer = LayerSpec::plain(
             name,
             kind,
@@ -424,6 +434,31 @@ impl<'g> Walk<'g> {
                 self.merged(op);
             }
             "Squeeze" | "Unsqueeze" => self.squeeze(node, at)?,
+            "Expand" => {
+                // a broadcast view (`expand_as`): no kernel, no memory; what reads it broadcasts
+                let x = self.act(node, 0, at)?;
+                let shape = self
+                    .integers(node, 1, "shape", at)?
+                    .ok_or_else(|| fail(Some(at.clone()), "an Expand without a shape"))?;
+                let shape = non_negative(&shape, "its shape", at)?;
+                let mut full = vec![1u64];
+                full.extend(&x.dims);
+                let mut dims = values::broadcast(&full, &shape).map_err(|p| fail(Some(at.clone()), p))?;
+                if dims.len() != full.len() {
+                    return Err(fail(Some(at.clone()), "an Expand that adds dimensions"));
+                }
+                dims[0] = 1;
+                items(&dims).map_err(|p| fail(Some(at.clone()), p))?;
+                let y = Act {
+                    dims: dims[1..].to_vec(),
+                    roles: x.roles.clone(),
+                    producer: x.producer,
+                    unflat: None,
+                    origin: None,
+                };
+                self.set(node, Value::Act(y));
+                self.merged(op);
+            }
             "Transpose" => {
                 let x = self.act(node, 0, at)?;
                 let rank = x.dims.len() + 1;
@@ -462,7 +497,8 @@ impl<'g> Walk<'g> {
                 self.set(node, Value::Norm(x, NormStep::Deviation));
                 self.merged(format!("{op} (in a layer normalization)"));
             }
-            "ReduceMean" | "ReduceMax" => {
+            "ReduceMean" | "ReduceMax" | "ReduceSum" | "ReduceL2" | "ReduceL1" | "ReduceMin" | "ReduceSumSquare"
+            | "ReduceLogSumExp" | "ReduceProd" => {
                 let x = self.act(node, 0, at)?;
                 let axes = self.integers(node, 1, "axes", at)?.unwrap_or_default();
                 let rank = x.dims.len() + 1;
@@ -481,16 +517,21 @@ impl<'g> Walk<'g> {
                     self.merged("ReduceMean (in a layer normalization)");
                     return Ok(());
                 }
-                if axes.is_empty()
-                    || x.roles
-                        .iter()
-                        .zip(&reduced)
-                        .any(|(r, &d)| d && !matches!(r, Role::Spatial(_)))
-                {
+                if axes.is_empty() {
                     return Err(fail(
                         Some(at.clone()),
-                        "only a mean or max over spatial dimensions (a global pool) is a layer of this model",
+                        "a reduction over every dimension (give its axes)",
                     ));
+                }
+                let spatial_only = x
+                    .roles
+                    .iter()
+                    .zip(&reduced)
+                    .all(|(r, &d)| !d || matches!(r, Role::Spatial(_)));
+                if !spatial_only || !matches!(op, "ReduceMean" | "ReduceMax" | "ReduceSum" | "ReduceL2") {
+                    // a sum over split-attention's branches, EvoNorm's group statistics, a norm
+                    // over the channels: a layer of the reduced output
+                    return self.reduction(node, at, &x, &reduced, int(node, "keepdims", 1) != 0);
                 }
                 let kind = if op == "ReduceMax" {
                     LayerKind::Maxpool
@@ -502,9 +543,19 @@ impl<'g> Walk<'g> {
             "Gemm" | "MatMul" => self.matmul(node, at)?,
             "InstanceNormalization" if !self.act(node, 0, at)?.is_channels_first() => {
                 // a group normalization as PyTorch exports it: a view of [G, C/G·P], normalized
-                // with the exporter's constant ones and zeros, viewed back, then the trained
-                // affine as Mul and Add
-                let x = self.act(node, 0, at)?;
+                // with the exporter's constant ones and zeros, viewed back, then the trained affine as Mul and Add (which
+                // become its scale and offset: the layer holds the tensor as it was before the view)
+                let view = self.act(node, 0, at)?;
+                let x = match &view.origin {
+                    Some((dims, roles)) => Act {
+                        dims: dims.clone(),
+                        roles: roles.clone(),
+                        producer: view.producer,
+                        unflat: None,
+                        origin: None,
+                    },
+                    None => view,
+                };
                 let dims = x.dims.clone();
                 self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims)?;
             }
@@ -543,8 +594,16 @@ impl<'g> Walk<'g> {
                 let dims = x.dims.clone();
                 self.layer(node, at, LayerKind::Dropout, &x, Vec::new(), dims)?;
             }
-            "Sqrt" | "Reciprocal" if matches!(self.input(node, 0, at)?, Value::Norm(_, NormStep::Deviation)) => {
-                let value = self.input(node, 0, at)?.clone();
+            "Sqrt" | "Reciprocal"
+                if matches!(
+                    self.input(node, 0, at)?,
+                    Value::Norm(_, NormStep::Deviation | NormStep::Mean)
+                ) =>
+            {
+                let Value::Norm(x, _) = self.input(node, 0, at)?.clone() else {
+                    return Err(norm_misused(at));
+                };
+                let value = Value::Norm(x, NormStep::Deviation);
                 self.set(node, value);
                 self.merged(format!("{op} (in a layer normalization)"));
             }
@@ -602,6 +661,52 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
+    /// A reduction that is not a global pool: a layer whose output drops
+    /// (or keeps at size 1, `keep`) the `reduced` axes.
+    fn reduction(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        x: &Act,
+        reduced: &[bool],
+        keep: bool,
+    ) -> Result<(), GraphError> {
+        let (mut dims, mut roles) = (Vec::new(), Vec::new());
+        for ((&d, &role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
+            match (r, keep) {
+                (false, _) => {
+                    dims.push(d);
+                    roles.push(role);
+                }
+                (true, true) => {
+                    dims.push(1);
+                    roles.push(role);
+                }
+                (true, false) => {}
+            }
+        }
+        if dims.is_empty() {
+            return Err(fail(Some(at.clone()), "a reduction to a single number per sample"));
+        }
+        let y = Act {
+            dims,
+            roles,
+            producer: Some(self.out.layers.len()),
+            unflat: None,
+            origin: None,
+        };
+        self.push(
+            at,
+            LayerKind::Other,
+            x.canonical(),
+            Vec::new(),
+            y.canonical(),
+            &[x.producer],
+        )?;
+        self.set(node, Value::Act(y));
+        Ok(())
+    }
+
     /// The first input, which must hold its channels first.
     fn channels_first(&self, node: &NodeProto, at: &NodeRef) -> Result<Act, GraphError> {
         let x = self.act(node, 0, at)?;
@@ -624,7 +729,7 @@ impl<'g> Walk<'g> {
         } else {
             Err(fail(
                 Some(at.clone()),
-                "it must keep the batch dimension first (one sample)",
+                "it must keep the batch dimension first (one sample): a reshape that folds the batch into another dimension (per-sample weights, a recurrent layer over rows) is not a layer of this model",
             ))
         }
     }
@@ -883,7 +988,10 @@ impl<'g> Walk<'g> {
     }
 
     fn conv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.channels_first(node, at)?;
+        // ONNX's Conv reads axis 1 as the channels whatever they held before (ECA's 1-D
+        // convolution across the channels, a space-to-depth stem's stacked pixels)
+        let read = self.act(node, 0, at)?;
+        let x = Act::channels_first(read.dims.clone(), read.producer);
         let w = self.konst(node, 1, at)?.dims;
         let groups = groups(node, at)?;
         let (Some(&filters), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
@@ -1167,6 +1275,18 @@ impl<'g> Walk<'g> {
         let op = at.op.clone();
         if computed.len() == 1 {
             let trained: u64 = constants.iter().filter(|c| !c.is_scalar()).map(Const::count).sum();
+            let trained_scalar = node.input.iter().any(|n| self.scalars.contains(n.as_str()));
+            if trained == 0 && (trained_scalar || op == "Pow") {
+                // a trained scalar (StarReLU's scale and offset, a layer scale) is a parameter, and
+                // its product saves the other operand for its gradient; a power saves its base
+                let (kind, w) = match op.as_str() {
+                    "Pow" => (LayerKind::Act, Vec::new()),
+                    "Mul" | "Div" => (LayerKind::Mul, vec![1]),
+                    _ => (LayerKind::Other, vec![1]),
+                };
+                let dims = first.dims.clone();
+                return self.layer(node, at, kind, &first, w, dims);
+            }
             if trained == 0 {
                 // a scalar: no layer
                 self.set(node, Value::Act(first));
@@ -1243,6 +1363,14 @@ impl<'g> Walk<'g> {
             ("Sub", [x], [(mean, NormStep::Mean)]) if x.dims == mean.dims => NormStep::Centered,
             ("Pow" | "Mul", [], [(_, NormStep::Centered), ..]) => NormStep::Deviation,
             ("Add" | "Mul" | "Div" | "Pow", [], [(_, NormStep::Deviation)]) => NormStep::Deviation,
+            // a root-mean-square normalization: the mean of x² (its square a scalar power)
+            ("Add" | "Mul" | "Div" | "Pow", [], [(_, NormStep::Mean)]) => NormStep::Deviation,
+            ("Div" | "Mul", [x], [(normed, NormStep::Deviation)]) if x.dims == normed.dims => {
+                let dims = x.dims.clone();
+                let x = x.clone();
+                self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims)?;
+                return Ok(());
+            }
             ("Div", [], [(x, NormStep::Centered), (_, NormStep::Deviation)]) => {
                 let dims = x.dims.clone();
                 let x = x.clone();
@@ -1507,8 +1635,15 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
             constants.extend(node.output.iter().map(String::as_str));
         }
     }
+    let scalars = graph
+        .initializer
+        .iter()
+        .filter(|t| t.dims.iter().all(|&d| d == 1))
+        .filter_map(|t| t.name.as_deref())
+        .collect();
     let mut walk = Walk {
         rank: sample.len(),
+        scalars,
         values: HashMap::new(),
         fused: fuse::find(graph, &constants),
         out: Converted::default(),

@@ -639,7 +639,12 @@ pub fn reduce(c: &Const, op: &str, axes: Option<&[i64]>, keepdims: bool) -> Resu
     let mut out = vec![start; out_n];
     let mut counts = vec![0u64; out_n];
     let mut index = vec![0u64; rank];
-    let kept: Vec<u64> = c.dims.iter().zip(&reduced).map(|(&d, &r)| if r { 1 } else { d }).collect();
+    let kept: Vec<u64> = c
+        .dims
+        .iter()
+        .zip(&reduced)
+        .map(|(&d, &r)| if r { 1 } else { d })
+        .collect();
     let kept_strides = strides(&kept);
     for i in 0..values.len() {
         let at: usize = index
