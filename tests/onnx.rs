@@ -512,3 +512,129 @@ fn hostile_graphs_are_errors_naming_the_node_at_once() {
         started.elapsed()
     );
 }
+
+/// Round 3 of the audit: folding that never lists what it only counts,
+/// sums that cannot wrap, and graphs that break ONNX's own rules.
+#[test]
+fn round_3_hostile_graphs_are_bounded_errors_or_right_answers() {
+    let started = std::time::Instant::now();
+    let input = [Some(1), Some(3), Some(8), Some(8)];
+    let relu = || node("Relu", "r", &["data"], &["y"], vec![]);
+    // a slice of a 2^40-item constant: its size is counted, not listed
+    let bytes = model(
+        &input,
+        vec![
+            node("ConstantOfShape", "big", &["s"], &["b"], vec![]),
+            node("Slice", "cut", &["b", "st", "en"], &["c"], vec![]),
+            relu(),
+        ],
+        vec![
+            shape_tensor("s", &[1 << 40]),
+            shape_tensor("st", &[1]),
+            shape_tensor("en", &[1 << 39]),
+        ],
+    );
+    assert_eq!(onnx::read(&bytes, "t", None, 100).unwrap().network.layers().len(), 1);
+    // the same slice of the data input's own huge width
+    let wide = model(
+        &[Some(1), Some(1), Some(1), Some(1 << 35)],
+        vec![
+            node("Slice", "cut", &["data", "st", "en", "ax"], &["a"], vec![]),
+            node("Relu", "r", &["a"], &["y"], vec![]),
+        ],
+        vec![
+            shape_tensor("st", &[1]),
+            shape_tensor("en", &[1 << 34]),
+            shape_tensor("ax", &[3]),
+        ],
+    );
+    let n = onnx::read(&wide, "t", None, 100).unwrap().network;
+    assert_eq!(n.layers()[0].y().items(), ((1u64 << 34) - 1) as f64);
+    // a concatenation of empty constants of 2^50 rows: nothing to copy, at once
+    let empty = model(
+        &input,
+        vec![
+            node("ConstantOfShape", "e", &["s"], &["e0"], vec![]),
+            node("Concat", "cat", &["e0", "e0"], &["e1"], vec![int("axis", 1)]),
+            relu(),
+        ],
+        vec![shape_tensor("s", &[1 << 50, 0])],
+    );
+    assert_eq!(onnx::read(&empty, "t", None, 100).unwrap().network.layers().len(), 1);
+    // split sizes that wrap around 2^64 to the channel count
+    let wrap = model(
+        &input,
+        vec![node(
+            "Split",
+            "sp",
+            &["data", "parts"],
+            &["a", "b", "c"],
+            vec![int("axis", 1)],
+        )],
+        vec![shape_tensor("parts", &[i64::MAX, i64::MAX, 5])],
+    );
+    let message = graph_error(&wrap, None);
+    assert!(message.starts_with("node 0 'sp' (Split)"), "{message}");
+    // a kernel_shape that contradicts the weight
+    let contradicted = model(
+        &input,
+        vec![node(
+            "Conv",
+            "c",
+            &["data", "w"],
+            &["a"],
+            vec![ints("kernel_shape", &[5, 5])],
+        )],
+        vec![weight("w", &[4, 3, 3, 3])],
+    );
+    let message = graph_error(&contradicted, None);
+    assert!(
+        message.contains("kernel_shape") && message.contains("contradicts"),
+        "{message}"
+    );
+    // one tensor written by two nodes
+    let twice = model(
+        &input,
+        vec![relu(), node("Sigmoid", "s", &["data"], &["y"], vec![])],
+        vec![],
+    );
+    let message = graph_error(&twice, None);
+    assert!(
+        message.starts_with("node 1 's' (Sigmoid)") && message.contains("written"),
+        "{message}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// The folding budget holds for the whole graph, not per tensor: 20,000
+/// copies of a 65,536-value constant, and a Sum reading one constant
+/// 100,000 times, fold their shapes without holding gigabytes.
+#[test]
+fn the_folding_budget_is_the_graphs_not_each_tensors() {
+    let started = std::time::Instant::now();
+    let input = [Some(1), Some(3), Some(8), Some(8)];
+    let mut nodes = vec![node("ConstantOfShape", "k", &["s"], &["c"], vec![])];
+    for i in 0..20_000 {
+        nodes.push(node(
+            "Add",
+            &format!("copy{i}"),
+            &["c", "c"],
+            &[&format!("c{i}")],
+            vec![],
+        ));
+    }
+    let many: Vec<&str> = vec!["c"; 100_000];
+    nodes.push(node("Sum", "sum", &many, &["total"], vec![]));
+    nodes.push(node("Relu", "r", &["data"], &["y"], vec![]));
+    let bytes = model(&input, nodes, vec![shape_tensor("s", &[65_536])]);
+    assert_eq!(onnx::read(&bytes, "t", None, 100).unwrap().network.layers().len(), 1);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -12,7 +12,7 @@ use super::fuse::{self, Fused};
 use super::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
 use super::values::{self, Const, MAX_RANK, Values, items};
 use crate::oracle::formats::sizes::{self, Padding};
-use crate::oracle::model::errors::{GraphError, NodeRef};
+use crate::oracle::model::errors::{GraphError, NodeRef, quoted};
 use crate::oracle::model::layer::{Function, LayerKind, LayerSpec};
 use crate::oracle::model::shape::Shape;
 
@@ -179,8 +179,16 @@ fn non_negative(values: &[i64], what: &str, at: &NodeRef) -> Result<Vec<u64>, Gr
         .collect()
 }
 
+/// Values folded in one graph, in all: 4 Mi items (32 MiB).
+const MAX_TOTAL_FOLDED_ITEMS: usize = 1 << 22;
+/// Constants this small (shape arithmetic) keep their values past the
+/// budget.
+const SMALL_FOLDED_ITEMS: usize = 4096;
+
 struct Walk<'g> {
     rank: usize,
+    /// Items of the folded values kept so far.
+    folded_items: usize,
     /// Initializers of one item: trained scalars (a constant the exporter
     /// writes is a `Constant` node).
     scalars: HashSet<&'g str>,
@@ -257,9 +265,34 @@ impl<'g> Walk<'g> {
         })
     }
 
-    fn set(&mut self, node: &'g NodeProto, value: Value) {
+    fn set(&mut self, node: &'g NodeProto, mut value: Value) {
+        // the folded values of the whole graph share one budget: past it, constants keep
+        // their shapes only
+        if let Value::Const(Const {
+            values: values @ Some(_),
+            ..
+        }) = &mut value
+        {
+            let n = values.as_ref().map_or(0, Values::len);
+            if n > SMALL_FOLDED_ITEMS && self.folded_items.saturating_add(n) > MAX_TOTAL_FOLDED_ITEMS {
+                *values = None;
+            } else {
+                self.folded_items += n;
+            }
+        }
         if let Some(name) = node.output.first() {
             self.values.insert(name.as_str(), value);
+        }
+    }
+
+    /// A constant input's shape, without its values.
+    fn konst_shape(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Const, GraphError> {
+        match self.input(node, index, at)? {
+            Value::Const(c) => Ok(Const {
+                dims: c.dims.clone(),
+                values: None,
+            }),
+            Value::Act(_) | Value::Norm(..) => self.konst(node, index, at),
         }
     }
 
@@ -756,7 +789,25 @@ impl<'g> Walk<'g> {
 
     fn fold(&self, node: &NodeProto, at: &NodeRef) -> Result<Const, GraphError> {
         let problem = |p: String| fail(Some(at.clone()), p);
-        let c = |i: usize| self.konst(node, i, at);
+        // a node reading more values than one constant may hold (a Concat or Sum of one
+        // constant 100,000 times) computes its shape only
+        let read: usize = node
+            .input
+            .iter()
+            .filter_map(|n| match self.values.get(n.as_str()) {
+                Some(Value::Const(c)) => c.values.as_ref().map(Values::len),
+                _ => None,
+            })
+            .fold(0, usize::saturating_add);
+        let heavy = read > 4 * values::MAX_FOLDED_ITEMS
+            || (read > SMALL_FOLDED_ITEMS && self.folded_items.saturating_add(read) > MAX_TOTAL_FOLDED_ITEMS);
+        let c = |i: usize| {
+            if heavy {
+                self.konst_shape(node, i, at)
+            } else {
+                self.konst(node, i, at)
+            }
+        };
         let op = at.op.as_str();
         let result = match op {
             "Constant" => {
@@ -950,7 +1001,7 @@ impl<'g> Walk<'g> {
                 (0..outputs).map(|i| each.min(size.saturating_sub(i * each))).collect()
             }
         };
-        if parts.len() != node.output.len() || parts.iter().sum::<u64>() != size {
+        if parts.len() != node.output.len() || parts.iter().try_fold(0u64, |a, &p| a.checked_add(p)) != Some(size) {
             return Err(fail(
                 Some(at.clone()),
                 format!("its parts {parts:?} do not split {size} channels"),
@@ -1008,6 +1059,18 @@ impl<'g> Walk<'g> {
                     Shape::new(x.dims.clone())
                 ),
             ));
+        }
+        if let Some(shape) = ints(node, "kernel_shape") {
+            if shape.len() != kernel.len() || shape.iter().zip(kernel).any(|(&a, &b)| u64::try_from(a) != Ok(b)) {
+                return Err(fail(
+                    Some(at.clone()),
+                    format!(
+                        "its kernel_shape {:?} contradicts its weight {}",
+                        &shape[..shape.len().min(8)],
+                        Shape::new(w.clone())
+                    ),
+                ));
+            }
         }
         let out = self.window(node, at, spatial, kernel)?;
         self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)
@@ -1486,6 +1549,12 @@ fn arithmetic(op: &str, inputs: &[&Const]) -> Option<Result<Const, String>> {
     let checked = |f: fn(i64, i64) -> Option<i64>| move |a: &[i64]| f(a[0], a[1]);
     Some(match op {
         "Add" => e(inputs, |a| a[0] + a[1], Some(&checked(i64::checked_add))),
+        "Sum" => e(
+            inputs,
+            |a| a.iter().sum(),
+            Some(&|a: &[i64]| a.iter().try_fold(0i64, |s, &x| s.checked_add(x))),
+        ),
+        "Mean" => e(inputs, |a| a.iter().sum::<f64>() / a.len().max(1) as f64, None),
         "Sub" => e(inputs, |a| a[0] - a[1], Some(&checked(i64::checked_sub))),
         "Mul" => e(inputs, |a| a[0] * a[1], Some(&checked(i64::checked_mul))),
         "Div" => e(inputs, |a| a[0] / a[1], Some(&checked(i64::checked_div))),
@@ -1643,6 +1712,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         .collect();
     let mut walk = Walk {
         rank: sample.len(),
+        folded_items: 0,
         scalars,
         values: HashMap::new(),
         fused: fuse::find(graph, &constants),
@@ -1666,12 +1736,27 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
     }
     walk.values
         .insert(name, Value::Act(Act::channels_first(sample.clone(), None)));
+    let mut written: HashSet<&str> = HashSet::from([name]);
+    written.extend(weights.iter().copied());
     for (index, node) in graph.node.iter().enumerate() {
         let at = NodeRef {
             index,
             name: node.name.clone().unwrap_or_default(),
             op: node.op_type.clone().unwrap_or_default(),
         };
+        if let Some(twice) = node
+            .output
+            .iter()
+            .find(|o| !o.is_empty() && !written.insert(o.as_str()))
+        {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its output '{}' is written by another node, an initializer or the input (a graph writes each tensor once)",
+                    quoted(twice)
+                ),
+            ));
+        }
         if node.domain.as_deref().is_some_and(|d| !d.is_empty() && d != "ai.onnx") {
             return Err(fail(
                 Some(at.clone()),

@@ -22,7 +22,13 @@ pub enum Values {
 }
 
 impl Values {
-    fn len(&self) -> usize {
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Its count of values.
+    pub fn len(&self) -> usize {
         match self {
             Self::Int(v) => v.len(),
             Self::Float(v) => v.len(),
@@ -300,6 +306,10 @@ pub fn concat(parts: &[&Const], axis_value: i64) -> Result<Const, Problem> {
     }
     dims[a] = along;
     let n = items(&dims)?;
+    if n == 0 {
+        // nothing to copy, however many empty rows ([2^50, 0]) there are
+        return Const::new(dims, Some(Values::Int(Vec::new())));
+    }
     let known = parts.iter().all(|p| p.values.is_some()) && n as usize <= MAX_FOLDED_ITEMS;
     let values = known.then(|| {
         let outer: u64 = dims[..a].iter().product();
@@ -395,9 +405,10 @@ pub fn slice(
     if ends.len() != starts.len() || axes.len() != starts.len() || steps.len() != starts.len() {
         return Err("starts, ends, axes and steps of different lengths".into());
     }
-    let mut ranges: Vec<Vec<u64>> = c.dims.iter().map(|&d| (0..d).collect()).collect();
+    // each axis as (first index, step, count): nothing is listed that is only counted
+    let mut ranges: Vec<(i64, i64, u64)> = c.dims.iter().map(|&d| (0, 1, d)).collect();
     for (k, &a) in axes.iter().enumerate() {
-        let d = c.dims.get(a).copied().unwrap_or(1) as i64;
+        let d = i64::try_from(c.dims.get(a).copied().unwrap_or(1)).unwrap_or(i64::MAX);
         let step = steps[k];
         if step == 0 {
             return Err("a step of 0".into());
@@ -406,22 +417,22 @@ pub fn slice(
             let v = if v < 0 { v.saturating_add(d) } else { v };
             v.clamp(low, high)
         };
-        let picked: Vec<u64> = if step > 0 {
-            let (s, e) = (clamp(starts[k], 0, d), clamp(ends[k], 0, d));
-            (s..e).step_by(step as usize).map(|i| i as u64).collect()
+        let (s, e) = if step > 0 {
+            (clamp(starts[k], 0, d), clamp(ends[k], 0, d))
         } else {
-            let (s, e) = (clamp(starts[k], -1, d - 1), clamp(ends[k], -1, d - 1));
-            let mut v = Vec::new();
-            let mut i = s;
-            while i > e {
-                v.push(i as u64);
-                i += step;
-            }
-            v
+            (clamp(starts[k], -1, d - 1), clamp(ends[k], -1, d - 1))
         };
-        ranges[a] = picked;
+        // the count of s, s + step, ... strictly before e
+        let span = if step > 0 {
+            e.saturating_sub(s)
+        } else {
+            s.saturating_sub(e)
+        };
+        let stride = step.unsigned_abs();
+        let count = if span <= 0 { 0 } else { (span as u64).div_ceil(stride) };
+        ranges[a] = (s, step, count);
     }
-    let dims: Vec<u64> = ranges.iter().map(|r| r.len() as u64).collect();
+    let dims: Vec<u64> = ranges.iter().map(|r| r.2).collect();
     let n = items(&dims)?;
     let values = c.values.as_ref().filter(|_| n as usize <= MAX_FOLDED_ITEMS).map(|v| {
         let from = strides(&c.dims);
@@ -432,7 +443,7 @@ pub fn slice(
                 index
                     .iter()
                     .enumerate()
-                    .map(|(d, &i)| ranges[d][i] as usize * from[d])
+                    .map(|(d, &i)| (ranges[d].0 + i as i64 * ranges[d].1) as usize * from[d])
                     .sum(),
             );
             for d in (0..dims.len()).rev() {
