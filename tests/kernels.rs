@@ -9,7 +9,7 @@
 //! be within 15% of 1, which is what the class's efficiency claims.
 #![cfg(not(target_arch = "wasm32"))]
 
-use paradl::oracle::cost::kernels::{ConvClass, Cut, GpuModel, LayerWork, Numbers, Pass};
+use paradl::oracle::cost::kernels::{ConvClass, GpuModel, LayerWork, Numbers, Pass};
 use paradl::oracle::model::devices::device;
 use paradl::oracle::{Layer, LayerKind, LayerSpec, MemoryFormat, Precision};
 

@@ -1060,17 +1060,17 @@ impl<'g> Walk<'g> {
                 ),
             ));
         }
-        if let Some(shape) = ints(node, "kernel_shape") {
-            if shape.len() != kernel.len() || shape.iter().zip(kernel).any(|(&a, &b)| u64::try_from(a) != Ok(b)) {
-                return Err(fail(
-                    Some(at.clone()),
-                    format!(
-                        "its kernel_shape {:?} contradicts its weight {}",
-                        &shape[..shape.len().min(8)],
-                        Shape::new(w.clone())
-                    ),
-                ));
-            }
+        if let Some(shape) = ints(node, "kernel_shape")
+            && (shape.len() != kernel.len() || shape.iter().zip(kernel).any(|(&a, &b)| u64::try_from(a) != Ok(b)))
+        {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its kernel_shape {:?} contradicts its weight {}",
+                    &shape[..shape.len().min(8)],
+                    Shape::new(w.clone())
+                ),
+            ));
         }
         let out = self.window(node, at, spatial, kernel)?;
         self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)

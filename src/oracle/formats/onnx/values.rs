@@ -22,12 +22,6 @@ pub enum Values {
 }
 
 impl Values {
-    /// Whether it holds no value.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Its count of values.
     pub fn len(&self) -> usize {
         match self {
             Self::Int(v) => v.len(),
@@ -563,57 +557,6 @@ pub fn expand(c: &Const, shape: &[u64]) -> Result<Const, Problem> {
     Const::new(dims, values)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn int(dims: &[u64], v: &[i64]) -> Const {
-        Const::new(dims.to_vec(), Some(Values::Int(v.to_vec()))).unwrap()
-    }
-
-    #[test]
-    fn shape_arithmetic_folds() {
-        let shape = Const::ints(vec![1, 64, 7, 7]);
-        let picked = gather(&shape, &Const::ints(vec![0]), 0).unwrap();
-        assert_eq!(picked.integers(), Some(vec![1]));
-        let cat = concat(&[&picked, &Const::ints(vec![-1])], 0).unwrap();
-        assert_eq!(cat.integers(), Some(vec![1, -1]));
-        assert_eq!(reshaped(&[1, 64, 7, 7], &[1, -1], false).unwrap(), [1, 3136]);
-        let half = elementwise(
-            &[&int(&[], &[64]), &int(&[], &[2])],
-            |a| a[0] / a[1],
-            Some(&|a: &[i64]| a[0].checked_div(a[1])),
-        )
-        .unwrap();
-        assert_eq!(half.integers(), Some(vec![32]));
-        let sliced = slice(&shape, &[1], &[i64::MAX], None, None).unwrap();
-        assert_eq!(sliced.integers(), Some(vec![64, 7, 7]));
-    }
-
-    #[test]
-    fn transposes_move_values() {
-        let c = int(&[2, 3], &[0, 1, 2, 3, 4, 5]);
-        let t = transpose(&c, Some(&[1, 0])).unwrap();
-        assert_eq!(t.dims, [3, 2]);
-        assert_eq!(t.integers(), Some(vec![0, 3, 1, 4, 2, 5]));
-        assert!(transpose(&c, Some(&[0, 0])).is_err());
-    }
-
-    #[test]
-    fn limits_hold() {
-        // a list that doubles at every concatenation stops holding values
-        let mut c = Const::ints(vec![1; 1024]);
-        for _ in 0..10 {
-            c = concat(&[&c, &c], 0).unwrap();
-        }
-        assert_eq!(c.count(), 1 << 20);
-        assert!(c.values.is_none());
-        assert!(unsqueezed(&[1, 2], &(0..400_000).collect::<Vec<i64>>()).is_err());
-        assert!(items(&[1 << 40, 1 << 40]).is_err());
-        assert!(squeezed(&[1, 2], Some(&[1])).is_err());
-    }
-}
-
 /// A reduction of a constant (`ReduceSum`, `ReduceMean`, `ReduceProd`,
 /// `ReduceMax`, `ReduceMin`, `ReduceL2`, ...) over `axes` (all of them when
 /// none are given); its values when the input's are known.
@@ -696,4 +639,55 @@ pub fn reduce(c: &Const, op: &str, axes: Option<&[i64]>, keepdims: bool) -> Resu
         Values::Float(out)
     };
     Const::new(dims, Some(values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(dims: &[u64], v: &[i64]) -> Const {
+        Const::new(dims.to_vec(), Some(Values::Int(v.to_vec()))).unwrap()
+    }
+
+    #[test]
+    fn shape_arithmetic_folds() {
+        let shape = Const::ints(vec![1, 64, 7, 7]);
+        let picked = gather(&shape, &Const::ints(vec![0]), 0).unwrap();
+        assert_eq!(picked.integers(), Some(vec![1]));
+        let cat = concat(&[&picked, &Const::ints(vec![-1])], 0).unwrap();
+        assert_eq!(cat.integers(), Some(vec![1, -1]));
+        assert_eq!(reshaped(&[1, 64, 7, 7], &[1, -1], false).unwrap(), [1, 3136]);
+        let half = elementwise(
+            &[&int(&[], &[64]), &int(&[], &[2])],
+            |a| a[0] / a[1],
+            Some(&|a: &[i64]| a[0].checked_div(a[1])),
+        )
+        .unwrap();
+        assert_eq!(half.integers(), Some(vec![32]));
+        let sliced = slice(&shape, &[1], &[i64::MAX], None, None).unwrap();
+        assert_eq!(sliced.integers(), Some(vec![64, 7, 7]));
+    }
+
+    #[test]
+    fn transposes_move_values() {
+        let c = int(&[2, 3], &[0, 1, 2, 3, 4, 5]);
+        let t = transpose(&c, Some(&[1, 0])).unwrap();
+        assert_eq!(t.dims, [3, 2]);
+        assert_eq!(t.integers(), Some(vec![0, 3, 1, 4, 2, 5]));
+        assert!(transpose(&c, Some(&[0, 0])).is_err());
+    }
+
+    #[test]
+    fn limits_hold() {
+        // a list that doubles at every concatenation stops holding values
+        let mut c = Const::ints(vec![1; 1024]);
+        for _ in 0..10 {
+            c = concat(&[&c, &c], 0).unwrap();
+        }
+        assert_eq!(c.count(), 1 << 20);
+        assert!(c.values.is_none());
+        assert!(unsqueezed(&[1, 2], &(0..400_000).collect::<Vec<i64>>()).is_err());
+        assert!(items(&[1 << 40, 1 << 40]).is_err());
+        assert!(squeezed(&[1, 2], Some(&[1])).is_err());
+    }
 }
