@@ -801,8 +801,14 @@ impl<'g> Walk<'g> {
             .fold(0, usize::saturating_add);
         let heavy = read > 4 * values::MAX_FOLDED_ITEMS
             || (read > SMALL_FOLDED_ITEMS && self.folded_items.saturating_add(read) > MAX_TOTAL_FOLDED_ITEMS);
+        let large = |i: usize| {
+            node.input.get(i).and_then(|n| match self.values.get(n.as_str()) {
+                Some(Value::Const(c)) => c.values.as_ref().map(Values::len),
+                _ => None,
+            }) > Some(SMALL_FOLDED_ITEMS)
+        };
         let c = |i: usize| {
-            if heavy {
+            if heavy && large(i) {
                 self.konst_shape(node, i, at)
             } else {
                 self.konst(node, i, at)
