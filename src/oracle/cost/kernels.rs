@@ -381,11 +381,7 @@ impl LayerWork {
     fn gemm_s(&self, g: &Gemm, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel, asymptotic: bool) -> f64 {
         let (h, precision) = (numbers.item_bytes, numbers.precision);
         let q = cut.parts();
-        let overhead = if asymptotic {
-            0.0
-        } else {
-            gpu.facts.map_or(0.0, |k| k.kernel_overhead_s)
-        };
+        let overhead = overhead_s(gpu, asymptotic);
         let traffic = h * samples * self.traffic_items / q;
         let flops = self.forward_flops * samples / q;
         let weights = if asymptotic {
@@ -421,11 +417,7 @@ impl LayerWork {
     fn time_s(&self, samples: f64, cut: Cut, numbers: &Numbers, gpu: &GpuModel, asymptotic: bool) -> f64 {
         let h = numbers.item_bytes;
         let q = cut.parts();
-        let overhead = if asymptotic {
-            0.0
-        } else {
-            gpu.facts.map_or(0.0, |k| k.kernel_overhead_s)
-        };
+        let overhead = overhead_s(gpu, asymptotic);
         let traffic = h * samples * self.traffic_items / q;
         if self.gemms.is_empty() {
             let fp32 = gpu.rate(Precision::Fp32);
@@ -476,6 +468,15 @@ impl LayerWork {
     /// The kind of the layer.
     pub fn kind(&self) -> LayerKind {
         self.kind
+    }
+}
+
+/// A kernel's fixed cost `o`: none for the asymptotic time per sample.
+fn overhead_s(gpu: &GpuModel, asymptotic: bool) -> f64 {
+    if asymptotic {
+        0.0
+    } else {
+        gpu.facts.map_or(0.0, |k| k.kernel_overhead_s)
     }
 }
 
