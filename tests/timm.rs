@@ -12,10 +12,13 @@ use std::io::{Cursor, Read};
 
 #[path = "support/activations.rs"]
 mod activations;
+#[path = "support/flops.rs"]
+mod flops;
 use activations::activations_per_sample;
+use flops::gemm_flops;
 
 use paradl::oracle::formats::network::{Hints, read_network};
-use paradl::oracle::{LayerKind, Network, Precision, Scenario, presets};
+use paradl::oracle::{Precision, Scenario, presets};
 
 /// One row of `timm.csv`.
 #[derive(Clone)]
@@ -54,14 +57,6 @@ fn truths() -> Vec<Truth> {
             }
         })
         .collect()
-}
-
-fn gemm_flops(n: &Network) -> f64 {
-    n.layers()
-        .iter()
-        .filter(|l| matches!(l.kind(), LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc))
-        .map(|l| l.forward_flops())
-        .sum()
 }
 
 /// What became of one graph.

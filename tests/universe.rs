@@ -19,10 +19,13 @@ use std::io::{Cursor, Read};
 
 #[path = "support/activations.rs"]
 mod activations;
+#[path = "support/flops.rs"]
+mod flops;
 use activations::activations_per_sample;
+use flops::gemm_flops;
 
 use paradl::oracle::formats::network::{Hints, read_network};
-use paradl::oracle::{LayerKind, Network, Precision, Scenario, presets};
+use paradl::oracle::{Precision, Scenario, presets};
 
 /// Networks refused, and why: attention is not a layer of this model.
 const TRANSFORMERS: [&str; 3] = ["vit_", "swin_", "maxvit_"];
@@ -36,16 +39,6 @@ fn file(zip: &mut zip::ZipArchive<Cursor<&'static [u8]>>, name: &str) -> Option<
     let mut bytes = Vec::new();
     f.read_to_end(&mut bytes).unwrap();
     Some(bytes)
-}
-
-/// Forward FLOPs of convolutions and matrix products per sample (what
-/// `FlopCounterMode` counts).
-fn gemm_flops(n: &Network) -> f64 {
-    n.layers()
-        .iter()
-        .filter(|l| matches!(l.kind(), LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc))
-        .map(|l| l.forward_flops())
-        .sum()
 }
 
 #[test]

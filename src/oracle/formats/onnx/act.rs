@@ -102,6 +102,25 @@ impl Act {
         out
     }
 
+    /// The output of a reduction over the `reduced` axes, written by layer
+    /// `producer`: each reduced axis dropped, or kept at size 1 (`keep`).
+    pub fn reduced(&self, reduced: &[bool], keep: bool, producer: usize) -> Self {
+        let (mut dims, mut roles) = (Vec::new(), Vec::new());
+        for ((&d, &role), &r) in self.dims.iter().zip(&self.roles).zip(reduced) {
+            if !r || keep {
+                dims.push(if r { 1 } else { d });
+                roles.push(role);
+            }
+        }
+        Self {
+            dims,
+            roles,
+            producer: Some(producer),
+            unflat: None,
+            origin: None,
+        }
+    }
+
     /// The tensor with its axes permuted by `perm` (of the batched tensor,
     /// whose batch must stay first).
     ///

@@ -285,6 +285,15 @@ impl<'g> Walk<'g> {
         }
     }
 
+    /// The count of the values a constant named `name` holds, if it holds
+    /// them.
+    fn folded_len(&self, name: &str) -> Option<usize> {
+        match self.values.get(name) {
+            Some(Value::Const(c)) => c.values.as_ref().map(Values::len),
+            _ => None,
+        }
+    }
+
     /// A constant input's shape, without its values.
     fn konst_shape(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Const, GraphError> {
         match self.input(node, index, at)? {
@@ -575,9 +584,10 @@ impl<'g> Walk<'g> {
             }
             "Gemm" | "MatMul" => self.matmul(node, at)?,
             "InstanceNormalization" if !self.act(node, 0, at)?.is_channels_first() => {
-                // a group normalization as PyTorch exports it: a view of [G, C/G·P], normalized
-                // with the exporter's constant ones and zeros, viewed back, then the trained affine as Mul and Add (which
-                // become its scale and offset: the layer holds the tensor as it was before the view)
+                // a group normalization as PyTorch exports it: a view of [G, C/G·P] normalized with
+                // the exporter's constant ones and zeros, viewed back, then the trained affine as
+                // Mul and Add, which become its scale and offset because the layer holds the
+                // tensor as it was before the view
                 let view = self.act(node, 0, at)?;
                 let x = match &view.origin {
                     Some((dims, roles)) => Act {
@@ -704,30 +714,10 @@ impl<'g> Walk<'g> {
         reduced: &[bool],
         keep: bool,
     ) -> Result<(), GraphError> {
-        let (mut dims, mut roles) = (Vec::new(), Vec::new());
-        for ((&d, &role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
-            match (r, keep) {
-                (false, _) => {
-                    dims.push(d);
-                    roles.push(role);
-                }
-                (true, true) => {
-                    dims.push(1);
-                    roles.push(role);
-                }
-                (true, false) => {}
-            }
-        }
-        if dims.is_empty() {
+        let y = x.reduced(reduced, keep, self.out.layers.len());
+        if y.dims.is_empty() {
             return Err(fail(Some(at.clone()), "a reduction to a single number per sample"));
         }
-        let y = Act {
-            dims,
-            roles,
-            producer: Some(self.out.layers.len()),
-            unflat: None,
-            origin: None,
-        };
         self.push(
             at,
             LayerKind::Other,
@@ -794,19 +784,11 @@ impl<'g> Walk<'g> {
         let read: usize = node
             .input
             .iter()
-            .filter_map(|n| match self.values.get(n.as_str()) {
-                Some(Value::Const(c)) => c.values.as_ref().map(Values::len),
-                _ => None,
-            })
+            .filter_map(|n| self.folded_len(n))
             .fold(0, usize::saturating_add);
         let heavy = read > 4 * values::MAX_FOLDED_ITEMS
             || (read > SMALL_FOLDED_ITEMS && self.folded_items.saturating_add(read) > MAX_TOTAL_FOLDED_ITEMS);
-        let large = |i: usize| {
-            node.input.get(i).and_then(|n| match self.values.get(n.as_str()) {
-                Some(Value::Const(c)) => c.values.as_ref().map(Values::len),
-                _ => None,
-            }) > Some(SMALL_FOLDED_ITEMS)
-        };
+        let large = |i: usize| node.input.get(i).and_then(|n| self.folded_len(n)) > Some(SMALL_FOLDED_ITEMS);
         let c = |i: usize| {
             if heavy && large(i) {
                 self.konst_shape(node, i, at)
@@ -1228,27 +1210,7 @@ impl<'g> Walk<'g> {
             .chain(canonical[1..].iter().zip(&window).map(|(&d, &k)| d / k.max(1)))
             .collect();
         self.push(at, kind, canonical, w, y_canonical, &[x.producer])?;
-        let producer = self.out.layers.len() - 1;
-        let mut y = Act {
-            dims: Vec::new(),
-            roles: Vec::new(),
-            producer: Some(producer),
-            unflat: None,
-            origin: None,
-        };
-        for ((&d, &role), &r) in x.dims.iter().zip(&x.roles).zip(reduced) {
-            match (r, keep) {
-                (false, _) => {
-                    y.dims.push(d);
-                    y.roles.push(role);
-                }
-                (true, true) => {
-                    y.dims.push(1);
-                    y.roles.push(role);
-                }
-                (true, false) => {}
-            }
-        }
+        let y = x.reduced(reduced, keep, self.out.layers.len() - 1);
         self.set(node, Value::Act(y));
         Ok(())
     }
