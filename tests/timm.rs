@@ -8,12 +8,12 @@
 //! Networks with attention are refused at their attention, naming the node.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::{Cursor, Read};
-
 #[path = "support/activations.rs"]
 mod activations;
 #[path = "support/flops.rs"]
 mod flops;
+#[path = "support/timm_zip.rs"]
+mod timm_zip;
 use activations::activations_per_sample;
 use flops::gemm_flops;
 
@@ -99,15 +99,13 @@ fn outcome(truth: &Truth, bytes: &[u8], path: &str) -> Outcome {
 }
 
 fn graphs() -> Vec<(Truth, u32, Outcome)> {
-    let mut zip = zip::ZipArchive::new(Cursor::new(&include_bytes!("timm/onnx.zip")[..])).unwrap();
+    let mut zip = timm_zip::archive();
     let mut out = Vec::new();
     for truth in truths() {
         for opset in [13, 17] {
-            let path = format!("timm_{}.opset{opset}.onnx", truth.name);
-            let Ok(mut f) = zip.by_name(&path) else { continue };
-            let mut bytes = Vec::new();
-            f.read_to_end(&mut bytes).unwrap();
-            drop(f);
+            let Some((path, bytes)) = timm_zip::graph(&mut zip, &truth.name, opset) else {
+                continue;
+            };
             let o = outcome(&truth, &bytes, &path);
             out.push((truth.clone(), opset, o));
         }

@@ -89,6 +89,8 @@ pub struct Device {
 
 const T: f64 = 1e12;
 const G: f64 = 1e9;
+/// A mebibyte, as nvidia-smi counts a card's memory.
+const MIB: f64 = 1_048_576.0;
 
 /// The GPUs, each model's default variant first.
 pub const DEVICES: [Device; 20] = [
@@ -214,13 +216,13 @@ pub const DEVICES: [Device; 20] = [
         model: "3090",
         variant: &[],
         sms: 82,
-        memory_bytes: 24e9,
+        memory_bytes: 24576.0 * MIB,
         peaks: (35.6 * T, 35.6 * T, 71.0 * T),
         memory_bandwidth_bytes_per_s: 936.0 * G,
         stream_bytes_per_s: 0.937 * 936.0 * G,
         tensor_fraction: 0.869,
         fp32_fraction: FP32_GEMM_FRACTION,
-        source: "NVIDIA GeForce RTX 3090 (Ampere GA102 whitepaper: 82 SMs, FP32 35.6, TF32 35.6, FP16/BF16 tensor with FP32 accumulation 71 TFLOP/s dense; GDDR6X 936 GB/s); STREAM the A40's measured 0.937 of its bandwidth (GA102, gpu-stream); matmul the A100's 0.869 (Ampere, assumed); FP32 GEMMs V100's 0.85 (assumed)",
+        source: "NVIDIA GeForce RTX 3090 (Ampere GA102 whitepaper: 82 SMs, FP32 35.6, TF32 35.6, FP16/BF16 tensor with FP32 accumulation 71 TFLOP/s dense; GDDR6X 936 GB/s; 24,576 MiB as nvidia-smi reports it, noonghunna/club-3090#390); STREAM the A40's measured 0.937 of its bandwidth (GA102, gpu-stream); matmul the A100's 0.869 (Ampere, assumed); FP32 GEMMs V100's 0.85 (assumed)",
     },
     Device {
         name: "RTX 4090",
