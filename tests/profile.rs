@@ -422,10 +422,9 @@ fn a_two_batch_profile_projects_a_third_batch_within_ten_percent() {
         "projected {projected:.4} s at batch 8, measured {:.4} s: {ratio:.3}",
         reference.iteration_s
     );
-    // the issue asks 10%; the projection is 14.4% above the measured step (and 13.7% above
-    // its own measured step at 16): an open defect of how the layers' lines meet the step's
-    // framework cost, held here at 15% so that it cannot grow unseen
-    assert!((ratio - 1.0).abs() <= 0.15, "{ratio}");
+    // within 10% (4.5% here: the lines are carried through the cluster's table even without
+    // kernel facts; before, a cluster without them scaled the first batch linearly, +14.4%)
+    assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
     // and at its own two batches, each measured step
     close(
         step_s(&scenario, 4, Fidelity::Realistic, Precision::Fp32),
@@ -435,6 +434,6 @@ fn a_two_batch_profile_projects_a_third_batch_within_ten_percent() {
     close(
         step_s(&scenario, 16, Fidelity::Realistic, Precision::Fp32),
         p.iteration2_s.unwrap(),
-        0.15,
+        0.02,
     );
 }

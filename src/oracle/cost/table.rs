@@ -161,6 +161,9 @@ pub struct CostTable {
     memory_bound_layers: usize,
     profile_scaling: Option<ProfileScaling>,
     kernels: Option<Kernels>,
+    /// Without kernel facts, a two-batch profile's lines (section 12):
+    /// `(a_l, c_l)` per layer, in seconds a step on the profile's device.
+    lines: Option<Vec<(f64, f64)>>,
 }
 
 /// Bytes per item a profile was measured with (fp32, as the reference
@@ -240,6 +243,24 @@ impl CostTable {
             Some(_) => saved_tensors(network, basis.item_bytes, basis.precision.is_mixed()),
             None => vec![SavedTensors::default(); network.layers().len()],
         };
+        // without kernels, a two-batch profile's lines still give the time at another batch
+        let lines = match (&kernels, basis.fidelity) {
+            (None, Fidelity::Realistic) => profile_lines(network, false),
+            _ => None,
+        };
+        let lines = lines.map(|lines| {
+            // each line carried to this table's time per sample at the profile's batch
+            let b1 = network.step().map_or(1.0, |s| s.batch as f64);
+            lines
+                .iter()
+                .zip(&times)
+                .map(|((a, c), t)| {
+                    let measured = a + c * b1;
+                    let carry = if measured > 0.0 { t * b1 / measured } else { 0.0 };
+                    (a * carry, c * carry)
+                })
+                .collect()
+        });
         let layers: Vec<LayerCost> = network
             .layers()
             .iter()
@@ -260,6 +281,7 @@ impl CostTable {
             memory_bound_layers,
             profile_scaling,
             kernels,
+            lines,
         }
     }
 
@@ -276,8 +298,23 @@ impl CostTable {
     /// Without kernels (the ideal edition, or no kernel facts): `B·Σt`, or
     /// `B·t_split(q)` with a plan. With kernels: `Σ_l T_l(B, cut_l)`
     /// ([`Kernels::layer_s`]), `cut_l` the plan's axis for a split layer.
+    /// Without kernels but with a two-batch profile (realistic edition,
+    /// section 12): `Σ_l (a_l + c_l·B)·t_l·B_1/y_l`, `/q` for a split layer,
+    /// each layer's measured line carried to its time per sample here
+    /// (`y_l = a_l + c_l·B_1` its measured seconds at the profile's batch).
     pub fn compute_s(&self, samples: f64, plan: Option<&SplitPlan>) -> f64 {
         match (&self.kernels, plan) {
+            (None, plan) if let Some(lines) = &self.lines => {
+                let q = plan.map_or(1.0, |p| p.parts as f64);
+                lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (a, c))| {
+                        let split = plan.is_some_and(|p| p.mask.get(i).copied().unwrap_or(false));
+                        (a + c * samples) / if split { q } else { 1.0 }
+                    })
+                    .sum()
+            }
             (None, None) => samples * self.time_per_sample_s,
             (None, Some(plan)) => samples * plan.time_s(&self.layers),
             (Some(k), plan) => (0..self.layers.len())
@@ -290,10 +327,16 @@ impl CostTable {
     /// stage) for `samples` samples.
     ///
     /// # Formula
-    /// Without kernels `B·Σ_{l∈range} t_l`; with kernels `Σ_{l∈range} T_l(B)`.
+    /// Without kernels `B·Σ_{l∈range} t_l` (a two-batch profile's carried
+    /// lines `Σ (a_l + c_l·B)·t_l·B_1/y_l`); with kernels `Σ_{l∈range} T_l(B)`.
     pub fn range_s(&self, range: std::ops::Range<usize>, samples: f64) -> f64 {
         match &self.kernels {
-            None => samples * self.times_s.get(range).map_or(0.0, |t| t.iter().sum()),
+            None => match &self.lines {
+                Some(lines) => lines
+                    .get(range)
+                    .map_or(0.0, |l| l.iter().map(|(a, c)| a + c * samples).sum()),
+                None => samples * self.times_s.get(range).map_or(0.0, |t| t.iter().sum()),
+            },
             Some(k) => range.map(|i| k.layer_s(i, samples, Cut::Whole)).sum(),
         }
     }
