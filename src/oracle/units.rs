@@ -27,6 +27,8 @@ pub fn seconds(value: f64) -> String {
         format!("{value}")
     } else if abs == 0.0 {
         "0 s".into()
+    } else if abs < 1e-9 {
+        format!("{} s", significant(value, 3))
     } else if abs < 1e-3 {
         format!("{} µs", significant(value * 1e6, 3))
     } else if abs < 1.0 {
@@ -49,6 +51,11 @@ pub fn significant(value: f64, digits: i32) -> String {
         return format!("{value}");
     }
     let magnitude = value.abs().log10().floor() as i32;
+    if magnitude < -9 {
+        // far below what a table shows in fixed point: 1.2e-300, not 300 digits
+        let precision = (digits - 1).max(0) as usize;
+        return format!("{value:.precision$e}");
+    }
     let decimals = (digits - 1 - magnitude).max(0) as usize;
     let text = format!("{value:.decimals$}");
     if text.contains('.') {
@@ -99,5 +106,9 @@ mod tests {
         assert_eq!(percent(0.623), "62%");
         assert_eq!(significant(1996.48128, 4), "1996");
         assert_eq!(significant(0.000123456, 3), "0.000123");
+        // a tiny number is short, never hundreds of digits
+        assert_eq!(seconds(1e-300), "1.00e-300 s");
+        assert_eq!(significant(-2.5e-40, 2), "-2.5e-40");
+        assert!(bytes(1e-300).len() < 16, "{}", bytes(1e-300));
     }
 }

@@ -229,6 +229,32 @@ pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
             )),
         ));
     }
+    // a module's call listed twice: which time is the module's?
+    let mut seen = std::collections::HashSet::new();
+    if let Some(m) = profile
+        .layers
+        .iter()
+        .find(|m| !seen.insert((m.module.as_str(), m.call)))
+    {
+        let (line, column) = position_of(text, &m.module);
+        return Err(ParseError::at(
+            line,
+            column,
+            ParseProblem::Missing(format!(
+                "module '{}' call {} once: it is listed twice",
+                crate::oracle::model::errors::quoted(&m.module),
+                m.call
+            )),
+        ));
+    }
+    if !profile.layers.is_empty() && profile.layers.iter().all(|m| m.step_s() == 0.0) {
+        let (line, column) = position_of(text, "layers");
+        return Err(ParseError::at(
+            line,
+            column,
+            ParseProblem::Missing("a time above 0 on some module (every one is 0 s)".into()),
+        ));
+    }
     Ok(profile)
 }
 
@@ -413,6 +439,37 @@ mod tests {
         assert!(matches!(e.problem, ParseProblem::Json(_)), "{e}");
         let e = error_of(&TINY.replace("\"iteration_s\": 0.01,", ""));
         assert!(e.to_string().contains("iteration_s"), "{e}");
+    }
+
+    #[test]
+    fn a_module_listed_twice_or_no_time_at_all_is_refused() {
+        let twice = TINY.replace(
+            r#"{"module": "relu", "type""#,
+            r#"{"module": "conv", "call": 0, "type": "Conv2d", "forward_s": 0.5, "backward_s": 0.5},
+  {"module": "relu", "type""#,
+        );
+        let e = error_of(&twice).to_string();
+        assert!(e.contains("listed twice") && e.contains("'conv'"), "{e}");
+        // the same module at another call is not a duplicate
+        assert!(
+            parse(&twice.replace(
+                r#""call": 0, "type": "Conv2d", "forward_s": 0.5"#,
+                r#""call": 1, "type": "Conv2d", "forward_s": 0.5"#
+            ))
+            .is_ok()
+        );
+        let zero = TINY
+            .replace(
+                r#""forward_s": 0.001, "backward_s": 0.002"#,
+                r#""forward_s": 0, "backward_s": 0"#,
+            )
+            .replace(
+                r#""forward_s": 0.0005, "backward_s": 0.0005"#,
+                r#""forward_s": 0, "backward_s": 0"#,
+            );
+        let e = error_of(&zero);
+        assert!(e.to_string().contains("every one is 0 s"), "{e}");
+        assert_eq!(e.line, 9, "{e}");
     }
 
     #[test]
