@@ -125,3 +125,29 @@ fn calibration_json_reads_back_as_factors() {
     assert_eq!(factors, c.factors().unwrap());
     assert_eq!(factors.fidelity(), Fidelity::Realistic);
 }
+
+#[test]
+fn one_configuration_measured_far_apart_is_one_warning_naming_its_fastest_and_slowest_runs() {
+    // lines 2 to 5: one data run measured four times, 0.5 s to 2 s (line 1 is the header)
+    let c =
+        calibrate("data,4,16,,1.0,,\ndata,4,16,,0.5,,\ndata,4,16,,2.0,,\ndata,4,16,,1.2,,\ndata,8,16,,0.4,,").unwrap();
+    let twins: Vec<_> = c
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("the same run measured"))
+        .collect();
+    assert_eq!(twins.len(), 1, "{:?}", c.warnings);
+    assert_eq!(twins[0].lines, vec![3, 4], "{:?}", twins[0]);
+    assert!(
+        twins[0].message.contains("500 ms") && twins[0].message.contains("2 s"),
+        "{}",
+        twins[0].message
+    );
+    // within 2x: no warning
+    let c = calibrate("data,4,16,,1.0,,\ndata,4,16,,0.6,,").unwrap();
+    assert!(
+        c.warnings.iter().all(|w| !w.message.contains("the same run")),
+        "{:?}",
+        c.warnings
+    );
+}

@@ -865,3 +865,24 @@ fn a_keras_json_after_a_byte_order_mark_is_read_as_keras() {
     let line = |p: &PathBuf| format!("inspect --model {} --format json", p.display());
     assert_eq!(json(&line(&plain)), json(&line(&marked)));
 }
+
+#[test]
+fn calibration_warnings_are_in_the_table_people_read() {
+    let csv = temp_file(
+        "far-apart.csv",
+        "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,4,64,,10,30,2\ndata,4,64,,1,,\n",
+    );
+    let out = paradl(&format!(
+        "calibrate --model resnet50 --cluster abci --measured {}",
+        csv.display()
+    ));
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "warning: line 2: compute and communication add up to 3.2 times the iteration",
+        "warning: lines 2 and 3: the same run measured at 10 s and 1 s per iteration",
+        "outside 0.5 to 2",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}

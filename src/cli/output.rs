@@ -185,6 +185,9 @@ pub fn calibration(c: &Calibration, format: OneFormat) -> Result<String, CliErro
         units::percent(c.mean_accuracy_before),
         units::percent(c.mean_accuracy_after)
     );
+    for w in &c.warnings {
+        let _ = writeln!(text, "warning: {}", w.message);
+    }
     Ok(text)
 }
 

@@ -146,16 +146,34 @@ fn warnings(measured: &[(&Located, IterationTimes, Kappa)], strategies: &[Strate
             });
         }
     }
-    for (i, (a, _, _)) in measured.iter().enumerate() {
-        let twin = measured.iter().skip(i + 1).find(|(b, _, _)| {
-            let (x, y) = (&a.run, &b.run);
-            x.strategy == y.strategy
-                && x.gpus == y.gpus
-                && x.mini_batch == y.mini_batch
-                && x.group == y.group
-                && disagree(x.iteration_s, y.iteration_s)
+    // one configuration measured at times far apart: its fastest and slowest run, found in one
+    // pass (linear in the runs)
+    let mut configurations: std::collections::HashMap<_, (&Located, &Located)> = std::collections::HashMap::new();
+    let mut order = Vec::new();
+    for (located, _, _) in measured {
+        let r = &located.run;
+        let key = (r.strategy, r.gpus, r.mini_batch, r.group);
+        let slot = configurations.entry(key).or_insert_with(|| {
+            order.push(key);
+            (*located, *located)
         });
-        if let Some((b, _, _)) = twin {
+        if r.iteration_s < slot.0.run.iteration_s {
+            slot.0 = located;
+        }
+        if r.iteration_s > slot.1.run.iteration_s {
+            slot.1 = located;
+        }
+    }
+    for key in order {
+        let Some((fast, slow)) = configurations.get(&key) else {
+            continue;
+        };
+        if disagree(fast.run.iteration_s, slow.run.iteration_s) {
+            let (a, b) = if fast.line < slow.line {
+                (fast, slow)
+            } else {
+                (slow, fast)
+            };
             out.push(CalibrationWarning {
                 lines: vec![a.line, b.line],
                 strategy: None,
