@@ -143,6 +143,47 @@ fn hostile_configs_are_errors_at_their_layer() {
         assert_eq!(e.line, 3, "{layer}: {e}");
         assert!(e.to_string().contains(needle), "{layer}: {e}");
     }
+    // sizes that would wrap: a Flatten of 2^90 items
+    let huge = model(r#"{"class_name": "Flatten", "config": {"name": "f"}}"#)
+        .replace("[null, 32, 32, 3]", "[null, 1073741824, 1073741824, 1073741824]");
+    let Err(OracleError::Parse(e)) = keras::read(&huge, 10, None) else {
+        panic!("a Flatten of 2^90 items was accepted")
+    };
+    assert!(e.to_string().contains("more than 2^53 items"), "{e}");
+    // a functional model: channels that add up past 2^40, and a layer called twice
+    let functional = |input_channels: &str, layers: &str| {
+        format!(
+            r#"{{"class_name": "Functional", "config": {{"name": "f", "layers": [
+  {{"class_name": "InputLayer", "config": {{"name": "in", "batch_shape": [null, 4, 4, {input_channels}]}}, "inbound_nodes": []}},
+  {layers}
+], "output_layers": [["out", 0, 0]]}}}}"#
+        )
+    };
+    let concat = functional(
+        "1099511627776",
+        r#"{"class_name": "Concatenate", "config": {"name": "out"}, "inbound_nodes": [[["in", 0, 0, {}], ["in", 0, 0, {}]]]}"#,
+    );
+    let Err(OracleError::Parse(e)) = keras::read(&concat, 10, None) else {
+        panic!("2^41 channels were accepted")
+    };
+    assert!(e.to_string().contains("add up to more than 2^40"), "{e}");
+    let shared = functional(
+        "3",
+        r#"{"class_name": "Conv2D", "config": {"name": "c", "filters": 3, "kernel_size": 1}, "inbound_nodes": [[["in", 0, 0, {}]], [["in", 0, 0, {}]]]},
+  {"class_name": "Add", "config": {"name": "out"}, "inbound_nodes": [[["c", 0, 0, {}], ["c", 1, 0, {}]]]}"#,
+    );
+    let Err(OracleError::Parse(e)) = keras::read(&shared, 10, None) else {
+        panic!("a shared layer was read as one call")
+    };
+    assert!(e.to_string().contains("called 2 times"), "{e}");
+    assert_eq!(e.line, 3, "{e}");
+    // called once, the same model reads
+    let once = functional(
+        "3",
+        r#"{"class_name": "Conv2D", "config": {"name": "c", "filters": 3, "kernel_size": 1}, "inbound_nodes": [[["in", 0, 0, {}]]]},
+  {"class_name": "Add", "config": {"name": "out"}, "inbound_nodes": [[["c", 0, 0, {}], ["in", 0, 0, {}]]]}"#,
+    );
+    assert_eq!(keras::read(&once, 10, None).unwrap().layers().len(), 2);
     // a number out of range is a JSON error where it is, whatever the file is read as
     let text = model(r#"{"class_name": "Dense", "config": {"name": "d", "units": 1e400}}"#);
     let read = paradl::oracle::formats::network::read_network(

@@ -108,6 +108,17 @@ fn per_dim(config: &Value, key: &str, n: usize, default: u64, min: u64) -> Resul
     }
 }
 
+/// Items of a tensor of sizes `dims`, when at most 2^53 (exact in an f64),
+/// without wrapping.
+fn items_of(dims: &[u64]) -> Option<u64> {
+    dims.iter()
+        .try_fold(1u64, |a, &b| a.checked_mul(b))
+        .filter(|&n| n <= MAX_ITEMS)
+}
+
+/// The most items a tensor may hold (2^53, exact in an f64).
+const MAX_ITEMS: u64 = 1 << 53;
+
 fn text_of<'v>(config: &'v Value, key: &str) -> Option<&'v str> {
     config.get(key).and_then(Value::as_str)
 }
@@ -310,7 +321,8 @@ impl Walk<'_> {
             "Dense" => {
                 let units = self.needed(name, config, "units")?;
                 let bias = config.get("use_bias").and_then(Value::as_bool).unwrap_or(true);
-                let spatial_items: u64 = x.dims.iter().skip(1).product();
+                let spatial_items = items_of(x.dims.get(1..).unwrap_or(&[]))
+                    .ok_or_else(|| self.error(name, format!("its input {:?} holds more than 2^53 items", x.dims)))?;
                 let y = if x.unflat.is_none() && spatial_items > 1 {
                     // a Dense on a [H, W, C] tensor acts on each position: a 1×1 convolution
                     let pointwise = serde_json::json!({"use_bias": bias, "kernel_size": 1});
@@ -418,8 +430,13 @@ impl Walk<'_> {
                             return Err(self.error(name, "only a concatenation along the channels is supported".into()));
                         }
                         let mut y = x.dims.clone();
+                        let joined = inputs
+                            .iter()
+                            .try_fold(0u64, |a, t| a.checked_add(t.dims.first().copied().unwrap_or(0)))
+                            .filter(|&c| c <= MAX_SETTING)
+                            .ok_or_else(|| self.error(name, "its inputs' channels add up to more than 2^40".into()))?;
                         if let Some(c) = y.first_mut() {
-                            *c = inputs.iter().map(|t| t.dims.first().copied().unwrap_or(0)).sum();
+                            *c = joined;
                         }
                         self.push(name, LayerKind::Concat, &y.clone(), Vec::new(), y)
                     }
@@ -445,11 +462,15 @@ impl Walk<'_> {
                 t
             }
             "Dropout" | "SpatialDropout2D" | "SpatialDropout3D" => same_shape(self, LayerKind::Dropout),
-            "Flatten" => Tensor {
-                dims: vec![x.dims.iter().product()],
-                unflat: Some(x.unflat.clone().unwrap_or(x.dims.clone())),
-                producer: x.producer,
-            },
+            "Flatten" => {
+                Tensor {
+                    dims: vec![items_of(&x.dims).ok_or_else(|| {
+                        self.error(name, format!("its input {:?} holds more than 2^53 items", x.dims))
+                    })?],
+                    unflat: Some(x.unflat.clone().unwrap_or(x.dims.clone())),
+                    producer: x.producer,
+                }
+            }
             "ZeroPadding1D" | "ZeroPadding2D" | "ZeroPadding3D" => {
                 let n = x.dims.len().saturating_sub(1);
                 let pads = self.pairs(name, config, "padding", n, 1)?;
@@ -679,6 +700,9 @@ pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Net
     })?)
 }
 
+/// A config that is not there (borrowed, never cloned).
+static NULL: Value = Value::Null;
+
 /// Models nested as layers at most this deep.
 const MAX_NESTING: usize = 16;
 
@@ -697,7 +721,7 @@ impl Walk<'_> {
         let mut previous: Option<String> = None;
         for (index, layer) in layers.iter().enumerate() {
             let class = text_of(layer, "class_name").unwrap_or_default();
-            let layer_config = layer.get("config").cloned().unwrap_or(Value::Null);
+            let layer_config = layer.get("config").unwrap_or(&NULL);
             let name = text_of(&layer_config, "name")
                 .or_else(|| text_of(layer, "name"))
                 .map_or_else(|| format!("{class}_{index}"), str::to_string);
@@ -730,6 +754,15 @@ impl Walk<'_> {
             let names = if sequential {
                 previous.iter().cloned().collect()
             } else {
+                // a layer called more than once shares its weights between the calls: refused,
+                // not counted once
+                let calls = layer.get("inbound_nodes").and_then(Value::as_array).map_or(0, Vec::len);
+                if calls > 1 {
+                    return Err(self.error(
+                        &name,
+                        format!("it is called {calls} times (a shared layer, its weights used by each call): not supported; call a separate layer each time"),
+                    ));
+                }
                 inbound(layer)
             };
             let inputs = names
@@ -746,11 +779,11 @@ impl Walk<'_> {
                     return Err(self.error(&name, format!("models nested more than {MAX_NESTING} deep")));
                 }
                 self.depth += 1;
-                let nested = self.model(&layer_config, class == "Sequential", Some(&inputs));
+                let nested = self.model(layer_config, class == "Sequential", Some(&inputs));
                 self.depth -= 1;
                 nested?
             } else {
-                self.layer(class, &name, &layer_config, &inputs)?
+                self.layer(class, &name, layer_config, &inputs)?
             };
             self.tensors.insert(name.clone(), output);
             previous = Some(name);
