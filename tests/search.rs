@@ -211,3 +211,49 @@ fn progress_counts_every_configuration() {
     assert_eq!(seen.last(), Some(&(total, total)));
     assert_eq!(plan.evaluated + plan.invalid, total);
 }
+
+#[test]
+fn a_search_too_large_for_the_planner_is_refused_naming_the_budget() {
+    use paradl::oracle::{DatasetSpec, LayerKind, LayerSpec, Network, NetworkSpec};
+    // 50,000 ReLUs in a chain: a few hundred configurations make more than 10^7 layer projections
+    let relu = |i: usize| {
+        LayerSpec::plain(
+            format!("r{i}"),
+            LayerKind::Relu,
+            [8, 4, 4].into(),
+            [].into(),
+            [8, 4, 4].into(),
+        )
+    };
+    let mut layers = vec![LayerSpec::plain(
+        "c",
+        LayerKind::Conv,
+        [3, 4, 4].into(),
+        [3, 8, 1, 1].into(),
+        [8, 4, 4].into(),
+    )];
+    layers.extend((0..50_000).map(relu));
+    let network = Network::new(NetworkSpec {
+        name: "deep".into(),
+        dataset: DatasetSpec {
+            name: "d".into(),
+            samples: 1000,
+            sample_shape: [3, 4, 4].into(),
+        },
+        layers,
+        profiled_on: None,
+        step: None,
+    })
+    .unwrap();
+    let s = Scenario::new(network, presets::cluster("abci").unwrap());
+    let template = RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(8.0));
+    let e = s.search(&template, 1024, Objective::Time).unwrap_err();
+    assert_eq!(e.field, "max_gpus");
+    let message = e.to_string();
+    assert!(
+        message.contains("50001-layer network") && message.contains("lower the budget"),
+        "{message}"
+    );
+    // a budget whose space fits is searched
+    assert!(s.search(&template, 1, Objective::Time).is_ok());
+}

@@ -69,6 +69,16 @@ pub enum Rule {
     /// A whole-model profiled time on a network that has no FLOPs to share it by.
     #[error("cannot be shared among layers: the network has no FLOPs")]
     NoFlops,
+    /// A search larger than the planner projects (layers × configurations).
+    #[error(
+        "asks for {configurations} configurations of a {layers}-layer network ({work} layer projections, more than the {limit} a search makes): lower the budget, or search a smaller network"
+    )]
+    SearchTooLarge {
+        configurations: usize,
+        layers: usize,
+        work: f64,
+        limit: f64,
+    },
     /// A strategy that only exists at one GPU.
     #[error("serial runs on exactly 1 GPU, found {gpus}")]
     SerialNeedsOneGpu { gpus: u64 },

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Scenario;
 use crate::oracle::model::checks::{self, MAX_GPUS};
-use crate::oracle::model::errors::InputError;
+use crate::oracle::model::errors::{InputError, Rule};
 use crate::oracle::model::names::named_enum;
 use crate::oracle::model::run::{Batch, MAX_ZERO_STAGE, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -337,7 +337,9 @@ impl Scenario {
     /// value, ties broken by the other objectives (time, cost, memory).
     ///
     /// # Errors
-    /// `max_gpus` outside 1 to 2^40.
+    /// `max_gpus` outside 1 to 2^40; a space whose configurations times
+    /// the network's layers exceed [`MAX_SEARCH_WORK`] (about a second of
+    /// projections natively).
     pub fn search_with(
         &self,
         template: &RunSpec,
@@ -348,6 +350,19 @@ impl Scenario {
         let max_gpus = checks::count("max_gpus", max_gpus, 1, MAX_GPUS)?;
         let (runs, skipped) = self.search_space(template, max_gpus);
         let total = runs.len();
+        let layers = self.network().layers().len();
+        let work = total as f64 * layers as f64;
+        if work > MAX_SEARCH_WORK {
+            return Err(InputError::new(
+                "max_gpus",
+                Rule::SearchTooLarge {
+                    configurations: total,
+                    layers,
+                    work,
+                    limit: MAX_SEARCH_WORK,
+                },
+            ));
+        }
         let mut plan = Plan {
             skipped,
             objective,
@@ -386,6 +401,10 @@ impl Scenario {
         self.search_with(template, max_gpus, objective, |_, _| {})
     }
 }
+
+/// The most layer projections a search makes (configurations × layers):
+/// 10^7, about a second natively, a few in the browser.
+pub const MAX_SEARCH_WORK: f64 = 1e7;
 
 /// The Pareto front of `configs` (all feasible, in the space's order):
 /// fastest first.
