@@ -238,7 +238,7 @@ pub fn keras_model(d: &mut Draw) -> String {
         "null",
     ];
     let mut layers = Vec::new();
-    let side = d.pick(&["32", "7", "1", "null"]);
+    let side = d.pick(&["32", "7", "1", "null", "1073741824"]);
     layers.push(format!(
         r#"{{"class_name": "InputLayer", "config": {{"name": "in", "batch_shape": [null, {side}, {side}, 3]}}}}"#
     ));
@@ -282,7 +282,21 @@ pub fn keras_model(d: &mut Draw) -> String {
             ),
             _ => ("GlobalAveragePooling2D", String::new()),
         };
-        let inbound = format!(r#"[{{"args": [{{"config": {{"keras_history": ["{previous}", 0, 0]}}}}]}}]"#);
+        let call = format!(r#"{{"args": [{{"config": {{"keras_history": ["{previous}", 0, 0]}}}}]}}"#);
+        let inbound = match d.below(8) {
+            // called twice: a shared layer
+            0 => format!("[{call}, {call}]"),
+            // two inputs (a Concatenate or an Add of the previous tensor with itself)
+            1 => format!(
+                r#"[{{"args": [[{{"config": {{"keras_history": ["{previous}", 0, 0]}}}}, {{"config": {{"keras_history": ["{previous}", 0, 0]}}}}]]}}]"#
+            ),
+            _ => format!("[{call}]"),
+        };
+        let config = if d.below(8) == 0 {
+            (d.pick(&["Concatenate", "Add"]), String::new())
+        } else {
+            config
+        };
         layers.push(format!(
             r#"{{"class_name": "{}", "config": {{"name": "{name}"{}{}}}, "inbound_nodes": {inbound}}}"#,
             config.0,
