@@ -9,7 +9,7 @@
 //! be within 15% of 1, which is what the class's efficiency claims.
 #![cfg(not(target_arch = "wasm32"))]
 
-use paradl::oracle::cost::kernels::{ConvClass, GpuModel, LayerWork, Numbers, Pass};
+use paradl::oracle::cost::kernels::{ConvClass, Cut, GpuModel, LayerWork, Numbers, Pass};
 use paradl::oracle::model::devices::device;
 use paradl::oracle::{Layer, LayerKind, LayerSpec, MemoryFormat, Precision};
 
@@ -216,4 +216,135 @@ fn the_classes_differ_as_the_kernels_do() {
         measured_over_model(true, ConvClass::Pointwise, Pass::WeightGradient)
             > 1.9 * measured_over_model(true, ConvClass::ThreeByThree, Pass::WeightGradient)
     );
+}
+
+/// One 3D convolution timed by xwang233 (`validation/conv3d-a100-v100-fp16.csv`,
+/// xwang233/code-snippet@2c053c8 conv3d-channels-last: FP16, cuDNN 8.0.5,
+/// batch 2, a 3D U-Net's layers at 128³): forward, and backward (input and
+/// weight gradients) per call.
+struct Row3d {
+    gpu: String,
+    layout: MemoryFormat,
+    layer: Layer,
+    samples: f64,
+    forward_s: f64,
+    backward_s: f64,
+    /// Input channels.
+    c: u64,
+}
+
+fn rows_3d() -> Vec<Row3d> {
+    let text = include_str!("validation/conv3d-a100-v100-fp16.csv");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("gpu,cudnn,n,c,dhw,oc,ks,pad,stride,layout,forward_ms,backward_ms")
+    );
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            let n: [u64; 7] = std::array::from_fn(|i| f[i + 2].parse().expect("a size"));
+            let [samples, c, d, k, ks, pad, stride] = n;
+            let o = (d + 2 * pad - ks) / stride + 1;
+            let mut spec = LayerSpec::plain(
+                "CONV3D",
+                LayerKind::Conv,
+                [c, d, d, d].into(),
+                [c, k, ks, ks, ks].into(),
+                [k, o, o, o].into(),
+            );
+            spec.bias = true;
+            Row3d {
+                gpu: f[0].to_string(),
+                layout: if f[9] == "ndhwc" {
+                    MemoryFormat::Nhwc
+                } else {
+                    MemoryFormat::Nchw
+                },
+                layer: Layer::new(spec).expect("a valid 3D convolution"),
+                samples: samples as f64,
+                forward_s: f[10].parse::<f64>().expect("a time") * 1e-3,
+                backward_s: f[11].parse::<f64>().expect("a time") * 1e-3,
+                c,
+            }
+        })
+        .collect()
+}
+
+/// Measured over modelled seconds of the 3D convolutions of at least 32
+/// input channels (the 4-channel stem runs other kernels), forward and
+/// backward, per GPU and layout.
+fn ratios_3d(gpu: &str, layout: MemoryFormat) -> (Vec<f64>, Vec<f64>) {
+    let model = device(gpu, None).expect("a preset GPU");
+    let g = GpuModel::of_facts(model.kernels(), model.memory_bandwidth_bytes_per_s);
+    let numbers = Numbers {
+        item_bytes: 2.0,
+        precision: Precision::Fp16,
+        format: layout,
+    };
+    let (mut forward, mut backward) = (Vec::new(), Vec::new());
+    for row in rows_3d()
+        .iter()
+        .filter(|r| r.gpu == gpu && r.layout == layout && r.c >= 32)
+    {
+        let work = LayerWork::of(&row.layer, false);
+        let pass = |p: Pass| {
+            work.pass_s(p, row.samples, &numbers, &g)
+                .expect("a convolution has every pass")
+        };
+        forward.push(row.forward_s / pass(Pass::Forward));
+
+        backward.push(row.backward_s / (pass(Pass::InputGradient) + pass(Pass::WeightGradient)));
+    }
+    (forward, backward)
+}
+
+#[test]
+fn three_d_convolutions_match_cudnn_on_a100_and_v100() {
+    assert_eq!(rows_3d().len(), 92);
+    let (mut all_forward, mut all_backward) = (Vec::new(), Vec::new());
+    for gpu in ["A100-SXM4-40GB", "Tesla V100-SXM2-16GB"] {
+        let (forward, backward) = ratios_3d(gpu, MemoryFormat::Nhwc);
+        let within = |r: &[f64]| r.iter().filter(|r| (**r - 1.0).abs() <= 0.15).count();
+        eprintln!(
+            "{gpu} channels last: {} layers, median measured/model forward {:.3} ({} within 15%), backward {:.3} ({} within 15%)",
+            forward.len(),
+            median(&forward),
+            within(&forward),
+            median(&backward),
+            within(&backward)
+        );
+        // each GPU's median within 25% (the classes are the two GPUs' pooled medians)
+        assert!((median(&forward) - 1.0).abs() <= 0.25, "{gpu}: {}", median(&forward));
+        assert!((median(&backward) - 1.0).abs() <= 0.25, "{gpu}: {}", median(&backward));
+        all_forward.extend(forward);
+        all_backward.extend(backward);
+    }
+    assert_eq!(all_forward.len(), 44);
+    assert!((median(&all_forward) - 1.0).abs() <= 0.05, "{}", median(&all_forward));
+    assert!((median(&all_backward) - 1.0).abs() <= 0.05, "{}", median(&all_backward));
+}
+
+#[test]
+fn three_d_convolutions_on_ncdhw_pay_their_transposes() {
+    // PyTorch's default layout: the same kernels and cuDNN's transposes, timed as a whole step
+    for gpu in ["A100-SXM4-40GB", "Tesla V100-SXM2-16GB"] {
+        let model = device(gpu, None).expect("a preset GPU");
+        let g = GpuModel::of_facts(model.kernels(), model.memory_bandwidth_bytes_per_s);
+        let numbers = Numbers {
+            item_bytes: 2.0,
+            precision: Precision::Fp16,
+            format: MemoryFormat::Nchw,
+        };
+        let ratios: Vec<f64> = rows_3d()
+            .iter()
+            .filter(|r| r.gpu == gpu && r.layout == MemoryFormat::Nchw && r.c >= 32)
+            .map(|r| {
+                let step = LayerWork::of(&r.layer, false).step_s(r.samples, Cut::Whole, &numbers, &g);
+                (r.forward_s + r.backward_s) / step
+            })
+            .collect();
+        eprintln!("{gpu} NCDHW: median measured/model step {:.3}", median(&ratios));
+        assert!((median(&ratios) - 1.0).abs() <= 0.25, "{gpu}: {}", median(&ratios));
+    }
 }

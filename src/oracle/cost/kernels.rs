@@ -63,8 +63,10 @@ pub enum ConvClass {
     Pointwise,
     /// A 3×3, stride-1, ungrouped 2D convolution (Winograd in FP32).
     ThreeByThree,
-    /// Any other spatial convolution (2D or 3D).
+    /// Any other spatial 2D (or 1D) convolution.
     Spatial,
+    /// A 3D convolution larger than 1×1×1.
+    Volume,
 }
 
 /// A convolution's sustained rate against the GEMM rate of its
@@ -84,6 +86,14 @@ pub enum ConvClass {
 /// 1/1.65, 1/1.69; FP32, 3×3 (Winograd) 1/0.385, 1/0.355,
 /// 1/0.545, 1×1 1/1.09, 1/1.28, 1/2.03, larger 1. Fully connected layers
 /// are cuBLAS GEMMs: 1.
+///
+/// 3D convolutions on the tensor cores (larger than 1×1×1): 1/1.26
+/// forward, 1/2.17 each gradient, the median measured/model time of 44
+/// cuDNN 8.0.5 FP16 channels-last 3D convolutions of a 3D U-Net at 128³,
+/// batch 2, at least 32 input channels, on an A100 and a V100
+/// (xwang233/code-snippet@2c053c8, conv3d-channels-last; backward timed as
+/// one, so both gradients share its median). `tests/kernels.rs` recomputes
+/// them from `tests/validation/conv3d-a100-v100-fp16.csv`.
 pub fn conv_efficiency(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
     1.0 / measured_over_model(tensor, class, pass)
 }
@@ -108,6 +118,9 @@ pub fn measured_over_model(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
         (false, ConvClass::Pointwise, Pass::InputGradient) => 1.28,
         (false, ConvClass::Pointwise, Pass::WeightGradient) => 2.03,
         (false, ConvClass::Spatial, _) => 1.0,
+        (true, ConvClass::Volume, Pass::Forward) => 1.26,
+        (true, ConvClass::Volume, Pass::InputGradient | Pass::WeightGradient) => 2.17,
+        (false, ConvClass::Volume, _) => 1.0,
     }
 }
 
@@ -273,6 +286,8 @@ impl LayerWork {
                 ConvClass::Pointwise
             } else if layer.kernel() == [3, 3] && same_size && groups == 1.0 && kind == LayerKind::Conv {
                 ConvClass::ThreeByThree
+            } else if layer.kernel().len() == 3 {
+                ConvClass::Volume
             } else {
                 ConvClass::Spatial
             }
