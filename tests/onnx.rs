@@ -638,3 +638,23 @@ fn the_folding_budget_is_the_graphs_not_each_tensors() {
         started.elapsed()
     );
 }
+
+#[test]
+fn an_exporters_default_graph_name_gives_way_to_the_files() {
+    use paradl::oracle::formats::network::{Hints, read_network};
+    let small = modern();
+    let named = |bytes: &[u8], path: &str| {
+        read_network(bytes, path, &Hints::default())
+            .unwrap()
+            .network
+            .name()
+            .to_string()
+    };
+    // a graph named by its author keeps its name
+    assert_eq!(named(&small, "dir/my-net.onnx"), "small");
+    // torch.onnx's "main_graph" says nothing: the file's name is the network's
+    let mut proto = ModelProto::decode(&small[..]).unwrap();
+    proto.graph.as_mut().unwrap().name = Some("main_graph".into());
+    let default = proto.encode_to_vec();
+    assert_eq!(named(&default, "uploads/resnet50_finetuned.onnx"), "resnet50_finetuned");
+}

@@ -38,7 +38,12 @@ pub struct Imported {
     pub merged: BTreeMap<String, usize>,
 }
 
-/// Reads an ONNX file. `input_shape` (`[C, spatial...]`) replaces the data
+/// Graph names exporters write whatever the network (torch.onnx's
+/// `main_graph` and `torch_jit`, tf2onnx's): the file's name says more.
+const GENERIC_GRAPH_NAMES: [&str; 5] = ["main_graph", "torch_jit", "torch-jit-export", "tf2onnx", "graph"];
+
+/// Reads an ONNX file (named by its graph, or by `name`, the file's, when
+/// the graph's name is an exporter's default). `input_shape` (`[C, spatial...]`) replaces the data
 /// input's sizes (needed when they are symbolic); `samples` is the
 /// dataset's size.
 ///
@@ -59,7 +64,7 @@ pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64)
     let title = graph
         .name
         .clone()
-        .filter(|n| !n.trim().is_empty())
+        .filter(|n| !n.trim().is_empty() && !(GENERIC_GRAPH_NAMES.contains(&n.trim()) && !name.trim().is_empty()))
         .unwrap_or_else(|| name.to_string());
     let network = Network::new(NetworkSpec {
         name: title,
