@@ -229,3 +229,36 @@ fn a_calibration_of_the_other_edition_is_refused() {
     assert_eq!(err.field, "calibration.fidelity");
     assert!(err.to_string().contains("--fidelity realistic"), "{err}");
 }
+
+#[test]
+fn an_edited_link_carries_nccls_measured_share_of_it() {
+    let preset = presets::cluster("dgx-a100").unwrap();
+    let network = presets::network("resnet50").unwrap();
+    let run = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(64.0));
+    let comm = |spec: &paradl::oracle::ClusterSpec| {
+        Scenario::new(network.clone(), Cluster::new(spec.clone()).unwrap())
+            .project(&run)
+            .unwrap()
+            .communication_s
+    };
+    let before = comm(preset.spec());
+    let bus = preset.spec().realistic.nic_bus_bandwidth_bytes_per_s.unwrap();
+    // a NIC 10 times slower: NCCL's bus bandwidth through it 10 times lower, the Allreduce slower
+    let mut slow = preset.spec().clone();
+    let nic = slow.nic.bandwidth_bytes_per_s;
+    slow.set_nic_bandwidth(nic / 10.0);
+    assert!((slow.realistic.nic_bus_bandwidth_bytes_per_s.unwrap() - bus / 10.0).abs() < 1e-6 * bus);
+    assert!(comm(&slow) > 3.0 * before, "{} against {before}", comm(&slow));
+    // the intra-node link too (8 GPUs, one node)
+    let one_node = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0));
+    let comm8 = |spec: &paradl::oracle::ClusterSpec| {
+        Scenario::new(network.clone(), Cluster::new(spec.clone()).unwrap())
+            .project(&one_node)
+            .unwrap()
+            .communication_s
+    };
+    let mut narrow = preset.spec().clone();
+    let link = narrow.intra_node.bandwidth_bytes_per_s;
+    narrow.set_intra_node_bandwidth(link / 100.0);
+    assert!(comm8(&narrow) > 10.0 * comm8(preset.spec()));
+}

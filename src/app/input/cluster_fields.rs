@@ -165,7 +165,7 @@ pub const PARAMS: [ClusterField; 9] = [
         get: |c| Some(c.intra_node.bandwidth_bytes_per_s),
         set: Set::Direct(|c, v| {
             if let Some(v) = v {
-                c.intra_node.bandwidth_bytes_per_s = v;
+                c.set_intra_node_bandwidth(v);
             }
         }),
     },
@@ -195,7 +195,7 @@ pub const PARAMS: [ClusterField; 9] = [
         get: |c| Some(c.nic.bandwidth_bytes_per_s),
         set: Set::Direct(|c, v| {
             if let Some(v) = v {
-                c.nic.bandwidth_bytes_per_s = v;
+                c.set_nic_bandwidth(v);
             }
         }),
     },

@@ -161,6 +161,50 @@ fn resolve(spec: &ClusterSpec) -> (RealisticFacts, Option<&'static Device>) {
     (facts, device)
 }
 
+impl ClusterSpec {
+    /// Sets the intra-node link's bandwidth, keeping NCCL's measured bus
+    /// bandwidth (when the cluster has one) the same share of the link.
+    ///
+    /// # Formula
+    /// `bw_in ← v`, `busbw_in ← busbw_in·v/bw_in` (section 11).
+    pub fn set_intra_node_bandwidth(&mut self, bandwidth_bytes_per_s: f64) {
+        let old = self.intra_node.bandwidth_bytes_per_s;
+        rescale(
+            &mut self.realistic.intra_node_bus_bandwidth_bytes_per_s,
+            old,
+            bandwidth_bytes_per_s,
+        );
+        self.intra_node.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
+    }
+
+    /// Sets one NIC's bandwidth, keeping NCCL's measured bus bandwidth
+    /// through a NIC the same share of it.
+    ///
+    /// # Formula
+    /// `bw_nic ← v`, `busbw_nic ← busbw_nic·v/bw_nic` (section 11).
+    pub fn set_nic_bandwidth(&mut self, bandwidth_bytes_per_s: f64) {
+        let old = self.nic.bandwidth_bytes_per_s;
+        rescale(
+            &mut self.realistic.nic_bus_bandwidth_bytes_per_s,
+            old,
+            bandwidth_bytes_per_s,
+        );
+        self.nic.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
+    }
+}
+
+/// A measured bus bandwidth carried from a link of `old` bytes/s to one of
+/// `new` (left as it is when the old link had none).
+fn rescale(bus: &mut Option<f64>, old: f64, new: f64) {
+    if let Some(b) = bus.as_mut()
+        && old > 0.0
+        && old.is_finite()
+        && new.is_finite()
+    {
+        *b *= new / old;
+    }
+}
+
 /// Bounds that keep every projection finite.
 const MIN_RATE: f64 = 1.0;
 const MAX_RATE: f64 = 1e30;
