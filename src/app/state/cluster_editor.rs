@@ -115,16 +115,18 @@ impl ClusterEditor {
     /// Every field that does not parse, a half-given group of facts, or
     /// the first rule the cluster breaks.
     pub fn build(&self) -> Result<(ClusterSource, Cluster), Errors> {
-        let spec = self.spec()?;
+        let mut spec = self.spec()?;
+        let preset = self.preset.as_deref().and_then(|key| presets::cluster(key).ok());
+        let unchanged = preset.as_ref().is_some_and(|c| c.spec() == &spec);
+        if let (false, Some(preset)) = (unchanged, &preset) {
+            // what is shared and exported says the numbers are no longer the preset's
+            mark_edited(&mut spec, preset.spec());
+        }
         let cluster = Cluster::new(spec.clone())
             .map_err(|e| Errors::from([(cluster_fields::of_cluster(&e), keys::message(&e))]))?;
-        let unchanged = self
-            .preset
-            .as_deref()
-            .filter(|key| presets::cluster(key).is_ok_and(|c| c.spec() == &spec));
-        let source = match unchanged {
-            Some(key) => ClusterSource::Preset(key.into()),
-            None => ClusterSource::Custom(Box::new(spec)),
+        let source = match (unchanged, &self.preset) {
+            (true, Some(key)) => ClusterSource::Preset(key.clone()),
+            _ => ClusterSource::Custom(Box::new(spec)),
         };
         Ok((source, cluster))
     }
@@ -182,6 +184,16 @@ impl ClusterEditor {
             self.cells.bake(|spec, key, text| read(spec, &mut groups, key, text));
         }
     }
+}
+
+/// Names a preset's edited copy as such: `NAME (edited)`, its source
+/// saying which sources no longer vouch for every number.
+fn mark_edited(spec: &mut ClusterSpec, preset: &ClusterSpec) {
+    spec.name = format!("{} (edited)", preset.name);
+    spec.source = format!(
+        "Edited from {}: the values changed are the user's; the preset's sources cover only the ones left as they were ({})",
+        preset.name, preset.source
+    );
 }
 
 /// The facts that go together, as the base gives them and the cells set
@@ -376,6 +388,31 @@ mod tests {
         assert_eq!(editor.gpus_per_node_text(), "4");
         assert_eq!(editor.level_text(0, LevelColumn::Latency), "90");
         assert_eq!(editor.level_text(2, LevelColumn::Span), "");
+    }
+
+    #[test]
+    fn an_edited_preset_is_named_and_sourced_as_edited_wherever_it_goes() {
+        let mut editor = ClusterEditor::from_source(&ClusterSource::Preset("dgx-h100".into())).unwrap();
+        editor.edit(cell("cluster-gpu-memory-bytes"), "40".into());
+        let (source, cluster) = editor.build().unwrap();
+        let ClusterSource::Custom(spec) = source else {
+            panic!("an edited preset is custom")
+        };
+        assert_eq!(spec.name, "DGX H100 SuperPOD (edited)");
+        assert!(
+            spec.source.starts_with("Edited from DGX H100 SuperPOD"),
+            "{}",
+            spec.source
+        );
+        assert_eq!(cluster.name(), "DGX H100 SuperPOD (edited)");
+        // read back from a link, edited once more: still named once as edited
+        let mut again = ClusterEditor::from_source(&ClusterSource::Custom(spec)).unwrap();
+        again.edit(cell("cluster-gpu-memory-bytes"), "48".into());
+        let (_, cluster) = again.build().unwrap();
+        assert_eq!(cluster.name(), "DGX H100 SuperPOD (edited)");
+        // an edit undone is the preset again
+        editor.edit(cell("cluster-gpu-memory-bytes"), "80".into());
+        assert_eq!(editor.build().unwrap().0, ClusterSource::Preset("dgx-h100".into()));
     }
 
     #[test]
