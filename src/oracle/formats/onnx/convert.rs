@@ -1352,8 +1352,9 @@ impl<'g> Walk<'g> {
                 self.merged(format!("{op} (bias)"));
                 return Ok(());
             }
-            // a trained scale (Mul, Div) or offset: a layer holding it
-            let kind = if matches!(op.as_str(), "Mul" | "Div") {
+            // a trained scale (Mul, Div) or offset: a layer holding it; a maximum or minimum against
+            // a trained threshold (a TLU) saves its input for the gradient's mask, as a product does
+            let kind = if matches!(op.as_str(), "Mul" | "Div" | "Max" | "Min") {
                 LayerKind::Mul
             } else {
                 LayerKind::Other
@@ -1367,7 +1368,8 @@ impl<'g> Walk<'g> {
             dims = values::broadcast(&dims, &t.dims).map_err(|p| fail(Some(at.clone()), p))?;
         }
         let widest = computed.iter().find(|t| t.dims == dims).cloned().unwrap_or(first);
-        let kind = if matches!(op.as_str(), "Mul" | "Div") {
+        // a product, a quotient, a maximum or a minimum saves its operands
+        let kind = if matches!(op.as_str(), "Mul" | "Div" | "Max" | "Min") {
             LayerKind::Mul
         } else {
             LayerKind::Add
