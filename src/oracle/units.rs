@@ -40,6 +40,17 @@ pub fn seconds(value: f64) -> String {
     }
 }
 
+/// A count of things to `digits` significant digits, the noun singular for
+/// exactly one: `1 sample`, `2.5 samples`, `0 samples`.
+pub fn count_of(value: f64, digits: i32, noun: &str) -> String {
+    let number = significant(value, digits);
+    if number == "1" {
+        format!("{number} {noun}")
+    } else {
+        format!("{number} {noun}s")
+    }
+}
+
 /// A share as a percentage: `62%`.
 pub fn percent(share: f64) -> String {
     format!("{:.0}%", share * 100.0)
@@ -106,6 +117,9 @@ mod tests {
         assert_eq!(percent(0.623), "62%");
         assert_eq!(significant(1996.48128, 4), "1996");
         assert_eq!(significant(0.000123456, 3), "0.000123");
+        assert_eq!(count_of(1.0, 3, "sample"), "1 sample");
+        assert_eq!(count_of(2.0, 3, "sample"), "2 samples");
+        assert_eq!(count_of(0.5, 3, "sample"), "0.5 samples");
         // a tiny number is short, never hundreds of digits
         assert_eq!(seconds(1e-300), "1.00e-300 s");
         assert_eq!(significant(-2.5e-40, 2), "-2.5e-40");

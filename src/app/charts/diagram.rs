@@ -50,7 +50,7 @@ pub struct Layout {
 
 /// What GPU `gpu` holds, in two short lines.
 pub fn label(placement: &Placement, gpu: u64) -> Vec<String> {
-    let samples = |s: f64| format!("{} samples", units::significant(s, 3));
+    let samples = |s: f64| units::count_of(s, 3, "sample");
     match &placement.share {
         Share::Samples { samples: s } => vec![samples(*s), "all layers".into()],
         Share::Slices {

@@ -120,7 +120,7 @@ pub struct AnswerProps {
 pub fn caption(answer: &Answer, plot: &str) -> Rc<Vec<String>> {
     let run = &answer.question().run;
     let batch = match run.batch {
-        crate::oracle::Batch::SamplesPerGpu(b) => format!("{b} samples per GPU"),
+        crate::oracle::Batch::SamplesPerGpu(b) => format!("{} per GPU", crate::oracle::units::count_of(b, 6, "sample")),
         crate::oracle::Batch::MiniBatch(b) => format!("mini-batch {b}"),
     };
     let link = answer.link.as_deref().map_or_else(

@@ -33,7 +33,10 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
     });
     let summary = match &answer.question().run.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => {
-            format!("Weak scaling at {b} samples per GPU, log-log; crosses are infeasible; dashed: ideal.")
+            format!(
+                "Weak scaling at {} per GPU, log-log; crosses are infeasible; dashed: ideal.",
+                crate::oracle::units::count_of(*b, 6, "sample")
+            )
         }
         crate::oracle::Batch::MiniBatch(b) => {
             format!("Strong scaling at a mini-batch of {b}, log-log; crosses are infeasible; dashed: ideal.")

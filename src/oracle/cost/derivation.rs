@@ -41,7 +41,7 @@ impl Unit {
     pub fn format(self, value: f64) -> String {
         match self {
             Self::Count => units::significant(value, 6),
-            Self::Samples => format!("{} samples", units::significant(value, 6)),
+            Self::Samples => units::count_of(value, 6, "sample"),
             Self::Seconds => units::seconds(value),
             Self::SecondsPerSample => format!("{} per sample", units::seconds(value)),
             Self::Bytes => units::bytes(value),

@@ -210,9 +210,28 @@ pub enum ParseProblem {
     /// A value that parsed but breaks a rule of the model.
     #[error("{0}")]
     Invalid(InputError),
-    /// A JSON document that does not match the schema.
-    #[error("{0}")]
+    /// A JSON document that does not match the schema (serde_json's
+    /// message, without the position the error already gives).
+    #[error("{}", without_position(.0))]
     Json(String),
+}
+
+/// serde_json's message without its trailing ` at line L column C` (the
+/// error's own line and column say it once).
+fn without_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(at)
+            if message[at + 9..].split_once(" column ").is_some_and(|(l, c)| {
+                !l.is_empty()
+                    && l.bytes().all(|b| b.is_ascii_digit())
+                    && !c.is_empty()
+                    && c.bytes().all(|b| b.is_ascii_digit())
+            }) =>
+        {
+            &message[..at]
+        }
+        _ => message,
+    }
 }
 
 /// An error in an imported file, with its 1-based line and column.
@@ -300,6 +319,15 @@ impl std::fmt::Display for GraphError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_error_says_its_position_once() {
+        let e = ParseError::at(1, 20, ParseProblem::Json("expected value at line 1 column 20".into()));
+        assert_eq!(e.to_string(), "line 1, column 20: expected value");
+        // a message that only mentions a line keeps it
+        let e = ParseProblem::Json("a field at line two".into());
+        assert_eq!(e.to_string(), "a field at line two");
+    }
 
     #[test]
     fn an_error_quotes_a_long_cell_cut() {
