@@ -1693,3 +1693,81 @@ async fn the_first_view_shows_its_placeholder_then_the_app_compressed_within_bud
     );
     client.close().await.ok();
 }
+
+/// Every visible control (and list link) smaller than 40 px in either
+/// direction: `(what, width, height)`. Links inside running text are
+/// exempt, as WCAG's target-size rule exempts them.
+async fn small_targets(client: &Client) -> Vec<(String, f64, f64)> {
+    let v = client
+        .execute(
+            "const out = [];
+             for (const e of document.querySelectorAll('button, select, summary, input, .lessons li a')) {
+               const r = e.getBoundingClientRect();
+               const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+               if (!shown || e.closest('[hidden]')) continue;
+               if (r.width < 1.5 && r.height < 1.5) continue;
+               if (e.offsetParent === null && getComputedStyle(e).position !== 'fixed') continue;
+               if (r.height < 40 || (e.type === 'checkbox' && r.width < 40)) {
+                 out.push([(e.id ? '#' + e.id : e.tagName.toLowerCase()) + ' ' + (e.textContent || e.type || '').trim().slice(0, 30), r.width, r.height]);
+               }
+             }
+             return out;",
+            vec![],
+        )
+        .await
+        .expect("measured");
+    v.as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    (
+                        r[0].as_str().unwrap_or_default().to_string(),
+                        r[1].as_f64().unwrap_or(0.0),
+                        r[2].as_f64().unwrap_or(0.0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    viewport(&client, 390, 844).await;
+    open(&client, &s.base).await;
+    page::click(&client, "#lessons summary").await;
+    let small = small_targets(&client).await;
+    assert!(small.is_empty(), "targets under 40 px: {small:?}");
+    // a feasible row's status shows its check mark (its word is for screen readers)
+    let marks = client
+        .execute(
+            "return [...document.querySelectorAll('#ranking tr[data-feasible=true] .mark-ok')].map(e => getComputedStyle(e).display !== 'none' && e.getBoundingClientRect().width > 0);",
+            vec![],
+        )
+        .await
+        .expect("read");
+    let marks: Vec<bool> = marks
+        .as_array()
+        .map(|a| a.iter().map(|b| b.as_bool() == Some(true)).collect())
+        .unwrap_or_default();
+    assert!(!marks.is_empty() && marks.iter().all(|m| *m), "{marks:?}");
+    // a lesson open: its reveal, close and guess controls are thumb-sized too
+    let link = format!("{}?lesson=memory-wall&predict=1", s.base);
+    client.goto(&link).await.expect("navigated");
+    page::text_once(&client, "#lesson .question", "VGG-16").await;
+    let small = small_targets(&client).await;
+    assert!(small.is_empty(), "targets under 40 px with a lesson open: {small:?}");
+    // revealed, the answer is where the question was: in view, not thousands of pixels away
+    page::click(&client, "#reveal").await;
+    page::text_once(&client, "#lesson .answer", "out of memory").await;
+    let [top, bottom, _, _] = eventually("the answer in view", || async {
+        let r = rect(&client, "#lesson .answer").await;
+        (r[0] >= -1.0 && r[1] <= 845.0).then_some(r)
+    })
+    .await;
+    assert!(top >= -1.0 && bottom <= 845.0, "{top} {bottom}");
+    client.close().await.ok();
+}

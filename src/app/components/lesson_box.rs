@@ -49,17 +49,20 @@ fn closeness(guess: Guess, ranking: &[Projection]) -> String {
 pub fn lesson_box() -> Html {
     let strategy = use_state(|| Strategy::Data);
     let time = use_state(String::new);
-    // a lesson opened from a link is brought into view once
+    let app = use_app();
+    // a lesson opened from a link is brought into view, and again when its answer is revealed
+    // (the answer and the guess's result sit where the question was asked)
     let node = use_node_ref();
+    let hiding = app.as_ref().and_then(|a| a.lesson).map(|l| l.hides_results());
     {
         let node = node.clone();
-        use_effect_with((), move |()| {
+        use_effect_with(hiding, move |_| {
             if let Some(e) = node.cast::<web_sys::Element>() {
                 e.scroll_into_view();
             }
         });
     }
-    let Some(state) = use_app() else {
+    let Some(state) = app else {
         return html! {};
     };
     let Some(LessonState { lesson, guess, .. }) = state.lesson else {
