@@ -1319,10 +1319,9 @@ impl<'g> Walk<'g> {
                 return self.layer(node, at, kind, &first, w, dims);
             }
             if trained == 0 {
-                // a scalar: no layer
-                self.set(node, Value::Act(first));
-                self.merged(format!("{op} (by a scalar)"));
-                return Ok(());
+                // by a constant scalar: a new tensor (which later layers may save), saving nothing
+                let dims = first.dims.clone();
+                return self.layer(node, at, LayerKind::Other, &first, Vec::new(), dims);
             }
             // the scale and offset of a layer normalization written as several operators
             let bare = first.producer.and_then(|p| self.out.layers.get_mut(p)).filter(|l| {
