@@ -141,13 +141,11 @@ const BATCH_FOLDED: [&str; 2] = ["efficientnet_cc_b0_4e", "sequencer2d_s"];
 /// Parameters ONNX cannot tell from buffers: a blur's fixed filter is an
 /// initializer like a weight (counted, a few hundred items too many), and
 /// an NF network's gain is folded into its standardized weight (a few
-/// hundred too few). Three more miss or double a few dozen scalars of an
-/// affine (HGNetV2's learnable affine blocks, a group norm's, a
-/// PoolFormerV2's scale): open defects. Within 0.25% of timm's count.
-const BUFFERS_OR_FOLDED: [&str; 12] = [
-    "hgnetv2_b0",
+/// hundred too few). One more doubles a few dozen scalars of a group
+/// norm's affine (ResNetV2-GN's): an open defect. Within 0.25% of timm's
+/// count.
+const BUFFERS_OR_FOLDED: [&str; 9] = [
     "resnetv2_50d_gn",
-    "poolformerv2_s12",
     "resnetblur18",
     "densenetblur121d",
     "efficientnet_blur_b0",
@@ -156,7 +154,6 @@ const BUFFERS_OR_FOLDED: [&str; 12] = [
     "nf_resnet26",
     "eca_nfnet_l0",
     "dm_nfnet_f0",
-    "convformer_s18",
 ];
 
 #[test]
@@ -211,6 +208,9 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
         "{imported} graphs imported ({fp32_within} within 10% of autograd's saved bytes in FP32, {bf16_within} in BF16; worst {worst_fp32:.3} and {worst_bf16:.3}), {attention} refused at attention, {folded} fold the batch"
     );
     assert!(imported >= 258, "{imported}");
+    // 0.69 (nf_resnet26) before scalar operations wrote tensors of their own; NASNet-A and
+    // PNASNet (0.77) run separate non-in-place ReLUs on one input, which the exporter merges
+    assert!(far(worst_fp32) <= 1.0 / 0.76, "{worst_fp32}");
     // FP32: 9 in 10 within 10%; BF16 lower, because the truth is CPU autocast, which runs group
     // and layer norms in 16 bits where CUDA's autocast (what the model follows) keeps FP32
     assert!(fp32_within * 10 >= imported * 9, "{fp32_within} of {imported}");

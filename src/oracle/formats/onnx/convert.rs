@@ -192,6 +192,9 @@ struct Walk<'g> {
     /// Initializers of one item: trained scalars (a constant the exporter
     /// writes is a `Constant` node).
     scalars: HashSet<&'g str>,
+    /// Outputs of `Constant` nodes: values the exporter wrote (a layer
+    /// norm's zero bias where the module has none), not parameters.
+    written: HashSet<&'g str>,
     values: HashMap<&'g str, Value>,
     fused: Fused,
     out: Converted,
@@ -616,7 +619,11 @@ impl<'g> Walk<'g> {
             "LayerNormalization" | "GroupNormalization" => {
                 let x = self.act(node, 0, at)?;
                 let scale = self.konst(node, 1, at)?;
-                let has_bias = node.input.get(2).is_some_and(|b| !b.is_empty());
+                // a bias the exporter wrote as a constant is no parameter (LayerNorm without bias)
+                let has_bias = node
+                    .input
+                    .get(2)
+                    .is_some_and(|b| !b.is_empty() && !self.written.contains(b.as_str()));
                 let dims = x.dims.clone();
                 self.layer(
                     node,
@@ -1673,16 +1680,33 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
             constants.extend(node.output.iter().map(String::as_str));
         }
     }
-    let scalars = graph
+    let mut scalars: HashSet<&str> = graph
         .initializer
         .iter()
         .filter(|t| t.dims.iter().all(|&d| d == 1))
         .filter_map(|t| t.name.as_deref())
         .collect();
+    // torch.onnx writes one initializer for parameters of equal values, the others Identity
+    // nodes of it: each is a trained scalar of its own
+    for node in &graph.node {
+        if node.op_type.as_deref() == Some("Identity")
+            && node.input.first().is_some_and(|i| scalars.contains(i.as_str()))
+            && let Some(out) = node.output.first()
+        {
+            scalars.insert(out.as_str());
+        }
+    }
+    let written = graph
+        .node
+        .iter()
+        .filter(|n| n.op_type.as_deref() == Some("Constant"))
+        .flat_map(|n| n.output.iter().map(String::as_str))
+        .collect();
     let mut walk = Walk {
         rank: sample.len(),
         folded_items: 0,
         scalars,
+        written,
         values: HashMap::new(),
         fused: fuse::find(graph, &constants),
         out: Converted::default(),
