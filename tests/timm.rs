@@ -211,8 +211,8 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
     // 0.69 (nf_resnet26) before scalar operations wrote tensors of their own; NASNet-A and
     // PNASNet (0.77) run separate non-in-place ReLUs on one input, which the exporter merges
     assert!(far(worst_fp32) <= 1.0 / 0.76, "{worst_fp32}");
-    // FP32: 9 in 10 within 10%; BF16 lower, because the truth is CPU autocast, which runs group
+    // FP32: 96 in 100 within 10% (250 of 258); BF16 lower, because the truth is CPU autocast, which runs group
     // and layer norms in 16 bits where CUDA's autocast (what the model follows) keeps FP32
-    assert!(fp32_within * 10 >= imported * 9, "{fp32_within} of {imported}");
-    assert!(bf16_within * 10 >= imported * 8, "{bf16_within} of {imported}");
+    assert!(fp32_within * 100 >= imported * 96, "{fp32_within} of {imported}");
+    assert!(bf16_within * 100 >= imported * 87, "{bf16_within} of {imported}");
 }

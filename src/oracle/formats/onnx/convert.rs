@@ -374,7 +374,16 @@ impl<'g> Walk<'g> {
         };
         let index = self.out.layers.len();
         let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
-        let chained = reads.len() == 1 && reads[0] == index as i64 - 1;
+        // the previous layer's whole output; a part or view of it (a Split's piece, a reshape)
+        // is read from that layer's storage, named (a chain's layer of another shape would
+        // read a tensor of its own)
+        let chained = reads.len() == 1
+            && reads[0] == index as i64 - 1
+            && self
+                .out
+                .layers
+                .last()
+                .is_some_and(|prev| prev.y.dims() == padded(&x, self.rank).as_slice());
         // a convolution of fewer dimensions than the network's (ECA's 1-D one across the
         // channels, a token-mixing product): a kernel of 1 along the missing ones
         let w = if kind.is_conv() && w.len() >= 2 && w.len() < self.rank + 1 {
