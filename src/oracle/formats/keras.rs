@@ -207,9 +207,11 @@ impl Walk<'_> {
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
         );
+        // a part or view of the previous output names the storage it reads
+        let whole = self.layers.last().is_none_or(|prev| prev.y == layer.x);
         layer.reads = self.reading.take().and_then(|reads| {
             let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
-            (reads != [index as i64 - 1]).then_some(reads)
+            (reads != [index as i64 - 1] || !whole).then_some(reads)
         });
         self.layers.push(layer);
         Tensor {
