@@ -6,7 +6,9 @@
 use paradl::oracle::{Batch, LayerKind, RankBy, RunSpec, Strategy, presets};
 
 /// torchvision 0.2x `models.<name>(weights=None)` parameter counts.
-const TORCHVISION: [(&str, f64); 5] = [
+const TORCHVISION: [(&str, f64); 7] = [
+    ("resnet50-torchvision", 25_557_032.0),
+    ("vgg16-torchvision", 138_357_544.0),
     ("mobilenet-v2", 3_504_872.0),
     ("efficientnet-b0", 5_288_548.0),
     ("convnext-tiny", 28_589_128.0),

@@ -115,6 +115,8 @@ fn presets_hold_what_autograd_saves() {
         ("convnext-tiny", "convnext_tiny"),
         ("resnext50", "resnext50_32x4d"),
         ("densenet121", "densenet121"),
+        ("resnet50-torchvision", "resnet50"),
+        ("vgg16-torchvision", "vgg16"),
     ] {
         let (fp32, bf16) = autograd_saved(twin).unwrap_or_else(|| panic!("no PyTorch row for {twin}"));
         for (precision, truth) in [(Precision::Fp32, fp32), (Precision::Bf16, bf16)] {

@@ -4,7 +4,8 @@
 //! `cosmoflow-256` are the original tool's files (in `reference/`), read by
 //! the `.net` importer, with their profiled times. `resnet18`,
 //! `resnet152`, `mobilenet-v2`, `efficientnet-b0`, `convnext-tiny`,
-//! `resnext50`, `densenet121` and `unet3d` are built from their published
+//! `resnext50`, `densenet121`, `unet3d`, `resnet50-torchvision` and
+//! `vgg16-torchvision` are built from their published
 //! architectures (each file says which). The clusters are described in
 //! [`clusters`].
 
@@ -18,6 +19,7 @@ mod mobilenet;
 mod resnet;
 mod resnext;
 mod unet3d;
+mod vgg;
 
 /// ImageNet-1k training images (ILSVRC 2012).
 pub const IMAGENET_SAMPLES: u64 = 1_281_167;
@@ -98,7 +100,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 13] = [
+pub const NETWORKS: [NetworkPreset; 15] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -109,7 +111,7 @@ pub const NETWORKS: [NetworkPreset; 13] = [
     NetworkPreset {
         key: "vgg16",
         title: "VGG-16 (ImageNet)",
-        origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100",
+        origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100; its layer file holds 169.8 M parameters, not torchvision's 138.4 M (for that network: VGG-16 (torchvision))",
         typical_samples_per_gpu: None,
         source: reference!("VGG_ImageNet_profall.net_sc"),
     },
@@ -123,7 +125,7 @@ pub const NETWORKS: [NetworkPreset; 13] = [
     NetworkPreset {
         key: "resnet50",
         title: "ResNet-50 (ImageNet)",
-        origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100",
+        origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100; its layer file holds 22.7 M parameters, not torchvision's 25.6 M (for that network: ResNet-50 (torchvision))",
         typical_samples_per_gpu: None,
         source: reference!("RESNET50_ImageNet_profall.net_sc"),
     },
@@ -182,6 +184,20 @@ pub const NETWORKS: [NetworkPreset; 13] = [
         origin: "Xie et al. 2017 as torchvision's resnext50_32x4d (25,028,904 parameters); compute from FLOPs",
         typical_samples_per_gpu: None,
         source: Source::Built(resnext::resnext50_32x4d),
+    },
+    NetworkPreset {
+        key: "resnet50-torchvision",
+        title: "ResNet-50 (torchvision)",
+        origin: "He et al. 2016 as torchvision's resnet50 (25,557,032 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
+        source: Source::Built(resnext::resnet50),
+    },
+    NetworkPreset {
+        key: "vgg16-torchvision",
+        title: "VGG-16 (torchvision)",
+        origin: "Simonyan and Zisserman 2015 as torchvision's vgg16 (138,357,544 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
+        source: Source::Built(vgg::vgg16),
     },
     NetworkPreset {
         key: "densenet121",

@@ -4,7 +4,10 @@
 //! bottlenecks whose 3×3 convolution runs in 32 groups of width 4 (128,
 //! 256, 512, 1024 channels), the stage's stride in that 3×3 convolution,
 //! projection shortcuts (1×1 convolution and batch norm) where a block
-//! changes shape, global average pool and a 1000-way fc.
+//! changes shape, global average pool and a 1000-way fc. ResNet-50 as
+//! torchvision's `resnet50` builds it is the same network with one group of
+//! width 64 (He et al. 2016, table 1; the stride in the 3×3 convolution, as
+//! torchvision's "ResNet v1.5").
 
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor, Then};
@@ -24,6 +27,20 @@ const BASE_WIDTH: u64 = 4;
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnext50_32x4d() -> Result<Network, InputError> {
+    bottlenecks("ResNeXt-50 (32x4d)", CARDINALITY, BASE_WIDTH)
+}
+
+/// ResNet-50 at 224×224, as torchvision's `resnet50`.
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn resnet50() -> Result<Network, InputError> {
+    bottlenecks("ResNet-50 (torchvision)", 1, 64)
+}
+
+/// A network of ResNet-50's bottleneck stages whose 3×3 convolutions run
+/// in `cardinality` groups of `base_width` channels at 64 planes.
+fn bottlenecks(title: &str, cardinality: u64, base_width: u64) -> Result<Network, InputError> {
     let mut b = Builder::default();
     let x = b.conv_bn(
         "conv1",
@@ -34,7 +51,7 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
     );
     let mut x = b.pool("maxpool", LayerKind::Maxpool, &x, 3, 2, 1);
     for (stage, (blocks, planes)) in STAGES.into_iter().enumerate() {
-        let width = planes * BASE_WIDTH / 64 * CARDINALITY;
+        let width = planes * base_width / 64 * cardinality;
         let out = planes * 4;
         for i in 0..blocks {
             let name = format!("layer{}.{i}", stage + 1);
@@ -44,7 +61,7 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
                 &format!("{name}.conv2"),
                 &y,
                 width,
-                Conv::new(3).stride(stride).groups(CARDINALITY),
+                Conv::new(3).stride(stride).groups(cardinality),
                 Some(Then::Relu),
             );
             let y = b.conv_bn(&format!("{name}.conv3"), &y, out, Conv::new(1), None);
@@ -65,5 +82,5 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
     }
     let x = b.global_pool("avgpool", &x);
     b.fc("fc", &x, 1000);
-    b.network("ResNeXt-50 (32x4d)", "ImageNet", IMAGENET_SAMPLES, &[3, 224, 224])
+    b.network(title, "ImageNet", IMAGENET_SAMPLES, &[3, 224, 224])
 }
