@@ -724,7 +724,7 @@ impl Walk<'_> {
         for (index, layer) in layers.iter().enumerate() {
             let class = text_of(layer, "class_name").unwrap_or_default();
             let layer_config = layer.get("config").unwrap_or(&NULL);
-            let name = text_of(&layer_config, "name")
+            let name = text_of(layer_config, "name")
                 .or_else(|| text_of(layer, "name"))
                 .map_or_else(|| format!("{class}_{index}"), str::to_string);
             // a nested model's input layers take the tensors it is given

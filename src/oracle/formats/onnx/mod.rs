@@ -64,7 +64,7 @@ pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64)
     let title = graph
         .name
         .clone()
-        .filter(|n| !n.trim().is_empty() && !(GENERIC_GRAPH_NAMES.contains(&n.trim()) && !name.trim().is_empty()))
+        .filter(|n| !n.trim().is_empty() && (!GENERIC_GRAPH_NAMES.contains(&n.trim()) || name.trim().is_empty()))
         .unwrap_or_else(|| name.to_string());
     let network = Network::new(NetworkSpec {
         name: title,
