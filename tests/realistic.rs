@@ -234,13 +234,13 @@ fn a_calibration_of_the_other_edition_is_refused() {
 fn an_edited_link_carries_nccls_measured_share_of_it() {
     let preset = presets::cluster("dgx-a100").unwrap();
     let network = presets::network("resnet50").unwrap();
-    let run = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(64.0));
-    let comm = |spec: &paradl::oracle::ClusterSpec| {
+    let comm_at = |spec: &paradl::oracle::ClusterSpec, gpus: u64| {
         Scenario::new(network.clone(), Cluster::new(spec.clone()).unwrap())
-            .project(&run)
+            .project(&RunSpec::new(Strategy::Data, gpus, Batch::SamplesPerGpu(64.0)))
             .unwrap()
             .communication_s
     };
+    let comm = |spec: &paradl::oracle::ClusterSpec| comm_at(spec, 64);
     let before = comm(preset.spec());
     let bus = preset.spec().realistic.nic_bus_bandwidth_bytes_per_s.unwrap();
     // a NIC 10 times slower: NCCL's bus bandwidth through it 10 times lower, the Allreduce slower
@@ -250,13 +250,7 @@ fn an_edited_link_carries_nccls_measured_share_of_it() {
     assert!((slow.realistic.nic_bus_bandwidth_bytes_per_s.unwrap() - bus / 10.0).abs() < 1e-6 * bus);
     assert!(comm(&slow) > 3.0 * before, "{} against {before}", comm(&slow));
     // the intra-node link too (8 GPUs, one node)
-    let one_node = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0));
-    let comm8 = |spec: &paradl::oracle::ClusterSpec| {
-        Scenario::new(network.clone(), Cluster::new(spec.clone()).unwrap())
-            .project(&one_node)
-            .unwrap()
-            .communication_s
-    };
+    let comm8 = |spec: &paradl::oracle::ClusterSpec| comm_at(spec, 8);
     let mut narrow = preset.spec().clone();
     let link = narrow.intra_node.bandwidth_bytes_per_s;
     narrow.set_intra_node_bandwidth(link / 100.0);
