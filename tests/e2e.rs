@@ -1771,3 +1771,35 @@ async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
     assert!(top >= -1.0 && bottom <= 845.0, "{top} {bottom}");
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_projector_changes_the_gpu_count_without_scrolling() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    viewport(&client, 853, 480).await;
+    open(&client, &s.base).await;
+    // the GPU field is on screen, at its size, not clipped to a pixel
+    let [top, bottom, left, right] = rect(&client, "#bar-gpus").await;
+    assert!(
+        top >= 0.0 && bottom <= 480.0 && left >= 0.0 && right <= 853.0 && bottom - top >= 20.0 && right - left >= 40.0,
+        "{:?}",
+        [top, bottom, left, right]
+    );
+    let scrolled = client
+        .execute("return window.scrollY;", vec![])
+        .await
+        .expect("scrollY")
+        .as_f64()
+        .unwrap_or(0.0);
+    page::type_into(&client, "#bar-gpus", "16").await;
+    ranking_becomes(&client, &cli_ranking("resnet50", "abci", 16, "32")).await;
+    let after = client
+        .execute("return window.scrollY;", vec![])
+        .await
+        .expect("scrollY")
+        .as_f64()
+        .unwrap_or(0.0);
+    assert_eq!(scrolled, after, "no scrolling to change the GPUs");
+    client.close().await.ok();
+}

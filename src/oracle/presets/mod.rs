@@ -111,7 +111,7 @@ pub const NETWORKS: [NetworkPreset; 15] = [
     NetworkPreset {
         key: "vgg16",
         title: "VGG-16 (ImageNet)",
-        origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100; its layer file holds 169.8 M parameters, not torchvision's 138.4 M (for that network: VGG-16 (torchvision))",
+        origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100; its layer file holds 169.8 M parameters, not torchvision's 138.4 M: for torchvision's network pick VGG-16 (torchvision)",
         typical_samples_per_gpu: None,
         source: reference!("VGG_ImageNet_profall.net_sc"),
     },
@@ -125,7 +125,7 @@ pub const NETWORKS: [NetworkPreset; 15] = [
     NetworkPreset {
         key: "resnet50",
         title: "ResNet-50 (ImageNet)",
-        origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100; its layer file holds 22.7 M parameters, not torchvision's 25.6 M (for that network: ResNet-50 (torchvision))",
+        origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100; its layer file holds 22.7 M parameters, not torchvision's 25.6 M: for torchvision's network pick ResNet-50 (torchvision)",
         typical_samples_per_gpu: None,
         source: reference!("RESNET50_ImageNet_profall.net_sc"),
     },
