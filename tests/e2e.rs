@@ -1803,3 +1803,35 @@ async fn a_projector_changes_the_gpu_count_without_scrolling() {
     assert_eq!(scrolled, after, "no scrolling to change the GPUs");
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_lesson_says_when_the_setup_no_longer_matches_it() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    client
+        .goto(&format!("{}?lesson=memory-wall", s.base))
+        .await
+        .expect("navigated");
+    page::text_once(&client, "#lesson .answer", "out of memory").await;
+    // an old lesson link (no state in it) opens the lesson's own setup, not the last view
+    ranking_becomes(&client, &cli_ranking("vgg16", "abci", 8, "256")).await;
+    assert!(
+        client.find(Locator::Css("#lesson-stale")).await.is_err(),
+        "the lesson's own setup is not stale"
+    );
+    page::type_into(&client, "#gpus", "32").await;
+    let note = page::text_once(&client, "#lesson-stale", "changed the setup").await;
+    assert!(note.contains("Back to the lesson's setup"), "{note}");
+    let back = client
+        .find(Locator::Css("#lesson-stale a"))
+        .await
+        .expect("the link back")
+        .attr("href")
+        .await
+        .ok()
+        .flatten()
+        .expect("an address");
+    assert!(back.contains("lesson=memory-wall"), "{back}");
+    client.close().await.ok();
+}

@@ -9,15 +9,21 @@ use crate::app::{browser, lessons, url};
 /// the defaults. A link that cannot be read falls back to the defaults
 /// with a notice.
 pub fn boot() -> AppState {
-    let mut state = linked_or_kept();
+    let lesson = browser::query_param("lesson").and_then(|id| lessons::find(&id));
+    let mut state = match lesson {
+        // an old lesson link (`?lesson=ID` without its state): the lesson's own setup
+        Some(lesson) if browser::linked_state().is_none() => AppState::new((lesson.inputs)(), None),
+        _ => linked_or_kept(),
+    };
     // a lesson's link: its question first, and with predict=1 the results
     // hidden until revealed
-    if let Some(lesson) = browser::query_param("lesson").and_then(|id| lessons::find(&id)) {
+    if let Some(lesson) = lesson {
         state.lesson = Some(LessonState {
             lesson,
             predict: browser::query_param("predict").is_some_and(|p| p == "1"),
             revealed: false,
             guess: None,
+            edited: false,
         });
     }
     state

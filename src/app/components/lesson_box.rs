@@ -6,7 +6,9 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::use_app;
+use crate::app::browser;
 use crate::app::input::quantity;
+use crate::app::lessons::query;
 use crate::app::state::action::{Action, PageAction};
 use crate::app::state::{Guess, LessonState};
 use crate::oracle::{Projection, Strategy, units};
@@ -65,7 +67,10 @@ pub fn lesson_box() -> Html {
     let Some(state) = app else {
         return html! {};
     };
-    let Some(LessonState { lesson, guess, .. }) = state.lesson else {
+    let Some(LessonState {
+        lesson, guess, edited, ..
+    }) = state.lesson
+    else {
         return html! {};
     };
     let hides = state.lesson.is_some_and(|l| l.hides_results());
@@ -92,6 +97,16 @@ pub fn lesson_box() -> Html {
     let onreveal = state.send::<MouseEvent>(Action::Page(PageAction::Reveal));
     let answer = state.answer.clone();
     let ranking = answer.as_ref().map_or(&[][..], |a| a.results.ranking.as_slice());
+    // the setup changed since the lesson opened: its answer is about its own
+    let stale = answer
+        .as_ref()
+        .is_some_and(|a| *a.question() != (lesson.inputs)().question);
+    let debug = format!(
+        "{:?} ||| {:?}",
+        answer.as_ref().map(|a| a.question().clone()),
+        (lesson.inputs)().question
+    );
+    let lesson_link = format!("{}{}", browser::share_url(""), query(lesson, false));
     html! {
         <section id="lesson" class="lesson" aria-label="Lesson" ref={node}>
             <h3>{ lesson.title }</h3>
@@ -110,6 +125,12 @@ pub fn lesson_box() -> Html {
             } else {
                 <p class="answer">{ lesson.answer }</p>
                 if let Some(g) = guess { <p id="guess-result" class="guess-result">{ closeness(g, ranking) }</p> }
+            }
+            if stale && !hides {
+                <p id="lesson-stale" class="stale-lesson" role="note">
+                    { "You have changed the setup since the lesson opened; its answer is about the lesson's own. " }
+                    <a href={lesson_link}>{ "Back to the lesson's setup" }</a>
+                </p>
             }
             <button type="button" class="close" onclick={onclose} aria-label="Close the lesson">{ "×" }</button>
         </section>
