@@ -1835,3 +1835,29 @@ async fn a_lesson_says_when_the_setup_no_longer_matches_it() {
     assert!(back.contains("lesson=memory-wall"), "{back}");
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_phone_sees_the_ranking_after_changing_the_gpus_with_a_lesson_open() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    viewport(&client, 390, 844).await;
+    client
+        .goto(&format!("{}?lesson=data-stops-scaling", s.base))
+        .await
+        .expect("navigated");
+    page::text_once(&client, "#lesson .answer", "").await;
+    let before = ranking(&client).await;
+    let field = client.find(Locator::Css("#bar-gpus")).await.expect("the bar's field");
+    field.clear().await.expect("cleared");
+    // typed, then committed with Enter
+    field.send_keys("64\u{E007}").await.expect("typed");
+    page::ranking_change(&client, &before).await;
+    let [top, _, _, _] = eventually("the ranking in view", || async {
+        let r = rect(&client, "#ranking").await;
+        (r[0] >= 0.0 && r[0] < 844.0 * 0.6).then_some(r)
+    })
+    .await;
+    assert!(top < 844.0 * 0.6, "the ranking's top at {top}");
+    client.close().await.ok();
+}

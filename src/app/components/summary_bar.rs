@@ -54,7 +54,20 @@ pub fn summary_bar() -> Html {
             e.target_unchecked_into::<web_sys::HtmlInputElement>().value(),
         ))
     });
-    let onchange = app.send::<Event>(Action::Page(PageAction::EndEdit));
+    // a GPU count committed in the bar: its ranking is what was asked for, brought into view
+    // (on a phone the lesson and the plot sit between the bar and the ranking)
+    let onchange = {
+        let end = app.send::<Event>(Action::Page(PageAction::EndEdit));
+        Callback::from(move |e: Event| {
+            end.emit(e);
+            if let Some(ranking) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("ranking"))
+            {
+                ranking.scroll_into_view();
+            }
+        })
+    };
     let error = app.error(Key::Run(RunKey::Gpus)).is_some();
     html! {
         <div id="summary" class="summary-bar">
