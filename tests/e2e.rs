@@ -428,9 +428,8 @@ async fn the_accuracy_view_shows_the_measured_runs() {
         html.contains("data-strategy=\"all\"").then_some(html)
     })
     .await;
-    // the same mean accuracy as `paradl validate --tier head`
-    let report: Value =
-        serde_json::from_slice(&cli(&["validate", "--tier", "head", "--format", "json"])).expect("JSON");
+    // the same mean accuracy as `paradl validate --tier all`: the runs of the ranking's track record
+    let report: Value = serde_json::from_slice(&cli(&["validate", "--tier", "all", "--format", "json"])).expect("JSON");
     let want = report["overall"]["realistic"].as_f64().expect("a number");
     let shown = client
         .execute(
@@ -443,6 +442,35 @@ async fn the_accuracy_view_shows_the_measured_runs() {
         .expect("the accuracy");
     assert!((shown - want).abs() < 1e-12, "{shown} {want}");
     assert!(table.contains("realistic, calibrated"));
+    // the best strategy's badge and the table tell the same runs: data parallelism's
+    let data = &report["by_strategy"][0];
+    assert_eq!(data["strategy"], "data");
+    let badge = client
+        .execute(
+            "return document.querySelector('#ranking tr[data-strategy=\"data\"] .track').getAttribute('title');",
+            vec![],
+        )
+        .await
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .expect("the data row's track record");
+    let runs = data["runs"].as_u64().expect("runs");
+    let factor = 1.0 / data["realistic"].as_f64().expect("accuracy");
+    assert!(badge.contains(&format!("on {runs} measured runs")), "{badge}");
+    assert!(
+        badge.contains(&format!("×{}", paradl::oracle::units::significant(factor, 2))),
+        "{badge}: ×{factor}"
+    );
+    let row = client
+        .execute(
+            "return document.querySelector('#accuracy-table tr[data-strategy=\"data\"] td[data-method=\"realistic\"]').dataset.accuracy;",
+            vec![],
+        )
+        .await
+        .ok()
+        .and_then(|v| v.as_str().and_then(|t| t.parse::<f64>().ok()))
+        .expect("the data row's accuracy");
+    assert!((row - data["realistic"].as_f64().unwrap_or(0.0)).abs() < 1e-12, "{row}");
     let plot = page::html(&client, "#accuracy-plot").await;
     let marks = plot.matches("class=\"mark\"").count();
     assert_eq!(marks, report["runs"].as_array().map_or(0, Vec::len));

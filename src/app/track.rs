@@ -102,9 +102,9 @@ pub fn typical(strategy: Strategy, fidelity: Fidelity, calibration: Option<&Cali
         factor: 1.0 / mean,
         runs: record.runs,
         source: if record.strategy.is_some() {
-            "ABCI, uncalibrated"
+            "ABCI, both code versions, uncalibrated; see How accurate is this?"
         } else {
-            "every strategy on ABCI, uncalibrated: none of this one was measured"
+            "every strategy on ABCI, both code versions, uncalibrated: none of this one was measured"
         },
     })
 }
