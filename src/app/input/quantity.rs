@@ -82,23 +82,32 @@ fn seconds(unit: &str) -> Option<f64> {
 /// Text that is not a number, or a unit of another kind, in words.
 pub fn parse(text: &str, field_unit: &str, scale: f64) -> Result<f64, String> {
     let text = text.trim();
+    let dimension = dimension(field_unit);
+    let expected = match dimension {
+        Dimension::Bytes => "GB, GiB, MB, TB or B",
+        Dimension::BytesPerSecond => "GB/s, Gb/s, Gbit/s, GiB/s or Gbps",
+        Dimension::FlopsPerSecond => "TFLOP/s, TFLOPS, PFLOPS or GFLOPS",
+        Dimension::Seconds => "s, ms, µs (us) or ns",
+        Dimension::Count => "no unit",
+    };
+    // a field that takes units says so when what it got is no number at all
+    let not_a_number = || match dimension {
+        Dimension::Count => "Must be a number".to_string(),
+        _ => format!("Must be a number, with a unit ({expected}) or without one (then in {field_unit})"),
+    };
     // the longest leading part that is a number; the rest is the unit
     let split = (1..=text.len())
         .rev()
         .filter(|&i| text.is_char_boundary(i))
         .find(|&i| text[..i].trim().parse::<f64>().is_ok());
     let Some(split) = split else {
-        return Err("Must be a number".into());
+        return Err(not_a_number());
     };
-    let number: f64 = text[..split]
-        .trim()
-        .parse()
-        .map_err(|_| "Must be a number".to_string())?;
+    let number: f64 = text[..split].trim().parse().map_err(|_| not_a_number())?;
     let unit = text[split..].trim();
     if unit.is_empty() || unit == field_unit {
         return Ok(number);
     }
-    let dimension = dimension(field_unit);
     let base = match dimension {
         Dimension::Bytes => bytes(unit),
         Dimension::BytesPerSecond => unit
@@ -108,13 +117,6 @@ pub fn parse(text: &str, field_unit: &str, scale: f64) -> Result<f64, String> {
         Dimension::FlopsPerSecond => flops(unit),
         Dimension::Seconds => seconds(unit),
         Dimension::Count => None,
-    };
-    let expected = match dimension {
-        Dimension::Bytes => "GB, GiB, MB, TB or B",
-        Dimension::BytesPerSecond => "GB/s, Gb/s, Gbit/s, GiB/s or Gbps",
-        Dimension::FlopsPerSecond => "TFLOP/s, TFLOPS, PFLOPS or GFLOPS",
-        Dimension::Seconds => "s, ms, µs (us) or ns",
-        Dimension::Count => "no unit",
     };
     base.map(|b| number * b / scale)
         .ok_or_else(|| format!("'{unit}' is not a unit of this field ({expected})"))
@@ -147,7 +149,14 @@ mod tests {
         );
         assert!(parse("4 GB", "GPUs", 1.0).is_err());
         assert_eq!(parse("4 GPUs", "GPUs", 1.0), Ok(4.0));
-        assert_eq!(parse("fast", "GB/s", 1e9), Err("Must be a number".into()));
-        assert_eq!(parse("", "GB", 1e9), Err("Must be a number".into()));
+        assert_eq!(
+            parse("fast", "GB/s", 1e9),
+            Err(
+                "Must be a number, with a unit (GB/s, Gb/s, Gbit/s, GiB/s or Gbps) or without one (then in GB/s)"
+                    .into()
+            )
+        );
+        assert!(parse("", "GB", 1e9).is_err_and(|e| e.starts_with("Must be a number, with a unit (GB, GiB")));
+        assert_eq!(parse("many", "", 1.0), Err("Must be a number".into()));
     }
 }
