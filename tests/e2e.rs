@@ -1861,6 +1861,12 @@ async fn a_lesson_says_when_the_setup_no_longer_matches_it() {
         .flatten()
         .expect("an address");
     assert!(back.contains("lesson=memory-wall"), "{back}");
+    // the lesson's setup typed back: the note goes
+    page::type_into(&client, "#gpus", "8").await;
+    eventually("the note gone", || async {
+        client.find(Locator::Css("#lesson-stale")).await.is_err().then_some(())
+    })
+    .await;
     client.close().await.ok();
 }
 

@@ -23,7 +23,6 @@ pub fn boot() -> AppState {
             predict: browser::query_param("predict").is_some_and(|p| p == "1"),
             revealed: false,
             guess: None,
-            edited: false,
         });
     }
     state

@@ -67,10 +67,7 @@ pub fn lesson_box() -> Html {
     let Some(state) = app else {
         return html! {};
     };
-    let Some(LessonState {
-        lesson, guess, edited, ..
-    }) = state.lesson
-    else {
+    let Some(LessonState { lesson, guess, .. }) = state.lesson else {
         return html! {};
     };
     let hides = state.lesson.is_some_and(|l| l.hides_results());
@@ -97,15 +94,11 @@ pub fn lesson_box() -> Html {
     let onreveal = state.send::<MouseEvent>(Action::Page(PageAction::Reveal));
     let answer = state.answer.clone();
     let ranking = answer.as_ref().map_or(&[][..], |a| a.results.ranking.as_slice());
-    // the setup changed since the lesson opened: its answer is about its own
+    // the answer shown is of another setup than the lesson's (edited since it opened): the
+    // lesson's answer is about its own; undone, the note goes
     let stale = answer
         .as_ref()
         .is_some_and(|a| *a.question() != (lesson.inputs)().question);
-    let debug = format!(
-        "{:?} ||| {:?}",
-        answer.as_ref().map(|a| a.question().clone()),
-        (lesson.inputs)().question
-    );
     let lesson_link = format!("{}{}", browser::share_url(""), query(lesson, false));
     html! {
         <section id="lesson" class="lesson" aria-label="Lesson" ref={node}>

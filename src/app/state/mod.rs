@@ -94,9 +94,6 @@ pub struct LessonState {
     pub revealed: bool,
     /// The guess the student committed to before revealing, if any.
     pub guess: Option<Guess>,
-    /// The setup was changed since the lesson opened (its answer is about
-    /// its own).
-    pub edited: bool,
 }
 
 /// A student's guess: the best strategy and, if given, its epoch time.
@@ -114,7 +111,6 @@ impl PartialEq for LessonState {
             && self.predict == other.predict
             && self.revealed == other.revealed
             && self.guess == other.guess
-            && self.edited == other.edited
     }
 }
 
@@ -452,11 +448,6 @@ impl Reducible for AppState {
         let mut next = Rc::unwrap_or_clone(self);
         next.apply(action);
         next.refresh(touched);
-        if touched.question()
-            && let Some(lesson) = next.lesson.as_mut()
-        {
-            lesson.edited = true;
-        }
         let changed = match (&before, &next.answer) {
             (Some(a), Some(b)) => !Rc::ptr_eq(a, b) && a.document != b.document,
             (None, Some(_)) => true,
@@ -724,17 +715,11 @@ mod tests {
             predict: true,
             revealed: false,
             guess: None,
-            edited: false,
         });
         let state = Rc::new(state);
         assert!(state.lesson.unwrap().hides_results());
-        assert!(!state.lesson.unwrap().edited);
         let state = dispatch(state, Action::Run(RunAction::Set(RunKey::Gpus, "16".into())));
         assert!(state.lesson.unwrap().hides_results(), "editing keeps the lesson");
-        assert!(
-            state.lesson.unwrap().edited,
-            "and says the setup is no longer the lesson's"
-        );
         let state = dispatch(state, Action::Page(PageAction::Reveal));
         assert!(!state.lesson.unwrap().hides_results());
         let state = dispatch(state, Action::Page(PageAction::CloseLesson));
