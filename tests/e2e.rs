@@ -1895,3 +1895,31 @@ async fn a_phone_sees_the_ranking_after_changing_the_gpus_with_a_lesson_open() {
     assert!(top < 844.0 * 0.6, "the ranking's top at {top}");
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn an_uploaded_file_that_fails_leaves_the_picker_empty_and_the_network_loaded() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let before = open(&client, &s.base).await;
+    page::click(&client, "#model-import summary").await;
+    let bad = std::env::temp_dir().join(format!("paradl-e2e-broken-{}.onnx", std::process::id()));
+    std::fs::write(&bad, b"not a graph at all").expect("written");
+    let picker = client.find(Locator::Css("#model-file")).await.expect("the picker");
+    picker.send_keys(bad.to_str().expect("a path")).await.expect("picked");
+    let error = page::text_once(&client, "#import-error", "").await;
+    assert!(!error.is_empty());
+    // the picker names no file (the one that failed is not shown as loaded), the network stays
+    let shown = eventually("the picker emptied", || async {
+        let v = client
+            .execute("return document.querySelector('#model-file').value;", vec![])
+            .await
+            .ok()?;
+        v.as_str().filter(|s| s.is_empty()).map(str::to_string)
+    })
+    .await;
+    assert!(shown.is_empty());
+    assert_eq!(ranking(&client).await, before);
+    std::fs::remove_file(&bad).ok();
+    client.close().await.ok();
+}

@@ -38,6 +38,10 @@ pub fn model_import() -> Html {
             if let Some(list) = input.files() {
                 load(list, (*shape).clone(), state.clone(), &reader);
             }
+            // the picker shows no file once read: what became of it is said below (the network
+            // it gave, or the error that kept the previous one), and the same file can be
+            // picked again
+            input.set_value("");
         })
     };
     let ondrop = {
