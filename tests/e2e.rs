@@ -1389,6 +1389,19 @@ async fn a_lesson_opens_on_its_question_ranking_and_plot_and_takes_a_guess() {
         &format!("{}{}", s.base, paradl::app::lessons::query(lesson, true)),
     )
     .await;
+    // no strategy is picked for the student, and a guess waits for one
+    let disabled = |client: &Client| {
+        let client = client.clone();
+        async move {
+            client
+                .execute("return document.querySelector('#guess').disabled;", vec![])
+                .await
+                .ok()
+                .and_then(|v| v.as_bool())
+        }
+    };
+    assert_eq!(value(&client, "#guess-strategy").await, "");
+    assert_eq!(disabled(&client).await, Some(true));
     client
         .find(Locator::Css("#guess-strategy"))
         .await
@@ -1396,7 +1409,15 @@ async fn a_lesson_opens_on_its_question_ranking_and_plot_and_takes_a_guess() {
         .select_by_value("data")
         .await
         .expect("picked");
+    // an epoch that is no time is said so, not ignored
+    page::type_into(&client, "#guess-time", "banana").await;
+    page::text_once(&client, "#guess-time-error", "Not a time").await;
+    assert_eq!(disabled(&client).await, Some(true));
     page::type_into(&client, "#guess-time", "2 min").await;
+    eventually("the guess enabled", || async {
+        (disabled(&client).await == Some(false)).then_some(())
+    })
+    .await;
     page::click(&client, "#guess").await;
     let result = page::text_once(&client, "#guess-result", "You guessed").await;
     // nothing fits at 256 per GPU: the guess is scored against the fastest on paper, said not to fit

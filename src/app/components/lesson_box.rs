@@ -2,16 +2,15 @@
 //! after a guess is committed in predict-then-reveal mode) what the
 //! results show, and how close the guess was.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::guess_form::GuessForm;
 use super::use_app;
 use crate::app::browser;
-use crate::app::input::quantity;
 use crate::app::lessons::query;
 use crate::app::state::action::{Action, PageAction};
 use crate::app::state::{Guess, LessonState};
-use crate::oracle::{Projection, Strategy, units};
+use crate::oracle::{Projection, units};
 
 /// How close a guess was to the model's answer, in words: the strategy
 /// against the fastest that fits (or the fastest at all, said not to fit,
@@ -49,8 +48,6 @@ fn closeness(guess: Guess, ranking: &[Projection]) -> String {
 /// The lesson above the results.
 #[function_component(LessonBox)]
 pub fn lesson_box() -> Html {
-    let strategy = use_state(|| Strategy::Data);
-    let time = use_state(String::new);
     let app = use_app();
     // a lesson opened from a link is brought into view, and again when its answer is revealed
     // (the answer and the guess's result sit where the question was asked)
@@ -72,26 +69,6 @@ pub fn lesson_box() -> Html {
     };
     let hides = state.lesson.is_some_and(|l| l.hides_results());
     let onclose = state.send::<MouseEvent>(Action::Page(PageAction::CloseLesson));
-    let onstrategy = {
-        let strategy = strategy.clone();
-        Callback::from(move |e: Event| {
-            if let Ok(s) = e.target_unchecked_into::<HtmlSelectElement>().value().parse() {
-                strategy.set(s);
-            }
-        })
-    };
-    let ontime = {
-        let time = time.clone();
-        Callback::from(move |e: InputEvent| time.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let seconds = quantity::parse(&time, "s", 1.0)
-        .ok()
-        .filter(|s| s.is_finite() && *s > 0.0);
-    let onguess = state.send::<MouseEvent>(Action::Page(PageAction::Guess(Guess {
-        strategy: *strategy,
-        seconds,
-    })));
-    let onreveal = state.send::<MouseEvent>(Action::Page(PageAction::Reveal));
     let answer = state.answer.clone();
     let ranking = answer.as_ref().map_or(&[][..], |a| a.results.ranking.as_slice());
     // the answer shown is of another setup than the lesson's (edited since it opened): the
@@ -105,16 +82,7 @@ pub fn lesson_box() -> Html {
             <h3>{ lesson.title }</h3>
             <p class="question">{ lesson.question }</p>
             if hides {
-                <div class="guess">
-                    <label for="guess-strategy">{ "Your guess: the best strategy" }</label>
-                    <select id="guess-strategy" onchange={onstrategy}>
-                        { for Strategy::ALL.iter().map(|s| html! { <option value={s.name()} selected={*s == *strategy}>{ s.label() }</option> }) }
-                    </select>
-                    <label for="guess-time">{ "and its epoch (e.g. 5 min; optional)" }</label>
-                    <input id="guess-time" type="text" value={(*time).clone()} oninput={ontime} />
-                    <button type="button" id="guess" onclick={onguess}>{ "Commit my guess and reveal" }</button>
-                    <button type="button" id="reveal" class="quiet" onclick={onreveal}>{ "Reveal without guessing" }</button>
-                </div>
+                <GuessForm />
             } else {
                 <p class="answer">{ lesson.answer }</p>
                 if let Some(g) = guess { <p id="guess-result" class="guess-result">{ closeness(g, ranking) }</p> }

@@ -19,6 +19,7 @@ pub mod fallback_note;
 pub mod file_drop;
 pub mod findings;
 pub mod glossary;
+pub mod guess_form;
 pub mod history;
 pub mod input_section;
 pub mod layer_row;
