@@ -431,15 +431,22 @@ async fn the_accuracy_view_shows_the_measured_runs() {
     // the same mean accuracy as `paradl validate --tier all`: the runs of the ranking's track record
     let report: Value = serde_json::from_slice(&cli(&["validate", "--tier", "all", "--format", "json"])).expect("JSON");
     let want = report["overall"]["realistic"].as_f64().expect("a number");
-    let shown = client
-        .execute(
-            "return document.querySelector('#accuracy-table tr[data-strategy=\"all\"] td[data-method=\"realistic\"]').dataset.accuracy;",
-            vec![],
-        )
-        .await
-        .ok()
-        .and_then(|v| v.as_str().and_then(|t| t.parse::<f64>().ok()))
-        .expect("the accuracy");
+    // the accuracy a row of the table shows for the realistic edition, uncalibrated
+    let accuracy = |strategy: &'static str| {
+        let client = client.clone();
+        async move {
+            client
+                .execute(
+                    &format!("return document.querySelector('#accuracy-table tr[data-strategy=\"{strategy}\"] td[data-method=\"realistic\"]').dataset.accuracy;"),
+                    vec![],
+                )
+                .await
+                .ok()
+                .and_then(|v| v.as_str().and_then(|t| t.parse::<f64>().ok()))
+                .expect("the accuracy")
+        }
+    };
+    let shown = accuracy("all").await;
     assert!((shown - want).abs() < 1e-12, "{shown} {want}");
     assert!(table.contains("realistic, calibrated"));
     // the best strategy's badge and the table tell the same runs: data parallelism's
@@ -461,15 +468,7 @@ async fn the_accuracy_view_shows_the_measured_runs() {
         badge.contains(&format!("×{}", paradl::oracle::units::significant(factor, 2))),
         "{badge}: ×{factor}"
     );
-    let row = client
-        .execute(
-            "return document.querySelector('#accuracy-table tr[data-strategy=\"data\"] td[data-method=\"realistic\"]').dataset.accuracy;",
-            vec![],
-        )
-        .await
-        .ok()
-        .and_then(|v| v.as_str().and_then(|t| t.parse::<f64>().ok()))
-        .expect("the data row's accuracy");
+    let row = accuracy("data").await;
     assert!((row - data["realistic"].as_f64().unwrap_or(0.0)).abs() < 1e-12, "{row}");
     let plot = page::html(&client, "#accuracy-plot").await;
     let marks = plot.matches("class=\"mark\"").count();
