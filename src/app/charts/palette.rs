@@ -25,12 +25,14 @@ pub fn strategy_color(strategy: Strategy) -> RGBColor {
 /// The dash of a strategy's line `(dash, gap)` in pixels, `None` solid.
 /// Colours that colour-blind readers may confuse (serial and filter, data
 /// and channel, spatial and data+filter, pipeline and data+spatial) never
-/// share a line style: model-parallel splits are dashed, the hybrids
-/// dotted.
+/// share a line style: model-parallel splits are dashed (filter long,
+/// channel short: their wine and purple are close on a projector), the
+/// hybrids dotted.
 pub fn strategy_dash(strategy: Strategy) -> Option<(u32, u32)> {
     match strategy {
         Strategy::Serial | Strategy::Data | Strategy::Spatial | Strategy::Pipeline => None,
-        Strategy::Filter | Strategy::Channel => Some((10, 4)),
+        Strategy::Filter => Some((12, 4)),
+        Strategy::Channel => Some((5, 5)),
         Strategy::DataFilter | Strategy::DataSpatial => Some((2, 4)),
     }
 }
@@ -127,6 +129,14 @@ mod tests {
                 "{p:?}"
             );
         }
+    }
+
+    #[test]
+    fn filter_and_channel_are_told_apart_by_their_dashes() {
+        // wine and purple, both split layers: never the same line
+        assert_ne!(strategy_dash(Strategy::Filter), strategy_dash(Strategy::Channel));
+        let hybrids = strategy_dash(Strategy::DataFilter);
+        assert_ne!(strategy_dash(Strategy::Channel), hybrids);
     }
 
     #[test]
