@@ -1529,6 +1529,15 @@ async fn undo_and_redo_act_only_when_they_can_and_back_returns_to_the_last_commi
     assert!(!enabled("#undo").await, "undo never leaves the app");
     page::click(&client, "#redo").await;
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 128, "32")).await;
+    // back, then the browser's forward: 256 is still ahead, so redo acts
+    client.back().await.expect("back");
+    ranking_becomes(&client, &cli_ranking("resnet50", "abci", 64, "32")).await;
+    client.forward().await.expect("forward");
+    ranking_becomes(&client, &cli_ranking("resnet50", "abci", 128, "32")).await;
+    assert!(enabled("#redo").await, "redo after returning with forward");
+    page::click(&client, "#redo").await;
+    ranking_becomes(&client, &cli_ranking("resnet50", "abci", 256, "32")).await;
+    assert!(!enabled("#redo").await);
     client.close().await.ok();
 }
 
