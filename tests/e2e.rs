@@ -1389,18 +1389,8 @@ async fn a_lesson_opens_on_its_question_ranking_and_plot_and_takes_a_guess() {
     )
     .await;
     // no strategy is picked for the student, and a guess waits for one
-    let disabled = |client: &Client| {
-        let client = client.clone();
-        async move {
-            client
-                .execute("return document.querySelector('#guess').disabled;", vec![])
-                .await
-                .ok()
-                .and_then(|v| v.as_bool())
-        }
-    };
     assert_eq!(value(&client, "#guess-strategy").await, "");
-    assert_eq!(disabled(&client).await, Some(true));
+    assert!(!enabled(&client, "#guess").await);
     client
         .find(Locator::Css("#guess-strategy"))
         .await
@@ -1411,10 +1401,10 @@ async fn a_lesson_opens_on_its_question_ranking_and_plot_and_takes_a_guess() {
     // an epoch that is no time is said so, not ignored
     page::type_into(&client, "#guess-time", "banana").await;
     page::text_once(&client, "#guess-time-error", "Not a time").await;
-    assert_eq!(disabled(&client).await, Some(true));
+    assert!(!enabled(&client, "#guess").await);
     page::type_into(&client, "#guess-time", "2 min").await;
     eventually("the guess enabled", || async {
-        (disabled(&client).await == Some(false)).then_some(())
+        enabled(&client, "#guess").await.then_some(())
     })
     .await;
     page::click(&client, "#guess").await;
@@ -1427,6 +1417,15 @@ async fn a_lesson_opens_on_its_question_ranking_and_plot_and_takes_a_guess() {
     let search = client.execute("return location.search;", vec![]).await.expect("search");
     assert!(search.as_str().unwrap_or_default().contains("predict=1"), "{search}");
     client.close().await.ok();
+}
+
+/// Whether the button `css` selects (which must be there) can be pressed.
+async fn enabled(client: &Client, css: &str) -> bool {
+    let v = client
+        .execute(&format!("return !document.querySelector('{css}').disabled;"), vec![])
+        .await
+        .expect("a button");
+    v.as_bool().unwrap_or(false)
 }
 
 /// Opens a page whose results wait for a guess.
@@ -1489,18 +1488,8 @@ async fn undo_and_redo_act_only_when_they_can_and_back_returns_to_the_last_commi
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
-    let enabled = |css: &'static str| {
-        let client = client.clone();
-        async move {
-            let v = client
-                .execute(&format!("return !document.querySelector('{css}').disabled;"), vec![])
-                .await
-                .expect("a button");
-            v.as_bool().unwrap_or(false)
-        }
-    };
     assert!(
-        !enabled("#undo").await && !enabled("#redo").await,
+        !enabled(&client, "#undo").await && !enabled(&client, "#redo").await,
         "a fresh page can neither undo nor redo"
     );
     for gpus in ["64", "128", "256"] {
@@ -1519,14 +1508,14 @@ async fn undo_and_redo_act_only_when_they_can_and_back_returns_to_the_last_commi
         )
         .await;
     }
-    assert!(enabled("#undo").await && !enabled("#redo").await);
+    assert!(enabled(&client, "#undo").await && !enabled(&client, "#redo").await);
     client.back().await.expect("back");
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 128, "32")).await;
     assert_eq!(value(&client, "#gpus").await, "128");
-    assert!(enabled("#redo").await, "redo returns to 256");
+    assert!(enabled(&client, "#redo").await, "redo returns to 256");
     page::click(&client, "#undo").await;
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 64, "32")).await;
-    assert!(!enabled("#undo").await, "undo never leaves the app");
+    assert!(!enabled(&client, "#undo").await, "undo never leaves the app");
     page::click(&client, "#redo").await;
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 128, "32")).await;
     // back, then the browser's forward: 256 is still ahead, so redo acts
@@ -1534,10 +1523,10 @@ async fn undo_and_redo_act_only_when_they_can_and_back_returns_to_the_last_commi
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 64, "32")).await;
     client.forward().await.expect("forward");
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 128, "32")).await;
-    assert!(enabled("#redo").await, "redo after returning with forward");
+    assert!(enabled(&client, "#redo").await, "redo after returning with forward");
     page::click(&client, "#redo").await;
     ranking_becomes(&client, &cli_ranking("resnet50", "abci", 256, "32")).await;
-    assert!(!enabled("#redo").await);
+    assert!(!enabled(&client, "#redo").await);
     client.close().await.ok();
 }
 

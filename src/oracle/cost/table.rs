@@ -105,10 +105,10 @@ impl Kernels {
         let here = work.step_s(samples, cut, &self.numbers, &self.gpu);
         match &self.lines {
             Some(lines) => {
-                let (a, c) = lines.lines.get(index).copied().unwrap_or((0.0, 0.0));
+                let line = lines.lines.get(index).copied().unwrap_or((0.0, 0.0));
                 let there = work.step_s(samples, Cut::Whole, &lines.numbers, &lines.gpu);
                 let ratio = if there > 0.0 { here / there } else { 1.0 };
-                (a + c * samples).max(0.0) * ratio
+                line_s(line, samples).max(0.0) * ratio
             }
             None => scale * here,
         }
@@ -309,9 +309,9 @@ impl CostTable {
                 lines
                     .iter()
                     .enumerate()
-                    .map(|(i, (a, c))| {
+                    .map(|(i, line)| {
                         let split = plan.is_some_and(|p| p.mask.get(i).copied().unwrap_or(false));
-                        (a + c * samples) / if split { q } else { 1.0 }
+                        line_s(*line, samples) / if split { q } else { 1.0 }
                     })
                     .sum()
             }
@@ -334,7 +334,7 @@ impl CostTable {
             None => match &self.lines {
                 Some(lines) => lines
                     .get(range)
-                    .map_or(0.0, |l| l.iter().map(|(a, c)| a + c * samples).sum()),
+                    .map_or(0.0, |l| l.iter().map(|line| line_s(*line, samples)).sum()),
                 None => samples * self.times_s.get(range).map_or(0.0, |t| t.iter().sum()),
             },
             Some(k) => range.map(|i| k.layer_s(i, samples, Cut::Whole)).sum(),
@@ -530,6 +530,12 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         lines,
     };
     (times, memory_bound, scaling, Some(kernels))
+}
+
+/// Seconds of a step of `samples` samples on a layer's line `(a, c)`:
+/// `a + c·B`.
+fn line_s((a, c): (f64, f64), samples: f64) -> f64 {
+    a + c * samples
 }
 
 /// A profile's layers as lines in the batch (section 12), when it has

@@ -108,12 +108,15 @@ fn per_dim(config: &Value, key: &str, n: usize, default: u64, min: u64) -> Resul
     }
 }
 
+/// The product of `dims`, `None` where it would wrap.
+fn product(dims: &[u64]) -> Option<u64> {
+    dims.iter().try_fold(1u64, |a, &b| a.checked_mul(b))
+}
+
 /// Items of a tensor of sizes `dims`, when at most 2^53 (exact in an f64),
 /// without wrapping.
 fn items_of(dims: &[u64]) -> Option<u64> {
-    dims.iter()
-        .try_fold(1u64, |a, &b| a.checked_mul(b))
-        .filter(|&n| n <= MAX_ITEMS)
+    product(dims).filter(|&n| n <= MAX_ITEMS)
 }
 
 /// The most items a tensor may hold (2^53, exact in an f64).
@@ -207,12 +210,10 @@ impl Walk<'_> {
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
         );
-        // a part or view of the previous output names the storage it reads
-        let whole = self.layers.last().is_none_or(|prev| prev.y == layer.x);
-        layer.reads = self.reading.take().and_then(|reads| {
+        if let Some(reads) = self.reading.take() {
             let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
-            (reads != [index as i64 - 1] || !whole).then_some(reads)
-        });
+            layer.set_reads(index, self.layers.last(), reads);
+        }
         self.layers.push(layer);
         Tensor {
             dims: y,
@@ -297,6 +298,7 @@ impl Walk<'_> {
         self.reading = Some(inputs.iter().map(|t| t.producer).collect());
         let channels = x.dims.first().copied().unwrap_or(0);
         let same_shape = |w: &mut Self, kind: LayerKind| w.push(name, kind, &x.dims, Vec::new(), x.dims.clone());
+        let too_many = || self.error(name, format!("its input {:?} holds more than 2^53 items", x.dims));
         let y = match class {
             "Conv1D" | "Conv2D" | "Conv3D" => {
                 let filters = self.needed(name, config, "filters")?;
@@ -323,8 +325,7 @@ impl Walk<'_> {
             "Dense" => {
                 let units = self.needed(name, config, "units")?;
                 let bias = config.get("use_bias").and_then(Value::as_bool).unwrap_or(true);
-                let spatial_items = items_of(x.dims.get(1..).unwrap_or(&[]))
-                    .ok_or_else(|| self.error(name, format!("its input {:?} holds more than 2^53 items", x.dims)))?;
+                let spatial_items = items_of(x.dims.get(1..).unwrap_or(&[])).ok_or_else(too_many)?;
                 let y = if x.unflat.is_none() && spatial_items > 1 {
                     // a Dense on a [H, W, C] tensor acts on each position: a 1×1 convolution
                     let pointwise = serde_json::json!({"use_bias": bias, "kernel_size": 1});
@@ -464,15 +465,11 @@ impl Walk<'_> {
                 t
             }
             "Dropout" | "SpatialDropout2D" | "SpatialDropout3D" => same_shape(self, LayerKind::Dropout),
-            "Flatten" => {
-                Tensor {
-                    dims: vec![items_of(&x.dims).ok_or_else(|| {
-                        self.error(name, format!("its input {:?} holds more than 2^53 items", x.dims))
-                    })?],
-                    unflat: Some(x.unflat.clone().unwrap_or(x.dims.clone())),
-                    producer: x.producer,
-                }
-            }
+            "Flatten" => Tensor {
+                dims: vec![items_of(&x.dims).ok_or_else(too_many)?],
+                unflat: Some(x.unflat.clone().unwrap_or(x.dims.clone())),
+                producer: x.producer,
+            },
             "ZeroPadding1D" | "ZeroPadding2D" | "ZeroPadding3D" => {
                 let n = x.dims.len().saturating_sub(1);
                 let pads = self.pairs(name, config, "padding", n, 1)?;
@@ -519,8 +516,7 @@ impl Walk<'_> {
                     .map(|v| v.as_u64().filter(|&d| (1..=MAX_SETTING).contains(&d)))
                     .collect::<Option<Vec<u64>>>()
                     .ok_or_else(|| self.error(name, format!("its target_shape {target:?} is not all sizes")))?;
-                let items = |d: &[u64]| d.iter().try_fold(1u64, |a, &b| a.checked_mul(b));
-                if items(&target) != items(&x.dims) {
+                if product(&target) != product(&x.dims) {
                     return Err(self.error(
                         name,
                         format!("its target_shape {target:?} does not hold its input {:?}", x.dims),

@@ -168,13 +168,11 @@ impl ClusterSpec {
     /// # Formula
     /// `bw_in ← v`, `busbw_in ← busbw_in·v/bw_in` (section 11).
     pub fn set_intra_node_bandwidth(&mut self, bandwidth_bytes_per_s: f64) {
-        let old = self.intra_node.bandwidth_bytes_per_s;
-        rescale(
+        set_link(
+            &mut self.intra_node,
             &mut self.realistic.intra_node_bus_bandwidth_bytes_per_s,
-            old,
             bandwidth_bytes_per_s,
         );
-        self.intra_node.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
     }
 
     /// Sets one NIC's bandwidth, keeping NCCL's measured bus bandwidth
@@ -183,19 +181,18 @@ impl ClusterSpec {
     /// # Formula
     /// `bw_nic ← v`, `busbw_nic ← busbw_nic·v/bw_nic` (section 11).
     pub fn set_nic_bandwidth(&mut self, bandwidth_bytes_per_s: f64) {
-        let old = self.nic.bandwidth_bytes_per_s;
-        rescale(
+        set_link(
+            &mut self.nic,
             &mut self.realistic.nic_bus_bandwidth_bytes_per_s,
-            old,
             bandwidth_bytes_per_s,
         );
-        self.nic.bandwidth_bytes_per_s = bandwidth_bytes_per_s;
     }
 }
 
-/// A measured bus bandwidth carried from a link of `old` bytes/s to one of
-/// `new` (left as it is when the old link had none).
-fn rescale(bus: &mut Option<f64>, old: f64, new: f64) {
+/// Sets `link`'s bandwidth to `new` bytes/s and carries its measured bus
+/// bandwidth with it (left as it is when the old link had none).
+fn set_link(link: &mut LinkSpec, bus: &mut Option<f64>, new: f64) {
+    let old = link.bandwidth_bytes_per_s;
     if let Some(b) = bus.as_mut()
         && old > 0.0
         && old.is_finite()
@@ -203,6 +200,7 @@ fn rescale(bus: &mut Option<f64>, old: f64, new: f64) {
     {
         *b *= new / old;
     }
+    link.bandwidth_bytes_per_s = new;
 }
 
 /// Bounds that keep every projection finite.

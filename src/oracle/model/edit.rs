@@ -14,17 +14,21 @@ fn sources(layers: &[LayerSpec], index: usize) -> Vec<i64> {
 }
 
 /// Renumbers every layer's explicit `reads` by `map` (which may give a
-/// list), then drops a `reads` that is the previous layer's output alone
-/// (a chain's default) and replaces one that names a later layer by it.
+/// list), then drops a `reads` that is the previous layer's whole output (a
+/// chain's default, [`LayerSpec::set_reads`]) and replaces one that names a
+/// later layer by it.
 fn renumber(layers: &mut [LayerSpec], map: impl Fn(i64) -> Vec<i64>) {
-    for (index, layer) in layers.iter_mut().enumerate() {
+    for index in 0..layers.len() {
+        let (before, rest) = layers.split_at_mut(index);
+        let Some(layer) = rest.first_mut() else { break };
         let Some(reads) = layer.reads.take() else {
             continue;
         };
         let own = index as i64;
         let mapped: Vec<i64> = reads.into_iter().flat_map(&map).collect();
-        let valid = !mapped.is_empty() && mapped.iter().all(|&r| (-1..own).contains(&r));
-        layer.reads = (valid && mapped != [own - 1]).then_some(mapped);
+        if !mapped.is_empty() && mapped.iter().all(|&r| (-1..own).contains(&r)) {
+            layer.set_reads(index, before.last(), mapped);
+        }
     }
 }
 
@@ -120,6 +124,17 @@ mod tests {
         remove(&mut layers, 0);
         // b and c read the input a read
         assert_eq!(reads(&layers), [None, Some(vec![-1]), Some(vec![0, 1])]);
+    }
+
+    #[test]
+    fn a_read_of_part_of_the_previous_output_stays_named() {
+        // a, b, then c reading a's [4, 2, 2] output through a piece of [2, 2, 2] (a Split's)
+        let mut part = layer("c", Some(vec![0]));
+        part.x = [2, 2, 2].into();
+        let mut layers = vec![layer("a", None), layer("b", None), part];
+        remove(&mut layers, 1);
+        // c now follows a, but reads a piece of its output: that storage stays named
+        assert_eq!(reads(&layers), [None, Some(vec![0])]);
     }
 
     #[test]

@@ -222,6 +222,16 @@ pub struct LayerSpec {
 }
 
 impl LayerSpec {
+    /// Sets what the layer at `index` reads, after `previous` (the layer
+    /// before it): left out where it reads the previous layer's whole output
+    /// (a chain's default; the first layer, the network's input), kept where
+    /// it reads anything else, a part or a view of that output included
+    /// (whose storage it then names, section 11).
+    pub fn set_reads(&mut self, index: usize, previous: Option<&LayerSpec>, reads: Vec<i64>) {
+        let chained = reads == [index as i64 - 1] && previous.is_none_or(|p| p.y == self.x);
+        self.reads = (!chained).then_some(reads);
+    }
+
     /// A layer of one group, without a bias or a profiled time (what the
     /// importers and the preset builder start from).
     pub fn plain(name: impl Into<String>, kind: LayerKind, x: Shape, w: Shape, y: Shape) -> Self {

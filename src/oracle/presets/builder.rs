@@ -115,10 +115,7 @@ impl Builder {
         let index = self.layers.len();
         let mut layer = LayerSpec::plain(name, kind, Shape::new(x.to_vec()), Shape::new(w), Shape::new(y.clone()));
         let reads: Vec<i64> = reads.iter().map(|t| t.producer.map_or(-1, |p| p as i64)).collect();
-        // a part or view of the previous output names the storage it reads
-        let whole = self.layers.last().is_none_or(|prev| prev.y.dims() == x);
-        let chained = (reads == [index as i64 - 1] && whole) || (index == 0 && reads == [-1]);
-        layer.reads = (!chained).then_some(reads);
+        layer.set_reads(index, self.layers.last(), reads);
         self.layers.push(layer);
         Tensor {
             dims: y,

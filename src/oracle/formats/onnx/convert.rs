@@ -374,16 +374,6 @@ impl<'g> Walk<'g> {
         };
         let index = self.out.layers.len();
         let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
-        // the previous layer's whole output; a part or view of it (a Split's piece, a reshape)
-        // is read from that layer's storage, named (a chain's layer of another shape would
-        // read a tensor of its own)
-        let chained = reads.len() == 1
-            && reads[0] == index as i64 - 1
-            && self
-                .out
-                .layers
-                .last()
-                .is_some_and(|prev| prev.y.dims() == padded(&x, self.rank).as_slice());
         // a convolution of fewer dimensions than the network's (ECA's 1-D one across the
         // channels, a token-mixing product): a kernel of 1 along the missing ones
         let w = if kind.is_conv() && w.len() >= 2 && w.len() < self.rank + 1 {
@@ -398,7 +388,7 @@ impl<'g> Walk<'g> {
             Shape::new(w),
             Shape::new(padded(&y, self.rank)),
         );
-        layer.reads = (!chained).then_some(reads);
+        layer.set_reads(index, self.out.layers.last(), reads);
         self.out.layers.push(layer);
         Ok(())
     }
@@ -1683,12 +1673,14 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
             "a product of two computed tensors (attention): transformers (ViT, Swin, MaxViT) are not networks of layers this model knows",
         ));
     }
-    let mut constants: HashSet<&str> = weights.clone();
-    for node in &graph.node {
-        if node.op_type.as_deref() == Some("Constant") {
-            constants.extend(node.output.iter().map(String::as_str));
-        }
-    }
+    // the outputs of Constant nodes, and with the initializers every constant of the graph
+    let written: HashSet<&str> = graph
+        .node
+        .iter()
+        .filter(|n| n.op_type.as_deref() == Some("Constant"))
+        .flat_map(|n| n.output.iter().map(String::as_str))
+        .collect();
+    let constants: HashSet<&str> = weights.union(&written).copied().collect();
     let mut scalars: HashSet<&str> = graph
         .initializer
         .iter()
@@ -1705,12 +1697,6 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
             scalars.insert(out.as_str());
         }
     }
-    let written = graph
-        .node
-        .iter()
-        .filter(|n| n.op_type.as_deref() == Some("Constant"))
-        .flat_map(|n| n.output.iter().map(String::as_str))
-        .collect();
     let mut walk = Walk {
         rank: sample.len(),
         folded_items: 0,

@@ -213,20 +213,16 @@ pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
             "both batch2 and iteration2_s, or neither".into(),
         ));
     }
+    let quoted = crate::oracle::model::errors::quoted;
     if let Some(m) = profile.layers.iter().find(|m| m.step2_s().is_some() != second) {
-        let (line, column) = position_of(text, &m.module);
-        return Err(ParseError::at(
-            line,
-            column,
-            ParseProblem::Missing(format!(
-                "forward2_s and backward2_s of module '{}' {}",
-                crate::oracle::model::errors::quoted(&m.module),
-                if second {
-                    "at the second batch"
-                } else {
-                    "only with a batch2"
-                }
-            )),
+        let when = if second {
+            "at the second batch"
+        } else {
+            "only with a batch2"
+        };
+        return Err(at(
+            &m.module,
+            format!("forward2_s and backward2_s of module '{}' {when}", quoted(&m.module)),
         ));
     }
     // a module's call listed twice: which time is the module's?
@@ -236,24 +232,17 @@ pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
         .iter()
         .find(|m| !seen.insert((m.module.as_str(), m.call)))
     {
-        let (line, column) = position_of(text, &m.module);
-        return Err(ParseError::at(
-            line,
-            column,
-            ParseProblem::Missing(format!(
+        return Err(at(
+            &m.module,
+            format!(
                 "module '{}' call {} once: it is listed twice",
-                crate::oracle::model::errors::quoted(&m.module),
+                quoted(&m.module),
                 m.call
-            )),
+            ),
         ));
     }
     if !profile.layers.is_empty() && profile.layers.iter().all(|m| m.step_s() == 0.0) {
-        let (line, column) = position_of(text, "layers");
-        return Err(ParseError::at(
-            line,
-            column,
-            ParseProblem::Missing("a time above 0 on some module (every one is 0 s)".into()),
-        ));
+        return Err(at("layers", "a time above 0 on some module (every one is 0 s)".into()));
     }
     Ok(profile)
 }
