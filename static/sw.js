@@ -1,7 +1,8 @@
 // The app's service worker: after a first visit the app loads, and share
-// links open, with no network. The page itself is fetched from the network
-// first (so that a new version shows) and from the cache when offline,
-// whatever its query (a share link's ?s=...); so are the files whose names
+// links open, with no network. The pages (index.html and each lesson's
+// pre-rendered page, lesson-ID.html) are fetched from the network first (so
+// that a new version shows) and from the cache when offline, whatever their
+// query (a share link's ?s=...); so are the files whose names
 // do not change with their content (the worker, the model's contract, the
 // measured runs), so that a new page never meets an old worker. The built
 // files whose names carry a hash of their content come from the cache first.
@@ -24,8 +25,9 @@ async function precache() {
   await cache.addAll([...files].map((file) => './' + file));
 }
 
-// the network's answer, kept under `key`; the kept one when offline
-function networkFirst(request, key) {
+// the network's answer, kept under `key`; the kept one when offline (else
+// the one kept under `fallback`)
+function networkFirst(request, key, fallback) {
   return fetch(request)
     .then((response) => {
       if (response.ok) {
@@ -34,7 +36,9 @@ function networkFirst(request, key) {
       }
       return response;
     })
-    .catch(() => caches.match(key, { ignoreSearch: true }));
+    .catch(() =>
+      caches.match(key, { ignoreSearch: true }).then((hit) => hit || (fallback && caches.match(fallback))),
+    );
 }
 
 self.addEventListener('install', (event) => event.waitUntil(precache().then(() => self.skipWaiting())));
@@ -46,7 +50,12 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (request.mode === 'navigate') {
-    event.respondWith(networkFirst(request, './'));
+    // each page under its own address without the query; the app's page ('./') when one was never kept
+    const page = new URL(request.url);
+    page.search = '';
+    page.hash = '';
+    const key = page.href === new URL('./', self.registration.scope).href ? './' : page.href;
+    event.respondWith(networkFirst(request, key, './'));
     return;
   }
   if (!HASHED.test(new URL(request.url).pathname)) {

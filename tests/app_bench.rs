@@ -20,6 +20,10 @@
 #[path = "support/web.rs"]
 mod web;
 
+#[path = "support/page.rs"]
+#[allow(dead_code)]
+mod page;
+
 use std::io::Write;
 
 use fantoccini::Locator;
@@ -81,7 +85,7 @@ async fn measure() {
     let mut first_render = Vec::new();
     for _ in 0..7 {
         let client = web::browser(&driver).await;
-        client.goto(&base).await.expect("loaded");
+        page::goto(&client, &base).await;
         let ms = web::eventually("the first render", || async {
             let v = client
                 .execute("const m = performance.getEntriesByName('paradl-rendered'); return m.length ? m[0].startTime : null;", vec![])
@@ -101,7 +105,7 @@ async fn measure() {
     );
 
     let client = web::browser(&driver).await;
-    client.goto(&base).await.expect("loaded");
+    page::goto(&client, &base).await;
     client
         .wait()
         .for_element(Locator::Css("#memory-plot svg"))
@@ -143,7 +147,6 @@ async fn measure() {
         );
     }
     client.close().await.ok();
-    report += &cold_load(&driver, &base).await;
     // PARADL_BENCH=load: the loading and redrawing measurements only
     if std::env::var("PARADL_BENCH").as_deref() != Ok("load") {
         report += &explanation(&driver, &base).await;
@@ -187,7 +190,7 @@ async fn large_networks(driver: &web::Driver, base: &str) -> String {
         document.question.model = ModelSource::Custom(Box::new(spec));
         let link = paradl::app::url::encode(&document);
         let client = web::browser(driver).await;
-        client.goto(&format!("{base}?s={link}")).await.expect("loaded");
+        page::goto(&client, &format!("{base}?s={link}")).await;
         client
             .wait()
             .for_element(Locator::Css("#memory-plot svg"))
@@ -297,7 +300,7 @@ document.querySelector(selector).click();
 /// at 64 GPUs) and closing it again, in the default view.
 async fn explanation(driver: &web::Driver, base: &str) -> String {
     let client = web::browser(driver).await;
-    client.goto(base).await.expect("loaded");
+    page::goto(&client, base).await;
     client
         .wait()
         .for_element(Locator::Css("#ranking [data-explain]"))
@@ -337,7 +340,7 @@ async fn planner(driver: &web::Driver, base: &str) -> String {
     document.view.plan.gpus = Some(2048);
     let link = paradl::app::url::encode(&document);
     let client = web::browser(driver).await;
-    client.goto(&format!("{base}?s={link}")).await.expect("loaded");
+    page::goto(&client, &format!("{base}?s={link}")).await;
     client
         .wait()
         .for_element(Locator::Css("#plan-status[data-state=done]"))
@@ -365,115 +368,134 @@ async fn planner(driver: &web::Driver, base: &str) -> String {
     )
 }
 
-/// Sends a DevTools command to a session's browser through ChromeDriver
-/// (`POST /session/ID/goog/cdp/execute`).
-async fn devtools(driver: &web::Driver, client: &fantoccini::Client, cmd: &str, params: Value) {
-    use std::io::Read;
-    let session = client.session_id().await.ok().flatten().expect("a session");
-    let address = driver.url.trim_start_matches("http://").to_string();
-    let body = serde_json::json!({ "cmd": cmd, "params": params }).to_string();
-    let request = format!(
-        "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = std::net::TcpStream::connect(&address).expect("chromedriver");
-    stream.write_all(request.as_bytes()).expect("sent");
-    // the answer's head, then as many bytes as its Content-Length says (the
-    // driver may keep the connection open, so reading to the end would wait)
-    let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(30)));
-    let mut answer = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let text = String::from_utf8_lossy(&answer).to_string();
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().to_string())
-                })
-                .and_then(|v| v.parse::<usize>().ok())
-                .unwrap_or(0);
-            if answer.len() >= end + 4 + length {
-                break;
-            }
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => answer.extend_from_slice(&chunk[..n]),
-        }
-    }
-    let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 200"), "{cmd}: {answer}");
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "a measurement, run by scripts/dev bench"]
+async fn slow_phone() {
+    let port = web::serve(web::dist());
+    let driver = web::driver();
+    let report = cold_load(&driver, &format!("http://127.0.0.1:{port}/")).await;
+    println!("\n{report}");
 }
 
-/// A cold load (fresh profile, no cache) on the slow phone of issue 20:
-/// 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency, CPU 4x slower. Reports
-/// the bytes fetched until the first full render, the first contentful
-/// paint (what a visitor first sees) and the first full render.
-async fn cold_load(driver: &web::Driver, base: &str) -> String {
-    let mut paints = Vec::new();
-    let mut renders = Vec::new();
-    let mut wire = 0.0;
-    for _ in 0..3 {
-        let client = web::browser(driver).await;
-        devtools(driver, &client, "Network.enable", serde_json::json!({})).await;
-        devtools(
-            driver,
-            &client,
-            "Network.setCacheDisabled",
-            serde_json::json!({ "cacheDisabled": true }),
-        )
-        .await;
-        devtools(
-            driver,
-            &client,
-            "Network.emulateNetworkConditions",
-            serde_json::json!({
-                "offline": false,
-                "latency": 150,
-                "downloadThroughput": 1_600_000 / 8,
-                "uploadThroughput": 750_000 / 8,
-            }),
-        )
-        .await;
-        devtools(
-            driver,
-            &client,
-            "Emulation.setCPUThrottlingRate",
-            serde_json::json!({ "rate": 4 }),
-        )
-        .await;
-        client.goto(base).await.expect("loaded");
-        let times = web::eventually_within("the first render on a slow phone", 120, || async {
-            let v = client
-                .execute(
-                    "const m = performance.getEntriesByName('paradl-rendered');
-                     if (!m.length) return null;
-                     const p = performance.getEntriesByName('first-contentful-paint');
-                     const bytes = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
-                       .filter(e => e.startTime <= m[0].startTime).reduce((s, e) => s + e.transferSize, 0);
-                     return [p.length ? p[0].startTime : -1, m[0].startTime, bytes];",
-                    vec![],
-                )
-                .await
-                .ok()?;
-            let v = v.as_array()?.clone();
-            Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?))
-        })
-        .await;
-        paints.push(times.0);
-        renders.push(times.1);
-        wire = times.2;
-        client.close().await.ok();
+/// Installed in every page before its own scripts: marks when the first
+/// ranking row is painted (Element Timing, `elementtiming` on its name) and
+/// when it is first in the viewport at a frame, then, as soon as the GPU
+/// field answers (the app has taken over), types a GPU count, as a visitor
+/// would, and marks when the ranking shows it.
+const FIRST_ANSWERS: &str = r#"
+(() => {
+  const at = {};
+  window.__paradlTimes = at;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.identifier === 'ranking-first-row' && at.rowPainted === undefined) at.rowPainted = e.renderTime || e.loadTime;
+      }
+    }).observe({ type: 'element', buffered: true });
+  } catch (e) {}
+  const tick = (now) => {
+    const row = document.querySelector('#ranking tbody tr');
+    if (at.rowInView === undefined && row) {
+      const box = row.getBoundingClientRect();
+      if (box.height > 0 && box.top < innerHeight && box.bottom > 0) at.rowInView = now;
     }
-    format!(
-        "first view on the wire: {wire:.0} bytes until the first full render\n\
-         cold load on a slow phone (1.6 Mbit/s, 150 ms, CPU 4x): first paint median {:.0} ms {:?}, first full render median {:.0} ms {:?}\n",
-        median(paints.clone()),
-        paints.iter().map(|v| v.round()).collect::<Vec<_>>(),
-        median(renders.clone()),
-        renders.iter().map(|v| v.round()).collect::<Vec<_>>(),
-    )
+    const gpus = document.getElementById('gpus');
+    if (at.typed === undefined && gpus && !gpus.disabled && !document.getElementById('placeholder')) {
+      at.typed = performance.now();
+      gpus.value = '48';
+      gpus.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    const caption = document.querySelector('#ranking caption');
+    if (at.typed !== undefined && at.answered === undefined && caption && caption.textContent.includes('at 48 GPUs')) {
+      at.answered = now;
+    }
+    if (at.answered === undefined) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();
+"#;
+
+/// A cold load (fresh profile, no cache) on the slow phone of issues 20 and
+/// 27 (Lighthouse's mobile profile): 1.6 Mbit/s down, 750 kbit/s up, 150 ms
+/// latency, CPU 4x slower, a 390x844 phone screen; every file served
+/// precompressed (gzip). For the default page and every lesson's page:
+/// the first ranking row on screen (painted and in the viewport), the first
+/// answered input (a GPU count typed as soon as the field answers, to the
+/// ranking showing it), and the bytes fetched until then.
+async fn cold_load(driver: &web::Driver, base: &str) -> String {
+    let mut addresses = vec![("the default page".to_string(), base.to_string())];
+    for lesson in paradl::app::lessons::LESSONS.iter() {
+        addresses.push((
+            format!("lesson {}", lesson.id),
+            format!("{base}{}", paradl::app::lessons::page_file(lesson)),
+        ));
+    }
+    let mut report =
+        String::from("cold load on a slow phone (1.6 Mbit/s, 150 ms, CPU 4x, 390x844), medians of 3 loads:\n");
+    for (label, address) in addresses {
+        let (mut rows, mut answers, mut wire) = (Vec::new(), Vec::new(), 0.0);
+        let (mut arrivals, mut takeovers) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            let client = web::browser(driver).await;
+            for (cmd, params) in [
+                ("Network.enable", serde_json::json!({})),
+                ("Network.setCacheDisabled", serde_json::json!({ "cacheDisabled": true })),
+                (
+                    "Network.emulateNetworkConditions",
+                    serde_json::json!({
+                        "offline": false,
+                        "latency": 150,
+                        "downloadThroughput": 1_600_000 / 8,
+                        "uploadThroughput": 750_000 / 8,
+                    }),
+                ),
+                ("Emulation.setCPUThrottlingRate", serde_json::json!({ "rate": 4 })),
+                (
+                    "Emulation.setDeviceMetricsOverride",
+                    serde_json::json!({ "width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true }),
+                ),
+                (
+                    "Page.addScriptToEvaluateOnNewDocument",
+                    serde_json::json!({ "source": FIRST_ANSWERS }),
+                ),
+            ] {
+                web::devtools(driver, &client, cmd, params).await;
+            }
+            client.goto(&address).await.expect("loaded");
+            let times = web::eventually_within("the first answer on a slow phone", 120, || async {
+                let v = client
+                    .execute(
+                        "const t = window.__paradlTimes;
+                         if (!t || t.answered === undefined) return null;
+                         const bytes = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+                           .filter(e => e.startTime <= t.answered).reduce((s, e) => s + e.transferSize, 0);
+                         const row = t.rowPainted !== undefined ? Math.max(t.rowPainted, t.rowInView ?? 0) : t.rowInView;
+                         const wasm = performance.getEntriesByType('resource').find(e => e.name.includes('paradl-web') && e.name.endsWith('.wasm'));
+                         return [row, t.answered, bytes, wasm ? wasm.responseEnd : -1, t.typed];",
+                        vec![],
+                    )
+                    .await
+                    .ok()?;
+                let v = v.as_array()?.clone();
+                Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?, v[3].as_f64()?, v[4].as_f64()?))
+            })
+            .await;
+            arrivals.push(times.3);
+            takeovers.push(times.4);
+            rows.push(times.0);
+            answers.push(times.1);
+            wire = times.2;
+            client.close().await.ok();
+        }
+        report += &format!(
+            "  {label}: first ranking row on screen {:.0} ms {:?}, first answered input {:.0} ms {:?} (the WebAssembly in at {:.0} ms, the app in charge at {:.0} ms), {wire:.0} bytes on the wire until then\n",
+            median(rows.clone()),
+            rows.iter().map(|v| v.round()).collect::<Vec<_>>(),
+            median(answers.clone()),
+            answers.iter().map(|v| v.round()).collect::<Vec<_>>(),
+            median(arrivals),
+            median(takeovers),
+        );
+    }
+    report
 }

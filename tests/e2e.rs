@@ -63,7 +63,7 @@ async fn value(client: &Client, css: &str) -> String {
 }
 
 async fn open(client: &Client, url: &str) -> Vec<Row> {
-    client.goto(url).await.expect("navigated");
+    page::goto(client, url).await;
     eventually("the ranking", || async {
         let rows = ranking(client).await;
         (!rows.is_empty()).then_some(rows)
@@ -288,6 +288,7 @@ async fn reload_restores_the_last_state() {
         .expect("selected");
     let rows = ranking_change(&client, &rows).await;
     client.refresh().await.expect("reloaded");
+    page::taken_over(&client).await;
     let again = open(&client, &s.base).await;
     assert_eq!(again, rows, "the bare address restores the last state from storage");
     assert_eq!(value(&client, "#model").await, "resnet152");
@@ -319,6 +320,7 @@ async fn a_view_beyond_the_largest_allocation_opens_from_its_link_and_survives_r
     );
     assert_eq!(rows, cli_ranking("resnet50", "abci", 8192, "32"));
     client.refresh().await.expect("reloaded");
+    page::taken_over(&client).await;
     let url = client.current_url().await.expect("a URL");
     let again = open(&client, url.as_ref()).await;
     assert_eq!(again, rows);
@@ -672,7 +674,7 @@ async fn the_planner_finds_the_clis_front_and_a_pick_loads_it() {
 
     // the link reopens the picked view with the planner open
     let second = web::browser(&s.driver).await;
-    second.goto(&href).await.expect("navigated");
+    page::goto(&second, &href).await;
     let (_, again) = plan_done(&second, "epoch time").await;
     assert_eq!(again, rows);
     assert_eq!(value(&second, "#gpus").await, gpus);
@@ -807,10 +809,11 @@ async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {
     )));
     let address = |file: &str| format!("http://127.0.0.1:{files}/{file}");
     let client = web::browser(&s.driver).await;
-    client
-        .goto(&format!("{}?model={}", s.base, address("onnx/light_squeezenet.onnx")))
-        .await
-        .expect("navigated");
+    page::goto(
+        &client,
+        &format!("{}?model={}", s.base, address("onnx/light_squeezenet.onnx")),
+    )
+    .await;
     let summary = page::text_once(&client, "#import-summary", "66 layers").await;
     assert!(summary.contains("light_squeezenet.onnx"), "{summary}");
     // the share link then carries the network itself
@@ -828,10 +831,7 @@ async fn a_model_link_opens_the_network_at_that_address_or_says_why_not() {
     ] {
         let client = web::browser(&s.driver).await;
         let before = open(&client, &s.base).await;
-        client
-            .goto(&format!("{}?model={}", s.base, address(file)))
-            .await
-            .expect("navigated");
+        page::goto(&client, &format!("{}?model={}", s.base, address(file))).await;
         let notice = eventually("the notice", || async {
             let element = client.find(Locator::Css(".notice")).await.ok()?;
             element.text().await.ok().filter(|t| t.contains(why))
@@ -871,7 +871,7 @@ async fn the_built_app_works_under_a_sub_path_and_offline_after_a_first_visit() 
     .await;
     // offline: a reload and the share link still open, with their view
     online.store(false, std::sync::atomic::Ordering::SeqCst);
-    client.goto(&href).await.expect("navigated offline");
+    page::goto(&client, &href).await;
     let offline = eventually("the ranking offline", || async {
         let rows = ranking(&client).await;
         (!rows.is_empty()).then_some(rows)
@@ -1012,7 +1012,7 @@ async fn a_lesson_link_asks_first_and_reveals_on_demand() {
         link.contains("lesson=memory-wall") && link.contains("predict=1"),
         "{link}"
     );
-    client.goto(&link).await.expect("navigated");
+    page::goto(&client, &link).await;
     let question = page::text_once(&client, "#lesson .question", "VGG-16").await;
     assert!(question.contains("which strategies fit"), "{question}");
     page::text_once(&client, "#hidden-results", "hidden").await;
@@ -1169,7 +1169,7 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
             })
     })
     .await;
-    client.goto(&href).await.expect("reopened");
+    page::goto(&client, &href).await;
     let (_, reopened) = explained(&client, "filter@64:memory").await;
     assert_eq!(reopened, memory);
     page::click(&client, "#explain .close").await;
@@ -1201,7 +1201,7 @@ async fn a_projector_shows_ranking_and_plot_and_results_stay_in_view_while_editi
     // 1280x720 at 150% zoom: a page of 853x480 CSS pixels (the window's
     // frame added to the size asked for)
     open(&client, &s.base).await;
-    viewport(&client, 853, 480).await;
+    page::viewport(&client, 853, 480).await;
     let (width, height) = (853.0, 480.0);
     let short = eventually("the short plot", || async {
         let r = rect(&client, "#scaling-plot .plot-area").await;
@@ -1300,33 +1300,6 @@ async fn a_projector_shows_ranking_and_plot_and_results_stay_in_view_while_editi
     client.close().await.ok();
 }
 
-/// Sets the page's viewport (the window's inner size) to `width × height`.
-async fn viewport(client: &Client, width: u32, height: u32) {
-    client.set_window_size(width, height).await.expect("resized");
-    // the window's frame added, until the page itself has that size (a
-    // resize may take a moment to reach the page)
-    eventually("the page's size", || async {
-        let v = client
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .ok()?;
-        let (w, h) = (v[0].as_u64()?, v[1].as_u64()?);
-        if (w, h) == (u64::from(width), u64::from(height)) {
-            return Some(());
-        }
-        let (outer_w, outer_h) = client.get_window_size().await.ok()?;
-        let fit = |outer: u64, page: u64, wanted: u32| {
-            u32::try_from((outer + u64::from(wanted)).saturating_sub(page)).unwrap_or(wanted)
-        };
-        let _ = client
-            .set_window_size(fit(outer_w, w, width), fit(outer_h, h, height))
-            .await;
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        None
-    })
-    .await;
-}
-
 /// The smallest size in CSS pixels of the text of the plot `css` (its
 /// SVG's font sizes, scaled as the page draws the SVG).
 async fn plot_text_px(client: &Client, css: &str) -> f64 {
@@ -1349,7 +1322,7 @@ async fn a_lesson_opens_on_its_question_ranking_and_plot_and_takes_a_guess() {
     let s = setup();
     for (width, height) in [(853, 480), (360, 740)] {
         let client = web::browser(&s.driver).await;
-        viewport(&client, width, height).await;
+        page::viewport(&client, width, height).await;
         let lesson = paradl::app::lessons::find("memory-wall").expect("the lesson");
         let query = paradl::app::lessons::query(lesson, false);
         open(&client, &format!("{}{query}", s.base)).await;
@@ -1430,7 +1403,7 @@ async fn enabled(client: &Client, css: &str) -> bool {
 
 /// Opens a page whose results wait for a guess.
 async fn open_predict(client: &Client, url: &str) {
-    client.goto(url).await.expect("navigated");
+    page::goto(client, url).await;
     page::text_once(client, "#hidden-results", "hidden").await;
 }
 
@@ -1477,7 +1450,7 @@ async fn one_strategys_charts_draw_and_off_scale_bars_are_cut() {
     assert!(svg.contains("↑"), "a cut bar carries its total");
     // plot text is 12 px or more, on a desktop and on a phone
     assert!(plot_text_px(&client, "#scaling-plot").await >= 12.0);
-    viewport(&client, 360, 740).await;
+    page::viewport(&client, 360, 740).await;
     assert!(plot_text_px(&client, "#scaling-plot").await >= 12.0);
     client.close().await.ok();
 }
@@ -1535,7 +1508,7 @@ async fn undo_and_redo_act_only_when_they_can_and_back_returns_to_the_last_commi
 async fn a_phone_sees_the_bar_edits_the_gpus_there_and_the_ranking_fits() {
     let s = setup();
     let client = web::browser(&s.driver).await;
-    viewport(&client, 360, 740).await;
+    page::viewport(&client, 360, 740).await;
     open(&client, &s.base).await;
     let bar = page::text_once(&client, "#summary", "ResNet50").await;
     assert!(bar.contains("ABCI") && bar.contains("Best:"), "{bar}");
@@ -1782,7 +1755,7 @@ async fn small_targets(client: &Client) -> Vec<(String, f64, f64)> {
 async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
     let s = setup();
     let client = web::browser(&s.driver).await;
-    viewport(&client, 390, 844).await;
+    page::viewport(&client, 390, 844).await;
     open(&client, &s.base).await;
     page::click(&client, "#lessons summary").await;
     let small = small_targets(&client).await;
@@ -1802,7 +1775,7 @@ async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
     assert!(!marks.is_empty() && marks.iter().all(|m| *m), "{marks:?}");
     // a lesson open: its reveal, close and guess controls are thumb-sized too
     let link = format!("{}?lesson=memory-wall&predict=1", s.base);
-    client.goto(&link).await.expect("navigated");
+    page::goto(&client, &link).await;
     page::text_once(&client, "#lesson .question", "VGG-16").await;
     let small = small_targets(&client).await;
     assert!(small.is_empty(), "targets under 40 px with a lesson open: {small:?}");
@@ -1823,7 +1796,7 @@ async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
 async fn a_projector_changes_the_gpu_count_without_scrolling() {
     let s = setup();
     let client = web::browser(&s.driver).await;
-    viewport(&client, 853, 480).await;
+    page::viewport(&client, 853, 480).await;
     open(&client, &s.base).await;
     // the GPU field is on screen, at its size, not clipped to a pixel
     let [top, bottom, left, right] = rect(&client, "#bar-gpus").await;
@@ -1855,10 +1828,7 @@ async fn a_projector_changes_the_gpu_count_without_scrolling() {
 async fn a_lesson_says_when_the_setup_no_longer_matches_it() {
     let s = setup();
     let client = web::browser(&s.driver).await;
-    client
-        .goto(&format!("{}?lesson=memory-wall", s.base))
-        .await
-        .expect("navigated");
+    page::goto(&client, &format!("{}?lesson=memory-wall", s.base)).await;
     page::text_once(&client, "#lesson .answer", "out of memory").await;
     // an old lesson link (no state in it) opens the lesson's own setup, not the last view
     ranking_becomes(&client, &cli_ranking("vgg16", "abci", 8, "256")).await;
@@ -1878,7 +1848,8 @@ async fn a_lesson_says_when_the_setup_no_longer_matches_it() {
         .ok()
         .flatten()
         .expect("an address");
-    assert!(back.contains("lesson=memory-wall"), "{back}");
+    // the lesson's own page, pre-rendered beside the app's
+    assert!(back.ends_with("lesson-memory-wall.html"), "{back}");
     // the lesson's setup typed back: the note goes
     page::type_into(&client, "#gpus", "8").await;
     eventually("the note gone", || async {
@@ -1893,11 +1864,8 @@ async fn a_lesson_says_when_the_setup_no_longer_matches_it() {
 async fn a_phone_sees_the_ranking_after_changing_the_gpus_with_a_lesson_open() {
     let s = setup();
     let client = web::browser(&s.driver).await;
-    viewport(&client, 390, 844).await;
-    client
-        .goto(&format!("{}?lesson=data-stops-scaling", s.base))
-        .await
-        .expect("navigated");
+    page::viewport(&client, 390, 844).await;
+    page::goto(&client, &format!("{}?lesson=data-stops-scaling", s.base)).await;
     page::text_once(&client, "#lesson .answer", "").await;
     let before = ranking(&client).await;
     let field = client.find(Locator::Css("#bar-gpus")).await.expect("the bar's field");

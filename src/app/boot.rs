@@ -9,18 +9,27 @@ use crate::app::{browser, lessons, url};
 /// the defaults. A link that cannot be read falls back to the defaults
 /// with a notice.
 pub fn boot() -> AppState {
-    let lesson = browser::query_param("lesson").and_then(|id| lessons::find(&id));
+    boot_from(&browser::query_param, browser::remembered)
+}
+
+/// The state a visit starts from, given the address's parameters (`param`)
+/// and the last state kept in this browser (`remembered`, asked only when
+/// the address names none). The pre-render starts from it too, so that a
+/// pre-rendered page shows what the app will.
+pub fn boot_from(param: &dyn Fn(&str) -> Option<String>, remembered: fn() -> Option<String>) -> AppState {
+    let lesson = param("lesson").and_then(|id| lessons::find(&id));
+    let linked = param(url::PARAMETER);
     let mut state = match lesson {
         // an old lesson link (`?lesson=ID` without its state): the lesson's own setup
-        Some(lesson) if browser::linked_state().is_none() => AppState::new((lesson.inputs)(), None),
-        _ => linked_or_kept(),
+        Some(lesson) if linked.is_none() => AppState::new((lesson.inputs)(), None),
+        _ => linked_or_kept(linked, remembered),
     };
     // a lesson's link: its question first, and with predict=1 the results
     // hidden until revealed
     if let Some(lesson) = lesson {
         state.lesson = Some(LessonState {
             lesson,
-            predict: browser::query_param("predict").is_some_and(|p| p == "1"),
+            predict: param("predict").is_some_and(|p| p == "1"),
             revealed: false,
             guess: None,
         });
@@ -28,8 +37,8 @@ pub fn boot() -> AppState {
     state
 }
 
-fn linked_or_kept() -> AppState {
-    match browser::linked_state() {
+fn linked_or_kept(linked: Option<String>, remembered: fn() -> Option<String>) -> AppState {
+    match linked {
         Some(link) => match url::decode(&link) {
             Ok(document) => AppState::new(document, None),
             Err(e) => AppState::new(
@@ -39,7 +48,7 @@ fn linked_or_kept() -> AppState {
                 )),
             ),
         },
-        None => match browser::remembered().map(|text| url::decode_stored(&text)) {
+        None => match remembered().map(|text| url::decode_stored(&text)) {
             None => AppState::new(Document::default(), None),
             Some(Ok(document)) => AppState::new(document, None),
             Some(Err(e)) => AppState::new(

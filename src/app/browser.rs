@@ -10,8 +10,18 @@ use super::url::PARAMETER;
 /// Where the last state is kept.
 pub const STORAGE_KEY: &str = "paradl.state";
 
+/// The page's window; none outside a browser (the pre-render, native
+/// tests), where every call here does nothing.
+#[cfg(target_arch = "wasm32")]
 fn window() -> Result<web_sys::Window, JsValue> {
     web_sys::window().ok_or_else(|| JsValue::from_str("no window"))
+}
+
+/// Outside a browser there is no window: `JsValue::UNDEFINED` is a constant,
+/// so saying so calls nothing of JavaScript's.
+#[cfg(not(target_arch = "wasm32"))]
+fn window() -> Result<web_sys::Window, JsValue> {
+    Err(JsValue::UNDEFINED)
 }
 
 /// The state parameter of the page's address, if any.
@@ -19,11 +29,25 @@ pub fn linked_state() -> Option<String> {
     query_param(PARAMETER)
 }
 
-/// A parameter of the page's address, if present.
+/// A parameter of the page's address, if present. A bare address reads
+/// the query its page was pre-rendered for ([`PAGE_QUERY`]: a lesson's
+/// page shows that lesson).
 pub fn query_param(name: &str) -> Option<String> {
-    let search = window().ok()?.location().search().ok()?;
+    let w = window().ok()?;
+    let mut search = w.location().search().ok()?;
+    if search.is_empty() {
+        search = w
+            .document()
+            .and_then(|d| d.document_element())
+            .and_then(|e| e.get_attribute(PAGE_QUERY))
+            .unwrap_or_default();
+    }
     UrlSearchParams::new_with_str(&search).ok()?.get(name)
 }
+
+/// The attribute of a pre-rendered page's `<html>` that holds the query
+/// it shows (empty for the default view).
+pub const PAGE_QUERY: &str = "data-query";
 
 /// The address of a network file the page was opened with
 /// (`?model=ADDRESS`, for course pages), if any.
@@ -118,6 +142,12 @@ pub fn keep(link: Option<&str>, suffix: &str, stored: &str, push: bool, position
         .local_storage()?
         .ok_or_else(|| JsValue::from_str("no local storage"))?;
     storage.set_item(STORAGE_KEY, stored)
+}
+
+/// The page's list for a CSS media query, if the browser has one (none
+/// outside a browser: the pre-render draws for a common screen).
+pub fn media(query: &str) -> Option<web_sys::MediaQueryList> {
+    window().ok()?.match_media(query).ok().flatten()
 }
 
 /// The state remembered by [`keep`], if any.

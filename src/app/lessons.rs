@@ -133,6 +133,12 @@ pub fn query(lesson: &Lesson, predict: bool) -> String {
     format!("?s={state}{}", suffix(lesson, predict))
 }
 
+/// The file of a lesson's own page, pre-rendered beside `index.html`
+/// (`lesson-ID.html`), which shows it with no query.
+pub fn page_file(lesson: &Lesson) -> String {
+    format!("lesson-{}.html", lesson.id)
+}
+
 /// What a lesson adds to an address: `&lesson=ID`, and `&predict=1` for
 /// predict, then reveal.
 pub fn suffix(lesson: &Lesson, predict: bool) -> String {

@@ -18,6 +18,8 @@ pub mod input;
 pub mod lessons;
 pub mod model_doc;
 pub mod planner;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prerender;
 pub mod reader;
 pub mod results;
 pub mod shipped;
@@ -29,8 +31,9 @@ pub mod words;
 pub mod worker;
 
 /// Mounts the app on the page's body, in place of `index.html`'s
-/// placeholder (removed in the same task, so nothing blank is painted).
+/// placeholder or pre-rendered view (removed by the app once its first
+/// render is in the page, before anything is painted: nothing blank, and
+/// the page keeps where it was scrolled).
 pub fn start() {
     yew::Renderer::<components::app::App>::new().render();
-    browser::remove_placeholder();
 }

@@ -123,3 +123,53 @@ pub async fn share_link(client: &Client, accept: impl Fn(&str) -> bool) -> Strin
     })
     .await
 }
+
+/// Waits until the app has taken the page over (its placeholder, or the
+/// view pre-rendered at build time, is gone): before that, what the page
+/// shows is not the app's and its inputs are disabled.
+pub async fn taken_over(client: &Client) {
+    eventually("the app to take the page over", || async {
+        let gone = client
+            .execute("return document.getElementById('placeholder') === null;", vec![])
+            .await
+            .ok()?;
+        gone.as_bool().filter(|g| *g)
+    })
+    .await;
+}
+
+/// Opens `url` and waits until the app has taken the page over.
+pub async fn goto(client: &Client, url: &str) {
+    client
+        .goto(url)
+        .await
+        .unwrap_or_else(|e| panic!("navigated to {url}: {e}"));
+    taken_over(client).await;
+}
+
+/// Sets the page's viewport (the window's inner size) to `width × height`.
+pub async fn viewport(client: &Client, width: u32, height: u32) {
+    client.set_window_size(width, height).await.expect("resized");
+    // the window's frame added, until the page itself has that size (a
+    // resize may take a moment to reach the page)
+    eventually("the page's size", || async {
+        let v = client
+            .execute("return [window.innerWidth, window.innerHeight];", vec![])
+            .await
+            .ok()?;
+        let (w, h) = (v[0].as_u64()?, v[1].as_u64()?);
+        if (w, h) == (u64::from(width), u64::from(height)) {
+            return Some(());
+        }
+        let (outer_w, outer_h) = client.get_window_size().await.ok()?;
+        let fit = |outer: u64, page: u64, wanted: u32| {
+            u32::try_from((outer + u64::from(wanted)).saturating_sub(page)).unwrap_or(wanted)
+        };
+        let _ = client
+            .set_window_size(fit(outer_w, w, width), fit(outer_h, h, height))
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        None
+    })
+    .await;
+}

@@ -216,3 +216,47 @@ where
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Sends a DevTools command to a session's browser through ChromeDriver
+/// (`POST /session/ID/goog/cdp/execute`).
+#[allow(dead_code)] // not every test file drives DevTools
+pub async fn devtools(driver: &Driver, client: &Client, cmd: &str, params: Value) {
+    use std::io::Read;
+    let session = client.session_id().await.ok().flatten().expect("a session");
+    let address = driver.url.trim_start_matches("http://").to_string();
+    let body = serde_json::json!({ "cmd": cmd, "params": params }).to_string();
+    let request = format!(
+        "POST /session/{session}/goog/cdp/execute HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = std::net::TcpStream::connect(&address).expect("chromedriver");
+    stream.write_all(request.as_bytes()).expect("sent");
+    // the answer's head, then as many bytes as its Content-Length says (the
+    // driver may keep the connection open, so reading to the end would wait)
+    let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(30)));
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&answer).to_string();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length = text[..end]
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().to_string())
+                })
+                .and_then(|v| v.parse::<usize>().ok())
+                .unwrap_or(0);
+            if answer.len() >= end + 4 + length {
+                break;
+            }
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{cmd}: {answer}");
+}

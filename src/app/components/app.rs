@@ -49,6 +49,8 @@ pub fn app(props: &AppProps) -> Html {
     use_linked_model(state.clone());
     use_history(state.clone());
     use_reading(state.clone());
+    // the first render is in the page: the placeholder (or pre-rendered view) above it goes
+    use_effect_with((), |()| browser::remove_placeholder());
     // history entries already in the address bar: several actions may reach
     // one render, so a new entry is pushed when the count grew
     let kept_entries = use_mut_ref(|| state.pushes);

@@ -3,13 +3,11 @@
 
 use yew::prelude::*;
 
-use crate::app::browser;
-use crate::app::lessons::{LESSONS, query};
+use crate::app::lessons::{LESSONS, page_file, query};
 
 /// The list of lessons.
 #[function_component(LessonsList)]
 pub fn lessons_list() -> Html {
-    let page = browser::share_url("");
     html! {
         <details id="lessons" class="lessons">
             <summary><h3>{ "Lessons" }</h3></summary>
@@ -17,8 +15,9 @@ pub fn lessons_list() -> Html {
                 { for LESSONS.iter().map(|l| html! {
                     <li data-lesson={l.id}>
                         <strong>{ l.title }</strong>{ " — " }<span class="quiet">{ l.question }</span>{ " " }
-                        <a href={format!("{page}{}", query(l, false))}>{ "Open" }</a>{ " · " }
-                        <a class="predict" href={format!("{page}{}", query(l, true))}>{ "Predict, then reveal" }</a>
+                        // each lesson's own page, pre-rendered beside this one (relative: any sub-path works)
+                        <a href={format!("./{}", page_file(l))}>{ "Open" }</a>{ " · " }
+                        <a class="predict" href={format!("./{}{}", page_file(l), query(l, true))}>{ "Predict, then reveal" }</a>
                     </li>
                 }) }
             </ul>

@@ -5,9 +5,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
-fn matches(query: &str) -> Option<web_sys::MediaQueryList> {
-    web_sys::window()?.match_media(query).ok().flatten()
-}
+use crate::app::browser::media as matches;
 
 /// Whether `query` matches now; re-renders when that changes.
 #[hook]

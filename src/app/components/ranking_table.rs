@@ -71,7 +71,8 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 class={classes!((!p.feasible).then_some("infeasible"))}
             >
                 <td>{ if p.feasible { (i + 1).to_string() } else { "–".into() } }</td>
-                <th scope="row">{ p.strategy.name() }</th>
+                // the app benchmark times when the first row is painted (Element Timing)
+                <th scope="row" elementtiming={(i == 0).then_some("ranking-first-row")}>{ p.strategy.name() }</th>
                 <td class="num">
                     <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::Total)}
                         text={units::seconds(p.total_s)} value={p.total_s} />

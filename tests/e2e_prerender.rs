@@ -1,0 +1,211 @@
+//! End-to-end tests of the pre-rendered pages (src/app/prerender.rs) in
+//! headless Chromium: what each page shows before its WebAssembly arrives
+//! (the WebAssembly blocked, or JavaScript off), that it is what the app
+//! then shows, and that an address the pre-render cannot know waits for the
+//! app instead.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "support/page.rs"]
+#[allow(dead_code)]
+mod page;
+#[path = "support/web.rs"]
+mod web;
+
+use fantoccini::{Client, Locator};
+use paradl::app::lessons::{LESSONS, page_file};
+use paradl::app::prerender::pages;
+use serde_json::{Value, json};
+
+/// A session whose page never gets its WebAssembly: what a visitor sees
+/// until it arrives.
+async fn before_the_app(driver: &web::Driver) -> Client {
+    let client = web::browser(driver).await;
+    web::devtools(driver, &client, "Network.enable", json!({})).await;
+    web::devtools(driver, &client, "Network.setBlockedURLs", json!({ "urls": ["*.wasm"] })).await;
+    client
+}
+
+/// What the page shows of its answer: the ranking's rows, the verdict, the
+/// lesson's question and every plot's SVG, read from what is displayed.
+const SHOWN: &str = r#"
+const shown = (e) => e && e.offsetParent !== null;
+const rows = Array.from(document.querySelectorAll('#ranking tbody tr')).filter(shown).map(r =>
+  [r.dataset.strategy, r.dataset.totalS, r.dataset.memoryBytes, r.dataset.feasible]);
+const verdict = document.querySelector('#verdict');
+const question = document.querySelector('#lesson .question');
+return {
+  rows,
+  verdict: shown(verdict) ? verdict.textContent : null,
+  question: shown(question) ? question.textContent : null,
+  plots: Array.from(document.querySelectorAll('.outputs svg')).filter(s => s.getBoundingClientRect().width > 0).map(s => s.outerHTML),
+};
+"#;
+
+async fn shown(client: &Client) -> Value {
+    client.execute(SHOWN, vec![]).await.expect("read the page")
+}
+
+/// Whether the element `css` lies wholly in the viewport, above the note
+/// fixed at its foot while the app wakes up.
+async fn on_screen(client: &Client, css: &str) -> bool {
+    let script = format!(
+        "const e = document.querySelector('{css}'); if (!e) return false; const r = e.getBoundingClientRect();
+         const note = document.querySelector('.waking'); const foot = note ? note.getBoundingClientRect().top : innerHeight;
+         return r.height > 0 && r.top >= 0 && r.bottom <= Math.min(innerHeight, foot);"
+    );
+    client.execute(&script, vec![]).await.ok().and_then(|v| v.as_bool()) == Some(true)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn each_prerendered_page_shows_what_the_app_then_shows() {
+    let port = web::serve(web::dist());
+    let driver = web::driver();
+    for built in pages() {
+        let address = format!("http://127.0.0.1:{port}/{}", built.file);
+        let client = before_the_app(&driver).await;
+        client.goto(&address).await.expect("opened");
+        let before = shown(&client).await;
+        assert!(
+            before["rows"].as_array().is_some_and(|r| !r.is_empty()),
+            "{}: no ranking before the app",
+            built.file
+        );
+        assert!(
+            before["plots"].as_array().is_some_and(|p| !p.is_empty()),
+            "{}: no plot",
+            built.file
+        );
+        // waking up: the inputs are disabled and say so
+        let gpus = client.find(Locator::Css("#gpus")).await.expect("#gpus");
+        assert_eq!(gpus.attr("disabled").await.ok().flatten().as_deref(), Some("true"));
+        let note = client.find(Locator::Css(".waking")).await.expect("the waking note");
+        assert!(note.text().await.unwrap_or_default().contains("waking up"));
+        client.close().await.ok();
+
+        let client = web::browser(&driver).await;
+        page::goto(&client, &address).await;
+        let after = shown(&client).await;
+        assert_eq!(before["rows"], after["rows"], "{}: the ranking", built.file);
+        assert_eq!(before["verdict"], after["verdict"], "{}: the verdict", built.file);
+        assert_eq!(before["question"], after["question"], "{}: the lesson", built.file);
+        assert_eq!(before["plots"], after["plots"], "{}: the plots' data", built.file);
+        // the app answers input at once
+        page::type_into(&client, "#gpus", "48").await;
+        page::text_once(&client, "#ranking caption", "at 48 GPUs").await;
+        client.close().await.ok();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_lesson_page_shows_its_question_and_ranking_on_a_phone_and_a_projector_before_the_app() {
+    let port = web::serve(web::dist());
+    let driver = web::driver();
+    for lesson in LESSONS.iter() {
+        for (width, height) in [(390, 844), (853, 480)] {
+            let client = before_the_app(&driver).await;
+            page::viewport(&client, width, height).await;
+            client
+                .goto(&format!("http://127.0.0.1:{port}/{}", page_file(lesson)))
+                .await
+                .expect("opened");
+            for part in ["#lesson .question", "#ranking tbody tr:first-child"] {
+                assert!(
+                    on_screen(&client, part).await,
+                    "{} at {width}x{height}: {part} is not on screen",
+                    lesson.id
+                );
+            }
+            client.close().await.ok();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn with_javascript_off_the_default_page_shows_its_ranking() {
+    let port = web::serve(web::dist());
+    let driver = web::driver();
+    let client = web::browser(&driver).await;
+    web::devtools(
+        &driver,
+        &client,
+        "Emulation.setScriptExecutionDisabled",
+        json!({ "value": true }),
+    )
+    .await;
+    client.goto(&format!("http://127.0.0.1:{port}/")).await.expect("opened");
+    let row = client
+        .find(Locator::Css("#ranking tbody tr"))
+        .await
+        .expect("a ranking row");
+    assert!(row.is_displayed().await.unwrap_or(false), "the ranking is hidden");
+    assert!(row.text().await.unwrap_or_default().contains("data"));
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn an_address_the_prerender_cannot_know_waits_for_the_app() {
+    let port = web::serve(web::dist());
+    let base = format!("http://127.0.0.1:{port}/");
+    let driver = web::driver();
+    let lesson = &LESSONS[0];
+    let other = paradl::app::url::encode(&(LESSONS[1].inputs)());
+    let addresses = [
+        // a share link, on the default page and on a lesson's page
+        format!("{base}?s={other}"),
+        format!("{base}{}?s={other}", page_file(lesson)),
+        // a guess to make first
+        format!(
+            "{base}{}{}",
+            page_file(lesson),
+            paradl::app::lessons::query(lesson, true)
+        ),
+        // an old lesson link
+        format!("{base}?lesson={}", lesson.id),
+        // a network file to fetch
+        format!("{base}?model=net.onnx"),
+    ];
+    for address in &addresses {
+        let client = before_the_app(&driver).await;
+        client.goto(address).await.expect("opened");
+        let seen = shown(&client).await;
+        assert_eq!(seen["rows"], json!([]), "{address}: a ranking of another question");
+        let waiting = client.find(Locator::Css(".waiting")).await.expect("the placeholder");
+        assert!(
+            waiting.is_displayed().await.unwrap_or(false),
+            "{address}: no placeholder"
+        );
+        client.close().await.ok();
+    }
+    // a view kept from a last visit, on the bare default page
+    let client = before_the_app(&driver).await;
+    client.goto(&base).await.expect("opened");
+    assert!(shown(&client).await["rows"].as_array().is_some_and(|r| !r.is_empty()));
+    client
+        .execute(
+            "localStorage.setItem('paradl.state', 'kept'); location.reload();",
+            vec![],
+        )
+        .await
+        .expect("kept");
+    web::eventually("the placeholder for a kept view", || async {
+        let waiting = client.find(Locator::Css(".waiting")).await.ok()?;
+        waiting.is_displayed().await.ok()?.then_some(())
+    })
+    .await;
+    assert_eq!(shown(&client).await["rows"], json!([]));
+    client.close().await.ok();
+    // the same share link, once the app is there: its own view
+    let client = web::browser(&driver).await;
+    page::goto(&client, &addresses[1]).await;
+    let rows = page::ranking(&client).await;
+    assert!(!rows.is_empty());
+    assert!(
+        client.find(Locator::Css("#lesson")).await.is_err(),
+        "no lesson in a bare share link"
+    );
+    client.close().await.ok();
+}
