@@ -435,6 +435,7 @@ async fn cold_load(driver: &web::Driver, base: &str) -> String {
     for (label, address) in addresses {
         let (mut rows, mut answers, mut wire) = (Vec::new(), Vec::new(), 0.0);
         let (mut arrivals, mut takeovers) = (Vec::new(), Vec::new());
+        let (mut starts, mut renders) = (Vec::new(), Vec::new());
         for _ in 0..3 {
             let client = web::browser(driver).await;
             for (cmd, params) in [
@@ -471,15 +472,18 @@ async fn cold_load(driver: &web::Driver, base: &str) -> String {
                            .filter(e => e.startTime <= t.answered).reduce((s, e) => s + e.transferSize, 0);
                          const row = t.rowPainted !== undefined ? Math.max(t.rowPainted, t.rowInView ?? 0) : t.rowInView;
                          const wasm = performance.getEntriesByType('resource').find(e => e.name.includes('paradl-web') && e.name.endsWith('.wasm'));
-                         return [row, t.answered, bytes, wasm ? wasm.responseEnd : -1, t.typed];",
+                         const mark = (name) => { const m = performance.getEntriesByName(name); return m.length ? m[0].startTime : -1; };
+                         return [row, t.answered, bytes, wasm ? wasm.responseEnd : -1, t.typed, mark('paradl-started'), mark('paradl-rendered')];",
                         vec![],
                     )
                     .await
                     .ok()?;
                 let v = v.as_array()?.clone();
-                Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?, v[3].as_f64()?, v[4].as_f64()?))
+                Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?, v[3].as_f64()?, v[4].as_f64()?, v[5].as_f64()?, v[6].as_f64()?))
             })
             .await;
+            starts.push(times.5);
+            renders.push(times.6);
             arrivals.push(times.3);
             takeovers.push(times.4);
             rows.push(times.0);
@@ -488,12 +492,14 @@ async fn cold_load(driver: &web::Driver, base: &str) -> String {
             client.close().await.ok();
         }
         report += &format!(
-            "  {label}: first ranking row on screen {:.0} ms {:?}, first answered input {:.0} ms {:?} (the WebAssembly in at {:.0} ms, the app in charge at {:.0} ms), {wire:.0} bytes on the wire until then\n",
+            "  {label}: first ranking row on screen {:.0} ms {:?}, first answered input {:.0} ms {:?} (the WebAssembly in at {:.0} ms, running at {:.0} ms, rendered at {:.0} ms, in charge at {:.0} ms), {wire:.0} bytes on the wire until then\n",
             median(rows.clone()),
             rows.iter().map(|v| v.round()).collect::<Vec<_>>(),
             median(answers.clone()),
             answers.iter().map(|v| v.round()).collect::<Vec<_>>(),
             median(arrivals),
+            median(starts),
+            median(renders),
             median(takeovers),
         );
     }

@@ -35,5 +35,7 @@ pub mod worker;
 /// render is in the page, before anything is painted: nothing blank, and
 /// the page keeps where it was scrolled).
 pub fn start() {
+    // the app benchmark's mark: the WebAssembly is compiled and running
+    browser::mark_once("paradl-started");
     yew::Renderer::<components::app::App>::new().render();
 }
