@@ -1543,6 +1543,20 @@ async fn a_phone_sees_the_bar_edits_the_gpus_there_and_the_ranking_fits() {
     assert_eq!(live[0], Value::Null);
     assert_eq!(live[1], Value::from("polite"));
     assert!(live[2].as_u64().unwrap_or(999) < 200, "{live}");
+    // every text of the ranking, its "×N" track record too, is readable on the phone
+    let smallest = client
+        .execute(
+            "const sizes = Array.from(document.querySelectorAll('#ranking *')).filter(e => e.offsetParent !== null && e.textContent.trim())
+               .map(e => [parseFloat(getComputedStyle(e).fontSize), e.tagName + '.' + e.className]).sort((x, y) => x[0] - y[0]);
+             return sizes[0];",
+            vec![],
+        )
+        .await
+        .expect("font sizes");
+    assert!(
+        smallest[0].as_f64().unwrap_or(0.0) >= 12.5,
+        "the ranking's smallest text (px, element): {smallest}"
+    );
     client.close().await.ok();
 }
 
