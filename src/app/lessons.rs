@@ -139,6 +139,13 @@ pub fn page_file(lesson: &Lesson) -> String {
     format!("lesson-{}.html", lesson.id)
 }
 
+/// The address of a lesson's own page, relative to the app's page (so that
+/// any sub-path works); with `predict`, opened in predict, then reveal.
+pub fn page_address(lesson: &Lesson, predict: bool) -> String {
+    let query = if predict { query(lesson, true) } else { String::new() };
+    format!("./{}{query}", page_file(lesson))
+}
+
 /// What a lesson adds to an address: `&lesson=ID`, and `&predict=1` for
 /// predict, then reveal.
 pub fn suffix(lesson: &Lesson, predict: bool) -> String {

@@ -192,6 +192,16 @@ mod tests {
     }
 
     #[test]
+    fn the_pages_first_script_reads_what_the_app_writes() {
+        // index.html's script decides, before the app, whether the page shows its view:
+        // it must read the attribute the pre-render writes and the key the app keeps views under
+        let index = include_str!("../../index.html");
+        assert!(index.contains(&format!("getAttribute('{PAGE_QUERY}')")));
+        assert!(index.contains(&format!("localStorage.getItem('{}')", crate::app::browser::STORAGE_KEY)));
+        assert!(index.contains(&format!("asked.get('{}')", crate::app::url::PARAMETER)));
+    }
+
+    #[test]
     fn params_of_a_written_query() {
         assert_eq!(param("?s=a-b_c&lesson=x", "s").as_deref(), Some("a-b_c"));
         assert_eq!(param("?s=a&lesson=x", "lesson").as_deref(), Some("x"));

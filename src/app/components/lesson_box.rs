@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::guess_form::GuessForm;
 use super::use_app;
-use crate::app::lessons::page_file;
+use crate::app::lessons::page_address;
 use crate::app::state::action::{Action, PageAction};
 use crate::app::state::{Guess, LessonState};
 use crate::oracle::{Projection, units};
@@ -75,7 +75,7 @@ pub fn lesson_box() -> Html {
     let stale = answer
         .as_ref()
         .is_some_and(|a| *a.question() != (lesson.inputs)().question);
-    let lesson_link = format!("./{}", page_file(lesson));
+    let lesson_link = page_address(lesson, false);
     html! {
         <section id="lesson" class="lesson" aria-label="Lesson" ref={node}>
             <h3>{ lesson.title }</h3>

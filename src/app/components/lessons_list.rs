@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::app::lessons::{LESSONS, page_file, query};
+use crate::app::lessons::{LESSONS, page_address};
 
 /// The list of lessons.
 #[function_component(LessonsList)]
@@ -16,8 +16,8 @@ pub fn lessons_list() -> Html {
                     <li data-lesson={l.id}>
                         <strong>{ l.title }</strong>{ " — " }<span class="quiet">{ l.question }</span>{ " " }
                         // each lesson's own page, pre-rendered beside this one (relative: any sub-path works)
-                        <a href={format!("./{}", page_file(l))}>{ "Open" }</a>{ " · " }
-                        <a class="predict" href={format!("./{}{}", page_file(l), query(l, true))}>{ "Predict, then reveal" }</a>
+                        <a href={page_address(l, false)}>{ "Open" }</a>{ " · " }
+                        <a class="predict" href={page_address(l, true)}>{ "Predict, then reveal" }</a>
                     </li>
                 }) }
             </ul>
