@@ -1789,6 +1789,24 @@ async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
         .map(|a| a.iter().map(|b| b.as_bool() == Some(true)).collect())
         .unwrap_or_default();
     assert!(!marks.is_empty() && marks.iter().all(|m| *m), "{marks:?}");
+    // the strategy diagram's text is read at its size (it was 6 px: 720 units across the phone)
+    let sizes = client
+        .execute(
+            "const svg = document.querySelector('svg.diagram');
+             const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+             return [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale);",
+            vec![],
+        )
+        .await
+        .expect("read the diagram");
+    let sizes: Vec<f64> = sizes
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_f64).collect())
+        .unwrap_or_default();
+    assert!(
+        !sizes.is_empty() && sizes.iter().all(|px| *px >= 11.0),
+        "diagram text in px: {sizes:?}"
+    );
     // a lesson open: its reveal, close and guess controls are thumb-sized too
     let link = format!("{}?lesson=memory-wall&predict=1", s.base);
     page::goto(&client, &link).await;

@@ -6,11 +6,19 @@ use crate::oracle::{Placement, Share, units};
 
 /// Nodes drawn at most: the first ones and the last (the others elided).
 pub const SHOWN_NODES: u64 = 4;
-/// Width of the diagram's coordinate space.
+/// Width of the diagram's coordinate space on a wide screen.
 pub const DIAGRAM_WIDTH: u32 = 720;
+/// Width of the diagram's coordinate space on a phone: drawn at about its
+/// size, so that its 12-unit text stays 12 px (at 720 units across a
+/// 360 px screen it was 6 px).
+pub const NARROW_DIAGRAM_WIDTH: u32 = 360;
+/// The narrowest a GPU is drawn: its label ("layers 12–25", "filters
+/// 2/4") fits at 12 px. More GPUs than fit a row wrap to the next.
+pub const MIN_GPU_WIDTH: u32 = 80;
 const GPU_GAP: u32 = 6;
 const NODE_PAD: u32 = 8;
-const NODE_HEIGHT: u32 = 82;
+const NODE_TITLE: u32 = 22;
+const GPU_HEIGHT: u32 = 52;
 const NODE_GAP: u32 = 10;
 
 /// A GPU as drawn.
@@ -46,6 +54,8 @@ pub struct Layout {
     pub elided: u64,
     /// Height of the coordinate space.
     pub height: u32,
+    /// Width of the coordinate space.
+    pub width: u32,
 }
 
 /// What GPU `gpu` holds, in two short lines.
@@ -69,9 +79,10 @@ pub fn label(placement: &Placement, gpu: u64) -> Vec<String> {
     }
 }
 
-/// Lays out `placement`: up to [`SHOWN_NODES`] nodes stacked, each with
-/// its GPUs in a row.
-pub fn layout(placement: &Placement) -> Layout {
+/// Lays out `placement` in a space `width` units wide: up to
+/// [`SHOWN_NODES`] nodes stacked, each with its GPUs in rows of as many as
+/// fit at [`MIN_GPU_WIDTH`].
+pub fn layout(placement: &Placement, width: u32) -> Layout {
     let n = placement.gpus_per_node.max(1);
     let shown: Vec<u64> = if placement.nodes <= SHOWN_NODES {
         (0..placement.nodes).collect()
@@ -81,8 +92,12 @@ pub fn layout(placement: &Placement) -> Layout {
             .collect()
     };
     let elided = placement.nodes - shown.len() as u64;
-    let inner = DIAGRAM_WIDTH - 2 * NODE_PAD - 20;
-    let gpu_width = (inner - GPU_GAP * (n as u32 - 1).min(inner)) / n as u32;
+    let inner = width.saturating_sub(2 * NODE_PAD + 20).max(MIN_GPU_WIDTH);
+    let fit = u64::from((inner + GPU_GAP) / (MIN_GPU_WIDTH + GPU_GAP)).max(1);
+    let columns = n.min(fit) as u32;
+    let rows = n.div_ceil(u64::from(columns)) as u32;
+    let gpu_width = (inner - GPU_GAP * (columns - 1)) / columns;
+    let node_height = NODE_TITLE + rows * (GPU_HEIGHT + GPU_GAP) - GPU_GAP + NODE_PAD;
     let mut top = 4;
     let mut nodes = Vec::new();
     for (i, &node) in shown.iter().enumerate() {
@@ -92,33 +107,37 @@ pub fn layout(placement: &Placement) -> Layout {
         let first = node * n;
         let gpus = (first..(first + n).min(placement.gpus))
             .enumerate()
-            .map(|(k, gpu)| GpuBox {
-                gpu,
-                rect: (
-                    10 + NODE_PAD + k as u32 * (gpu_width + GPU_GAP),
-                    top + 22,
-                    gpu_width,
-                    NODE_HEIGHT - 22 - NODE_PAD,
-                ),
-                group: if placement.group_size > 1 {
-                    placement.group_of(gpu)
-                } else {
-                    0
-                },
-                lines: label(placement, gpu),
+            .map(|(k, gpu)| {
+                let (row, column) = (k as u32 / columns, k as u32 % columns);
+                GpuBox {
+                    gpu,
+                    rect: (
+                        10 + NODE_PAD + column * (gpu_width + GPU_GAP),
+                        top + NODE_TITLE + row * (GPU_HEIGHT + GPU_GAP),
+                        gpu_width,
+                        GPU_HEIGHT,
+                    ),
+                    group: if placement.group_size > 1 {
+                        placement.group_of(gpu)
+                    } else {
+                        0
+                    },
+                    lines: label(placement, gpu),
+                }
             })
             .collect();
         nodes.push(NodeBox {
             node,
-            rect: (10, top, DIAGRAM_WIDTH - 20, NODE_HEIGHT),
+            rect: (10, top, width.max(inner + 2 * NODE_PAD + 20) - 20, node_height),
             gpus,
         });
-        top += NODE_HEIGHT + NODE_GAP;
+        top += node_height + NODE_GAP;
     }
     Layout {
         nodes,
         elided,
         height: top,
+        width: width.max(inner + 2 * NODE_PAD + 20),
     }
 }
 
@@ -136,7 +155,7 @@ mod tests {
 
     #[test]
     fn many_nodes_show_the_first_and_the_last() {
-        let l = layout(&placement(Strategy::Data, 64));
+        let l = layout(&placement(Strategy::Data, 64), DIAGRAM_WIDTH);
         let nodes: Vec<u64> = l.nodes.iter().map(|n| n.node).collect();
         assert_eq!(nodes, vec![0, 1, 2, 15]);
         assert_eq!(l.elided, 12);
@@ -155,13 +174,43 @@ mod tests {
 
     #[test]
     fn labels_say_what_each_gpu_holds() {
-        let hybrid = layout(&placement(Strategy::DataFilter, 8));
+        let hybrid = layout(&placement(Strategy::DataFilter, 8), DIAGRAM_WIDTH);
         let gpus: Vec<&GpuBox> = hybrid.nodes.iter().flat_map(|n| &n.gpus).collect();
         assert_eq!(gpus[5].lines[0], "filters 2/4");
         assert_eq!((gpus[3].group, gpus[4].group), (0, 1));
-        let pipeline = layout(&placement(Strategy::Pipeline, 2));
+        let pipeline = layout(&placement(Strategy::Pipeline, 2), DIAGRAM_WIDTH);
         assert_eq!(pipeline.nodes.len(), 1);
         assert!(pipeline.nodes[0].gpus[1].lines[1] == "stage 2");
         assert!(pipeline.nodes[0].gpus[0].lines[0].starts_with("layers 1–"));
+    }
+
+    #[test]
+    fn a_phone_wraps_a_node_s_gpus_into_rows_as_wide_as_their_labels() {
+        let p = placement(Strategy::Data, 64);
+        let wide = layout(&p, DIAGRAM_WIDTH);
+        let narrow = layout(&p, NARROW_DIAGRAM_WIDTH);
+        assert_eq!(narrow.width, NARROW_DIAGRAM_WIDTH);
+        let rows = |l: &Layout| {
+            let mut tops: Vec<u32> = l.nodes[0].gpus.iter().map(|g| g.rect.1).collect();
+            tops.dedup();
+            tops.len()
+        };
+        assert_eq!(rows(&wide), 1, "ABCI's 4 GPUs a node in one row");
+        assert_eq!(rows(&narrow), 2, "in two rows of 3 and 1 on a phone");
+        for l in [&wide, &narrow] {
+            for node in &l.nodes {
+                for gpu in &node.gpus {
+                    assert!(gpu.rect.2 >= MIN_GPU_WIDTH, "{:?}", gpu.rect);
+                    assert!(gpu.rect.0 + gpu.rect.2 <= node.rect.0 + node.rect.2);
+                    assert!(gpu.rect.1 + gpu.rect.3 <= node.rect.1 + node.rect.3);
+                }
+                assert!(node.rect.0 + node.rect.2 <= l.width);
+            }
+            // nodes never overlap
+            for w in l.nodes.windows(2) {
+                assert!(w[0].rect.1 + w[0].rect.3 < w[1].rect.1);
+            }
+            assert!(l.nodes.last().is_some_and(|n| n.rect.1 + n.rect.3 <= l.height));
+        }
     }
 }

@@ -233,6 +233,9 @@ pub fn log_log<'a, 'b>(
         .y_label_formatter(y_label)
         .label_style((FONT, TEXT_SIZE))
         .axis_desc_style((FONT, AXIS_SIZE))
+        // minor gridlines unpainted (zero alpha: the SVG has none): between
+        // the few labelled ones they read as hatching (0 light lines
+        // overflows in plotters' key points)
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(fail)?;

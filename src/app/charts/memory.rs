@@ -18,7 +18,8 @@ pub fn part_color(part: Part) -> RGBColor {
         Part::Optimizer => RGBColor(0x00, 0x9e, 0x73),
         Part::Activations => RGBColor(0x88, 0x22, 0x55),
         Part::Reserved => RGBColor(0x6b, 0x6b, 0x6b),
-        Part::Transient => RGBColor(0xaa, 0x44, 0x99),
+        // blue, not a second purple beside the activations' wine (issue 30)
+        Part::Transient => RGBColor(0x2f, 0x6f, 0xde),
         Part::Workspace => RGBColor(0x33, 0x22, 0x88),
         Part::Allocator => RGBColor(0x80, 0x80, 0x20),
     }
@@ -44,19 +45,24 @@ pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> MemoryData
     }
 }
 
-/// The top of the axis, set by the bars that fit: the tallest of them and
-/// the capacity. Bars above it are cut and labelled with their size, so
-/// that a terabyte that cannot fit does not flatten the ones that do.
+/// How far above the capacity the axis reaches for bars that do not fit:
+/// far enough to see by how much they miss, not so far that the ones that
+/// fit are flattened.
+pub const OVER_CAPACITY: f64 = 3.0;
+
+/// The top of the axis: the tallest bar that fits and the capacity, or,
+/// when a bar does not fit, up to [`OVER_CAPACITY`] times the capacity so
+/// that the wall and how far past it the bars go are both in view. Bars
+/// above it are cut and labelled with their size, so that a terabyte that
+/// cannot fit does not flatten the ones that do.
 pub fn axis_top(data: &MemoryData) -> f64 {
     let capacity = data.capacity_bytes;
-    let fitting = data
-        .bars
-        .iter()
-        .map(|p| p.memory_bytes)
-        .filter(|m| !capacity.is_finite() || *m <= capacity)
-        .fold(0.0, f64::max);
+    let fits = |m: f64| !capacity.is_finite() || m <= capacity;
+    let memory = || data.bars.iter().map(|p| p.memory_bytes);
+    let fitting = memory().filter(|m| fits(*m)).fold(0.0, f64::max);
+    let missing = memory().filter(|m| !fits(*m)).fold(0.0, f64::max);
     let top = if capacity.is_finite() {
-        fitting.max(capacity)
+        fitting.max(capacity).max(missing.min(OVER_CAPACITY * capacity))
     } else {
         fitting
     };
@@ -123,7 +129,7 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
             data.capacity_bytes,
             format!("GPU capacity {}", units::bytes(data.capacity_bytes)),
         )),
-        faded_legend: "pale: does not fit ✗",
+        faded_legend: "pale: above the capacity ✗",
     };
     render(|root, targets| stacked::draw(root, targets, &frame, &stacks))
 }
@@ -162,8 +168,10 @@ mod tests {
         let spatial = data.bars.iter().position(|p| p.strategy == Strategy::Spatial).unwrap();
         assert!(data.bars[spatial].memory_bytes > 16e9);
         assert!(drawn.targets[spatial].lines.iter().any(|l| l.contains("largest part")));
-        // bars above the capacity are cut: the scale is the capacity's
-        assert!((axis_top(&data) - 16e9 * 1.15).abs() < 1.0);
+        // bars that do not fit reach up to three capacities, then are cut
+        let tallest = data.bars.iter().map(|p| p.memory_bytes).fold(0.0, f64::max);
+        assert!(tallest > 3.0 * 16e9);
+        assert!((axis_top(&data) - 3.0 * 16e9 * 1.15).abs() < 1.0);
         assert!(
             drawn
                 .svg

@@ -91,6 +91,10 @@ pub fn draw(
     chart
         .configure_mesh()
         .disable_x_mesh()
+        // minor gridlines unpainted (zero alpha: the SVG has none): between
+        // the few labelled ones they read as hatching (0 light lines
+        // overflows in plotters' key points)
+        .light_line_style(WHITE.mix(0.0))
         .x_desc(frame.x_desc.clone())
         .y_desc(frame.y_desc)
         .x_label_formatter(&|v| match v {
@@ -105,31 +109,32 @@ pub fn draw(
     let mut entries = Vec::new();
     for (k, &(label, color)) in frame.parts.iter().enumerate() {
         let used = stacks.iter().any(|s| s.values.get(k).is_some_and(|v| *v > 0.0));
-        let series = stacks.iter().enumerate().filter_map(|(i, s)| {
+        // a pale bar is pale above the reference line (its capacity) only:
+        // what fits keeps its colour, what misses is plain to see
+        let pale_from = frame.reference.as_ref().map_or(0.0, |(value, _)| *value);
+        let series = stacks.iter().enumerate().flat_map(|(i, s)| {
             let base: f64 = s.values.iter().take(k).sum();
-            let height = s.values.get(k).copied().unwrap_or(0.0).min((top - base).max(0.0));
-            let style = if s.faded {
-                color.mix(0.35).filled()
-            } else {
-                color.filled()
-            };
-            (height > 0.0).then(|| {
-                let mut bar = Rectangle::new(
-                    [
-                        (SegmentValue::Exact(i), base),
-                        (SegmentValue::Exact(i + 1), base + height),
-                    ],
-                    style,
-                );
-                bar.set_margin(0, 0, 14, 14);
-                bar
-            })
+            let end = base + s.values.get(k).copied().unwrap_or(0.0).min((top - base).max(0.0));
+            let split = if s.faded { pale_from.clamp(base, end) } else { end };
+            [(base, split, color.filled()), (split, end, color.mix(0.35).filled())]
+                .into_iter()
+                .filter(|(low, high, _)| high > low)
+                .map(move |(low, high, style)| {
+                    let mut bar = Rectangle::new(
+                        [(SegmentValue::Exact(i), low), (SegmentValue::Exact(i + 1), high)],
+                        style,
+                    );
+                    bar.set_margin(0, 0, 14, 14);
+                    bar
+                })
         });
         chart.draw_series(series).map_err(fail)?;
         if used {
             entries.push((label.to_string(), Swatch::Box(color)));
         }
     }
+    // whether the bar before has its label up (cut, not lowered)
+    let mut previous_up = false;
     for (i, s) in stacks.iter().enumerate() {
         let total: f64 = s.values.iter().sum();
         let shown = total.min(top);
@@ -143,13 +148,17 @@ pub fn draw(
         if s.faded {
             note.push_str(" ✗");
         }
-        if !note.is_empty() {
+        if note.is_empty() {
+            previous_up = false;
+        } else {
             let color = if s.faded { RED } else { BLACK };
-            let mark = Text::new(
-                note,
-                (SegmentValue::Exact(i), shown),
-                (FONT, TEXT_SIZE).into_font().color(&color),
-            );
+            // a cut bar beside another cut one has its label a line lower,
+            // so that neighbouring labels ("↑ 210 GB ✗") never touch
+            let lower = total > top && previous_up;
+            previous_up = total > top && !lower;
+            let offset = if lower { TEXT_SIZE as i32 + 4 } else { 0 };
+            let mark = EmptyElement::at((SegmentValue::Exact(i), shown))
+                + Text::new(note, (0, offset), (FONT, TEXT_SIZE).into_font().color(&color));
             chart.draw_series(std::iter::once(mark)).map_err(fail)?;
         }
         targets.push(Target {
@@ -173,4 +182,94 @@ pub fn draw(
     entries.push((frame.faded_legend.to_string(), Swatch::Box(RGBColor(0xdd, 0xdd, 0xdd))));
     legend(root, &entries)?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::charts::render;
+
+    const PARTS: [(&str, RGBColor); 2] = [
+        ("low", RGBColor(0x00, 0x72, 0xb2)),
+        ("high", RGBColor(0x88, 0x22, 0x55)),
+    ];
+
+    fn stack(name: &str, values: [f64; 2], faded: bool) -> Stack {
+        Stack {
+            name: name.into(),
+            values: values.to_vec(),
+            faded,
+            total: format!("{} GB", values.iter().sum::<f64>()),
+            lines: vec![name.into()],
+            explain: None,
+        }
+    }
+
+    fn drawn(stacks: &[Stack], top: f64) -> String {
+        let frame = Frame {
+            parts: &PARTS,
+            top,
+            x_desc: "strategy".into(),
+            y_desc: "memory",
+            y_label: |v| format!("{v}"),
+            reference: Some((10.0, "capacity".into())),
+            faded_legend: "pale: above the capacity ✗",
+        };
+        render(|root, targets| draw(root, targets, &frame, stacks)).unwrap().svg
+    }
+
+    /// The opacity of each rectangle drawn in `hex` (as plotters writes
+    /// it: `#0072B2`).
+    fn rects(svg: &str, hex: &str) -> Vec<String> {
+        svg.split("<rect")
+            .skip(1)
+            .filter(|r| r.contains(&format!("fill=\"{hex}\"")))
+            .map(|r| {
+                r.split("opacity=\"")
+                    .nth(1)
+                    .and_then(|o| o.split('"').next())
+                    .unwrap_or("1")
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bar_that_misses_is_pale_above_the_capacity_only() {
+        // 6 + 8: the second part crosses the capacity at 10
+        let svg = drawn(&[stack("a", [6.0, 8.0], true)], 20.0);
+        let high = rects(&svg, "#882255");
+        // below the capacity, above it, and the legend's swatch
+        assert_eq!(high.iter().filter(|o| *o == "0.35").count(), 1, "{high:?}");
+        assert_eq!(high.iter().filter(|o| *o == "1").count(), 2, "{high:?}");
+        // the part wholly under the capacity keeps its colour
+        let low = rects(&svg, "#0072B2");
+        assert!(!low.is_empty() && low.iter().all(|o| o == "1"), "{low:?}");
+    }
+
+    #[test]
+    fn the_labels_of_neighbouring_cut_bars_never_share_a_line() {
+        let svg = drawn(
+            &[
+                stack("a", [100.0, 110.0], true),
+                stack("b", [100.0, 110.0], true),
+                stack("c", [100.0, 110.0], true),
+            ],
+            30.0,
+        );
+        let tops: Vec<f64> = svg
+            .split("<text")
+            .filter(|t| t.contains("↑ 210 GB"))
+            .filter_map(|t| t.split("y=\"").nth(1)?.split('"').next()?.parse().ok())
+            .collect();
+        assert_eq!(tops.len(), 3, "{svg}");
+        assert!(tops[0] != tops[1] && tops[1] != tops[2], "{tops:?}");
+    }
+
+    #[test]
+    fn no_minor_gridlines() {
+        let svg = drawn(&[stack("a", [3.0, 4.0], false)], 20.0);
+        // plotters' light lines are drawn at alpha 0.1 unless styled away
+        assert!(!svg.contains("opacity=\"0.1\""), "{svg}");
+    }
 }

@@ -5,12 +5,16 @@
 
 use yew::prelude::*;
 
+use super::media::use_media;
 use super::select_field::select;
 use super::{AnswerProps, use_app};
-use crate::app::charts::diagram::{DIAGRAM_WIDTH, Layout, layout};
+use crate::app::charts::diagram::{DIAGRAM_WIDTH, Layout, NARROW_DIAGRAM_WIDTH, layout};
 use crate::app::charts::strategy_color;
 use crate::app::state::action::{Action, ViewAction};
 use crate::oracle::{Collective, Placement, Strategy, units};
+
+/// A screen on which the wide diagram would be drawn at half its size.
+const PHONE: &str = "(max-width: 600px)";
 
 /// Group fills, alternating so that neighbouring groups differ.
 const GROUP_FILLS: [&str; 2] = ["#e8f0fa", "#fdf0e3"];
@@ -26,7 +30,7 @@ fn drawing(placement: &Placement, l: &Layout) -> Html {
         .find(|w| w[1].node != w[0].node + 1)
         .map(|w| w[0].rect.1 + w[0].rect.3);
     html! {
-        <svg class="diagram" viewBox={format!("0 0 {DIAGRAM_WIDTH} {}", l.height)} role="img"
+        <svg class="diagram" viewBox={format!("0 0 {} {}", l.width, l.height)} role="img"
             aria-label={format!("{} GPUs in {} nodes of {}", placement.gpus, placement.nodes, placement.gpus_per_node)}>
             { for l.nodes.iter().map(|node| html! {
                 <g class="node" data-node={node.node.to_string()}>
@@ -48,7 +52,7 @@ fn drawing(placement: &Placement, l: &Layout) -> Html {
                 </g>
             }) }
             if let Some(y) = gap {
-                <text x={(DIAGRAM_WIDTH / 2).to_string()} y={(y + 16).to_string()} text-anchor="middle" class="diagram-node">
+                <text x={(l.width / 2).to_string()} y={(y + 16).to_string()} text-anchor="middle" class="diagram-node">
                     { format!("⋯ {} more nodes ⋯", l.elided) }</text>
             }
         </svg>
@@ -85,6 +89,7 @@ fn collective(c: &Collective) -> Html {
 /// is picked).
 #[function_component(StrategyDiagram)]
 pub fn strategy_diagram(props: &AnswerProps) -> Html {
+    let phone = use_media(PHONE);
     let Some(state) = use_app() else {
         return html! {};
     };
@@ -111,7 +116,7 @@ pub fn strategy_diagram(props: &AnswerProps) -> Html {
     let onpick = state.callback(|s: Strategy| Action::View(ViewAction::Draw(s)));
     let body = match props.answer.scenario.placement(&spec) {
         Ok(placement) => {
-            let l = layout(&placement);
+            let l = layout(&placement, if phone { NARROW_DIAGRAM_WIDTH } else { DIAGRAM_WIDTH });
             let links = format!(
                 "Inside a node GPUs talk at {}/s; between nodes through NICs at {}/s each.",
                 units::bytes(placement.intra_node_bytes_per_s),
