@@ -205,7 +205,7 @@ fn rank(module: &[String]) -> Option<u32> {
             Some("app"),
             Some(
                 "url" | "results" | "charts" | "lessons" | "planner" | "reader" | "thread" | "worker" | "browser"
-                | "model_doc" | "shipped" | "track" | "words",
+                | "model_doc" | "shipped" | "track" | "words" | "guess",
             ),
         ) => 21,
         (Some("app"), Some("state")) => 22,

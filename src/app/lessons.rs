@@ -3,6 +3,7 @@
 //! hidden until the student commits to a guess and reveals them. What each
 //! answer says is checked against the engine by the tests below.
 
+use crate::app::guess::Asks;
 use crate::app::input::document::Document;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::question::Question;
@@ -37,6 +38,8 @@ pub struct Lesson {
     pub inputs: fn() -> Document,
     /// The plot it is about.
     pub plot: LessonPlot,
+    /// The kind of guess its question asks.
+    pub asks: Asks,
 }
 
 /// A question on the first visit's, changed by `edit`.
@@ -103,6 +106,7 @@ pub const LESSONS: [Lesson; 3] = [
         answer: "No. With a fixed mini-batch, compute shrinks with every GPU added but the gradient Allreduce of every iteration does not: past a few hundred GPUs communication takes most of the epoch and the curve leaves the ideal line. The explanation opened with the lesson shows why: each GPU exchanges every gradient (m = h·W bytes) whatever the GPU count, so the Allreduce stops shrinking while the compute keeps shrinking.",
         inputs: data_stops_scaling,
         plot: LessonPlot::Scaling,
+        asks: Asks::KeepsHalving,
     },
     Lesson {
         id: "spatial-cosmoflow",
@@ -111,6 +115,7 @@ pub const LESSONS: [Lesson; 3] = [
         answer: "Data parallelism needs at least one whole sample per GPU, so a quarter of a sample rules it out; splitting each volume spatially (in groups, with data parallelism between them) is what makes training possible. The diagram shows each volume's slices across a node's GPUs and the halo exchange between neighbours.",
         inputs: spatial_for_cosmoflow,
         plot: LessonPlot::Diagram,
+        asks: Asks::Fastest,
     },
     Lesson {
         id: "memory-wall",
@@ -119,6 +124,7 @@ pub const LESSONS: [Lesson; 3] = [
         answer: "Data parallelism keeps every activation of 256 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid. The explanation opened with the lesson gives each part's formula.",
         inputs: memory_wall,
         plot: LessonPlot::Memory,
+        asks: Asks::WhichFit,
     },
 ];
 

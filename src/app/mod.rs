@@ -3,7 +3,7 @@
 //! [`input`] is the ground: the question and the view as typed documents,
 //! with the keys and tables of every field. On it: [`url`] the share-link
 //! codec, [`results`] what the engine computes for a question, [`charts`] the
-//! plots (data apart from drawing), [`lessons`], [`planner`] the search and
+//! plots (data apart from drawing), [`lessons`] and a student's [`guess`], [`planner`] the search and
 //! [`reader`] the importers, both in the Web Worker of [`worker`] (started
 //! from the page by [`thread`]), and [`browser`] the little glue to the page (location,
 //! history, storage, clipboard, downloads). Above them [`state`], the one
@@ -14,6 +14,7 @@ pub mod boot;
 pub mod browser;
 pub mod charts;
 pub mod components;
+pub mod guess;
 pub mod input;
 pub mod lessons;
 pub mod model_doc;

@@ -6,43 +6,10 @@ use yew::prelude::*;
 
 use super::guess_form::GuessForm;
 use super::use_app;
+use crate::app::guess::verdict;
 use crate::app::lessons::page_address;
+use crate::app::state::LessonState;
 use crate::app::state::action::{Action, PageAction};
-use crate::app::state::{Guess, LessonState};
-use crate::oracle::{Projection, units};
-
-/// How close a guess was to the model's answer, in words: the strategy
-/// against the fastest that fits (or the fastest at all, said not to fit,
-/// when none does), and the epoch against that strategy's.
-fn closeness(guess: Guess, ranking: &[Projection]) -> String {
-    let fits = ranking.iter().find(|p| p.feasible);
-    let Some(answer) = fits.or(ranking.first()) else {
-        return format!("You guessed {}.", guess.strategy.label());
-    };
-    let strategy = match fits {
-        Some(best) if best.strategy == guess.strategy => format!("You guessed {}: right.", guess.strategy.label()),
-        Some(best) => format!(
-            "You guessed {}; the model says {}.",
-            guess.strategy.label(),
-            best.strategy.label()
-        ),
-        None => format!(
-            "You guessed {}; no strategy fits in a GPU's memory here, so none can train as asked (the fastest on paper is {}).",
-            guess.strategy.label(),
-            answer.strategy.label()
-        ),
-    };
-    match guess.seconds.filter(|s| *s > 0.0) {
-        Some(s) => format!(
-            "{strategy} Your epoch of {} is ×{} the model's {} for {}.",
-            units::seconds(s),
-            units::significant(s / answer.total_s, 2),
-            units::seconds(answer.total_s),
-            answer.strategy.label()
-        ),
-        None => strategy,
-    }
-}
 
 /// The lesson above the results.
 #[function_component(LessonBox)]
@@ -69,7 +36,6 @@ pub fn lesson_box() -> Html {
     let hides = state.lesson.is_some_and(|l| l.hides_results());
     let onclose = state.send::<MouseEvent>(Action::Page(PageAction::CloseLesson));
     let answer = state.answer.clone();
-    let ranking = answer.as_ref().map_or(&[][..], |a| a.results.ranking.as_slice());
     // the answer shown is of another setup than the lesson's (edited since it opened): the
     // lesson's answer is about its own; undone, the note goes
     let stale = answer
@@ -81,10 +47,12 @@ pub fn lesson_box() -> Html {
             <h3>{ lesson.title }</h3>
             <p class="question">{ lesson.question }</p>
             if hides {
-                <GuessForm />
+                <GuessForm asks={lesson.asks} />
             } else {
                 <p class="answer">{ lesson.answer }</p>
-                if let Some(g) = guess { <p id="guess-result" class="guess-result">{ closeness(g, ranking) }</p> }
+                if let (Some(g), Some(a)) = (guess, &answer) {
+                    <p id="guess-result" class="guess-result">{ verdict(g, &a.results) }</p>
+                }
             }
             if stale && !hides {
                 <p id="lesson-stale" class="stale-lesson" role="note">

@@ -96,14 +96,7 @@ pub struct LessonState {
     pub guess: Option<Guess>,
 }
 
-/// A student's guess: the best strategy and, if given, its epoch time.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Guess {
-    /// The strategy guessed best.
-    pub strategy: crate::oracle::Strategy,
-    /// Its epoch time guessed, seconds.
-    pub seconds: Option<f64>,
-}
+pub use crate::app::guess::Guess;
 
 impl PartialEq for LessonState {
     fn eq(&self, other: &Self) -> bool {
