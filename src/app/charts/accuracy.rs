@@ -4,7 +4,9 @@
 
 use plotters::prelude::*;
 
-use super::{Area, ChartError, Drawn, Swatch, Target, fail, legend, log_bounds, log_log, render, strategy_color};
+use super::{
+    Area, ChartError, Drawn, Swatch, Target, dashed, fail, legend, log_bounds, log_log, render, strategy_color,
+};
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{Strategy, accuracy, units};
 
@@ -79,7 +81,7 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
             .map_err(fail)?;
         for factor in [2.0, 0.5] {
             chart
-                .draw_series(DashedLineSeries::new(line(factor), 5, 4, grey.stroke_width(1)))
+                .draw_series(LineSeries::new(line(factor), dashed(grey, 5, 4, 1)))
                 .map_err(fail)?;
         }
         let mut entries = vec![

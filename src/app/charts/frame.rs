@@ -109,6 +109,7 @@ where
 {
     let mut svg = String::new();
     let mut targets = Vec::new();
+    DASHES.with(|d| d.borrow_mut().clear());
     let painted = {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
@@ -116,10 +117,49 @@ where
         root.present().map_err(fail)?;
         painted
     };
+    let svg = DASHES.with(|d| {
+        d.borrow().iter().enumerate().fold(svg, |svg, (i, (color, dash, gap))| {
+            svg.replace(
+                &format!("stroke=\"{}\"", hex(stand_in(i))),
+                &format!("stroke=\"{}\" stroke-dasharray=\"{dash} {gap}\"", hex(*color)),
+            )
+        })
+    });
     Ok(if painted {
         Drawn { svg, height, targets }
     } else {
         Drawn::default()
+    })
+}
+
+thread_local! {
+    /// The dashed lines of the plot being drawn: colour, dash and gap.
+    static DASHES: std::cell::RefCell<Vec<(RGBColor, u32, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The colour standing in for the `index`th dashed line while drawing
+/// (a colour no plot uses: red 1, green 2).
+fn stand_in(index: usize) -> RGBColor {
+    RGBColor(0x01, 0x02, index as u8)
+}
+
+/// A colour as plotters writes it in SVG (`#0072B2`).
+fn hex(c: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+/// The style of a dashed line `width` units wide: drawn as one solid line
+/// in a stand-in colour, which [`render_at`] turns into `color` with an SVG
+/// dash pattern (plotters' own dashed series writes an element per dash:
+/// hundreds a plot). Past 256 dashed lines in a plot, lines are solid.
+pub fn dashed(color: RGBColor, dash: u32, gap: u32, width: u32) -> ShapeStyle {
+    DASHES.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.len() > usize::from(u8::MAX) {
+            return color.stroke_width(width);
+        }
+        d.push((color, dash, gap));
+        stand_in(d.len() - 1).stroke_width(width)
     })
 }
 
@@ -159,19 +199,10 @@ pub fn legend<DB: DrawingBackend>(
         let y = 24 + spacing * i as i32;
         match *swatch {
             Swatch::Line(color) => root.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))),
-            Swatch::Dashed(color, dash, gap) => {
-                let step = (dash + gap).max(1) as i32;
-                let mut start = x;
-                while start + (dash as i32) <= x + 24 {
-                    root.draw(&PathElement::new(
-                        vec![(start, y), (start + dash as i32, y)],
-                        color.stroke_width(2),
-                    ))
-                    .map_err(fail)?;
-                    start += step;
-                }
-                Ok(())
-            }
+            Swatch::Dashed(color, dash, gap) => root.draw(&PathElement::new(
+                vec![(x, y), (x + 24, y)],
+                dashed(color, dash, gap, 2),
+            )),
             Swatch::Box(color) => root.draw(&Rectangle::new([(x + 4, y - 6), (x + 16, y + 6)], color.filled())),
         }
         .map_err(fail)?;
@@ -256,6 +287,32 @@ pub fn log_bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dashed_line_is_one_element_with_a_dash_pattern_in_its_colour() {
+        let wine = RGBColor(0x88, 0x22, 0x55);
+        let drawn = render(|root, _| {
+            let points: Vec<(i32, i32)> = (0..40).map(|i| (10 * i, 5 * i)).collect();
+            root.draw(&PathElement::new(points, dashed(wine, 12, 4, 2))).map_err(fail)?;
+            legend(root, &[("filter".into(), Swatch::Dashed(wine, 12, 4))])?;
+            Ok(true)
+        })
+        .unwrap();
+        let lines: Vec<&str> = drawn.svg.split("<polyline").skip(1).collect();
+        assert_eq!(lines.len(), 2, "the line and its legend swatch: {}", drawn.svg);
+        for line in lines {
+            assert!(line.contains("stroke=\"#882255\" stroke-dasharray=\"12 4\""), "{line}");
+        }
+        assert!(!drawn.svg.contains("#0102"), "no stand-in colour left");
+        // the next plot starts with no dashes of its own
+        let plain = render(|root, _| {
+            root.draw(&PathElement::new(vec![(0, 0), (9, 9)], stand_in(0).stroke_width(1)))
+                .map_err(fail)?;
+            Ok(true)
+        })
+        .unwrap();
+        assert!(!plain.svg.contains("stroke-dasharray"));
+    }
 
     #[test]
     fn helpers() {

@@ -18,7 +18,7 @@ mod palette;
 pub use export::titled;
 pub use frame::{
     AXIS_SIZE, Area, Axes, ChartError, Drawn, FONT, HEIGHT, LEGEND_WIDTH, LogLog, Root, Swatch, TEXT_SIZE, Target,
-    WIDTH, count_label, fail, legend, log_bounds, log_log, render, render_at,
+    WIDTH, count_label, dashed, fail, legend, log_bounds, log_log, render, render_at,
 };
 pub use hover::{REACH, describe, nearest};
 pub use palette::{part_color, strategy_color, strategy_dash, strategy_swatch};

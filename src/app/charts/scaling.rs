@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::{
-    Area, ChartError, Drawn, Swatch, Target, count_label, describe, fail, legend, log_bounds, log_log, render_at,
-    strategy_color, strategy_dash, strategy_swatch,
+    Area, ChartError, Drawn, Swatch, Target, count_label, dashed, describe, fail, legend, log_bounds, log_log,
+    render_at, strategy_color, strategy_dash, strategy_swatch,
 };
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::results::Results;
@@ -103,7 +103,7 @@ pub fn draw(data: &ScalingData, height: u32) -> Result<Drawn, ChartError> {
         let ideal: Vec<(f64, f64)> = data.ideal.iter().map(|&(p, t)| (p as f64, t)).collect();
         let grey = RGBColor(0x70, 0x70, 0x70);
         chart
-            .draw_series(DashedLineSeries::new(ideal, 6, 4, grey.stroke_width(2)))
+            .draw_series(LineSeries::new(ideal, dashed(grey, 6, 4, 2)))
             .map_err(fail)?;
         let mut entries = vec![("ideal scaling".to_string(), Swatch::Dashed(grey, 6, 4))];
         for curve in &data.curves {
@@ -111,7 +111,7 @@ pub fn draw(data: &ScalingData, height: u32) -> Result<Drawn, ChartError> {
             let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
             match strategy_dash(curve.strategy) {
                 Some((dash, gap)) => chart
-                    .draw_series(DashedLineSeries::new(line, dash, gap, color.stroke_width(2)))
+                    .draw_series(LineSeries::new(line, dashed(color, dash, gap, 2)))
                     .map_err(fail)?,
                 None => chart
                     .draw_series(LineSeries::new(line, color.stroke_width(2)))
@@ -141,7 +141,7 @@ pub fn draw(data: &ScalingData, height: u32) -> Result<Drawn, ChartError> {
             let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
             let color = strategy_color(curve.strategy);
             chart
-                .draw_series(DashedLineSeries::new(line, 3, 3, color.stroke_width(1)))
+                .draw_series(LineSeries::new(line, dashed(color, 3, 3, 1)))
                 .map_err(fail)?;
         }
         if !data.other.is_empty() {
@@ -152,7 +152,7 @@ pub fn draw(data: &ScalingData, height: u32) -> Result<Drawn, ChartError> {
         }
         entries.push((
             format!("budget: {} GPUs", data.budget),
-            Swatch::Line(RGBColor(0xbb, 0xbb, 0xbb)),
+            Swatch::Line(RGBColor(0x66, 0x66, 0x66)),
         ));
         entries.push(("✕ infeasible point".to_string(), Swatch::Box(WHITE)));
         legend(root, &entries)?;
