@@ -702,3 +702,20 @@ async fn a_cluster_that_names_no_gpu_says_which_terms_fell_back() {
     until("the app", || count(&root, "#edition") == 1).await;
     assert_eq!(count(&root, "#fallbacks"), 0);
 }
+
+#[wasm_bindgen_test]
+async fn a_closed_fold_puts_its_fields_in_the_page_once_opened() {
+    let root = mount::<App>(AppProps {
+        initial: Some(Rc::new(AppState::new(Document::default(), None))),
+    });
+    until("the app", || count(&root, "#cluster-today") == 1).await;
+    // closed: the kernel facts' fields are not built (the first render costs less)
+    assert_eq!(count(&root, "#cluster-today input"), 0);
+    let fold = find(&root, "#cluster-today");
+    fold.set_attribute("open", "").expect("opened");
+    until("the kernel facts", || count(&root, "#cluster-today input") > 3).await;
+    // closed again, they stay (what was typed is kept)
+    fold.remove_attribute("open").expect("closed");
+    gloo_timers::future::TimeoutFuture::new(50).await;
+    assert!(count(&root, "#cluster-today input") > 3);
+}

@@ -22,6 +22,11 @@ pub fn boot_from(param: &dyn Fn(&str) -> Option<String>, remembered: fn() -> Opt
     let mut state = match lesson {
         // an old lesson link (`?lesson=ID` without its state): the lesson's own setup
         Some(lesson) if linked.is_none() => AppState::new((lesson.inputs)(), None),
+        // the lesson's own link (its page, its list entry): its setup as built, not decoded
+        // and checked again (a phone's first answer comes sooner)
+        Some(lesson) if linked.as_deref().is_some_and(|l| l == url::encode(&(lesson.inputs)())) => {
+            AppState::new((lesson.inputs)(), None)
+        }
         _ => linked_or_kept(linked, remembered),
     };
     // a lesson's link: its question first, and with predict=1 the results
@@ -71,5 +76,49 @@ pub fn keep_notice(too_long_for_link: bool, stored: bool) -> Option<String> {
         (_, false) => Some(
             "This view could not be kept in this browser (storage is full or off): a reload will not restore it. Download the network (Import or export a network) to keep it.".into(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::lessons::LESSONS;
+
+    fn boot_with(s: Option<String>, lesson: &str) -> AppState {
+        let lesson = lesson.to_string();
+        boot_from(
+            &move |key| match key {
+                "lesson" => Some(lesson.clone()),
+                "s" => s.clone(),
+                _ => None,
+            },
+            || None,
+        )
+    }
+
+    #[test]
+    fn a_lesson_s_own_link_opens_its_setup_as_the_link_says() {
+        for lesson in &LESSONS {
+            let document = (lesson.inputs)();
+            let link = url::encode(&document);
+            let state = boot_with(Some(link.clone()), lesson.id);
+            let answer = state.answer.as_ref().unwrap();
+            // what the link decodes to, shown without decoding it
+            assert_eq!(answer.document, url::decode(&link).unwrap(), "{}", lesson.id);
+            assert_eq!(state.lesson.map(|l| l.lesson.id), Some(lesson.id));
+        }
+    }
+
+    #[test]
+    fn an_edited_lesson_link_is_decoded_and_shows_its_own_setup() {
+        let lesson = &LESSONS[0];
+        let mut document = (lesson.inputs)();
+        document.question.run.gpus = 16;
+        let state = boot_with(Some(url::encode(&document)), lesson.id);
+        assert_eq!(state.answer.as_ref().unwrap().document.question.run.gpus, 16);
+        assert!(state.notice.is_none());
+        // a broken link with a lesson: the defaults and a notice, not the lesson's setup
+        let state = boot_with(Some("not a link".into()), lesson.id);
+        assert!(state.notice.is_some_and(|n| n.contains("could not be opened")));
     }
 }

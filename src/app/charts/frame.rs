@@ -293,7 +293,8 @@ mod tests {
         let wine = RGBColor(0x88, 0x22, 0x55);
         let drawn = render(|root, _| {
             let points: Vec<(i32, i32)> = (0..40).map(|i| (10 * i, 5 * i)).collect();
-            root.draw(&PathElement::new(points, dashed(wine, 12, 4, 2))).map_err(fail)?;
+            root.draw(&PathElement::new(points, dashed(wine, 12, 4, 2)))
+                .map_err(fail)?;
             legend(root, &[("filter".into(), Swatch::Dashed(wine, 12, 4))])?;
             Ok(true)
         })

@@ -4,6 +4,7 @@
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::lazy_details::LazyDetails;
 use super::number_field::NumberField;
 use super::use_app;
 use crate::app::input::cluster_fields::{FACTS, FactGroup};
@@ -32,6 +33,12 @@ pub fn facts_table() -> Html {
             })
             .collect::<Html>()
     };
+    // a group with an error in it opens, so that the error is seen next to its field
+    let wrong = |group: FactGroup| {
+        FACTS
+            .iter()
+            .any(|fact| fact.group == Some(group) && state.error(Key::Cluster(fact.key())).is_some())
+    };
     let chosen = editor.allreduce();
     let onchange = state.callback(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -42,23 +49,23 @@ pub fn facts_table() -> Html {
     });
     html! {
         <>
-        <details class="knobs" id="cluster-precision">
-            <summary>{ "GPU speed per precision (blank: as FP32)" }</summary>
+        <LazyDetails class="knobs" id="cluster-precision" open={wrong(FactGroup::Precision)}
+            summary="GPU speed per precision (blank: as FP32)">
             <div class="params">{ fields(FactGroup::Precision, "as FP32") }</div>
-        </details>
-        <details class="knobs" id="cluster-facts">
-            <summary>{ "Facts of the realistic edition (blank: not given, its term off)" }</summary>
+        </LazyDetails>
+        <LazyDetails class="knobs" id="cluster-facts" open={wrong(FactGroup::Realistic)}
+            summary="Facts of the realistic edition (blank: not given, its term off)">
             <div class="params">{ fields(FactGroup::Realistic, "not given") }</div>
             <label for="cluster-allreduce">{ "Allreduce algorithm" }</label>
             <select id="cluster-allreduce" {onchange}>
                 <option value="" selected={chosen.is_none()}>{ "not given (ring)" }</option>
                 { for options }
             </select>
-        </details>
-        <details class="knobs" id="cluster-today">
-            <summary>{ "Kernels, framework memory and NCCL (section 11; blank: not given, its term off)" }</summary>
+        </LazyDetails>
+        <LazyDetails class="knobs" id="cluster-today" open={wrong(FactGroup::Today)}
+            summary="Kernels, framework memory and NCCL (section 11; blank: not given, its term off)">
             <div class="params">{ fields(FactGroup::Today, "not given") }</div>
-        </details>
+        </LazyDetails>
         </>
     }
 }

@@ -24,6 +24,7 @@ pub mod history;
 pub mod input_section;
 pub mod layer_row;
 pub mod layer_table;
+pub mod lazy_details;
 pub mod lesson_box;
 pub mod lessons_list;
 pub mod level_table;
