@@ -129,6 +129,7 @@ async fn ranking_rows_carry_the_engines_numbers() {
 #[wasm_bindgen_test]
 async fn plot_frame_shows_numbers_on_hover() {
     let drawn = Drawn {
+        width: 760,
         height: 430,
         svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
         targets: vec![
@@ -197,6 +198,7 @@ async fn plot_frame_shows_numbers_on_hover() {
 #[wasm_bindgen_test]
 async fn plot_marks_can_be_picked_by_click_and_enter() {
     let drawn = Drawn {
+        width: 760,
         height: 430,
         svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
         targets: vec![
@@ -577,6 +579,7 @@ async fn an_exported_svg_carries_its_caption() {
     )
     .expect("patched");
     let drawn = Drawn {
+        width: 760,
         height: 430,
         svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="760" height="430" viewBox="0 0 760 430"><rect width="760" height="430" fill="white"/></svg>"#.into(),
         targets: vec![Target { area: Area::Point { x: 100, y: 200 }, lines: vec!["a point".into()], explain: None }],

@@ -1821,6 +1821,32 @@ async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
         !sizes.is_empty() && sizes.iter().all(|px| *px >= 11.0),
         "diagram text in px: {sizes:?}"
     );
+    // the plots fit the phone's width (no sideways scrolling, the legend in view) at a readable size
+    let plots = client
+        .execute(
+            "return [...document.querySelectorAll('figure.plot')].filter(f => f.querySelector('.plot-area')).map(f => {
+               const scroll = f.querySelector('.plot-scroll'), svg = f.querySelector('.plot-area > svg');
+               const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+               const texts = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+               const legend = [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect().right);
+               return [f.id, scroll.scrollWidth - scroll.clientWidth, Math.min(...texts), Math.max(...legend)];
+             });",
+            vec![],
+        )
+        .await
+        .expect("read the plots");
+    let plots = plots.as_array().cloned().unwrap_or_default();
+    assert!(plots.len() >= 3, "{plots:?}");
+    for plot in &plots {
+        let overflow = plot[1].as_f64().unwrap_or(f64::MAX);
+        let smallest = plot[2].as_f64().unwrap_or(0.0);
+        let rightmost = plot[3].as_f64().unwrap_or(f64::MAX);
+        assert!(
+            overflow <= 1.0 && rightmost <= 390.0,
+            "{plot}: scrolls sideways or its legend is off-screen"
+        );
+        assert!(smallest >= 11.0, "{plot}: text under 11 px");
+    }
     // a lesson open: its reveal, close and guess controls are thumb-sized too
     let link = format!("{}?lesson=memory-wall&predict=1", s.base);
     page::goto(&client, &link).await;

@@ -4,7 +4,7 @@
 use plotters::style::RGBColor;
 
 use super::stacked::{self, Frame, Stack};
-use super::{ChartError, Drawn, describe, part_color, render};
+use super::{Canvas, ChartError, Drawn, describe, part_color, render_on};
 use crate::app::results::Results;
 use crate::oracle::{CommKind, Projection, units};
 
@@ -57,7 +57,7 @@ pub fn axis_top(bars: &[Projection]) -> f64 {
 ///
 /// # Errors
 /// A [`ChartError`] if plotters fails.
-pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
+pub fn draw(bars: &[Projection], canvas: Canvas) -> Result<Drawn, ChartError> {
     let parts: Vec<(&str, RGBColor)> = PARTS.iter().map(|&p| (part_label(p), part_color(p))).collect();
     let stacks: Vec<Stack> = bars
         .iter()
@@ -92,7 +92,7 @@ pub fn draw(bars: &[Projection]) -> Result<Drawn, ChartError> {
         reference: None,
         faded_legend: "pale: infeasible ✗",
     };
-    render(|root, targets| stacked::draw(root, targets, &frame, &stacks))
+    render_on(canvas, |root, targets| stacked::draw(root, targets, &frame, &stacks))
 }
 
 #[cfg(test)]
@@ -107,7 +107,7 @@ mod tests {
         let bars = data(&results, &[Strategy::Data, Strategy::Filter, Strategy::DataSpatial]);
         let order: Vec<Strategy> = bars.iter().map(|p| p.strategy).collect();
         assert_eq!(order, [Strategy::Data, Strategy::Filter, Strategy::DataSpatial]);
-        let drawn = draw(&bars).unwrap();
+        let drawn = draw(&bars, Canvas::WIDE).unwrap();
         assert_eq!(drawn.targets.len(), 3);
         assert!(drawn.svg.contains("gradient allreduce"));
         assert!(drawn.svg.contains("layer-wise collectives"));
@@ -138,7 +138,7 @@ mod tests {
     fn one_strategy_draws_one_bar_of_positive_width() {
         let results = crate::app::results::default_results();
         let bars = data(&results, &[Strategy::Data]);
-        let drawn = draw(&bars).unwrap();
+        let drawn = draw(&bars, Canvas::WIDE).unwrap();
         assert!(!drawn.svg.contains("width=\"-"), "no rectangle of negative width");
         assert_eq!(drawn.targets.len(), 1);
         match drawn.targets[0].area {

@@ -1,7 +1,7 @@
 //! A plot exported as a figure: its SVG under the caption that says what it
 //! shows and the link that reproduces it.
 
-use super::frame::{Drawn, FONT, WIDTH};
+use super::frame::{Drawn, FONT};
 
 /// Height of one caption line of an exported plot, in SVG units.
 const CAPTION_LINE: u32 = 18;
@@ -22,8 +22,9 @@ pub fn titled(drawn: &Drawn, lines: &[String]) -> (String, u32) {
             .replace('>', "&gt;")
             .replace('"', "&quot;")
     };
+    let width = drawn.width;
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\"><rect width=\"{WIDTH}\" height=\"{height}\" fill=\"white\"/>"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\"><rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
     );
     for (i, line) in lines.iter().enumerate() {
         let (size, weight) = if i == 0 { (15, "bold") } else { (12, "normal") };

@@ -11,6 +11,58 @@ use crate::oracle::units;
 pub const WIDTH: u32 = 760;
 /// See [`WIDTH`].
 pub const HEIGHT: u32 = 430;
+/// Width of a phone's drawing: about the phone's, so that its text stays
+/// 12 px and nothing scrolls sideways (760 units scroll, or shrink to 6 px).
+pub const NARROW_WIDTH: u32 = 360;
+/// Rows of a legend drawn under a narrow plot (two entries a row).
+const LEGEND_ROWS: u32 = 6;
+/// Height of a legend row under a narrow plot.
+const LEGEND_ROW: u32 = 19;
+/// Height kept under a narrow plot for its legend.
+pub const LEGEND_BELOW: u32 = LEGEND_ROWS * LEGEND_ROW + 8;
+
+/// The size a plot is drawn at, in SVG units. A canvas narrower than
+/// [`WIDTH`] puts the legend under the plot instead of on its right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Canvas {
+    /// Width.
+    pub width: u32,
+    /// Height (a narrow one's includes its legend).
+    pub height: u32,
+}
+
+impl Canvas {
+    /// A wide screen's plot.
+    pub const WIDE: Self = Self {
+        width: WIDTH,
+        height: HEIGHT,
+    };
+    /// A phone's plot: [`NARROW_WIDTH`] wide, the legend under it.
+    pub const PHONE: Self = Self {
+        width: NARROW_WIDTH,
+        height: 300 + LEGEND_BELOW,
+    };
+
+    /// Whether the legend goes under the plot.
+    pub fn legend_below(self) -> bool {
+        self.width < WIDTH
+    }
+
+    /// The canvas of a drawing area.
+    pub fn of<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> Self {
+        let (width, height) = root.dim_in_pixel();
+        Self { width, height }
+    }
+
+    /// The margins `(right, bottom)` a chart keeps for the legend.
+    pub fn legend_margins(self) -> (u32, u32) {
+        if self.legend_below() {
+            (12, LEGEND_BELOW + 12)
+        } else {
+            (LEGEND_WIDTH, 12)
+        }
+    }
+}
 /// Font of every label.
 pub const FONT: &str = "sans-serif";
 /// Size of a plot's text as plotters takes it: plotters writes a size `s`
@@ -25,7 +77,9 @@ pub const AXIS_SIZE: u32 = 16;
 pub struct Drawn {
     /// The SVG document.
     pub svg: String,
-    /// Its height in SVG units (its width is [`WIDTH`]).
+    /// Its width in SVG units.
+    pub width: u32,
+    /// Its height in SVG units.
     pub height: u32,
     /// Marks that show numbers on hover.
     pub targets: Vec<Target>,
@@ -95,23 +149,24 @@ pub fn render<F>(draw: F) -> Result<Drawn, ChartError>
 where
     F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
 {
-    render_at(HEIGHT, draw)
+    render_on(Canvas::WIDE, draw)
 }
 
-/// [`render`] on an area `height` units tall (a short screen's plot keeps
-/// its text size and gives up height).
+/// [`render`] on a `canvas` (a short screen's plot keeps its text size and
+/// gives up height; a phone's is narrow, its legend below).
 ///
 /// # Errors
 /// As [`render`].
-pub fn render_at<F>(height: u32, draw: F) -> Result<Drawn, ChartError>
+pub fn render_on<F>(canvas: Canvas, draw: F) -> Result<Drawn, ChartError>
 where
     F: FnOnce(&Root<'_>, &mut Vec<Target>) -> Result<bool, ChartError>,
 {
+    let Canvas { width, height } = canvas;
     let mut svg = String::new();
     let mut targets = Vec::new();
     DASHES.with(|d| d.borrow_mut().clear());
     let painted = {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         let painted = draw(&root, &mut targets)?;
         root.present().map_err(fail)?;
@@ -126,7 +181,12 @@ where
         })
     });
     Ok(if painted {
-        Drawn { svg, height, targets }
+        Drawn {
+            svg,
+            width,
+            height,
+            targets,
+        }
     } else {
         Drawn::default()
     })
@@ -191,12 +251,22 @@ pub fn legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     entries: &[(String, Swatch)],
 ) -> Result<(), ChartError> {
-    let x = (WIDTH - LEGEND_WIDTH + 14) as i32;
-    // entries 19 units apart, closer on a short plot (never under the 13-unit text)
-    let room = root.dim_in_pixel().1 as i32 - 30;
+    let canvas = Canvas::of(root);
+    // entries 19 units apart, closer on a short plot (never under the 13-unit text); under a
+    // narrow plot, two a row
+    let room = canvas.height as i32 - 30;
     let spacing = (room / entries.len().max(1) as i32).clamp(16, 20);
+    let rows = entries.len().div_ceil(2).max(1) as i32;
     for (i, (label, swatch)) in entries.iter().enumerate() {
-        let y = 24 + spacing * i as i32;
+        let (x, y) = if canvas.legend_below() {
+            let (column, row) = (i as i32 / rows, i as i32 % rows);
+            (
+                4 + column * (canvas.width as i32 / 2),
+                (canvas.height - LEGEND_BELOW) as i32 + 14 + row * LEGEND_ROW as i32,
+            )
+        } else {
+            ((WIDTH - LEGEND_WIDTH + 14) as i32, 24 + spacing * i as i32)
+        };
         match *swatch {
             Swatch::Line(color) => root.draw(&PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))),
             Swatch::Dashed(color, dash, gap) => root.draw(&PathElement::new(
@@ -246,9 +316,11 @@ pub fn log_log<'a, 'b>(
     (y_low, y_high): (f64, f64),
     [(x_desc, x_label), (y_desc, y_label)]: Axes<'_>,
 ) -> Result<LogLog<'a, 'b>, ChartError> {
+    let (right, bottom) = Canvas::of(root).legend_margins();
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .margin_right(LEGEND_WIDTH)
+        .margin_right(right)
+        .margin_bottom(bottom)
         .x_label_area_size(44)
         .y_label_area_size(72)
         .build_cartesian_2d((x_low..x_high).log_scale(), (y_low..y_high).log_scale())

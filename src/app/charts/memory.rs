@@ -6,7 +6,7 @@
 use plotters::style::RGBColor;
 
 use super::stacked::{self, Frame, Stack};
-use super::{ChartError, Drawn, describe, render};
+use super::{Canvas, ChartError, Drawn, describe, render_on};
 use crate::app::results::Results;
 use crate::oracle::{Capacity, FindingDetail, Part, Projection, units};
 
@@ -101,7 +101,7 @@ fn lines(data: &MemoryData, p: &Projection) -> Vec<String> {
 ///
 /// # Errors
 /// A [`ChartError`] if plotters fails.
-pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
+pub fn draw(data: &MemoryData, canvas: Canvas) -> Result<Drawn, ChartError> {
     let parts: Vec<(&str, RGBColor)> = Part::ALL.iter().map(|&p| (p.label(), part_color(p))).collect();
     let stacks: Vec<Stack> = data
         .bars
@@ -129,9 +129,9 @@ pub fn draw(data: &MemoryData) -> Result<Drawn, ChartError> {
             data.capacity_bytes,
             format!("GPU capacity {}", units::bytes(data.capacity_bytes)),
         )),
-        faded_legend: "pale: above the capacity ✗",
+        faded_legend: "pale: over capacity ✗",
     };
-    render(|root, targets| stacked::draw(root, targets, &frame, &stacks))
+    render_on(canvas, |root, targets| stacked::draw(root, targets, &frame, &stacks))
 }
 
 #[cfg(test)]
@@ -144,7 +144,7 @@ mod tests {
         let results = crate::app::results::default_results();
         let data = data(&results, &Strategy::ALL);
         assert_eq!(data.bars.len(), 7, "serial does not apply at 64 GPUs");
-        let drawn = draw(&data).unwrap();
+        let drawn = draw(&data, Canvas::WIDE).unwrap();
         assert!(drawn.svg.contains("GPU capacity 16 GB"));
         assert_eq!(drawn.targets.len(), 7);
         assert!(

@@ -17,8 +17,8 @@ mod palette;
 
 pub use export::titled;
 pub use frame::{
-    AXIS_SIZE, Area, Axes, ChartError, Drawn, FONT, HEIGHT, LEGEND_WIDTH, LogLog, Root, Swatch, TEXT_SIZE, Target,
-    WIDTH, count_label, dashed, fail, legend, log_bounds, log_log, render, render_at,
+    AXIS_SIZE, Area, Axes, Canvas, ChartError, Drawn, FONT, HEIGHT, LEGEND_BELOW, LEGEND_WIDTH, LogLog, NARROW_WIDTH,
+    Root, Swatch, TEXT_SIZE, Target, WIDTH, count_label, dashed, fail, legend, log_bounds, log_log, render, render_on,
 };
 pub use hover::{REACH, describe, nearest};
 pub use palette::{part_color, strategy_color, strategy_dash, strategy_swatch};
@@ -65,11 +65,11 @@ mod edge_tests {
         inputs.run.gpus = 1;
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        let scaling = scaling::draw(&scaling::data(&results, &[]), super::HEIGHT).unwrap();
+        let scaling = scaling::draw(&scaling::data(&results, &[]), super::Canvas::WIDE).unwrap();
         assert_eq!(scaling.targets.len(), 1);
         let bars = comparison::data(&results, &inputs.strategies);
-        assert_eq!(comparison::draw(&bars).unwrap().targets.len(), 1);
-        let memory = memory::draw(&memory::data(&results, &inputs.strategies)).unwrap();
+        assert_eq!(comparison::draw(&bars, super::Canvas::WIDE).unwrap().targets.len(), 1);
+        let memory = memory::draw(&memory::data(&results, &inputs.strategies), super::Canvas::WIDE).unwrap();
         assert_eq!(memory.targets.len(), 1);
     }
 
@@ -93,12 +93,12 @@ mod edge_tests {
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep.iter().all(|p| p.compute_s == 0.0));
-        let drawn = scaling::draw(&scaling::data(&results, &[]), super::HEIGHT).unwrap();
+        let drawn = scaling::draw(&scaling::data(&results, &[]), super::Canvas::WIDE).unwrap();
         // communication latency still takes time, so there are points to draw
         assert_eq!(drawn.targets.len(), results.sweep.len());
         assert!(!drawn.targets.is_empty());
         assert!(drawn.targets.iter().all(|t| matches!(t.area, Area::Point { .. })));
-        assert!(comparison::draw(&comparison::data(&results, &inputs.strategies)).is_ok());
-        assert!(memory::draw(&memory::data(&results, &inputs.strategies)).is_ok());
+        assert!(comparison::draw(&comparison::data(&results, &inputs.strategies), super::Canvas::WIDE).is_ok());
+        assert!(memory::draw(&memory::data(&results, &inputs.strategies), super::Canvas::WIDE).is_ok());
     }
 }

@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::{
-    Area, ChartError, Drawn, Swatch, Target, count_label, dashed, describe, fail, legend, log_bounds, log_log,
-    render_at, strategy_color, strategy_dash, strategy_swatch,
+    Area, Canvas, ChartError, Drawn, Swatch, Target, count_label, dashed, describe, fail, legend, log_bounds, log_log,
+    render_on, strategy_color, strategy_dash, strategy_swatch,
 };
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::results::Results;
@@ -62,12 +62,12 @@ pub fn data(results: &Results, other: &[Projection]) -> ScalingData {
     }
 }
 
-/// Draws the curves.
+/// Draws the curves on `canvas`.
 ///
 /// # Errors
 /// A [`ChartError`] if plotters fails.
-pub fn draw(data: &ScalingData, height: u32) -> Result<Drawn, ChartError> {
-    render_at(height, |root, targets| {
+pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
+    render_on(canvas, |root, targets| {
         let times = data
             .curves
             .iter()
@@ -171,7 +171,7 @@ mod tests {
         assert_eq!(data.curves.len(), 8);
         assert_eq!(data.curves[1].strategy, Strategy::Data);
         assert_eq!(data.curves[1].points.len(), 13);
-        let drawn = draw(&data, crate::app::charts::HEIGHT).unwrap();
+        let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
         assert!(drawn.svg.starts_with("<svg"));
         assert!(drawn.svg.contains("epoch time (s)"));
         assert!(drawn.svg.contains("data+spatial"));
@@ -195,6 +195,45 @@ mod tests {
     }
 
     #[test]
+    fn a_phone_s_plot_is_narrow_with_its_legend_under_the_curves() {
+        use crate::app::charts::{Canvas, LEGEND_BELOW, NARROW_WIDTH};
+        let results = crate::app::results::default_results();
+        let drawn = draw(&data(&results, &[]), Canvas::PHONE).unwrap();
+        assert_eq!((drawn.width, drawn.height), (Canvas::PHONE.width, Canvas::PHONE.height));
+        assert!(drawn.svg.contains(&format!("width=\"{NARROW_WIDTH}\"")));
+        let legend_top = (drawn.height - LEGEND_BELOW) as i32;
+        // every point inside the narrow plot, above the legend
+        for t in &drawn.targets {
+            let Area::Point { x, y } = t.area else {
+                panic!("points only")
+            };
+            assert!(
+                (0..NARROW_WIDTH as i32).contains(&x) && (0..legend_top).contains(&y),
+                "{x} {y}"
+            );
+        }
+        // the legend's entries (each strategy's name) are below the plot, inside its width
+        let texts: Vec<(i32, i32, String)> = drawn
+            .svg
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let number = |key: &str| t.split(key).nth(1)?.split('"').next()?.parse::<i32>().ok();
+                let word = t.split('>').nth(1)?.split('<').next()?.trim().to_string();
+                Some((number(" x=\"")?, number(" y=\"")?, word))
+            })
+            .collect();
+        for name in ["data", "filter", "data+spatial", "ideal scaling"] {
+            let (x, y, _) = texts
+                .iter()
+                .find(|(_, _, w)| w == name)
+                .unwrap_or_else(|| panic!("{name}"));
+            assert!(*y > legend_top && *y < drawn.height as i32, "{name} at y {y}");
+            assert!(*x > 0 && *x < NARROW_WIDTH as i32 - 60, "{name} at x {x}");
+        }
+    }
+
+    #[test]
     fn the_other_edition_is_drawn_when_asked_for() {
         let question = crate::app::input::question::Question::default();
         let scenario = question.scenario().unwrap();
@@ -207,7 +246,7 @@ mod tests {
                 .flat_map(|c| &c.points)
                 .all(|p| p.fidelity == crate::oracle::Fidelity::Ideal)
         );
-        let drawn = draw(&data, crate::app::charts::HEIGHT).unwrap();
+        let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
         assert!(drawn.svg.contains("thin dashed: ideal edition"));
         // the hover targets are the shown edition's points only
         assert_eq!(drawn.targets.len(), results.sweep.len());

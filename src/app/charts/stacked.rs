@@ -4,8 +4,9 @@
 
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{AXIS_SIZE, Area, ChartError, FONT, LEGEND_WIDTH, Root, Swatch, TEXT_SIZE, Target, fail, legend};
+use super::{AXIS_SIZE, Area, Canvas, ChartError, FONT, Root, Swatch, TEXT_SIZE, Target, fail, legend};
 
 /// One bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,10 +79,15 @@ pub fn draw(
     }
     let top = frame.top;
     let names: Vec<&str> = stacks.iter().map(|s| s.name.as_str()).collect();
+    let canvas = Canvas::of(root);
+    let (right, bottom) = canvas.legend_margins();
+    // a narrow plot's bar names stand upright (side by side they would overlap)
+    let narrow = canvas.legend_below();
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .margin_right(LEGEND_WIDTH)
-        .x_label_area_size(44)
+        .margin_right(right)
+        .margin_bottom(bottom)
+        .x_label_area_size(if narrow { 100 } else { 44 })
         .y_label_area_size(72)
         // one bar still needs a range of two slots, or plotters divides by
         // a zero width and draws rectangles of negative width
@@ -98,7 +104,7 @@ pub fn draw(
         .x_desc(frame.x_desc.clone())
         .y_desc(frame.y_desc)
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => names.get(*i).map_or(String::new(), |n| n.to_string()),
+            SegmentValue::CenterOf(i) if !narrow => names.get(*i).map_or(String::new(), |n| n.to_string()),
             _ => String::new(),
         })
         .y_label_formatter(&|v| y_label(*v))
@@ -133,8 +139,20 @@ pub fn draw(
             entries.push((label.to_string(), Swatch::Box(color)));
         }
     }
-    // whether the bar before has its label up (cut, not lowered)
-    let mut previous_up = false;
+    if narrow {
+        // upright, reading down from under each bar
+        let style = TextStyle::from((FONT, TEXT_SIZE).into_font().transform(FontTransform::Rotate90))
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, name) in names.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(SegmentValue::CenterOf(i), 0.0));
+            root.draw(&Text::new(name.to_string(), (x, y + 8), style.clone()))
+                .map_err(fail)?;
+        }
+    }
+    // cut bars' labels take turns on this many lines, so that neighbours never touch
+    // (a narrow plot's bars are half a label wide)
+    let lines = if narrow { 3 } else { 2 };
+    let mut cut = 0;
     for (i, s) in stacks.iter().enumerate() {
         let total: f64 = s.values.iter().sum();
         let shown = total.min(top);
@@ -148,15 +166,15 @@ pub fn draw(
         if s.faded {
             note.push_str(" ✗");
         }
-        if note.is_empty() {
-            previous_up = false;
-        } else {
+        if !note.is_empty() {
             let color = if s.faded { RED } else { BLACK };
-            // a cut bar beside another cut one has its label a line lower,
-            // so that neighbouring labels ("↑ 210 GB ✗") never touch
-            let lower = total > top && previous_up;
-            previous_up = total > top && !lower;
-            let offset = if lower { TEXT_SIZE as i32 + 4 } else { 0 };
+            let line = if total > top {
+                cut += 1;
+                (cut - 1) % lines
+            } else {
+                0
+            };
+            let offset = line * (TEXT_SIZE as i32 + 4);
             let mark = EmptyElement::at((SegmentValue::Exact(i), shown))
                 + Text::new(note, (0, offset), (FONT, TEXT_SIZE).into_font().color(&color));
             chart.draw_series(std::iter::once(mark)).map_err(fail)?;
@@ -213,7 +231,7 @@ mod tests {
             y_desc: "memory",
             y_label: |v| format!("{v}"),
             reference: Some((10.0, "capacity".into())),
-            faded_legend: "pale: above the capacity ✗",
+            faded_legend: "pale: over capacity ✗",
         };
         render(|root, targets| draw(root, targets, &frame, stacks)).unwrap().svg
     }

@@ -3,16 +3,19 @@
 
 use yew::prelude::*;
 
+use super::media::{PHONE, use_media};
 use super::plot_frame::PlotFrame;
 use super::{AnswerProps, Same};
-use crate::app::charts::comparison;
+use crate::app::charts::{Canvas, comparison};
 
 /// The stacked bars of a view.
 #[function_component(ComparisonPlot)]
 pub fn comparison_plot(props: &AnswerProps) -> Html {
-    let drawn = use_memo(Same(props.answer.results.clone()), |Same(results)| {
-        comparison::draw(&comparison::data(results, &results.strategies))
-    });
+    let canvas = if use_media(PHONE) { Canvas::PHONE } else { Canvas::WIDE };
+    let drawn = use_memo(
+        (Same(props.answer.results.clone()), canvas),
+        |(Same(results), canvas)| comparison::draw(&comparison::data(results, &results.strategies), *canvas),
+    );
     let summary = format!(
         "Epoch time at {} GPUs split into compute and each kind of communication; pale bars are infeasible.",
         props.answer.results.gpus

@@ -7,6 +7,10 @@ use yew::prelude::*;
 
 use crate::app::browser::media as matches;
 
+/// A phone's screen: plots and the strategy diagram are drawn narrow, at
+/// about its width, so that their text stays 12 px.
+pub const PHONE: &str = "(max-width: 600px)";
+
 /// Whether `query` matches now; re-renders when that changes.
 #[hook]
 pub fn use_media(query: &'static str) -> bool {

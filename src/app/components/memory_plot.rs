@@ -2,17 +2,20 @@
 
 use yew::prelude::*;
 
+use super::media::{PHONE, use_media};
 use super::plot_frame::PlotFrame;
 use super::{AnswerProps, Same};
-use crate::app::charts::memory;
+use crate::app::charts::{Canvas, memory};
 use crate::oracle::units;
 
 /// The memory bars of a view.
 #[function_component(MemoryPlot)]
 pub fn memory_plot(props: &AnswerProps) -> Html {
-    let drawn = use_memo(Same(props.answer.results.clone()), |Same(results)| {
-        memory::draw(&memory::data(results, &results.strategies))
-    });
+    let canvas = if use_media(PHONE) { Canvas::PHONE } else { Canvas::WIDE };
+    let drawn = use_memo(
+        (Same(props.answer.results.clone()), canvas),
+        |(Same(results), canvas)| memory::draw(&memory::data(results, &results.strategies), *canvas),
+    );
     let summary = format!(
         "Per GPU at {} GPUs, by part (weights, gradients, optimizer states, activations, the backward pass's buffers, workspace, allocator rounding, reserved) against the {} a GPU holds; pale bars marked ✗ do not fit; bars taller than the axis, which the ones that fit set, are cut and labelled ↑ with their size.",
         props.answer.results.gpus,

@@ -43,7 +43,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     // the pointer shows the numbers of the nearest mark (marks may overlap)
     let onmove = {
         let (hovered, targets, overlay) = (hovered.clone(), drawn.targets.clone(), overlay.clone());
-        let height = drawn.height;
+        let (width, height) = (drawn.width, drawn.height);
         Callback::from(move |e: MouseEvent| {
             let Some(area) = overlay.cast::<web_sys::Element>() else {
                 return;
@@ -52,7 +52,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             if rect.width() <= 0.0 || rect.height() <= 0.0 {
                 return;
             }
-            let x = (f64::from(e.client_x()) - rect.left()) / rect.width() * f64::from(WIDTH);
+            let x = (f64::from(e.client_x()) - rect.left()) / rect.width() * f64::from(width);
             let y = (f64::from(e.client_y()) - rect.top()) / rect.height() * f64::from(height);
             let found = nearest(&targets, x, y, REACH);
             if *hovered != found {
@@ -76,7 +76,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
             Area::Point { x, y } => (x, y),
             Area::Bar { x, y, width, .. } => (x + width / 2, y),
         };
-        let left = f64::from(x) / f64::from(WIDTH) * 100.0;
+        let left = f64::from(x) / f64::from(drawn.width) * 100.0;
         let horizontal = if left > 50.0 {
             format!("right: {:.1}%", 100.0 - left)
         } else {
@@ -117,22 +117,24 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
         let (drawn, caption) = (drawn.clone(), Rc::clone(&props.caption));
         Callback::from(move |_: MouseEvent| {
             let (svg, height) = titled(&drawn, &caption);
-            let _ = browser::download_png(&format!("{stem}.png"), &svg, WIDTH, height);
+            let width = drawn.width;
+            let _ = browser::download_png(&format!("{stem}.png"), &svg, width, height);
         })
     };
     let body = html! {
         <>
             // a group of marks, each reachable by the keyboard (an image could hold none)
-            // drawn at its full size so that its text stays 12 px or more; a narrower screen scrolls it sideways
+            // drawn at its full size so that its text stays 12 px or more: a phone's drawing is
+            // narrow, a wide one on a narrower screen scrolls sideways
             <div class="plot-scroll">
-                <div class="plot-area" role="group" aria-label={props.summary.clone()}>
+                <div class={classes!("plot-area", (drawn.width < WIDTH).then_some("narrow"))} role="group" aria-label={props.summary.clone()}>
                     { Html::from_html_unchecked(drawn.svg.clone().into()) }
-                    <svg class="overlay" ref={overlay} viewBox={format!("0 0 {WIDTH} {}", drawn.height)} preserveAspectRatio="xMidYMid meet"
+                    <svg class="overlay" ref={overlay} viewBox={format!("0 0 {} {}", drawn.width, drawn.height)} preserveAspectRatio="xMidYMid meet"
                         onmousemove={onmove} onmouseleave={onleave}>{ marks }</svg>
                     { tooltip }
                 </div>
             </div>
-            <p class="plot-scroll-hint quiet">{ "⇆ scroll the plot sideways" }</p>
+            if drawn.width >= WIDTH { <p class="plot-scroll-hint quiet">{ "⇆ scroll the plot sideways" }</p> }
             <div class="plot-actions">
                 <button type="button" class="download-png" onclick={onpng}
                     aria-label={format!("Download the {} plot as PNG", props.title.to_lowercase())}>{ "PNG" }</button>

@@ -2,10 +2,10 @@
 
 use yew::prelude::*;
 
-use super::media::use_media;
+use super::media::{PHONE, use_media};
 use super::plot_frame::PlotFrame;
 use super::{AnswerProps, Same};
-use crate::app::charts::{HEIGHT, scaling};
+use crate::app::charts::{Canvas, scaling};
 
 /// Screens this short draw the scaling plot [`SHORT_HEIGHT`] tall, so that
 /// it fits under the ranking.
@@ -18,18 +18,26 @@ pub const SHORT_HEIGHT: u32 = 200;
 pub fn scaling_plot(props: &AnswerProps) -> Html {
     // a short screen (a projector at 150%) keeps the text size and draws the plot shorter
     let short = use_media(SHORT_SCREEN);
-    let height = if short { SHORT_HEIGHT } else { HEIGHT };
+    let phone = use_media(PHONE);
+    let canvas = match (phone, short) {
+        (true, _) => Canvas::PHONE,
+        (false, true) => Canvas {
+            height: SHORT_HEIGHT,
+            ..Canvas::WIDE
+        },
+        (false, false) => Canvas::WIDE,
+    };
     let answer = &props.answer;
     let compare = answer.view().compare_editions;
     let deps = (
         Same(answer.results.clone()),
         Same(answer.scenario.clone()),
         compare,
-        height,
+        canvas,
     );
-    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, height)| {
+    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, canvas)| {
         let other = if *compare { results.other_sweep(scenario) } else { &[] };
-        scaling::draw(&scaling::data(results, other), *height)
+        scaling::draw(&scaling::data(results, other), *canvas)
     });
     let summary = match &answer.question().run.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => {

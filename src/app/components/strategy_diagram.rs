@@ -5,16 +5,13 @@
 
 use yew::prelude::*;
 
-use super::media::use_media;
+use super::media::{PHONE, use_media};
 use super::select_field::select;
 use super::{AnswerProps, use_app};
 use crate::app::charts::diagram::{DIAGRAM_WIDTH, Layout, NARROW_DIAGRAM_WIDTH, layout};
 use crate::app::charts::strategy_color;
 use crate::app::state::action::{Action, ViewAction};
 use crate::oracle::{Collective, Placement, Strategy, units};
-
-/// A screen on which the wide diagram would be drawn at half its size.
-const PHONE: &str = "(max-width: 600px)";
 
 /// Group fills, alternating so that neighbouring groups differ.
 const GROUP_FILLS: [&str; 2] = ["#e8f0fa", "#fdf0e3"];
