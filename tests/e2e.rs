@@ -1867,6 +1867,43 @@ async fn a_phone_gets_thumb_sized_targets_and_sees_each_feasible_rows_mark() {
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_projector_shows_a_lesson_s_ranking_and_plot_on_one_screen() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    page::viewport(&client, 853, 480).await;
+    for (lesson, plot) in [("memory-wall", "#memory-plot"), ("data-stops-scaling", "#scaling-plot")] {
+        let lesson = paradl::app::lessons::find(lesson).expect("the lesson");
+        open(
+            &client,
+            &format!("{}{}", s.base, paradl::app::lessons::query(lesson, false)),
+        )
+        .await;
+        page::text_once(&client, "#lesson .question", "").await;
+        // the teacher scrolls the ranking to the top: the ranking and the lesson's plot are on one screen
+        let [ranking, plot] = eventually("the ranking and the plot on one screen", || async {
+            client
+                .execute(
+                    "document.querySelector('#ranking').scrollIntoView({ block: 'start' });",
+                    vec![],
+                )
+                .await
+                .ok()?;
+            let ranking = rect(&client, "#ranking").await;
+            let plot = rect(&client, &format!("{plot} .plot-area")).await;
+            (ranking[0] >= -1.0 && plot[1] <= 481.0).then_some([ranking, plot])
+        })
+        .await;
+        assert!(
+            ranking[1] <= plot[0],
+            "{} ranking {ranking:?} above its plot {plot:?}",
+            lesson.id
+        );
+    }
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn a_projector_changes_the_gpu_count_without_scrolling() {
     let s = setup();
     let client = web::browser(&s.driver).await;

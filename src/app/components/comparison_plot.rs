@@ -3,15 +3,15 @@
 
 use yew::prelude::*;
 
-use super::media::{PHONE, use_media};
+use super::media::use_canvas;
 use super::plot_frame::PlotFrame;
 use super::{AnswerProps, Same};
-use crate::app::charts::{Canvas, comparison};
+use crate::app::charts::comparison;
 
 /// The stacked bars of a view.
 #[function_component(ComparisonPlot)]
 pub fn comparison_plot(props: &AnswerProps) -> Html {
-    let canvas = if use_media(PHONE) { Canvas::PHONE } else { Canvas::WIDE };
+    let canvas = use_canvas();
     let drawn = use_memo(
         (Same(props.answer.results.clone()), canvas),
         |(Same(results), canvas)| comparison::draw(&comparison::data(results, &results.strategies), *canvas),

@@ -2,16 +2,16 @@
 
 use yew::prelude::*;
 
-use super::media::{PHONE, use_media};
+use super::media::use_canvas;
 use super::plot_frame::PlotFrame;
 use super::{AnswerProps, Same};
-use crate::app::charts::{Canvas, memory};
+use crate::app::charts::memory;
 use crate::oracle::units;
 
 /// The memory bars of a view.
 #[function_component(MemoryPlot)]
 pub fn memory_plot(props: &AnswerProps) -> Html {
-    let canvas = if use_media(PHONE) { Canvas::PHONE } else { Canvas::WIDE };
+    let canvas = use_canvas();
     let drawn = use_memo(
         (Same(props.answer.results.clone()), canvas),
         |(Same(results), canvas)| memory::draw(&memory::data(results, &results.strategies), *canvas),

@@ -2,31 +2,16 @@
 
 use yew::prelude::*;
 
-use super::media::{PHONE, use_media};
+use super::media::use_canvas;
 use super::plot_frame::PlotFrame;
 use super::{AnswerProps, Same};
-use crate::app::charts::{Canvas, scaling};
-
-/// Screens this short draw the scaling plot [`SHORT_HEIGHT`] tall, so that
-/// it fits under the ranking.
-pub const SHORT_SCREEN: &str = "(max-height: 560px) and (min-width: 700px)";
-/// The scaling plot's height on a short screen, in SVG units.
-pub const SHORT_HEIGHT: u32 = 200;
+use crate::app::charts::scaling;
 
 /// The scaling curves of a view.
 #[function_component(ScalingPlot)]
 pub fn scaling_plot(props: &AnswerProps) -> Html {
     // a short screen (a projector at 150%) keeps the text size and draws the plot shorter
-    let short = use_media(SHORT_SCREEN);
-    let phone = use_media(PHONE);
-    let canvas = match (phone, short) {
-        (true, _) => Canvas::PHONE,
-        (false, true) => Canvas {
-            height: SHORT_HEIGHT,
-            ..Canvas::WIDE
-        },
-        (false, false) => Canvas::WIDE,
-    };
+    let canvas = use_canvas();
     let answer = &props.answer;
     let compare = answer.view().compare_editions;
     let deps = (

@@ -60,11 +60,16 @@ pub fn summary_bar() -> Html {
         let end = app.send::<Event>(Action::Page(PageAction::EndEdit));
         Callback::from(move |e: Event| {
             end.emit(e);
-            if let Some(ranking) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("ranking"))
-            {
-                ranking.scroll_into_view();
+            let Some(window) = web_sys::window() else {
+                return;
+            };
+            let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+            if let Some(ranking) = window.document().and_then(|d| d.get_element_by_id("ranking")) {
+                // already in view (a projector's ranking under the lesson): left where it is
+                let top = ranking.get_bounding_client_rect().top();
+                if top < 0.0 || top > height * 0.6 {
+                    ranking.scroll_into_view();
+                }
             }
         })
     };
