@@ -11,9 +11,10 @@ use crate::oracle::units;
 pub const WIDTH: u32 = 760;
 /// See [`WIDTH`].
 pub const HEIGHT: u32 = 430;
-/// Width of a phone's drawing: about the phone's, so that its text stays
-/// 12 px and nothing scrolls sideways (760 units scroll, or shrink to 6 px).
-pub const NARROW_WIDTH: u32 = 360;
+/// Width of a phone's drawing: the content width of a 360 px phone, so
+/// that its text stays 12 px and nothing scrolls sideways (760 units
+/// scroll, or shrink to 6 px).
+pub const NARROW_WIDTH: u32 = 330;
 /// Rows of a legend drawn under a narrow plot (two entries a row).
 const LEGEND_ROWS: u32 = 6;
 /// Height of a legend row under a narrow plot.
@@ -260,8 +261,9 @@ pub fn legend<DB: DrawingBackend>(
     for (i, (label, swatch)) in entries.iter().enumerate() {
         let (x, y) = if canvas.legend_below() {
             let (column, row) = (i as i32 / rows, i as i32 % rows);
+            // the second column a little left of the middle: its labels are the longer ones
             (
-                4 + column * (canvas.width as i32 / 2),
+                4 + column * (canvas.width as i32 / 2 - 10),
                 (canvas.height - LEGEND_BELOW) as i32 + 14 + row * LEGEND_ROW as i32,
             )
         } else {

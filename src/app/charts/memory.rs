@@ -129,7 +129,7 @@ pub fn draw(data: &MemoryData, canvas: Canvas) -> Result<Drawn, ChartError> {
             data.capacity_bytes,
             format!("GPU capacity {}", units::bytes(data.capacity_bytes)),
         )),
-        faded_legend: "pale: over capacity ✗",
+        faded_legend: "pale: over capacity",
     };
     render_on(canvas, |root, targets| stacked::draw(root, targets, &frame, &stacks))
 }

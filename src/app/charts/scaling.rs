@@ -145,10 +145,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
                 .map_err(fail)?;
         }
         if !data.other.is_empty() {
-            entries.push((
-                format!("thin dashed: {} edition", data.other_name),
-                Swatch::Dashed(grey, 3, 3),
-            ));
+            entries.push((format!("thin dashed: {}", data.other_name), Swatch::Dashed(grey, 3, 3)));
         }
         entries.push((
             format!("budget: {} GPUs", data.budget),
@@ -247,7 +244,7 @@ mod tests {
                 .all(|p| p.fidelity == crate::oracle::Fidelity::Ideal)
         );
         let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
-        assert!(drawn.svg.contains("thin dashed: ideal edition"));
+        assert!(drawn.svg.contains("thin dashed: ideal"));
         // the hover targets are the shown edition's points only
         assert_eq!(drawn.targets.len(), results.sweep.len());
     }
