@@ -1135,6 +1135,24 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
         assert_eq!(Some(shown), want, "{symbol} as the CLI explains it");
     }
 
+    // the diagram's numbers: each collective's bytes and seconds open its kind's explanation
+    let keys = client
+        .execute(
+            "return [...document.querySelectorAll('#diagram-collectives li')].map(li => [...li.querySelectorAll('button[data-explain]')].map(b => b.dataset.explain));",
+            vec![],
+        )
+        .await
+        .expect("the diagram's numbers");
+    let keys: Vec<Vec<String>> = serde_json::from_value(keys).expect("keys");
+    assert!(!keys.is_empty() && keys.iter().all(|k| k.len() == 2), "{keys:?}");
+    page::click(
+        &client,
+        &format!("#diagram-collectives [data-explain=\"{}\"]", keys[0][1]),
+    )
+    .await;
+    let (_, per_kind) = explained(&client, &keys[0][1]).await;
+    assert!(keys[0][1].contains(":comm-") && per_kind > 0.0, "{keys:?}: {per_kind}");
+
     // a plot's mark: the scaling curve's point, and a memory bar
     click_mark(&client, "#scaling-plot [data-explain=\"spatial@16:total\"]").await;
     let (_, spatial) = explained(&client, "spatial@16:total").await;
@@ -1154,7 +1172,6 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
     let (_, memory) = explained(&client, "filter@64:memory").await;
     let (_, cell_memory) = number(&client, "#ranking [data-explain=\"filter@64:memory\"]").await;
     assert_eq!(memory, cell_memory);
-
     // the panel follows the view, and closes
     page::type_into(&client, "#gpus", "16").await;
     explained(&client, "filter@64:memory").await;

@@ -5,13 +5,15 @@
 
 use yew::prelude::*;
 
+use super::explain_button::ExplainButton;
 use super::media::{PHONE, use_media};
 use super::select_field::select;
 use super::{AnswerProps, use_app};
 use crate::app::charts::diagram::{DIAGRAM_WIDTH, Layout, NARROW_DIAGRAM_WIDTH, layout};
 use crate::app::charts::strategy_color;
+use crate::app::input::explain_target::ExplainTarget;
 use crate::app::state::action::{Action, ViewAction};
-use crate::oracle::{Collective, Placement, Strategy, units};
+use crate::oracle::{Collective, Placement, Quantity, Strategy, units};
 
 /// Group fills, alternating so that neighbouring groups differ.
 const GROUP_FILLS: [&str; 2] = ["#e8f0fa", "#fdf0e3"];
@@ -56,7 +58,9 @@ fn drawing(placement: &Placement, l: &Layout) -> Html {
     }
 }
 
-fn collective(c: &Collective) -> Html {
+/// A collective in words, its bytes and seconds opening the explanation of
+/// its kind of communication for the strategy drawn (`target`).
+fn collective(c: &Collective, target: ExplainTarget) -> Html {
     let group = if c.members == 2 {
         "between neighbouring GPUs".to_string()
     } else {
@@ -72,11 +76,16 @@ fn collective(c: &Collective) -> Html {
     } else {
         "inside a node"
     };
+    let bytes = AttrValue::from(units::bytes(c.bytes));
+    let seconds = AttrValue::from(units::seconds(c.seconds));
     html! {
         <li data-kind={c.kind.name()} data-bytes={c.bytes.to_string()}>
             <strong>{ c.kind.label() }</strong>
-            { format!(" {group} ({times}{path}): {} a GPU sends per iteration, {} an iteration. ",
-                units::bytes(c.bytes), units::seconds(c.seconds)) }
+            { format!(" {group} ({times}{path}): ") }
+            <ExplainButton {target} text={bytes} value={c.bytes} />
+            { " a GPU sends per iteration, " }
+            <ExplainButton {target} text={seconds} value={c.seconds} />
+            { " an iteration. " }
             <code>{ c.formula }</code>
         </li>
     }
@@ -126,7 +135,9 @@ pub fn strategy_diagram(props: &AnswerProps) -> Html {
                     if placement.collectives.is_empty() {
                         <p id="diagram-collectives">{ "No communication: one GPU does everything." }</p>
                     } else {
-                        <ul id="diagram-collectives">{ for placement.collectives.iter().map(collective) }</ul>
+                        <ul id="diagram-collectives">{ for placement.collectives.iter().map(|c| {
+                            collective(c, ExplainTarget::new(placement.strategy, placement.gpus, Quantity::Kind(c.kind)))
+                        }) }</ul>
                     }
                 </>
             }
