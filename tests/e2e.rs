@@ -1153,6 +1153,12 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
     let (_, per_kind) = explained(&client, &keys[0][1]).await;
     assert!(keys[0][1].contains(":comm-") && per_kind > 0.0, "{keys:?}: {per_kind}");
 
+    // the summary bar's epoch: the best strategy's, explained
+    page::click(&client, "#verdict [data-explain=\"data@64:total\"]").await;
+    let (_, epoch) = explained(&client, "data@64:total").await;
+    let (_, best) = number(&client, "#ranking [data-explain=\"data@64:total\"]").await;
+    assert_eq!(epoch, best);
+
     // a plot's mark: the scaling curve's point, and a memory bar
     click_mark(&client, "#scaling-plot [data-explain=\"spatial@16:total\"]").await;
     let (_, spatial) = explained(&client, "spatial@16:total").await;

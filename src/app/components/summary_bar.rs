@@ -5,10 +5,13 @@
 
 use yew::prelude::*;
 
+use super::explain_button::ExplainButton;
+use super::media::{SHORT_SCREEN, use_media};
 use super::use_app;
+use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::state::action::{Action, PageAction, RunAction};
-use crate::oracle::{Projection, units};
+use crate::oracle::{Projection, Quantity, units};
 
 /// The verdict of a ranking, in one sentence.
 pub fn verdict(ranking: &[Projection]) -> String {
@@ -36,6 +39,7 @@ pub fn verdict(ranking: &[Projection]) -> String {
 /// The bar.
 #[function_component(SummaryBar)]
 pub fn summary_bar() -> Html {
+    let short = use_media(SHORT_SCREEN);
     let Some(app) = use_app() else {
         return html! {};
     };
@@ -43,10 +47,19 @@ pub fn summary_bar() -> Html {
         return html! {};
     };
     let hidden = app.lesson.is_some_and(|l| l.hides_results());
-    let said = if hidden {
-        "Results hidden until you reveal them.".to_string()
-    } else {
-        verdict(&answer.results.ranking)
+    let ranking = &answer.results.ranking;
+    // the best epoch opens its explanation, where the bar is seen (a projector's bar keeps
+    // the verdict for screen readers only: nothing focusable hides there)
+    let best = ranking.iter().find(|p| p.feasible).filter(|_| !hidden && !short);
+    let said = match best {
+        Some(best) => html! { <>
+            { format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus) }
+            <ExplainButton target={ExplainTarget::new(best.strategy, best.gpus, Quantity::Total)}
+                text={units::seconds(best.total_s)} value={best.total_s} />
+            { format!(" per epoch; {} of {} strategies fit.", ranking.iter().filter(|p| p.feasible).count(), ranking.len()) }
+        </> },
+        None if hidden => html! { "Results hidden until you reveal them." },
+        None => html! { verdict(ranking) },
     };
     let oninput = app.callback(|e: InputEvent| {
         Action::Run(RunAction::Set(
