@@ -20,11 +20,10 @@ pub fn boot_from(param: &dyn Fn(&str) -> Option<String>, remembered: fn() -> Opt
     let lesson = param("lesson").and_then(|id| lessons::find(&id));
     let linked = param(url::PARAMETER);
     let mut state = match lesson {
-        // an old lesson link (`?lesson=ID` without its state): the lesson's own setup
-        Some(lesson) if linked.is_none() => AppState::new((lesson.inputs)(), None),
-        // the lesson's own link (its page, its list entry): its setup as built, not decoded
-        // and checked again (a phone's first answer comes sooner)
-        Some(lesson) if linked.as_deref().is_some_and(|l| l == url::encode(&(lesson.inputs)())) => {
+        // an old lesson link (`?lesson=ID` without its state), or the lesson's own link (its
+        // page, its list entry): its setup as built, not decoded and checked again (a phone's
+        // first answer comes sooner)
+        Some(lesson) if linked.as_deref().is_none_or(|l| l == url::encode(&(lesson.inputs)())) => {
             AppState::new((lesson.inputs)(), None)
         }
         _ => linked_or_kept(linked, remembered),

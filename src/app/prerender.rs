@@ -19,6 +19,7 @@ use thiserror::Error;
 
 use crate::app::boot::boot_from;
 use crate::app::browser::{PAGE_QUERY, PLACEHOLDER_ID};
+use crate::app::charts::escape;
 use crate::app::components::app::{App, AppProps};
 use crate::app::lessons::{self, LESSONS};
 
@@ -137,13 +138,6 @@ pub fn page_html(template: &str, page: &Page, view: &str) -> Result<String, Prer
 }
 
 const PRERENDERED: &str = r#"<div class="prerendered">"#;
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
 
 #[cfg(test)]
 mod tests {

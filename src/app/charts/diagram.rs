@@ -8,10 +8,10 @@ use crate::oracle::{Placement, Share, units};
 pub const SHOWN_NODES: u64 = 4;
 /// Width of the diagram's coordinate space on a wide screen.
 pub const DIAGRAM_WIDTH: u32 = 720;
-/// Width of the diagram's coordinate space on a phone: drawn at about its
-/// size (a 360 px phone's content width), so that its 12-unit text stays
-/// 12 px (at 720 units across such a screen it was 6 px).
-pub const NARROW_DIAGRAM_WIDTH: u32 = 330;
+/// Width of the diagram's coordinate space on a phone: the plots' (a 360
+/// px phone's content width), so that its 12-unit text stays 12 px (at 720
+/// units across such a screen it was 6 px).
+pub const NARROW_DIAGRAM_WIDTH: u32 = super::NARROW_WIDTH;
 /// The narrowest a GPU is drawn: its label ("layers 12–25", "filters
 /// 2/4") fits at 12 px. More GPUs than fit a row wrap to the next.
 pub const MIN_GPU_WIDTH: u32 = 80;

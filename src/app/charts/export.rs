@@ -6,6 +6,14 @@ use super::frame::{Drawn, FONT};
 /// Height of one caption line of an exported plot, in SVG units.
 const CAPTION_LINE: u32 = 18;
 
+/// Text made safe inside an SVG or HTML attribute or element.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 /// An exported plot: `svg` under a header of caption `lines` (what it
 /// shows and the link that reproduces it), so that a figure pasted into
 /// slides says what it is. Returns the new SVG and its height.
@@ -16,12 +24,6 @@ pub fn titled(drawn: &Drawn, lines: &[String]) -> (String, u32) {
     }
     let header = CAPTION_LINE * lines.len() as u32 + 10;
     let height = drawn.height + header;
-    let escape = |t: &str| {
-        t.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
     let width = drawn.width;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\"><rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"

@@ -210,7 +210,7 @@ fn hex(c: RGBColor) -> String {
 }
 
 /// The style of a dashed line `width` units wide: drawn as one solid line
-/// in a stand-in colour, which [`render_at`] turns into `color` with an SVG
+/// in a stand-in colour, which [`render_on`] turns into `color` with an SVG
 /// dash pattern (plotters' own dashed series writes an element per dash:
 /// hundreds a plot). Past 256 dashed lines in a plot, lines are solid.
 pub fn dashed(color: RGBColor, dash: u32, gap: u32, width: u32) -> ShapeStyle {

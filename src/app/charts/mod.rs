@@ -15,7 +15,7 @@ mod frame;
 mod hover;
 mod palette;
 
-pub use export::titled;
+pub use export::{escape, titled};
 pub use frame::{
     AXIS_SIZE, Area, Axes, Canvas, ChartError, Drawn, FONT, HEIGHT, LEGEND_BELOW, LEGEND_WIDTH, LogLog, NARROW_WIDTH,
     Root, Swatch, TEXT_SIZE, Target, WIDTH, count_label, dashed, fail, legend, log_bounds, log_log, render, render_on,

@@ -113,11 +113,11 @@ pub fn draw(
         .draw()
         .map_err(fail)?;
     let mut entries = Vec::new();
+    // a pale bar is pale above the reference line (its capacity) only:
+    // what fits keeps its colour, what misses is plain to see
+    let pale_from = frame.reference.as_ref().map_or(0.0, |(value, _)| *value);
     for (k, &(label, color)) in frame.parts.iter().enumerate() {
         let used = stacks.iter().any(|s| s.values.get(k).is_some_and(|v| *v > 0.0));
-        // a pale bar is pale above the reference line (its capacity) only:
-        // what fits keeps its colour, what misses is plain to see
-        let pale_from = frame.reference.as_ref().map_or(0.0, |(value, _)| *value);
         let series = stacks.iter().enumerate().flat_map(|(i, s)| {
             let base: f64 = s.values.iter().take(k).sum();
             let end = base + s.values.get(k).copied().unwrap_or(0.0).min((top - base).max(0.0));

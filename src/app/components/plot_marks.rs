@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::use_app;
-use crate::app::charts::{Area, Target};
+use crate::app::charts::{Area, Target, escape};
 use crate::app::state::action::{Action, ViewAction};
 
 /// Props of [`PlotMarks`].
@@ -25,14 +25,6 @@ pub struct PlotMarksProps {
     pub onpick: Option<Callback<usize>>,
     /// Called with the mark in focus (`None`: none).
     pub onhover: Callback<Option<usize>>,
-}
-
-/// Text made safe inside an SVG attribute or element.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The marks as SVG: `pickable` says which can be picked or explained,

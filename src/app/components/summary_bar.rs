@@ -13,17 +13,22 @@ use crate::app::input::keys::{Key, RunKey};
 use crate::app::state::action::{Action, PageAction, RunAction};
 use crate::oracle::{Projection, Quantity, units};
 
+/// The verdict when a strategy fits, around its epoch: the words before
+/// the epoch, the best projection, and the words after it.
+fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, String)> {
+    let best = ranking.iter().find(|p| p.feasible)?;
+    let fitting = ranking.iter().filter(|p| p.feasible).count();
+    Some((
+        format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus),
+        best,
+        format!(" per epoch; {fitting} of {} strategies fit.", ranking.len()),
+    ))
+}
+
 /// The verdict of a ranking, in one sentence.
 pub fn verdict(ranking: &[Projection]) -> String {
-    let fitting = ranking.iter().filter(|p| p.feasible).count();
-    match ranking.iter().find(|p| p.feasible) {
-        Some(best) => format!(
-            "Best: {} at {} GPUs, {} per epoch; {fitting} of {} strategies fit.",
-            best.strategy.label(),
-            best.gpus,
-            units::seconds(best.total_s),
-            ranking.len()
-        ),
+    match best_verdict(ranking) {
+        Some((before, best, after)) => format!("{before}{}{after}", units::seconds(best.total_s)),
         None => match ranking.first() {
             Some(p) => format!(
                 "No strategy fits at {} GPUs. The fastest, {}: {}.",
@@ -50,13 +55,12 @@ pub fn summary_bar() -> Html {
     let ranking = &answer.results.ranking;
     // the best epoch opens its explanation, where the bar is seen (a projector's bar keeps
     // the verdict for screen readers only: nothing focusable hides there)
-    let best = ranking.iter().find(|p| p.feasible).filter(|_| !hidden && !short);
-    let said = match best {
-        Some(best) => html! { <>
-            { format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus) }
+    let said = match best_verdict(ranking).filter(|_| !hidden && !short) {
+        Some((before, best, after)) => html! { <>
+            { before }
             <ExplainButton target={ExplainTarget::new(best.strategy, best.gpus, Quantity::Total)}
                 text={units::seconds(best.total_s)} value={best.total_s} />
-            { format!(" per epoch; {} of {} strategies fit.", ranking.iter().filter(|p| p.feasible).count(), ranking.len()) }
+            { after }
         </> },
         None if hidden => html! { "Results hidden until you reveal them." },
         None => html! { verdict(ranking) },
