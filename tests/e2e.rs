@@ -2043,3 +2043,112 @@ async fn an_uploaded_file_that_fails_leaves_the_picker_empty_and_the_network_loa
     std::fs::remove_file(&bad).ok();
     client.close().await.ok();
 }
+
+/// Every number written in the findings (the best strategy's, every other
+/// strategy's, why the best wins and why the others are out) and in the
+/// edition note that is not inside a number that opens an explanation:
+/// `(where, the text)`. Digits after a letter are part of a name (`V100
+/// SXM2`), not numbers.
+const UNEXPLAINED_DIGITS: &str = r#"
+document.querySelectorAll('#findings details').forEach(d => d.open = true);
+const out = [];
+for (const root of document.querySelectorAll('#findings, #edition')) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (/(?<![A-Za-z\d])\d/.test(n.textContent) && !n.parentElement.closest('button[data-explain]')) {
+      out.push([root.id, n.parentElement.textContent.trim().slice(0, 160)]);
+    }
+  }
+}
+return out;"#;
+
+/// The figures of the findings and the edition note: `(data-explain,
+/// data-value)` of each, in page order.
+async fn sentence_figures(client: &Client) -> Vec<(String, f64)> {
+    let v = client
+        .execute(
+            "return [...document.querySelectorAll('#findings button[data-explain], #edition button[data-explain]')].map(b => [b.dataset.explain, Number(b.dataset.value)]);",
+            vec![],
+        )
+        .await
+        .expect("read");
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| Some((f[0].as_str()?.to_string(), f[1].as_f64()?)))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn every_number_of_the_findings_and_the_edition_note_explains_itself() {
+    use paradl::app::input::document::Document;
+    use paradl::app::input::source::ClusterSource;
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let mut pages = vec![String::new()];
+    for cluster in ["dgx-h100", "dgx1-v100-16gb"] {
+        let mut d = Document::default();
+        d.question.cluster = ClusterSource::Preset(cluster.into());
+        pages.push(format!("?s={}", paradl::app::url::encode(&d)));
+    }
+    for lesson in &paradl::app::lessons::LESSONS {
+        pages.push(paradl::app::lessons::query(lesson, false));
+    }
+    let mut kinds = std::collections::BTreeSet::new();
+    for page in &pages {
+        open(&client, &format!("{}{page}", s.base)).await;
+        let unexplained = client.execute(UNEXPLAINED_DIGITS, vec![]).await.expect("scanned");
+        assert_eq!(unexplained, Value::Array(Vec::new()), "{page}");
+        let figures = sentence_figures(&client).await;
+        assert!(figures.len() >= 5, "{page}: {figures:?}");
+        for (key, _) in &figures {
+            kinds.insert(
+                key.split(':')
+                    .nth(1)
+                    .unwrap_or_default()
+                    .split('-')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        }
+        // one figure of each kind the page has opens an explanation ending
+        // at its own value (a count, an option's memory, the other edition's epoch)
+        let mut seen = std::collections::BTreeSet::new();
+        for (key, value) in figures {
+            let quantity = key.split(':').nth(1).unwrap_or_default().to_string();
+            let class = match quantity.split('-').next() {
+                Some("total") if quantity != "total" => "edition",
+                Some("bound") => "bound",
+                Some("fit") => "fit",
+                _ => continue,
+            };
+            if !seen.insert(class) {
+                continue;
+            }
+            let css = format!("#findings button[data-explain=\"{key}\"], #edition button[data-explain=\"{key}\"]");
+            let clicked = client
+                .execute(
+                    &format!(
+                        "const b = document.querySelector('{css}'); if (!b) return false; b.click(); return true;"
+                    ),
+                    vec![],
+                )
+                .await
+                .expect("clicked");
+            assert_eq!(clicked.as_bool(), Some(true), "{css}");
+            let (_, result) = explained(&client, &key).await;
+            if quantity.starts_with("fit-") || quantity.starts_with("total-") {
+                assert!(
+                    (result - value).abs() <= 1e-9 * value.abs().max(1.0),
+                    "{page} {key}: {result} against {value}"
+                );
+            }
+        }
+    }
+    for kind in ["bound", "fit", "total", "memory", "compute", "communication", "gpu"] {
+        assert!(kinds.contains(kind), "a figure explained by {kind}: {kinds:?}");
+    }
+    client.close().await.ok();
+}

@@ -7,7 +7,7 @@
 
 use paradl::oracle::{
     AllreduceAlgorithm, Batch, CommKind, Derivation, Explanation, Fidelity, Optimizer, Part, Precision, Projection,
-    Quantity, RunSpec, Scenario, Strategy, presets,
+    Quantity, RunSpec, Scenario, Strategy, Violation, presets,
 };
 
 fn close(a: f64, b: f64, what: &str) {
@@ -126,7 +126,10 @@ fn check_part(e: &Explanation, part: Part, spec: &RunSpec) {
     close(e.result, want, &format!("{part:?} from its symbols"));
 }
 
-fn check(scenario: &Scenario, spec: &RunSpec) {
+/// Checks every number of `spec`'s projection; returns the figures of its
+/// findings checked, by kind of quantity (`Quantity::key` without its
+/// argument).
+fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
     let p: Projection = scenario.project(spec).unwrap();
     let what = format!("{} at {} GPUs ({:?})", spec.strategy, spec.gpus, spec.fidelity);
     let ideal_ring = spec.fidelity == Fidelity::Ideal;
@@ -140,6 +143,7 @@ fn check(scenario: &Scenario, spec: &RunSpec) {
             Quantity::GpuHours => p.gpu_hours,
             Quantity::Memory => p.memory_bytes,
             Quantity::Part(part) => p.memory.get(part),
+            Quantity::Bound(_) | Quantity::FitOption(_) | Quantity::Edition(_) => unreachable!("{quantity:?}"),
         };
         assert_eq!(e.result.to_bits(), want.to_bits(), "{what}: {quantity:?}");
         assert!(!e.sections.is_empty() && e.title.contains(&spec.gpus.to_string()));
@@ -188,8 +192,72 @@ fn check(scenario: &Scenario, spec: &RunSpec) {
                 let _ = kind;
             }
             Quantity::Part(part) => check_part(&e, part, spec),
+            Quantity::Bound(_) | Quantity::FitOption(_) | Quantity::Edition(_) => unreachable!("{quantity:?}"),
         }
     }
+    check_figures(scenario, spec, &p)
+}
+
+/// Every number a finding writes opens an explanation that shows it: a
+/// bound's explanation its count and bound, an option's the memory of the
+/// run with the change, the memory's its total, capacity and share, the
+/// epoch's the communication's share of it; and the other edition's epoch
+/// is that edition's projection.
+fn check_figures(scenario: &Scenario, spec: &RunSpec, p: &Projection) -> Vec<String> {
+    let mut checked = Vec::new();
+    for finding in &p.bottlenecks {
+        assert_eq!(finding.sentence.to_string(), finding.message);
+        let digits = finding.message.chars().filter(char::is_ascii_digit).count();
+        let in_figures: usize = finding
+            .sentence
+            .figures()
+            .map(|f| f.text.chars().filter(char::is_ascii_digit).count())
+            .sum();
+        assert_eq!(digits, in_figures, "every digit is in a figure: {}", finding.message);
+        for figure in finding.sentence.figures() {
+            checked.push(figure.quantity.key().split('-').next().unwrap_or_default().to_string());
+            let e = scenario.explain(spec, figure.quantity).unwrap();
+            let what = format!("{} in {:?}", figure.text, finding.message);
+            let s = |n: &str| symbol(&e.symbols, n);
+            match figure.quantity {
+                Quantity::Bound(_) => {
+                    assert!(figure.value == s("n") || figure.value == s("n_max"), "{what}");
+                    close(e.result, s("n"), &what);
+                }
+                Quantity::FitOption(_) => {
+                    close(e.result, figure.quantity.of(p), &what);
+                    assert!(e.title.contains(" with "), "{what}: {}", e.title);
+                }
+                Quantity::Memory => {
+                    assert!(
+                        [e.result, s("M"), e.result / s("M")]
+                            .iter()
+                            .any(|v| (v - figure.value).abs() <= 1e-9 * v.abs()),
+                        "{what}"
+                    );
+                }
+                Quantity::Total => {
+                    let comm: f64 = e
+                        .steps
+                        .iter()
+                        .filter(|s| s.explains.as_deref() == Some("communication"))
+                        .map(|s| s.value)
+                        .sum();
+                    close(comm / e.result, figure.value, &what);
+                }
+                Quantity::Part(part) => close(e.result, p.memory.get(part), &what),
+                Quantity::Communication | Quantity::Compute => assert!(figure.value.is_finite(), "{what}"),
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+    }
+    for fidelity in [Fidelity::Ideal, Fidelity::Realistic] {
+        let e = scenario.explain(spec, Quantity::Edition(fidelity)).unwrap();
+        let there = scenario.project(&spec.clone().in_edition(fidelity)).unwrap();
+        assert_eq!(e.result.to_bits(), there.total_s.to_bits(), "{fidelity}");
+        assert!(e.title.contains(fidelity.name()), "{}", e.title);
+    }
+    checked
 }
 
 fn specs(template: &RunSpec, gpus: u64) -> Vec<RunSpec> {
@@ -230,10 +298,17 @@ fn specs(template: &RunSpec, gpus: u64) -> Vec<RunSpec> {
 fn every_number_of_resnet50_on_abci_is_explained_by_its_formula() {
     let s = presets::scenario("resnet50", "abci").unwrap();
     let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+    let mut checked = Vec::new();
     for gpus in [1, 8, 64] {
         for spec in specs(&template, gpus) {
-            check(&s, &spec);
+            checked.extend(check(&s, &spec));
         }
+    }
+    for kind in ["bound", "fit", "memory", "total", "communication", "compute"] {
+        assert!(
+            checked.iter().any(|k| k == kind),
+            "a finding's figure explained by {kind}"
+        );
     }
 }
 
@@ -276,10 +351,29 @@ fn the_other_allreduce_algorithms_are_named() {
 
 #[test]
 fn quantities_have_keys_that_read_back() {
-    for quantity in every_quantity() {
+    let mut more = vec![Quantity::FitOption(0), Quantity::FitOption(5)];
+    more.extend(Violation::ALL.map(Quantity::Bound));
+    more.extend([Fidelity::Ideal, Fidelity::Realistic].map(Quantity::Edition));
+    for quantity in every_quantity().into_iter().chain(more) {
         assert_eq!(Quantity::parse(&quantity.key()), Some(quantity));
     }
-    for bad in ["", "Total", "comm-", "comm-bogus", "memory-", "memory-weight", "total "] {
+    assert_eq!(Quantity::Bound(Violation::Split).key(), "bound-split");
+    assert_eq!(Quantity::Edition(Fidelity::Ideal).key(), "total-ideal");
+    for bad in [
+        "",
+        "Total",
+        "comm-",
+        "comm-bogus",
+        "memory-",
+        "memory-weight",
+        "total ",
+        "fit-",
+        "fit-256",
+        "fit--1",
+        "bound-",
+        "bound-bogus",
+        "total-bogus",
+    ] {
         assert_eq!(Quantity::parse(bad), None, "{bad:?}");
     }
 }

@@ -138,6 +138,7 @@ pub use report::bottleneck::{Finding, FindingDetail, FitOption, Severity};
 pub use report::explanation::{Explanation, Quantity, Step};
 pub use report::placement::{Collective, Placement, Share, Stage};
 pub use report::projection::{Calibrated, Projection};
+pub use report::sentence::{Figure, Piece, Sentence};
 pub use scenario::{
     BestBy, CalibratedRun, Calibration, Capacity, Config, IterationTimes, Objective, Plan, ProfileCheck, RankBy,
     Ranking, Scenario, Skipped, StrategyFactors, Sweep, accuracy, gpu_counts, pareto_front, plan_gpu_counts,

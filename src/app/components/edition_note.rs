@@ -5,7 +5,9 @@
 use yew::prelude::*;
 
 use super::AnswerProps;
-use crate::oracle::{Fidelity, units};
+use super::said::{Said, Span, spans};
+use crate::app::input::explain_target::ExplainTarget;
+use crate::oracle::{CommKind, Fidelity, Quantity, units};
 
 /// The note under the findings.
 #[function_component(EditionNote)]
@@ -14,43 +16,56 @@ pub fn edition_note(props: &AnswerProps) -> Html {
     let Some(shown) = results.ranking.first() else {
         return html! {};
     };
-    let other = results.other_edition(shown.strategy);
-    let comparison = other.map(|o| {
+    let (strategy, gpus) = (shown.strategy, shown.gpus);
+    let at = |quantity: Quantity, text: String, value: f64| Span::Number {
+        text,
+        value,
+        target: ExplainTarget::new(strategy, gpus, quantity),
+    };
+    let comparison = results.other_edition(strategy).map(|o| {
         let ratio = if o.total_s > 0.0 {
             shown.total_s / o.total_s
         } else {
             1.0
         };
-        format!(
-            "{} at {} GPUs: {} an epoch here; {} in the {} edition{} ({}x).",
-            shown.strategy,
-            shown.gpus,
-            units::seconds(shown.total_s),
-            units::seconds(o.total_s),
-            o.fidelity,
-            if shown.calibration.is_some() {
-                ", uncalibrated"
-            } else {
-                ""
-            },
-            units::significant(ratio, 3)
-        )
+        // the GPU count opens the GPU-hours (which count them); the other
+        // edition's numbers open its own explanation
+        let there = Quantity::Edition(o.fidelity);
+        vec![
+            Span::Text(format!("{strategy} at ")),
+            at(Quantity::GpuHours, gpus.to_string(), gpus as f64),
+            Span::text(" GPUs: "),
+            at(Quantity::Total, units::seconds(shown.total_s), shown.total_s),
+            Span::text(" an epoch here; "),
+            at(there, units::seconds(o.total_s), o.total_s),
+            Span::Text(format!(
+                " in the {} edition{} (",
+                o.fidelity,
+                if shown.calibration.is_some() {
+                    ", uncalibrated"
+                } else {
+                    ""
+                }
+            )),
+            at(there, format!("{}x", units::significant(ratio, 3)), ratio),
+            Span::text(")."),
+        ]
     });
     let terms = shown.terms.iter().map(|t| {
-        html! { <li data-term={t.term.name()}><strong>{ t.term.label() }</strong>{ ": " }{ t.detail() }</li> }
+        html! { <li data-term={t.term.name()}><strong>{ t.term.label() }</strong>{ ": " }<Said spans={spans(&t.sentence(), strategy, gpus)} /></li> }
     });
     let calibrated = shown.calibration.map(|k| {
-        let sentence = k.sentence();
-        let mut chars = sentence.chars();
-        let first = chars
-            .next()
-            .map(|c| c.to_uppercase().collect::<String>())
-            .unwrap_or_default();
-        format!("{first}{}.", chars.as_str())
+        let kind = shown.communication.dominant().unwrap_or(CommKind::GradientAllreduce);
+        let mut said = spans(&k.words(kind), strategy, gpus);
+        if let Some(Span::Text(first)) = said.first_mut() {
+            *first = units::capitalised(first);
+        }
+        said.push(Span::text("."));
+        said
     });
     html! {
         <section id="edition" class="edition-note" data-fidelity={results.fidelity.name()} aria-label="Edition of the model">
-            <p><strong>{ format!("{} edition. ", capitalised(results.fidelity)) }</strong>{ comparison.unwrap_or_default() }</p>
+            <p><strong>{ format!("{} edition. ", capitalised(results.fidelity)) }</strong><Said spans={comparison.unwrap_or_default()} /></p>
             if results.fidelity == Fidelity::Realistic {
                 if shown.terms.is_empty() {
                     <p class="quiet">{ "No realistic term applied: this cluster gives none of their facts, so both editions agree." }</p>
@@ -58,7 +73,7 @@ pub fn edition_note(props: &AnswerProps) -> Html {
                     <ul class="terms">{ for terms }</ul>
                 }
             }
-            if let Some(c) = calibrated { <p class="calibrated">{ c }</p> }
+            if let Some(c) = calibrated { <p class="calibrated"><Said spans={c} /></p> }
         </section>
     }
 }

@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
+use super::said::{Said, Span, spans};
 use super::why_wins::WhyWins;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{FindingDetail, Part, Projection, Quantity, Severity};
@@ -46,7 +47,7 @@ fn list(p: &Projection) -> Html {
     html! {
         <ul>
             { for p.bottlenecks.iter().map(|f| html! {
-                <li class={severity_class(f.severity)}>{ &f.message }
+                <li class={severity_class(f.severity)}><Said spans={spans(&f.sentence, p.strategy, p.gpus)} />
                     { for explained(p, &f.detail).map(|(quantity, value, text)| html! {
                         <>{ " (" }{ quantity.label() }{ ": " }
                         <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, quantity)} {text} {value} />{ ")" }</>
@@ -63,14 +64,24 @@ pub fn findings(props: &FindingsProps) -> Html {
     let Some(best) = props.ranking.first() else {
         return html! {};
     };
+    // the GPU count opens the GPU-hours' explanation, which counts them
+    let gpus = Span::Number {
+        text: best.gpus.to_string(),
+        value: best.gpus as f64,
+        target: ExplainTarget::new(best.strategy, best.gpus, Quantity::GpuHours),
+    };
     let verdict = if best.feasible {
-        format!("Best at {} GPUs: {}.", best.gpus, best.strategy)
+        vec![
+            Span::text("Best at "),
+            gpus,
+            Span::Text(format!(" GPUs: {}.", best.strategy)),
+        ]
     } else {
-        format!("No strategy is feasible at {} GPUs.", best.gpus)
+        vec![Span::text("No strategy is feasible at "), gpus, Span::text(" GPUs.")]
     };
     html! {
         <section id="findings" class="findings" aria-label="Bottlenecks">
-            <h3>{ verdict }</h3>
+            <h3><Said spans={verdict} /></h3>
             <WhyWins ranking={props.ranking.clone()} />
             { list(best) }
             <details>

@@ -49,6 +49,7 @@ pub mod reading;
 pub mod results_view;
 pub mod run_field;
 pub mod run_panel;
+pub mod said;
 pub mod scaling_plot;
 pub mod select_field;
 pub mod share_bar;

@@ -5,7 +5,9 @@
 
 use yew::prelude::*;
 
-use crate::oracle::{FindingDetail, Projection, Severity, units};
+use super::said::{Said, Span, spans};
+use crate::app::input::explain_target::ExplainTarget;
+use crate::oracle::{FindingDetail, Projection, Quantity, Severity, units};
 
 /// Props of [`WhyWins`].
 #[derive(Properties, PartialEq, Clone)]
@@ -14,41 +16,66 @@ pub struct WhyWinsProps {
     pub ranking: Vec<Projection>,
 }
 
-/// The sentence comparing the best with the runner-up.
-pub fn against_runner_up(best: &Projection, next: &Projection) -> String {
+/// A number of `p` that opens the explanation of `quantity`.
+fn number(text: String, value: f64, p: &Projection, quantity: Quantity) -> Span {
+    Span::Number {
+        text,
+        value,
+        target: ExplainTarget::new(p.strategy, p.gpus, quantity),
+    }
+}
+
+/// A time of `p`, explained by `quantity`.
+fn seconds(p: &Projection, quantity: Quantity) -> Span {
+    let value = quantity.of(p);
+    number(units::seconds(value), value, p, quantity)
+}
+
+/// The sentence comparing the best with the runner-up, each time opening
+/// its strategy's explanation (the ratio, the runner-up's epoch).
+pub fn against_runner_up(best: &Projection, next: &Projection) -> Vec<Span> {
     let compute_gap = next.compute_s - best.compute_s;
     let communication_gap = next.communication_s - best.communication_s;
-    let (part, ours, theirs) = if communication_gap.abs() >= compute_gap.abs() {
-        ("communication", best.communication_s, next.communication_s)
+    let (part, quantity) = if communication_gap.abs() >= compute_gap.abs() {
+        ("communication", Quantity::Communication)
     } else {
-        ("compute", best.compute_s, next.compute_s)
+        ("compute", Quantity::Compute)
     };
-    format!(
-        "{} takes {} per epoch; the runner-up, {}, {} ({}× as long). Most of the difference is {part}: {} against {}.",
-        best.strategy,
-        units::seconds(best.total_s),
-        next.strategy,
-        units::seconds(next.total_s),
-        units::significant(next.total_s / best.total_s.max(f64::MIN_POSITIVE), 3),
-        units::seconds(ours),
-        units::seconds(theirs)
-    )
+    let ratio = next.total_s / best.total_s.max(f64::MIN_POSITIVE);
+    vec![
+        Span::Text(format!("{} takes ", best.strategy)),
+        seconds(best, Quantity::Total),
+        Span::Text(format!(" per epoch; the runner-up, {}, ", next.strategy)),
+        seconds(next, Quantity::Total),
+        Span::text(" ("),
+        number(
+            format!("{}×", units::significant(ratio, 3)),
+            ratio,
+            next,
+            Quantity::Total,
+        ),
+        Span::Text(format!(" as long). Most of the difference is {part}: ")),
+        seconds(best, quantity),
+        Span::text(" against "),
+        seconds(next, quantity),
+        Span::text("."),
+    ]
 }
 
 /// Why an infeasible strategy is out: its limits in words, then what the
-/// engine found about them.
-pub fn why_out(p: &Projection) -> String {
+/// engine found about them, each number opening its explanation.
+pub fn why_out(p: &Projection) -> Vec<Span> {
     let limits: Vec<&str> = p.violations.iter().map(|v| v.label()).collect();
-    let mut text = format!("{} is out: {}.", p.strategy, limits.join("; "));
+    let mut said = vec![Span::Text(format!("{} is out: {}.", p.strategy, limits.join("; ")))];
     // the limits broken, then what would make it fit
     let relevant = |f: &&crate::oracle::Finding| {
         f.severity == Severity::Critical || matches!(f.detail, FindingDetail::MemoryFit { .. })
     };
     for finding in p.bottlenecks.iter().filter(relevant) {
-        text.push(' ');
-        text.push_str(&finding.message);
+        said.push(Span::text(" "));
+        said.extend(spans(&finding.sentence, p.strategy, p.gpus));
     }
-    text
+    said
 }
 
 /// The explanation under the ranking.
@@ -57,15 +84,15 @@ pub fn why_wins(props: &WhyWinsProps) -> Html {
     let feasible: Vec<&Projection> = props.ranking.iter().filter(|p| p.feasible).collect();
     let out: Vec<&Projection> = props.ranking.iter().filter(|p| !p.feasible).collect();
     let headline = match feasible.as_slice() {
-        [] => "No strategy fits: each one is out for the reasons below.".to_string(),
-        [only] => format!("{} is the only strategy that fits.", only.strategy),
+        [] => vec![Span::text("No strategy fits: each one is out for the reasons below.")],
+        [only] => vec![Span::Text(format!("{} is the only strategy that fits.", only.strategy))],
         [best, next, ..] => against_runner_up(best, next),
     };
     html! {
         <div id="why" class="why">
-            <p>{ headline }</p>
+            <p><Said spans={headline} /></p>
             if !out.is_empty() {
-                <ul>{ for out.iter().map(|p| html! { <li data-strategy={p.strategy.name()}>{ why_out(p) }</li> }) }</ul>
+                <ul>{ for out.iter().map(|p| html! { <li data-strategy={p.strategy.name()}><Said spans={why_out(p)} /></li> }) }</ul>
             }
         </div>
     }
@@ -73,6 +100,7 @@ pub fn why_wins(props: &WhyWinsProps) -> Html {
 
 #[cfg(test)]
 mod tests {
+    use super::super::said::plain;
     use super::*;
     use crate::app::results::default_results;
 
@@ -80,7 +108,7 @@ mod tests {
     fn the_best_against_the_runner_up_and_the_ones_out() {
         let results = default_results();
         let feasible: Vec<&Projection> = results.ranking.iter().filter(|p| p.feasible).collect();
-        let text = against_runner_up(feasible[0], feasible[1]);
+        let text = plain(&against_runner_up(feasible[0], feasible[1]));
         assert!(text.starts_with(&format!("{} takes", feasible[0].strategy)), "{text}");
         assert!(
             text.contains(&format!("the runner-up, {}", feasible[1].strategy)),
@@ -91,7 +119,7 @@ mod tests {
                 || text.contains("Most of the difference is compute")
         );
         let out = results.ranking.iter().find(|p| !p.feasible).unwrap();
-        let why = why_out(out);
+        let why = plain(&why_out(out));
         assert!(why.contains(out.violations[0].label()), "{why}");
         assert!(!why.contains('_'), "plain words: {why}");
         assert!(why.contains("It would fit with"), "what would change it: {why}");

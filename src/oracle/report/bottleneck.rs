@@ -7,7 +7,10 @@ use serde::Serialize;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
+use crate::oracle::model::run::RunSpec;
 use crate::oracle::model::violation::Violation;
+use crate::oracle::report::explanation::Quantity;
+use crate::oracle::report::sentence::Sentence;
 use crate::oracle::units;
 
 /// How much a finding matters.
@@ -106,6 +109,9 @@ pub struct FitOption {
     pub memory_bytes: f64,
     /// Whether that fits in the GPU.
     pub fits: bool,
+    /// The run with the change.
+    #[serde(skip)]
+    pub spec: RunSpec,
 }
 
 /// The finding of a configuration that does not fit: its largest part,
@@ -114,38 +120,53 @@ pub struct FitOption {
 pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
     let dominant = memory.dominant();
     let dominant_bytes = memory.get(dominant);
-    let describe = |o: &FitOption| format!("{}, needing {}", o.option, units::bytes(o.memory_bytes));
-    let fitting: Vec<String> = options.iter().filter(|o| o.fits).map(describe).collect();
-    let message = if fitting.is_empty() {
+    // an option's name and its memory both open the explanation of its run
+    let describe = |i: usize, o: &FitOption| {
+        let quantity = Quantity::FitOption(u8::try_from(i).unwrap_or(u8::MAX));
+        Sentence::new()
+            .figure(o.option.as_str(), o.memory_bytes, quantity)
+            .text(", needing ")
+            .figure(units::bytes(o.memory_bytes), o.memory_bytes, quantity)
+    };
+    let fitting: Vec<Sentence> = options
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.fits)
+        .map(|(i, o)| describe(i, o))
+        .collect();
+    let largest = Sentence::new()
+        .text(&units::capitalised(dominant.label()))
+        .text(" are the largest part (")
+        .figure(units::bytes(dominant_bytes), dominant_bytes, Quantity::Part(dominant))
+        .text(")");
+    let sentence = if fitting.is_empty() {
         let closest = options
             .iter()
-            .min_by(|a, b| a.memory_bytes.total_cmp(&b.memory_bytes))
+            .enumerate()
+            .min_by(|a, b| a.1.memory_bytes.total_cmp(&b.1.memory_bytes))
             .map_or_else(
-                || "no option applies".to_string(),
-                |o| format!("the closest is {}", describe(o)),
+                || Sentence::new().text("no option applies"),
+                |(i, o)| Sentence::new().text("the closest is ").then(describe(i, o)),
             );
-        format!(
-            "{} are the largest part ({}); no single change tried makes it fit: {closest}.",
-            crate::oracle::units::capitalised(dominant.label()),
-            units::bytes(dominant_bytes)
-        )
+        largest
+            .text("; no single change tried makes it fit: ")
+            .then(closest)
+            .text(".")
     } else {
-        format!(
-            "{} are the largest part ({}). It would fit with: {}.",
-            crate::oracle::units::capitalised(dominant.label()),
-            units::bytes(dominant_bytes),
-            fitting.join("; ")
-        )
+        let joined = fitting.into_iter().enumerate().fold(Sentence::new(), |s, (i, f)| {
+            s.text(if i > 0 { "; " } else { "" }).then(f)
+        });
+        largest.text(". It would fit with: ").then(joined).text(".")
     };
-    Finding {
-        severity: Severity::Warning,
-        detail: FindingDetail::MemoryFit {
+    Finding::new(
+        Severity::Warning,
+        FindingDetail::MemoryFit {
             dominant: dominant.label(),
             dominant_bytes,
             options,
         },
-        message,
-    }
+        sentence,
+    )
 }
 
 /// One bottleneck or limit.
@@ -158,6 +179,21 @@ pub struct Finding {
     pub detail: FindingDetail,
     /// One sentence for people.
     pub message: String,
+    /// The same sentence, each number with the quantity that explains it.
+    #[serde(skip)]
+    pub sentence: Sentence,
+}
+
+impl Finding {
+    /// A finding saying `sentence`.
+    pub fn new(severity: Severity, detail: FindingDetail, sentence: Sentence) -> Self {
+        Self {
+            severity,
+            detail,
+            message: sentence.to_string(),
+            sentence,
+        }
+    }
 }
 
 /// Thresholds of the findings: (share at or above which it is info,
@@ -214,35 +250,47 @@ fn level(value: f64, thresholds: &[f64]) -> Option<Severity> {
 fn memory(e: &Evidence<'_>) -> Option<Finding> {
     let memory_bytes = e.memory.total();
     let share = memory_bytes / e.capacity_bytes;
-    let used = units::bytes(memory_bytes);
-    let capacity = units::bytes(e.capacity_bytes);
+    // the memory's explanation lists its parts and the capacity M
+    let used = |words: &str| {
+        Sentence::new()
+            .text(words)
+            .figure(units::bytes(memory_bytes), memory_bytes, Quantity::Memory)
+    };
+    let capacity = Sentence::new().figure(units::bytes(e.capacity_bytes), e.capacity_bytes, Quantity::Memory);
+    let share_of = Sentence::new()
+        .text(" (")
+        .figure(units::percent(share), share, Quantity::Memory)
+        .text("): ");
     if share > 1.0 {
-        return Some(Finding {
-            severity: Severity::Critical,
-            detail: FindingDetail::MemoryOverflow {
+        return Some(Finding::new(
+            Severity::Critical,
+            FindingDetail::MemoryOverflow {
                 used_bytes: memory_bytes,
                 capacity_bytes: e.capacity_bytes,
                 share,
             },
-            message: format!(
-                "Needs {used} per GPU but a GPU holds {capacity} ({}): it does not fit.",
-                units::percent(share)
-            ),
-        });
+            used("Needs ")
+                .text(" per GPU but a GPU holds ")
+                .then(capacity)
+                .then(share_of)
+                .text("it does not fit."),
+        ));
     }
     let severity = level(share, &MEMORY_SHARE)?;
-    Some(Finding {
+    Some(Finding::new(
         severity,
-        detail: FindingDetail::MemoryPressure {
+        FindingDetail::MemoryPressure {
             used_bytes: memory_bytes,
             capacity_bytes: e.capacity_bytes,
             share,
         },
-        message: format!(
-            "Uses {used} of {capacity} per GPU ({}): little room left for a larger batch.",
-            units::percent(share)
-        ),
-    })
+        used("Uses ")
+            .text(" of ")
+            .then(capacity)
+            .text(" per GPU")
+            .then(share_of)
+            .text("little room left for a larger batch."),
+    ))
 }
 
 fn communication(e: &Evidence<'_>) -> Option<Finding> {
@@ -260,29 +308,30 @@ fn communication(e: &Evidence<'_>) -> Option<Finding> {
     } else {
         "a notable overhead"
     };
-    Some(Finding {
+    // the class only when it says more than the kind's own name
+    let class = if dominant.class() == dominant.label() {
+        String::new()
+    } else {
+        format!(" ({})", dominant.class())
+    };
+    // the epoch's explanation shows compute and communication; the
+    // communication's, each kind
+    let sentence = Sentence::new()
+        .text("Communication takes ")
+        .figure(units::percent(share), share, Quantity::Total)
+        .text(" of the epoch, ")
+        .figure(units::percent(dominant_share), dominant_share, Quantity::Communication)
+        .text(&format!(" of it {}{class}: {verdict}.", dominant.label()));
+    Some(Finding::new(
         severity,
-        detail: FindingDetail::CommunicationBound {
+        FindingDetail::CommunicationBound {
             dominant,
             class: dominant.class(),
             share,
             dominant_share,
         },
-        message: {
-            // the class only when it says more than the kind's own name
-            let class = if dominant.class() == dominant.label() {
-                String::new()
-            } else {
-                format!(" ({})", dominant.class())
-            };
-            format!(
-                "Communication takes {} of the epoch, {} of it {}{class}: {verdict}.",
-                units::percent(share),
-                units::percent(dominant_share),
-                dominant.label(),
-            )
-        },
-    })
+        sentence,
+    ))
 }
 
 fn scaling(bound: &ScalingBound) -> Option<Finding> {
@@ -300,20 +349,23 @@ fn scaling(bound: &ScalingBound) -> Option<Finding> {
         Severity::Warning => "this strategy cannot scale further",
         Severity::Info => "little headroom is left",
     };
-    Some(Finding {
+    let quantity = Quantity::Bound(bound.limit);
+    let sentence = Sentence::new()
+        .figure(bound.value.to_string(), bound.value as f64, quantity)
+        .text(&format!(" {} {verdict} {} (", bound.counted, bound.bounded_by))
+        .figure(bound.bound.to_string(), bound.bound as f64, quantity)
+        .text(&format!("): {consequence}."));
+    Some(Finding::new(
         severity,
-        detail: FindingDetail::ScalingLimit {
+        FindingDetail::ScalingLimit {
             limit: bound.limit,
             counted: bound.counted,
             bounded_by: bound.bounded_by,
             value: bound.value,
             bound: bound.bound,
         },
-        message: format!(
-            "{} {} {verdict} {} ({}): {consequence}.",
-            bound.value, bound.counted, bound.bounded_by, bound.bound
-        ),
-    })
+        sentence,
+    ))
 }
 
 fn imbalance(stages: StageBalance) -> Option<Finding> {
@@ -322,36 +374,38 @@ fn imbalance(stages: StageBalance) -> Option<Finding> {
     }
     let ratio = stages.largest_s / stages.mean_s;
     let severity = level(ratio, &IMBALANCE_RATIO)?;
-    Some(Finding {
+    Some(Finding::new(
         severity,
-        detail: FindingDetail::PipelineImbalance {
+        FindingDetail::PipelineImbalance {
             largest_stage_s: stages.largest_s,
             mean_stage_s: stages.mean_s,
             ratio,
         },
-        message: format!(
-            "The slowest pipeline stage takes {}× the mean stage time: the other GPUs wait for it.",
-            units::significant(ratio, 3)
-        ),
-    })
+        Sentence::new()
+            .text("The slowest pipeline stage takes ")
+            .figure(format!("{}×", units::significant(ratio, 3)), ratio, Quantity::Compute)
+            .text(" the mean stage time: the other GPUs wait for it."),
+    ))
 }
 
 fn redundant(r: Redundancy) -> Option<Finding> {
     let severity = level(r.whole_share, &REDUNDANT_SHARE)?;
-    Some(Finding {
+    // the compute's explanation shows the split's t_split, Σt, |Sp| and p2
+    Some(Finding::new(
         severity,
-        detail: FindingDetail::RedundantCompute {
+        FindingDetail::RedundantCompute {
             share: r.whole_share,
             parts: r.parts,
             whole_layers: r.whole_layers,
         },
-        message: format!(
-            "{} of each GPU's compute is in {} layers the split leaves whole, computed again by all {} parts.",
-            units::percent(r.whole_share),
-            r.whole_layers,
-            r.parts
-        ),
-    })
+        Sentence::new()
+            .figure(units::percent(r.whole_share), r.whole_share, Quantity::Compute)
+            .text(" of each GPU's compute is in ")
+            .figure(r.whole_layers.to_string(), r.whole_layers as f64, Quantity::Compute)
+            .text(" layers the split leaves whole, computed again by all ")
+            .figure(r.parts.to_string(), r.parts as f64, Quantity::Compute)
+            .text(" parts."),
+    ))
 }
 
 #[cfg(test)]
@@ -436,11 +490,13 @@ mod tests {
                 option: "ZeRO stage 1".into(),
                 memory_bytes: 18e9,
                 fits: false,
+                spec: RunSpec::new(crate::oracle::Strategy::Data, 8, crate::oracle::Batch::MiniBatch(64)),
             },
             FitOption {
                 option: "recompute".into(),
                 memory_bytes: 9e9,
                 fits: true,
+                spec: RunSpec::new(crate::oracle::Strategy::Data, 8, crate::oracle::Batch::MiniBatch(64)),
             },
         ];
         let f = memory_fit(&used(17e9), options.clone());

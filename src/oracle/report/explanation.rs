@@ -8,6 +8,9 @@ use super::projection::Projection;
 use crate::oracle::cost::communication::CommKind;
 use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
+use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::violation::Violation;
+use crate::oracle::report::bottleneck::FindingDetail;
 
 /// A number a projection shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +29,14 @@ pub enum Quantity {
     Memory,
     /// One part of the memory per GPU.
     Part(Part),
+    /// A count against the strategy's bound on it (a scaling limit): the
+    /// count, `n ≤ n_max`.
+    Bound(Violation),
+    /// Memory per GPU with the `i`-th change the engine tried to make a
+    /// run that does not fit fit (its `MemoryFit` finding's options).
+    FitOption(u8),
+    /// Time per epoch in the given edition (the other edition's number).
+    Edition(Fidelity),
 }
 
 impl Quantity {
@@ -40,6 +51,9 @@ impl Quantity {
             Self::GpuHours => "gpu-hours".into(),
             Self::Memory => "memory".into(),
             Self::Part(part) => format!("memory-{}", part.key()),
+            Self::Bound(limit) => format!("bound-{}", limit.name()),
+            Self::FitOption(i) => format!("fit-{i}"),
+            Self::Edition(fidelity) => format!("total-{}", fidelity.name()),
         }
     }
 
@@ -63,6 +77,9 @@ impl Quantity {
                 let name = key.strip_prefix("memory-")?;
                 Part::ALL.into_iter().find(|p| p.key() == name).map(Self::Part)
             })
+            .or_else(|| Violation::from_name(key.strip_prefix("bound-")?).map(Self::Bound))
+            .or_else(|| key.strip_prefix("fit-")?.parse().ok().map(Self::FitOption))
+            .or_else(|| Fidelity::from_name(key.strip_prefix("total-")?).map(Self::Edition))
     }
 
     /// What it is, in words: "epoch time", "halo exchange per epoch".
@@ -75,6 +92,9 @@ impl Quantity {
             Self::GpuHours => "GPU-hours per epoch".into(),
             Self::Memory => "memory per GPU".into(),
             Self::Part(part) => format!("{} per GPU", part.label()),
+            Self::Bound(limit) => format!("scaling limit ({})", limit.label()),
+            Self::FitOption(i) => format!("memory per GPU with change {} tried to make it fit", u16::from(i) + 1),
+            Self::Edition(fidelity) => format!("time per epoch in the {fidelity} edition"),
         }
     }
 
@@ -88,6 +108,24 @@ impl Quantity {
             Self::GpuHours => p.gpu_hours,
             Self::Memory => p.memory_bytes,
             Self::Part(part) => p.memory.get(part),
+            Self::Bound(limit) => p
+                .bottlenecks
+                .iter()
+                .find_map(|f| match f.detail {
+                    FindingDetail::ScalingLimit { limit: l, value, .. } if l == limit => Some(value as f64),
+                    _ => None,
+                })
+                .unwrap_or(f64::NAN),
+            Self::FitOption(i) => p
+                .bottlenecks
+                .iter()
+                .find_map(|f| match &f.detail {
+                    FindingDetail::MemoryFit { options, .. } => options.get(usize::from(i)).map(|o| o.memory_bytes),
+                    _ => None,
+                })
+                .unwrap_or(f64::NAN),
+            Self::Edition(fidelity) if fidelity == p.fidelity => p.total_s,
+            Self::Edition(_) => f64::NAN,
         }
     }
 
@@ -96,7 +134,9 @@ impl Quantity {
         match self {
             Self::Total | Self::Compute | Self::Communication | Self::Kind(_) => Unit::Seconds,
             Self::GpuHours => Unit::GpuHours,
-            Self::Memory | Self::Part(_) => Unit::Bytes,
+            Self::Memory | Self::Part(_) | Self::FitOption(_) => Unit::Bytes,
+            Self::Bound(_) => Unit::Count,
+            Self::Edition(_) => Unit::Seconds,
         }
     }
 }

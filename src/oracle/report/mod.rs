@@ -6,3 +6,4 @@ pub mod bottleneck;
 pub mod explanation;
 pub mod placement;
 pub mod projection;
+pub mod sentence;

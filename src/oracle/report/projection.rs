@@ -3,7 +3,9 @@
 use serde::Serialize;
 
 use super::bottleneck::{Finding, FindingDetail};
-use crate::oracle::cost::communication::Communication;
+use super::explanation::Quantity;
+use super::sentence::Sentence;
+use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::terms::AppliedTerm;
 use crate::oracle::model::fidelity::Fidelity;
@@ -129,15 +131,23 @@ impl Calibrated {
     /// `calibrated: compute ×1.23, communication ×0.456 (from measured runs
     /// of this strategy)`.
     pub fn sentence(&self) -> String {
-        format!(
-            "calibrated: compute ×{}, communication ×{} ({})",
-            crate::oracle::units::significant(self.compute, 3),
-            crate::oracle::units::significant(self.communication, 3),
-            if self.measured {
-                "from measured runs of this strategy"
+        self.words(CommKind::GradientAllreduce).to_string()
+    }
+
+    /// [`Calibrated::sentence`], its factors explained by the compute's
+    /// explanation (`κ_comp`) and by that of communication of `kind`
+    /// (`κ_comm`).
+    pub fn words(&self, kind: CommKind) -> Sentence {
+        let factor = |k: f64| format!("×{}", crate::oracle::units::significant(k, 3));
+        Sentence::new()
+            .text("calibrated: compute ")
+            .figure(factor(self.compute), self.compute, Quantity::Compute)
+            .text(", communication ")
+            .figure(factor(self.communication), self.communication, Quantity::Kind(kind))
+            .text(if self.measured {
+                " (from measured runs of this strategy)"
             } else {
-                "global factors: no run of this strategy was measured"
-            }
-        )
+                " (global factors: no run of this strategy was measured)"
+            })
     }
 }

@@ -12,6 +12,9 @@ use crate::oracle::model::factors::Kappa;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::network::ProfiledStep;
 use crate::oracle::model::run::{Run, RunSpec};
+use crate::oracle::model::strategy::Strategy;
+use crate::oracle::model::violation::Violation;
+use crate::oracle::report::bottleneck::FindingDetail;
 use crate::oracle::report::explanation::{Explanation, Quantity, Step};
 use crate::oracle::report::projection::Projection;
 
@@ -62,6 +65,11 @@ fn part_symbols(part: Part) -> &'static [&'static str] {
         Part::Transient => &["h", "B_g", "max_l(|x_l| + |y_l|)"],
         Part::Reserved | Part::Workspace | Part::Allocator => &[],
     }
+}
+
+/// "data parallelism at 64 GPUs".
+fn of_run(strategy: Strategy, gpus: u64) -> String {
+    format!("{} at {gpus} GPU{}", strategy.label(), if gpus == 1 { "" } else { "s" })
 }
 
 /// What an explanation says before its title and result.
@@ -268,15 +276,16 @@ impl Context<'_> {
                 let sections = if autograd { vec![9, 11] } else { vec![3, 9] };
                 body(part_formula(part, autograd), symbols, vec![], vec![], sections)
             }
+            Quantity::Bound(limit) => self.bound(limit),
+            // explained by Scenario::explain on the run they stand for
+            Quantity::FitOption(_) | Quantity::Edition(_) => body("", vec![], vec![], vec![], vec![]),
         };
         Explanation {
             quantity: quantity.key(),
             title: format!(
-                "{} of {} at {} GPU{}",
+                "{} of {}",
                 crate::oracle::units::capitalised(&quantity.label()),
-                p.strategy.label(),
-                p.gpus,
-                if p.gpus == 1 { "" } else { "s" }
+                of_run(p.strategy, p.gpus)
             ),
             formula: body.formula,
             symbols: body.symbols,
@@ -288,6 +297,35 @@ impl Context<'_> {
             feasible: p.feasible,
             violations: p.violations.clone(),
         }
+    }
+
+    /// A count against its bound, as the finding of the limit states it.
+    fn bound(&self, limit: Violation) -> Body {
+        let symbols = self
+            .projection
+            .bottlenecks
+            .iter()
+            .find_map(|f| match f.detail {
+                FindingDetail::ScalingLimit {
+                    limit: l,
+                    counted,
+                    bounded_by,
+                    value,
+                    bound,
+                } if l == limit => Some(vec![
+                    Symbol::new("n", counted, value as f64, Unit::Count),
+                    Symbol::new("n_max", bounded_by, bound as f64, Unit::Count),
+                ]),
+                _ => None,
+            })
+            .unwrap_or_default();
+        body(
+            "feasible when n ≤ n_max (the strategy's limit in section 5's table)",
+            symbols,
+            vec![],
+            vec![],
+            vec![5],
+        )
     }
 
     fn kind(&self, kind: CommKind) -> Body {
@@ -344,11 +382,61 @@ impl Scenario {
     /// As [`Scenario::project`]: `T = T_comp + T_comm`,
     /// `T_comp = κ_comp·((D/B)·c + I·WU)`, `T_k = κ_comm·I·t_k`,
     /// `GPU-h = T·p/3600`, memory the sum of section 9's parts; `c` and
-    /// `t_k` as the strategy's formula of section 5 computed them.
+    /// `t_k` as the strategy's formula of section 5 computed them; a
+    /// scaling bound `n ≤ n_max`; the time per epoch of another edition
+    /// (`Quantity::Edition`) and the memory with a change that would make
+    /// a run fit (`Quantity::FitOption`, the memory of its own run; an
+    /// option the run is not offered explains the memory itself).
     ///
     /// # Errors
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
     pub fn explain(&self, spec: &RunSpec, quantity: Quantity) -> Result<Explanation, InputError> {
+        match quantity {
+            Quantity::Edition(fidelity) => {
+                let spec = RunSpec {
+                    fidelity,
+                    ..spec.clone()
+                };
+                let mut e = self.explain(&spec, Quantity::Total)?;
+                e.quantity = quantity.key();
+                // its steps are that edition's, not the page's to open
+                for step in &mut e.steps {
+                    step.explains = None;
+                }
+                e.title = format!(
+                    "Time per epoch in the {fidelity} edition of {}",
+                    of_run(spec.strategy, spec.gpus)
+                );
+                return Ok(e);
+            }
+            Quantity::FitOption(i) => {
+                let options = self
+                    .project(spec)?
+                    .bottlenecks
+                    .into_iter()
+                    .find_map(|f| match f.detail {
+                        FindingDetail::MemoryFit { options, .. } => Some(options),
+                        _ => None,
+                    });
+                // an option no longer offered (a stale link) explains the memory itself
+                let Some(option) = options.and_then(|o| o.into_iter().nth(usize::from(i))) else {
+                    return self.explain(spec, Quantity::Memory);
+                };
+                let mut e = self.explain(&option.spec, Quantity::Memory)?;
+                e.quantity = quantity.key();
+                // its parts are the changed run's, not the page's to open
+                for step in &mut e.steps {
+                    step.explains = None;
+                }
+                e.title = format!(
+                    "Memory per GPU of {} with {}",
+                    of_run(spec.strategy, spec.gpus),
+                    option.option
+                );
+                return Ok(e);
+            }
+            _ => {}
+        }
         let run = Run::new(spec, self.network(), self.cluster())?;
         let table = self.table_of(&run);
         let cost = iteration_cost(&table, self.cluster(), &run);

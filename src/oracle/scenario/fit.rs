@@ -64,52 +64,48 @@ impl Scenario {
             return projection;
         }
         let capacity = self.cluster().gpu_memory_bytes();
-        let option = |option: String, memory_bytes: f64| FitOption {
-            option,
-            memory_bytes,
-            fits: memory_bytes <= capacity,
+        let option = |option: String, changed: &Run| {
+            let memory_bytes = self.memory_of(changed);
+            FitOption {
+                option,
+                memory_bytes,
+                fits: memory_bytes <= capacity,
+                spec: changed.spec(),
+            }
         };
         let mut options = Vec::new();
         if run.strategy.has_data_dimension() && run.data_parallel_degree() > 1 && run.zero < 3 {
-            let tried: Vec<(u8, f64)> = (run.zero + 1..=3)
-                .map(|zero| (zero, self.memory_of(&Run { zero, ..run.clone() })))
+            let tried: Vec<FitOption> = (run.zero + 1..=3)
+                .map(|zero| option(format!("ZeRO stage {zero}"), &Run { zero, ..run.clone() }))
                 .collect();
-            let chosen = tried.iter().find(|t| t.1 <= capacity).or(tried.last());
-            if let Some(&(zero, bytes)) = chosen {
-                options.push(option(format!("ZeRO stage {zero}"), bytes));
-            }
+            let chosen = tried.iter().position(|t| t.fits).or(tried.len().checked_sub(1));
+            options.extend(chosen.and_then(|i| tried.into_iter().nth(i)));
         }
         if !run.recompute {
             options.push(option(
                 "activation recompute".into(),
-                self.memory_of(&Run {
+                &Run {
                     recompute: true,
                     ..run.clone()
-                }),
+                },
             ));
         }
         if run.mini_batch > 1 {
             let best = self.largest_fitting_batch(run, run.mini_batch.min(MAX_COUNT));
-            let (text, bytes) = match best {
-                Some(b) => (
-                    format!(
-                        "a mini-batch of at most {b}, {} per GPU",
-                        crate::oracle::units::significant(b as f64 / run.gpus as f64, 4)
-                    ),
-                    self.memory_of(&Run {
-                        mini_batch: b,
-                        ..run.clone()
-                    }),
+            let text = match best {
+                Some(b) => format!(
+                    "a mini-batch of at most {b}, {} per GPU",
+                    crate::oracle::units::significant(b as f64 / run.gpus as f64, 4)
                 ),
-                None => (
-                    "a mini-batch of 1".into(),
-                    self.memory_of(&Run {
-                        mini_batch: 1,
-                        ..run.clone()
-                    }),
-                ),
+                None => "a mini-batch of 1".into(),
             };
-            options.push(option(text, bytes));
+            options.push(option(
+                text,
+                &Run {
+                    mini_batch: best.unwrap_or(1),
+                    ..run.clone()
+                },
+            ));
         }
         if run.strategy == Strategy::Data {
             for hybrid in [Strategy::DataFilter, Strategy::DataSpatial] {
@@ -123,10 +119,12 @@ impl Scenario {
                     let p = self.project_run(&hybrid_run);
                     // a hybrid whose split is invalid is no option
                     if !p.violations.contains(&Violation::Split) {
-                        options.push(option(
-                            format!("{hybrid} in groups of {}", hybrid_run.group_size),
-                            p.memory_bytes,
-                        ));
+                        options.push(FitOption {
+                            option: format!("{hybrid} in groups of {}", hybrid_run.group_size),
+                            memory_bytes: p.memory_bytes,
+                            fits: p.memory_bytes <= capacity,
+                            spec: hybrid_run.spec(),
+                        });
                     }
                 }
             }
@@ -141,7 +139,7 @@ impl Scenario {
                 recompute: true,
                 ..run.clone()
             };
-            options.push(option("ZeRO stage 3 and recompute".into(), self.memory_of(&both)));
+            options.push(option("ZeRO stage 3 and recompute".into(), &both));
         }
         projection.bottlenecks.push(memory_fit(&projection.memory, options));
         projection
