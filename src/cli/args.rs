@@ -212,8 +212,11 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub run: ProjectArgs,
     /// The number: total, compute, communication, gpu-hours, memory,
-    /// comm-KIND (comm-gradient_allreduce, comm-halo, ...) or memory-PART
-    /// (memory-weights, memory-activations, ...).
+    /// comm-KIND (comm-gradient_allreduce, comm-halo, ...), memory-PART
+    /// (memory-weights, memory-activations, ...), bound-LIMIT (a scaling
+    /// limit's count: bound-split, bound-batch, ...), fit-N (the memory with
+    /// the N-th change the findings offer to make it fit, from 0) or
+    /// total-EDITION (the epoch in the ideal or realistic edition).
     #[arg(long, default_value = "total", value_parser = parse_quantity)]
     pub quantity: crate::oracle::Quantity,
 }
@@ -226,7 +229,7 @@ fn parse_named<T: std::str::FromStr<Err = InputError>>(text: &str) -> Result<T, 
 
 fn parse_quantity(text: &str) -> Result<crate::oracle::Quantity, String> {
     crate::oracle::Quantity::parse(text).ok_or_else(|| {
-        format!("unknown quantity {text:?}: total, compute, communication, gpu-hours, memory, comm-KIND or memory-PART")
+        format!("unknown quantity {text:?}: total, compute, communication, gpu-hours, memory, comm-KIND, memory-PART, bound-LIMIT, fit-N or total-EDITION")
     })
 }
 
