@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
+use super::said::{Said, Span, spans};
 use super::term::Term;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::track;
@@ -31,17 +32,29 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
     let rows = props.ranking.iter().enumerate().map(|(i, p)| {
         // plain words on the page; the machine names in an attribute
         let limits: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
-        let said = p.limits().join("; ");
-        // the limit as a mark a phone shows, its words on a tap
+        // the limits' numbers open their explanations; on a phone and a
+        // projector a limit is a mark, its words on a tap
+        let said: Vec<Span> = p
+            .limit_sentences()
+            .iter()
+            .enumerate()
+            .flat_map(|(i, sentence)| {
+                let sep = (i > 0).then(|| Span::text("; "));
+                sep.into_iter().chain(spans(sentence, p.strategy, p.gpus))
+            })
+            .collect();
         let status = if p.feasible {
             // a phone shows the mark, a screen reader and a wider screen the word
             html! { <><span class="word">{ "feasible" }</span><span class="mark-ok" aria-hidden="true">{ "✓" }</span></> }
         } else {
             html! {
-                <details class="limit">
-                    <summary aria-label={format!("why {} is ruled out", p.strategy.name())}>{ "✗" }<span class="limit-words">{ format!(" {said}") }</span></summary>
-                    <span class="limit-tap">{ said.clone() }</span>
-                </details>
+                <>
+                    <details class="limit">
+                        <summary aria-label={format!("why {} is ruled out", p.strategy.name())}>{ "✗" }</summary>
+                        <span class="limit-tap"><Said spans={said.clone()} /></span>
+                    </details>
+                    <span class="limit-words">{ " " }<Said spans={said} /></span>
+                </>
             }
         };
         let record = track::typical(p.strategy, p.fidelity, props.calibration.as_ref());

@@ -61,15 +61,16 @@ fn drawing(placement: &Placement, l: &Layout) -> Html {
 /// A collective in words, its bytes and seconds opening the explanation of
 /// its kind of communication for the strategy drawn (`target`).
 fn collective(c: &Collective, target: ExplainTarget) -> Html {
+    let count = |n: u64| html! { <ExplainButton {target} text={n.to_string()} value={n as f64} /> };
     let group = if c.members == 2 {
-        "between neighbouring GPUs".to_string()
+        html! { "between neighbouring GPUs" }
     } else {
-        format!("among {} GPUs", c.members)
+        html! { <>{ "among " }{ count(c.members) }{ " GPUs" }</> }
     };
     let times = if c.instances > 1 {
-        format!("{} at once, ", c.instances)
+        html! { <>{ count(c.instances) }{ " at once, " }</> }
     } else {
-        String::new()
+        html! {}
     };
     let path = if c.crosses_nodes {
         "across nodes"
@@ -81,7 +82,7 @@ fn collective(c: &Collective, target: ExplainTarget) -> Html {
     html! {
         <li data-kind={c.kind.name()} data-bytes={c.bytes.to_string()}>
             <strong>{ c.kind.label() }</strong>
-            { format!(" {group} ({times}{path}): ") }
+            { " " }{ group }{ " (" }{ times }{ format!("{path}): ") }
             <ExplainButton {target} text={bytes} value={c.bytes} />
             { " a GPU sends per iteration, " }
             <ExplainButton {target} text={seconds} value={c.seconds} />
@@ -123,11 +124,22 @@ pub fn strategy_diagram(props: &AnswerProps) -> Html {
     let body = match props.answer.scenario.placement(&spec) {
         Ok(placement) => {
             let l = layout(&placement, if phone { NARROW_DIAGRAM_WIDTH } else { DIAGRAM_WIDTH });
-            let links = format!(
-                "Inside a node GPUs talk at {}/s; between nodes through NICs at {}/s each.",
-                units::bytes(placement.intra_node_bytes_per_s),
-                units::bytes(placement.nic_bytes_per_s)
-            );
+            // a link's bandwidth opens the explanation of a collective that uses it (its β)
+            let link = |crosses: bool, bytes_per_s: f64| {
+                let kind = placement
+                    .collectives
+                    .iter()
+                    .find(|c| c.crosses_nodes == crosses)
+                    .map(|c| c.kind);
+                let quantity = kind.map_or(Quantity::Communication, Quantity::Kind);
+                let target = ExplainTarget::new(placement.strategy, placement.gpus, quantity);
+                let text = format!("{}/s", units::bytes(bytes_per_s));
+                html! { <ExplainButton {target} {text} value={bytes_per_s} /> }
+            };
+            let links = html! { <>
+                { "Inside a node GPUs talk at " }{ link(false, placement.intra_node_bytes_per_s) }
+                { "; between nodes through NICs at " }{ link(true, placement.nic_bytes_per_s) }{ " each." }
+            </> };
             html! {
                 <>
                     { drawing(&placement, &l) }
@@ -146,7 +158,9 @@ pub fn strategy_diagram(props: &AnswerProps) -> Html {
     };
     html! {
         <section id="diagram" class="diagram-panel" data-strategy={strategy.name()} aria-labelledby="diagram-title">
-            <h3 id="diagram-title">{ format!("How {} places the work on {} GPUs", strategy.label(), best.gpus) }</h3>
+            <h3 id="diagram-title">{ format!("How {} places the work on ", strategy.label()) }
+                <ExplainButton target={ExplainTarget::new(strategy, best.gpus, Quantity::GpuHours)}
+                    text={best.gpus.to_string()} value={best.gpus as f64} />{ " GPUs" }</h3>
             { select("diagram-strategy", "Strategy drawn", choices, strategy, onpick) }
             { body }
         </section>

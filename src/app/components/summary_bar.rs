@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
 use super::media::{SHORT_SCREEN, use_media};
+use super::said::{Said, Span, plain, spans};
 use super::use_app;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::keys::{Key, RunKey};
@@ -25,19 +26,30 @@ fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, String)>
     ))
 }
 
+/// The verdict when nothing fits: the fastest strategy and its limits,
+/// each number opening its explanation.
+fn none_fits(ranking: &[Projection]) -> Option<Vec<Span>> {
+    let p = ranking.first()?;
+    let mut said = vec![Span::Text(format!(
+        "No strategy fits at {} GPUs. The fastest, {}: ",
+        p.gpus,
+        p.strategy.name()
+    ))];
+    for (i, sentence) in p.limit_sentences().iter().enumerate() {
+        if i > 0 {
+            said.push(Span::text("; "));
+        }
+        said.extend(spans(sentence, p.strategy, p.gpus));
+    }
+    said.push(Span::text("."));
+    Some(said)
+}
+
 /// The verdict of a ranking, in one sentence.
 pub fn verdict(ranking: &[Projection]) -> String {
     match best_verdict(ranking) {
         Some((before, best, after)) => format!("{before}{}{after}", units::seconds(best.total_s)),
-        None => match ranking.first() {
-            Some(p) => format!(
-                "No strategy fits at {} GPUs. The fastest, {}: {}.",
-                p.gpus,
-                p.strategy.name(),
-                p.limits().join("; ")
-            ),
-            None => "No strategy applies at this GPU count.".into(),
-        },
+        None => none_fits(ranking).map_or_else(|| "No strategy applies at this GPU count.".into(), |s| plain(&s)),
     }
 }
 
@@ -63,7 +75,10 @@ pub fn summary_bar() -> Html {
             { after }
         </> },
         None if hidden => html! { "Results hidden until you reveal them." },
-        None => html! { verdict(ranking) },
+        None => match none_fits(ranking).filter(|_| !short) {
+            Some(said) => html! { <Said spans={said} /> },
+            None => html! { verdict(ranking) },
+        },
     };
     let oninput = app.callback(|e: InputEvent| {
         Action::Run(RunAction::Set(

@@ -85,6 +85,12 @@ impl Projection {
     /// GB per GPU, a GPU holds 16 GB`; the limit's label when no finding
     /// says more.
     pub fn limits(&self) -> Vec<String> {
+        self.limit_sentences().iter().map(Sentence::to_string).collect()
+    }
+
+    /// [`Projection::limits`], each number with the quantity that explains
+    /// it (the limit's bound, the memory).
+    pub fn limit_sentences(&self) -> Vec<Sentence> {
         self.violations
             .iter()
             .map(|&v| {
@@ -95,21 +101,27 @@ impl Projection {
                         bounded_by,
                         value,
                         bound,
-                    } if limit == v && value > bound => {
-                        Some(format!("{value} {counted} exceeds {bounded_by} ({bound})"))
-                    }
+                    } if limit == v && value > bound => Some(
+                        Sentence::new()
+                            .figure(value.to_string(), value as f64, Quantity::Bound(limit))
+                            .text(&format!(" {counted} exceeds {bounded_by} ("))
+                            .figure(bound.to_string(), bound as f64, Quantity::Bound(limit))
+                            .text(")"),
+                    ),
                     FindingDetail::MemoryOverflow {
                         used_bytes,
                         capacity_bytes,
                         ..
-                    } if v == Violation::Memory => Some(format!(
-                        "needs {} per GPU, a GPU holds {}",
-                        units::bytes(used_bytes),
-                        units::bytes(capacity_bytes)
-                    )),
+                    } if v == Violation::Memory => Some(
+                        Sentence::new()
+                            .text("needs ")
+                            .figure(units::bytes(used_bytes), used_bytes, Quantity::Memory)
+                            .text(" per GPU, a GPU holds ")
+                            .figure(units::bytes(capacity_bytes), capacity_bytes, Quantity::Memory),
+                    ),
                     _ => None,
                 });
-                said.unwrap_or_else(|| v.label().to_string())
+                said.unwrap_or_else(|| Sentence::new().text(v.label()))
             })
             .collect()
     }
