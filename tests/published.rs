@@ -19,8 +19,8 @@ struct Published {
     images_per_s: f64,
 }
 
-fn dle_rows() -> Vec<Published> {
-    let text = include_str!("validation/dle-resnet50-pytorch.csv");
+/// The rows of one of DeepLearningExamples' tables (`tests/validation/dle-*.csv`).
+fn dle_rows(text: &str) -> Vec<Published> {
     text.lines()
         .skip(1)
         .map(|line| {
@@ -46,13 +46,13 @@ fn dle_rows() -> Vec<Published> {
         .collect()
 }
 
-#[test]
-fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percent() {
-    let rows = dle_rows();
-    assert_eq!(rows.len(), 12);
+/// Projects each run of `rows` (data parallelism, serial on one GPU; AMP in
+/// channels last as the examples' scripts train it) and returns the
+/// accuracy of each, asserting that it fits (it ran).
+fn project_runs(model: &str, optimizer: Optimizer, rows: Vec<Published>) -> Vec<f64> {
     let mut accuracies = Vec::new();
     for row in rows {
-        let s = presets::scenario("resnet50", row.cluster).unwrap();
+        let s = presets::scenario(model, row.cluster).unwrap();
         let strategy = if row.gpus == 1 {
             Strategy::Serial
         } else {
@@ -61,7 +61,7 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
         let p = s
             .project(&RunSpec {
                 precision: row.precision,
-                optimizer: Optimizer::Momentum,
+                optimizer,
                 // the examples' AMP scripts train channels last (--memory-format nhwc)
                 memory_format: if row.precision == Precision::Fp16 {
                     MemoryFormat::Nhwc
@@ -72,7 +72,7 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
             })
             .unwrap();
         let what = format!(
-            "{} {} GPUs {} at {}",
+            "{model} on {} {} GPUs {} at {}",
             row.cluster, row.gpus, row.precision, row.batch_per_gpu
         );
         assert!(p.feasible, "{what}: {:?}", p.violations);
@@ -82,16 +82,46 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
             "{what}: {projected:.0} img/s against {}: accuracy {accuracy:.2}",
             row.images_per_s
         );
-        assert!(
-            accuracy >= 0.7,
-            "{what}: {projected} img/s against {}",
-            row.images_per_s
-        );
         accuracies.push(accuracy);
     }
-    let mean = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
+    accuracies
+}
+
+/// The least accuracy of an EfficientNet-B0 run, and their mean, as the
+/// kernel model stands: projected 1.1-1.9x too fast (the depthwise class
+/// is measured on forward passes only, its gradients charged alike; the
+/// contract's known limits). A guard against getting worse, not a goal.
+const MIN_EFFICIENTNET: f64 = 0.5;
+const MEAN_EFFICIENTNET: f64 = 0.65;
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+#[test]
+fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percent() {
+    let rows = dle_rows(include_str!("validation/dle-resnet50-pytorch.csv"));
+    assert_eq!(rows.len(), 12);
+    let accuracies = project_runs("resnet50", Optimizer::Momentum, rows);
+    assert!(accuracies.iter().all(|a| *a >= 0.7), "{accuracies:?}");
+    let mean = mean(&accuracies);
     println!("mean accuracy {mean:.3}");
     assert!(mean >= 0.85, "{mean}");
+}
+
+/// NVIDIA's EfficientNet-B0 (the same network as torchvision's, 5.3 M
+/// parameters), trained with RMSprop (two state buffers, as Adam's) at the
+/// batch its configs give: depthwise and squeeze-excitation layers, the
+/// class of network the kernel model projects too fast (issue 26).
+#[test]
+fn the_eight_efficientnet_runs_fit_and_are_projected_within_a_factor() {
+    let rows = dle_rows(include_str!("validation/dle-efficientnet-b0-pytorch.csv"));
+    assert_eq!(rows.len(), 8);
+    let accuracies = project_runs("efficientnet-b0", Optimizer::Adam, rows);
+    let mean = mean(&accuracies);
+    println!("mean accuracy {mean:.3}");
+    assert!(accuracies.iter().all(|a| *a >= MIN_EFFICIENTNET), "{accuracies:?}");
+    assert!(mean >= MEAN_EFFICIENTNET, "{mean}");
 }
 
 /// PyTorch's numbers for a torchvision network: saved bytes per sample in

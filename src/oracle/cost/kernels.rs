@@ -39,10 +39,12 @@ pub const TILE_N: f64 = 128.0;
 pub const DIRECT_BELOW_CHANNELS: u64 = 8;
 
 /// The share of the STREAM bandwidth a depthwise convolution's kernels
-/// reach: 220 GB/s of the V100's 836.9 GB/s, measured for a depthwise 3×3
-/// and pointwise pair (C = K = 128, 224×224, batch 16, FP16 NHWC, cuDNN
-/// 7.6; tlkh/depsep-conv-benchmarks@331845a, conv_microbenchmark.ipynb,
-/// cell 8: 4,335 images/s over 50.7 MB of traffic each).
+/// reach: 220 GB/s of the V100's 836.9 GB/s, measured for the forward pass
+/// of a depthwise 3×3 and pointwise pair (C = K = 128, 224×224, batch 16,
+/// FP16 NHWC, cuDNN 7.6; tlkh/depsep-conv-benchmarks@331845a,
+/// conv_microbenchmark.ipynb, cell 8: 4,335 images/s over 50.7 MB of
+/// traffic each). Both gradients are charged the same share: no per-pass
+/// measurement was found (the contract's known limit).
 pub const DEPTHWISE_BANDWIDTH_SHARE: f64 = 0.26;
 
 /// Which pass of a layer a GEMM computes.
