@@ -135,9 +135,10 @@ pub use model::shape::Shape;
 pub use model::strategy::Strategy;
 pub use model::violation::{Violation, Violations};
 pub use report::bottleneck::{Finding, FindingDetail, FitOption, Severity};
-pub use report::explanation::{Explanation, Quantity, Step};
+pub use report::explanation::{Explanation, Step};
 pub use report::placement::{Collective, Placement, Share, Stage};
 pub use report::projection::{Calibrated, Projection};
+pub use report::quantity::Quantity;
 pub use report::sentence::{Figure, Piece, Sentence};
 pub use scenario::{
     BestBy, CalibratedRun, Calibration, Capacity, Config, IterationTimes, Objective, Plan, ProfileCheck, RankBy,

@@ -9,7 +9,7 @@ use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
 use crate::oracle::model::run::RunSpec;
 use crate::oracle::model::violation::Violation;
-use crate::oracle::report::explanation::Quantity;
+use crate::oracle::report::quantity::Quantity;
 use crate::oracle::report::sentence::Sentence;
 use crate::oracle::units;
 

@@ -6,4 +6,6 @@ pub mod bottleneck;
 pub mod explanation;
 pub mod placement;
 pub mod projection;
+pub mod quantity;
 pub mod sentence;
+pub mod terms;

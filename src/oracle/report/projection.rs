@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::bottleneck::{Finding, FindingDetail};
-use super::explanation::Quantity;
+use super::quantity::Quantity;
 use super::sentence::Sentence;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::MemoryParts;

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::explanation::Quantity;
+use super::quantity::Quantity;
 
 /// A number written in a sentence.
 #[derive(Debug, Clone, PartialEq)]

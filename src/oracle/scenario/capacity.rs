@@ -51,6 +51,7 @@ impl Scenario {
 mod tests {
     use super::*;
     use crate::oracle::presets;
+    use crate::oracle::{MAX_COUNT, Precision, Scenario};
 
     #[test]
     fn data_parallel_capacity_is_the_largest_fitting_batch() {
@@ -99,5 +100,59 @@ mod tests {
             .capacity(&RunSpec::new(Strategy::Data, 1, Batch::MiniBatch(1)))
             .unwrap();
         assert_eq!(cap.max_mini_batch, None);
+    }
+
+    /// The search against plain bisection, on networks and clusters whose
+    /// memory is far from linear in the batch (allocator rounding, split
+    /// layers, pipeline segments, ZeRO, recompute): the same largest batch.
+    #[test]
+    fn the_search_finds_what_bisection_finds() {
+        let bisect = |s: &Scenario, spec: &RunSpec| {
+            let fits = |b: u64| {
+                s.project(&RunSpec {
+                    batch: Batch::MiniBatch(b),
+                    ..spec.clone()
+                })
+                .map(|p| p.memory_bytes <= s.cluster().gpu_memory_bytes())
+                .unwrap_or(false)
+            };
+            if !fits(1) {
+                return None;
+            }
+            let (mut low, mut high) = (1, MAX_COUNT);
+            if fits(high) {
+                return Some(high);
+            }
+            while high - low > 1 {
+                let mid = low + (high - low) / 2;
+                if fits(mid) { low = mid } else { high = mid }
+            }
+            Some(low)
+        };
+        let mut compared = 0;
+        for (model, cluster) in [
+            ("resnet50", "abci"),
+            ("cosmoflow", "abci"),
+            ("vgg16", "dgx-h100"),
+            ("efficientnet-b0", "dgx1-v100-16gb"),
+        ] {
+            let s = presets::scenario(model, cluster).unwrap();
+            for strategy in Strategy::ALL.into_iter().filter(|st| st.applies_at(8)) {
+                for (zero, recompute, precision) in [(0, false, Precision::Fp32), (2, true, Precision::Bf16)] {
+                    let mut spec = RunSpec::new(strategy, 8, Batch::MiniBatch(1));
+                    spec.group_size = strategy.is_hybrid().then_some(4);
+                    spec.segments = (strategy == Strategy::Pipeline).then_some(8);
+                    if strategy.has_data_dimension() {
+                        spec.zero = zero;
+                    }
+                    spec.recompute = recompute;
+                    spec.precision = precision;
+                    let Ok(cap) = s.capacity(&spec) else { continue };
+                    assert_eq!(cap.max_mini_batch, bisect(&s, &spec), "{model} on {cluster}: {spec:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 40, "{compared}");
     }
 }

@@ -15,8 +15,9 @@ use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::bottleneck::FindingDetail;
-use crate::oracle::report::explanation::{Explanation, Quantity, Step};
+use crate::oracle::report::explanation::{Explanation, Step};
 use crate::oracle::report::projection::Projection;
+use crate::oracle::report::quantity::Quantity;
 
 /// A step that is itself a quantity of the projection.
 fn step(quantity: Quantity, value: f64) -> Step {

@@ -20,31 +20,47 @@ impl Scenario {
     /// in a GPU, `None` when not even one sample fits.
     ///
     /// # Formula
-    /// Memory grows with `B`: bisection on `B` in `1..=limit`.
+    /// Memory grows with `B`, nearly in proportion: a search of `1..=limit`
+    /// that probes where the line through the bracket's memories meets the
+    /// capacity (exact in a few probes when memory is linear in `B`), with a
+    /// halving of the bracket after any probe that did not halve it.
     pub(crate) fn largest_fitting_batch(&self, run: &Run, limit: u64) -> Option<u64> {
         let capacity = self.cluster().gpu_memory_bytes();
         let table = self.table_of(run);
-        let fits = |mini_batch: u64| {
+        let memory = |mini_batch: u64| {
             let run = Run {
                 mini_batch,
                 ..run.clone()
             };
-            iteration_cost(&table, self.cluster(), &run).memory_bytes() <= capacity
+            iteration_cost(&table, self.cluster(), &run).memory_bytes()
         };
-        if !fits(1) {
+        let mut m_low = memory(1);
+        if m_low > capacity {
             return None;
         }
         let (mut low, mut high) = (1, limit.max(1));
-        if fits(high) {
+        let mut m_high = memory(high);
+        if m_high <= capacity {
             return Some(high);
         }
+        let mut halve = false;
         while high - low > 1 {
-            let mid = low + (high - low) / 2;
-            if fits(mid) {
-                low = mid;
+            let width = high - low;
+            let share = (capacity - m_low) / (m_high - m_low);
+            let mid = if halve || !share.is_finite() {
+                low + width / 2
             } else {
-                high = mid;
+                // where the line meets the capacity, inside the bracket
+                let guess = (low as f64 + share * width as f64).floor();
+                (guess.max(0.0) as u64).clamp(low + 1, high - 1)
+            };
+            let m = memory(mid);
+            if m <= capacity {
+                (low, m_low) = (mid, m);
+            } else {
+                (high, m_high) = (mid, m);
             }
+            halve = !halve && (high - low) * 2 > width;
         }
         Some(low)
     }
