@@ -424,7 +424,8 @@ async fn the_accuracy_view_shows_the_measured_runs() {
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
-    page::click(&client, "#accuracy-view summary").await;
+    // the ranking's track record opens the view of the runs it comes from
+    page::click(&client, "#ranking tr[data-strategy=\"data\"] .track").await;
     let table = eventually("the accuracy table", || async {
         let html = page::html(&client, "#accuracy-table").await;
         html.contains("data-strategy=\"all\"").then_some(html)
@@ -2049,17 +2050,18 @@ async fn an_uploaded_file_that_fails_leaves_the_picker_empty_and_the_network_loa
 
 /// Every number written in the findings (the best strategy's, every other
 /// strategy's, why the best wins and why the others are out), the edition
-/// note, the ranking's limits and the strategy diagram's words that is not
-/// inside a number that opens an explanation: `(where, the text)`. Digits
+/// note, the ranking's numbers and limits and the strategy diagram's words
+/// that is not inside a number that opens an explanation (or, for a track
+/// record, the runs it comes from): `(where, the text)`. Digits
 /// after a letter are part of a name (`V100 SXM2`), not numbers; the
 /// diagram's drawing, its formulas and its picker are not words.
 const UNEXPLAINED_DIGITS: &str = r#"
 document.querySelectorAll('#findings details').forEach(d => d.open = true);
 const out = [];
-for (const root of document.querySelectorAll('#findings, #edition, #ranking td.bad, #diagram')) {
+for (const root of document.querySelectorAll('#findings, #edition, #ranking td.num, #ranking td.bad, #diagram')) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    if (/(?<![A-Za-z\d])\d/.test(n.textContent) && !n.parentElement.closest('button[data-explain], svg, code, select')) {
+    if (/(?<![A-Za-z\d])\d/.test(n.textContent) && !n.parentElement.closest('button[data-explain], a.track, svg, code, select')) {
       out.push([root.id || root.className, n.parentElement.textContent.trim().slice(0, 160)]);
     }
   }

@@ -59,6 +59,7 @@ pub mod strategy_diagram;
 pub mod strategy_picker;
 pub mod summary_bar;
 pub mod term;
+pub mod track_badge;
 pub mod why_wins;
 
 use std::ops::Deref;

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::explain_button::ExplainButton;
 use super::said::{Said, Span, spans};
 use super::term::Term;
+use super::track_badge::TrackBadge;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::track;
 use crate::oracle::{Calibration, Part, Projection, Quantity, units};
@@ -61,12 +62,8 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
         let epoch = record.map_or_else(
             || html! {},
             |r| {
-                let sentence = r.sentence(p.strategy);
-                html! {
-                    <small class="track" title={sentence.clone()} aria-label={sentence}>
-                        { format!("×{}", units::significant(r.factor, 2)) }
-                    </small>
-                }
+                let text = format!("×{}", units::significant(r.factor, 2));
+                html! { <TrackBadge text={text} sentence={r.sentence(p.strategy)} /> }
             },
         );
         let parts: Vec<String> = Part::ALL
