@@ -385,3 +385,29 @@ fn an_invalid_run_is_a_typed_error() {
     spec.group_size = Some(3);
     assert!(s.explain(&spec, Quantity::Total).is_err());
 }
+
+#[test]
+fn every_bound_of_a_run_is_explained_and_a_limit_that_is_no_count_explains_what_it_limits() {
+    let s = presets::scenario("resnet50", "abci").unwrap();
+    let spec = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+    // far from every bound, so no finding names them: still explained
+    let gpus = s.explain(&spec, Quantity::Bound(Violation::Gpus)).unwrap();
+    assert_eq!(gpus.result, 64.0);
+    assert_eq!(symbol(&gpus.symbols, "n"), 64.0);
+    assert_eq!(symbol(&gpus.symbols, "n_max"), s.cluster().max_gpus() as f64);
+    let batch = s.explain(&spec, Quantity::Bound(Violation::Batch)).unwrap();
+    assert_eq!((batch.result, symbol(&batch.symbols, "n_max")), (64.0, 2048.0));
+    let dataset = s.explain(&spec, Quantity::Bound(Violation::Dataset)).unwrap();
+    assert_eq!(dataset.result, 2048.0);
+    // memory is no count; data parallelism splits no layer
+    assert_eq!(
+        s.explain(&spec, Quantity::Bound(Violation::Memory)).unwrap().quantity,
+        "memory"
+    );
+    assert_eq!(
+        s.explain(&spec, Quantity::Bound(Violation::Split)).unwrap().quantity,
+        "total"
+    );
+    // an option to fit that a fitting run is not offered explains its memory
+    assert_eq!(s.explain(&spec, Quantity::FitOption(3)).unwrap().quantity, "memory");
+}

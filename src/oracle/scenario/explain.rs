@@ -5,7 +5,7 @@ use super::Scenario;
 use crate::oracle::cost::communication::CommKind;
 use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
-use crate::oracle::cost::strategies::{IterationCost, iteration_cost};
+use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
 use crate::oracle::cost::terms::Term;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::factors::Kappa;
@@ -100,6 +100,8 @@ fn body(
 
 struct Context<'a> {
     run: &'a Run,
+    /// The bounds the run's counts are held to.
+    bounds: &'a [ScalingBound],
     projection: &'a Projection,
     cost: &'a IterationCost,
     kappa: Kappa,
@@ -292,7 +294,14 @@ impl Context<'_> {
             symbols: body.symbols,
             terms: body.terms,
             steps: body.steps,
-            result: quantity.of(p),
+            result: match quantity {
+                Quantity::Bound(limit) => self
+                    .bounds
+                    .iter()
+                    .find(|b| b.limit == limit)
+                    .map_or(f64::NAN, |b| b.value as f64),
+                _ => quantity.of(p),
+            },
             unit: quantity.unit(),
             sections: body.sections,
             feasible: p.feasible,
@@ -300,24 +309,17 @@ impl Context<'_> {
         }
     }
 
-    /// A count against its bound, as the finding of the limit states it.
+    /// A count against its bound.
     fn bound(&self, limit: Violation) -> Body {
         let symbols = self
-            .projection
-            .bottlenecks
+            .bounds
             .iter()
-            .find_map(|f| match f.detail {
-                FindingDetail::ScalingLimit {
-                    limit: l,
-                    counted,
-                    bounded_by,
-                    value,
-                    bound,
-                } if l == limit => Some(vec![
-                    Symbol::new("n", counted, value as f64, Unit::Count),
-                    Symbol::new("n_max", bounded_by, bound as f64, Unit::Count),
-                ]),
-                _ => None,
+            .find(|b| b.limit == limit)
+            .map(|b| {
+                vec![
+                    Symbol::new("n", b.counted, b.value as f64, Unit::Count),
+                    Symbol::new("n_max", b.bounded_by, b.bound as f64, Unit::Count),
+                ]
             })
             .unwrap_or_default();
         body(
@@ -387,7 +389,9 @@ impl Scenario {
     /// scaling bound `n ≤ n_max`; the time per epoch of another edition
     /// (`Quantity::Edition`) and the memory with a change that would make
     /// a run fit (`Quantity::FitOption`, the memory of its own run; an
-    /// option the run is not offered explains the memory itself).
+    /// option the run is not offered explains the memory itself; a bound
+    /// that holds no count of the run explains what it limits: the memory,
+    /// else the epoch).
     ///
     /// # Errors
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
@@ -441,9 +445,22 @@ impl Scenario {
         let run = Run::new(spec, self.network(), self.cluster())?;
         let table = self.table_of(&run);
         let cost = iteration_cost(&table, self.cluster(), &run);
+        let bounds = self.bounds(&run, cost.bounds.clone());
+        if let Quantity::Bound(limit) = quantity
+            && !bounds.iter().any(|b| b.limit == limit)
+        {
+            // a limit that is no count of this run (memory, or a split of an unsplit strategy)
+            let instead = if limit == Violation::Memory {
+                Quantity::Memory
+            } else {
+                Quantity::Total
+            };
+            return self.explain(spec, instead);
+        }
         let projection = self.project_cost(&run, &table, cost.clone());
         let context = Context {
             run: &run,
+            bounds: &bounds,
             projection: &projection,
             cost: &cost,
             kappa: run.kappa(),

@@ -52,6 +52,27 @@ impl Scenario {
         self.project_cost(run, &table, cost)
     }
 
+    /// The bounds a run's counts are held to: its strategy's (`strategy`),
+    /// then the cluster's largest allocation and the dataset's size.
+    pub(super) fn bounds(&self, run: &Run, strategy: Vec<ScalingBound>) -> Vec<ScalingBound> {
+        let mut bounds = strategy;
+        bounds.push(ScalingBound {
+            limit: Violation::Gpus,
+            counted: "GPUs",
+            value: run.gpus,
+            bounded_by: "the cluster's largest allocation",
+            bound: self.cluster().max_gpus(),
+        });
+        bounds.push(ScalingBound {
+            limit: Violation::Dataset,
+            counted: "samples per iteration",
+            value: run.mini_batch,
+            bounded_by: "the dataset's size",
+            bound: self.network().dataset_samples(),
+        });
+        bounds
+    }
+
     /// The projection of `run` from its uncalibrated iteration `cost` on
     /// the layer costs `table` (see [`Scenario::project`] for the formula).
     pub(super) fn project_cost(&self, run: &Run, table: &CostTable, cost: IterationCost) -> Projection {
@@ -82,21 +103,7 @@ impl Scenario {
         violations.sort();
         violations.dedup();
 
-        let mut bounds = cost.bounds;
-        bounds.push(ScalingBound {
-            limit: Violation::Gpus,
-            counted: "GPUs",
-            value: run.gpus,
-            bounded_by: "the cluster's largest allocation",
-            bound: max_gpus,
-        });
-        bounds.push(ScalingBound {
-            limit: Violation::Dataset,
-            counted: "samples per iteration",
-            value: run.mini_batch,
-            bounded_by: "the dataset's size",
-            bound: samples,
-        });
+        let bounds = self.bounds(run, cost.bounds);
         let bottlenecks = findings(&Evidence {
             compute_s,
             communication: &communication,
