@@ -6,7 +6,6 @@ use yew::prelude::*;
 
 use super::AnswerProps;
 use super::said::{Said, Span, spans};
-use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{CommKind, Fidelity, Quantity, units};
 
 /// The note under the findings.
@@ -17,11 +16,7 @@ pub fn edition_note(props: &AnswerProps) -> Html {
         return html! {};
     };
     let (strategy, gpus) = (shown.strategy, shown.gpus);
-    let at = |quantity: Quantity, text: String, value: f64| Span::Number {
-        text,
-        value,
-        target: ExplainTarget::new(strategy, gpus, quantity),
-    };
+    let at = |quantity: Quantity, text: String, value: f64| Span::number(text, value, strategy, gpus, quantity);
     let comparison = results.other_edition(strategy).map(|o| {
         let ratio = if o.total_s > 0.0 {
             shown.total_s / o.total_s

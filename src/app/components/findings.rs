@@ -65,11 +65,13 @@ pub fn findings(props: &FindingsProps) -> Html {
         return html! {};
     };
     // the GPU count opens the GPU-hours' explanation, which counts them
-    let gpus = Span::Number {
-        text: best.gpus.to_string(),
-        value: best.gpus as f64,
-        target: ExplainTarget::new(best.strategy, best.gpus, Quantity::GpuHours),
-    };
+    let gpus = Span::number(
+        best.gpus.to_string(),
+        best.gpus as f64,
+        best.strategy,
+        best.gpus,
+        Quantity::GpuHours,
+    );
     let verdict = if best.feasible {
         vec![
             Span::text("Best at "),

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
 use crate::app::input::explain_target::ExplainTarget;
-use crate::oracle::{Piece, Sentence, Strategy};
+use crate::oracle::{Piece, Quantity, Sentence, Strategy};
 
 /// A piece of a sentence on the page.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,16 @@ impl Span {
     pub fn text(text: &str) -> Self {
         Self::Text(text.to_string())
     }
+
+    /// A number of `strategy` at `gpus`, opening the explanation of
+    /// `quantity`.
+    pub fn number(text: String, value: f64, strategy: Strategy, gpus: u64, quantity: Quantity) -> Self {
+        Self::Number {
+            text,
+            value,
+            target: ExplainTarget::new(strategy, gpus, quantity),
+        }
+    }
 }
 
 /// The spans of an engine's sentence about `strategy` at `gpus`.
@@ -38,11 +48,7 @@ pub fn spans(sentence: &Sentence, strategy: Strategy, gpus: u64) -> Vec<Span> {
         .iter()
         .map(|piece| match piece {
             Piece::Text(text) => Span::Text(text.clone()),
-            Piece::Figure(f) => Span::Number {
-                text: f.text.clone(),
-                value: f.value,
-                target: ExplainTarget::new(strategy, gpus, f.quantity),
-            },
+            Piece::Figure(f) => Span::number(f.text.clone(), f.value, strategy, gpus, f.quantity),
         })
         .collect()
 }
@@ -80,7 +86,6 @@ pub fn said(props: &SaidProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::Quantity;
 
     #[test]
     fn an_engine_sentence_keeps_its_words_and_targets_its_numbers() {

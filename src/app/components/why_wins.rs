@@ -6,7 +6,6 @@
 use yew::prelude::*;
 
 use super::said::{Said, Span, spans};
-use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{FindingDetail, Projection, Quantity, Severity, units};
 
 /// Props of [`WhyWins`].
@@ -16,19 +15,10 @@ pub struct WhyWinsProps {
     pub ranking: Vec<Projection>,
 }
 
-/// A number of `p` that opens the explanation of `quantity`.
-fn number(text: String, value: f64, p: &Projection, quantity: Quantity) -> Span {
-    Span::Number {
-        text,
-        value,
-        target: ExplainTarget::new(p.strategy, p.gpus, quantity),
-    }
-}
-
 /// A time of `p`, explained by `quantity`.
 fn seconds(p: &Projection, quantity: Quantity) -> Span {
     let value = quantity.of(p);
-    number(units::seconds(value), value, p, quantity)
+    Span::number(units::seconds(value), value, p.strategy, p.gpus, quantity)
 }
 
 /// The sentence comparing the best with the runner-up, each time opening
@@ -48,10 +38,11 @@ pub fn against_runner_up(best: &Projection, next: &Projection) -> Vec<Span> {
         Span::Text(format!(" per epoch; the runner-up, {}, ", next.strategy)),
         seconds(next, Quantity::Total),
         Span::text(" ("),
-        number(
+        Span::number(
             format!("{}×", units::significant(ratio, 3)),
             ratio,
-            next,
+            next.strategy,
+            next.gpus,
             Quantity::Total,
         ),
         Span::Text(format!(" as long). Most of the difference is {part}: ")),
