@@ -16,12 +16,20 @@ const TORCHVISION: [(&str, f64); 7] = [
     ("densenet121", 7_978_856.0),
 ];
 
+/// ResNeXt-101 (32×4d), which torchvision lacks: the count of timm's and
+/// of osmr/imgclsmob's `resnext101_32x4d` (its tests assert 44,177,704).
+const RESNEXT101_PARAMETERS: f64 = 44_177_704.0;
+
 #[test]
 fn parameter_counts_equal_torchvision() {
     for (key, count) in TORCHVISION {
         let network = presets::network(key).unwrap();
         assert_eq!(network.weight_items(), count, "{key}");
     }
+    assert_eq!(
+        presets::network("resnext101").unwrap().weight_items(),
+        RESNEXT101_PARAMETERS
+    );
 }
 
 #[test]

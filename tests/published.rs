@@ -109,6 +109,20 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
     assert!(mean >= 0.85, "{mean}");
 }
 
+/// NVIDIA's ResNeXt-101 (32x4d): grouped 3x3 convolutions (32 groups of
+/// 4 to 32 channels) between dense 1x1 ones, SGD with momentum at the batch
+/// its configs give.
+#[test]
+fn the_twelve_resnext101_runs_fit_and_are_projected_within_30_percent() {
+    let rows = dle_rows(include_str!("validation/dle-resnext101-pytorch.csv"));
+    assert_eq!(rows.len(), 12);
+    let accuracies = project_runs("resnext101", Optimizer::Momentum, rows);
+    let mean = mean(&accuracies);
+    println!("mean accuracy {mean:.3}");
+    assert!(accuracies.iter().all(|a| *a >= 0.7), "{accuracies:?}");
+    assert!(mean >= 0.85, "{mean}");
+}
+
 /// NVIDIA's EfficientNet-B0 (the same network as torchvision's, 5.3 M
 /// parameters), trained with RMSprop (two state buffers, as Adam's) at the
 /// batch its configs give: depthwise and squeeze-excitation layers, the

@@ -1,6 +1,7 @@
 //! ResNeXt-50 (32×4d) (Xie et al., "Aggregated Residual Transformations
 //! for Deep Neural Networks", CVPR 2017, table 1), as torchvision's
-//! `resnext50_32x4d` builds it: ResNet-50's stem, stages of 3, 4, 6 and 3
+//! `resnext50_32x4d` builds it (and its 101-layer sibling, 23 blocks in the
+//! third stage): ResNet-50's stem, stages of 3, 4, 6 and 3
 //! bottlenecks whose 3×3 convolution runs in 32 groups of width 4 (128,
 //! 256, 512, 1024 channels), the stage's stride in that 3×3 convolution,
 //! projection shortcuts (1×1 convolution and batch norm) where a block
@@ -15,8 +16,12 @@ use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
 
-/// Blocks and planes per stage (output channels are 4× the planes).
+/// Blocks and planes per stage of the 50-layer networks (output channels
+/// are 4× the planes).
 const STAGES: [(u32, u64); 4] = [(3, 64), (4, 128), (6, 256), (3, 512)];
+/// Blocks and planes per stage of the 101-layer ones (He et al. 2016,
+/// table 1): 23 blocks in the third stage.
+const STAGES_101: [(u32, u64); 4] = [(3, 64), (4, 128), (23, 256), (3, 512)];
 /// Groups of the 3×3 convolutions.
 const CARDINALITY: u64 = 32;
 /// Channels per group at 64 planes.
@@ -27,7 +32,16 @@ const BASE_WIDTH: u64 = 4;
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnext50_32x4d() -> Result<Network, InputError> {
-    bottlenecks("ResNeXt-50 (32x4d)", CARDINALITY, BASE_WIDTH)
+    bottlenecks("ResNeXt-50 (32x4d)", STAGES, CARDINALITY, BASE_WIDTH)
+}
+
+/// ResNeXt-101 (32×4d) at 224×224, as NVIDIA's DeepLearningExamples and
+/// timm build it (torchvision has no 32×4d of 101 layers).
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn resnext101_32x4d() -> Result<Network, InputError> {
+    bottlenecks("ResNeXt-101 (32x4d)", STAGES_101, CARDINALITY, BASE_WIDTH)
 }
 
 /// ResNet-50 at 224×224, as torchvision's `resnet50`.
@@ -35,12 +49,12 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnet50() -> Result<Network, InputError> {
-    bottlenecks("ResNet-50 (torchvision)", 1, 64)
+    bottlenecks("ResNet-50 (torchvision)", STAGES, 1, 64)
 }
 
-/// A network of ResNet-50's bottleneck stages whose 3×3 convolutions run
-/// in `cardinality` groups of `base_width` channels at 64 planes.
-fn bottlenecks(title: &str, cardinality: u64, base_width: u64) -> Result<Network, InputError> {
+/// A network of bottleneck `stages` whose 3×3 convolutions run in
+/// `cardinality` groups of `base_width` channels at 64 planes.
+fn bottlenecks(title: &str, stages: [(u32, u64); 4], cardinality: u64, base_width: u64) -> Result<Network, InputError> {
     let mut b = Builder::default();
     let x = b.conv_bn(
         "conv1",
@@ -50,7 +64,7 @@ fn bottlenecks(title: &str, cardinality: u64, base_width: u64) -> Result<Network
         Some(Then::Relu),
     );
     let mut x = b.pool("maxpool", LayerKind::Maxpool, &x, 3, 2, 1);
-    for (stage, (blocks, planes)) in STAGES.into_iter().enumerate() {
+    for (stage, (blocks, planes)) in stages.into_iter().enumerate() {
         let width = planes * base_width / 64 * cardinality;
         let out = planes * 4;
         for i in 0..blocks {
