@@ -16,9 +16,10 @@ const TORCHVISION: [(&str, f64); 7] = [
     ("densenet121", 7_978_856.0),
 ];
 
-/// ResNeXt-101 (32×4d), which torchvision lacks: the count of timm's and
-/// of osmr/imgclsmob's `resnext101_32x4d` (its tests assert 44,177,704).
-const RESNEXT101_PARAMETERS: f64 = 44_177_704.0;
+/// ResNeXt-101 (32×4d) and SE-ResNeXt-101 (32×4d), which torchvision
+/// lacks: the counts of timm's and osmr/imgclsmob's `resnext101_32x4d` and
+/// `seresnext101_32x4d` (its tests assert 44,177,704 and 48,955,416).
+const NOT_TORCHVISION: [(&str, f64); 2] = [("resnext101", 44_177_704.0), ("seresnext101", 48_955_416.0)];
 
 #[test]
 fn parameter_counts_equal_torchvision() {
@@ -26,10 +27,9 @@ fn parameter_counts_equal_torchvision() {
         let network = presets::network(key).unwrap();
         assert_eq!(network.weight_items(), count, "{key}");
     }
-    assert_eq!(
-        presets::network("resnext101").unwrap().weight_items(),
-        RESNEXT101_PARAMETERS
-    );
+    for (key, count) in NOT_TORCHVISION {
+        assert_eq!(presets::network(key).unwrap().weight_items(), count, "{key}");
+    }
 }
 
 #[test]

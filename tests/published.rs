@@ -123,6 +123,20 @@ fn the_twelve_resnext101_runs_fit_and_are_projected_within_30_percent() {
     assert!(mean >= 0.85, "{mean}");
 }
 
+/// NVIDIA's SE-ResNeXt-101 (32x4d): ResNeXt-101 with a squeeze-and-
+/// excitation gate on every block (two tiny fully connected layers on the
+/// pooled channels, a sigmoid and a product over the whole block output).
+#[test]
+fn the_twelve_seresnext101_runs_fit_and_are_projected_within_30_percent() {
+    let rows = dle_rows(include_str!("validation/dle-seresnext101-pytorch.csv"));
+    assert_eq!(rows.len(), 12);
+    let accuracies = project_runs("seresnext101", Optimizer::Momentum, rows);
+    let mean = mean(&accuracies);
+    println!("mean accuracy {mean:.3}");
+    assert!(accuracies.iter().all(|a| *a >= 0.7), "{accuracies:?}");
+    assert!(mean >= 0.85, "{mean}");
+}
+
 /// NVIDIA's EfficientNet-B0 (the same network as torchvision's, 5.3 M
 /// parameters), trained with RMSprop (two state buffers, as Adam's) at the
 /// batch its configs give: depthwise and squeeze-excitation layers, the

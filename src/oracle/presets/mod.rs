@@ -4,7 +4,7 @@
 //! `cosmoflow-256` are the original tool's files (in `reference/`), read by
 //! the `.net` importer, with their profiled times. `resnet18`,
 //! `resnet152`, `mobilenet-v2`, `efficientnet-b0`, `convnext-tiny`,
-//! `resnext50`, `resnext101`, `densenet121`, `unet3d`, `resnet50-torchvision` and
+//! `resnext50`, `resnext101`, `seresnext101`, `densenet121`, `unet3d`, `resnet50-torchvision` and
 //! `vgg16-torchvision` are built from their published
 //! architectures (each file says which). The clusters are described in
 //! [`clusters`].
@@ -100,7 +100,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 16] = [
+pub const NETWORKS: [NetworkPreset; 17] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -191,6 +191,13 @@ pub const NETWORKS: [NetworkPreset; 16] = [
         origin: "Xie et al. 2017 as NVIDIA's DeepLearningExamples and timm's resnext101_32x4d (44,177,704 parameters); compute from FLOPs",
         typical_samples_per_gpu: None,
         source: Source::Built(resnext::resnext101_32x4d),
+    },
+    NetworkPreset {
+        key: "seresnext101",
+        title: "SE-ResNeXt-101 32x4d (ImageNet)",
+        origin: "Hu et al. 2018 as NVIDIA's DeepLearningExamples and timm's seresnext101_32x4d (48,955,416 parameters); compute from FLOPs",
+        typical_samples_per_gpu: None,
+        source: Source::Built(resnext::seresnext101_32x4d),
     },
     NetworkPreset {
         key: "resnet50-torchvision",

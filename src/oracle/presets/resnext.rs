@@ -13,7 +13,7 @@
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor, Then};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::layer::{Function, LayerKind};
 use crate::oracle::model::network::Network;
 
 /// Blocks and planes per stage of the 50-layer networks (output channels
@@ -32,7 +32,7 @@ const BASE_WIDTH: u64 = 4;
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnext50_32x4d() -> Result<Network, InputError> {
-    bottlenecks("ResNeXt-50 (32x4d)", STAGES, CARDINALITY, BASE_WIDTH)
+    bottlenecks("ResNeXt-50 (32x4d)", STAGES, CARDINALITY, BASE_WIDTH, false)
 }
 
 /// ResNeXt-101 (32×4d) at 224×224, as NVIDIA's DeepLearningExamples and
@@ -41,20 +41,43 @@ pub fn resnext50_32x4d() -> Result<Network, InputError> {
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnext101_32x4d() -> Result<Network, InputError> {
-    bottlenecks("ResNeXt-101 (32x4d)", STAGES_101, CARDINALITY, BASE_WIDTH)
+    bottlenecks("ResNeXt-101 (32x4d)", STAGES_101, CARDINALITY, BASE_WIDTH, false)
 }
+
+/// SE-ResNeXt-101 (32×4d) at 224×224 (Hu et al., "Squeeze-and-Excitation
+/// Networks", CVPR 2018): ResNeXt-101 (32×4d) with a squeeze-and-excitation
+/// gate on each block's output before the shortcut is added (global pool,
+/// a fully connected layer down to 1/16 of the channels with a ReLU, one
+/// back up with a sigmoid, the product), as NVIDIA's DeepLearningExamples
+/// and timm build it.
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn seresnext101_32x4d() -> Result<Network, InputError> {
+    bottlenecks("SE-ResNeXt-101 (32x4d)", STAGES_101, CARDINALITY, BASE_WIDTH, true)
+}
+
+/// The squeeze-and-excitation reduction of SE-ResNeXt (Hu et al. 2018).
+const SE_REDUCTION: u64 = 16;
 
 /// ResNet-50 at 224×224, as torchvision's `resnet50`.
 ///
 /// # Errors
 /// None for these shapes (its test builds it).
 pub fn resnet50() -> Result<Network, InputError> {
-    bottlenecks("ResNet-50 (torchvision)", STAGES, 1, 64)
+    bottlenecks("ResNet-50 (torchvision)", STAGES, 1, 64, false)
 }
 
 /// A network of bottleneck `stages` whose 3×3 convolutions run in
-/// `cardinality` groups of `base_width` channels at 64 planes.
-fn bottlenecks(title: &str, stages: [(u32, u64); 4], cardinality: u64, base_width: u64) -> Result<Network, InputError> {
+/// `cardinality` groups of `base_width` channels at 64 planes, with a
+/// squeeze-and-excitation gate on each block when `excite`.
+fn bottlenecks(
+    title: &str,
+    stages: [(u32, u64); 4],
+    cardinality: u64,
+    base_width: u64,
+    excite: bool,
+) -> Result<Network, InputError> {
     let mut b = Builder::default();
     let x = b.conv_bn(
         "conv1",
@@ -78,7 +101,15 @@ fn bottlenecks(title: &str, stages: [(u32, u64); 4], cardinality: u64, base_widt
                 Conv::new(3).stride(stride).groups(cardinality),
                 Some(Then::Relu),
             );
-            let y = b.conv_bn(&format!("{name}.conv3"), &y, out, Conv::new(1), None);
+            let mut y = b.conv_bn(&format!("{name}.conv3"), &y, out, Conv::new(1), None);
+            if excite {
+                let s = b.global_pool(&format!("{name}.se.pool"), &y);
+                let s = b.conv(&format!("{name}.se.fc1"), &s, out / SE_REDUCTION, Conv::new(1).bias());
+                let s = b.same(&format!("{name}.se.relu"), LayerKind::Relu, &s);
+                let s = b.conv(&format!("{name}.se.fc2"), &s, out, Conv::new(1).bias());
+                let s = b.act(&format!("{name}.se.sigmoid"), &s, Function::Sigmoid);
+                y = b.gate(&format!("{name}.se.scale"), &y, &s);
+            }
             let shortcut = if i == 0 {
                 b.conv_bn(
                     &format!("{name}.downsample"),
