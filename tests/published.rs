@@ -94,19 +94,38 @@ fn project_runs(model: &str, optimizer: Optimizer, rows: Vec<Published>) -> Vec<
 const MIN_EFFICIENTNET: f64 = 0.5;
 const MEAN_EFFICIENTNET: f64 = 0.65;
 
-fn mean(values: &[f64]) -> f64 {
-    values.iter().sum::<f64>() / values.len() as f64
+/// A table of runs: `count` rows of `csv`, projected on the preset `model`
+/// trained with `optimizer`; each run within `least` of its measured
+/// throughput (as an accuracy, min(p/m, m/p)), their mean within `mean`.
+struct Table {
+    csv: &'static str,
+    count: usize,
+    model: &'static str,
+    optimizer: Optimizer,
+    least: f64,
+    mean: f64,
+}
+
+fn check(table: Table) {
+    let rows = dle_rows(table.csv);
+    assert_eq!(rows.len(), table.count);
+    let accuracies = project_runs(table.model, table.optimizer, rows);
+    let mean = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
+    println!("{}: mean accuracy {mean:.3}", table.model);
+    assert!(accuracies.iter().all(|a| *a >= table.least), "{accuracies:?}");
+    assert!(mean >= table.mean, "{mean}");
 }
 
 #[test]
 fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percent() {
-    let rows = dle_rows(include_str!("validation/dle-resnet50-pytorch.csv"));
-    assert_eq!(rows.len(), 12);
-    let accuracies = project_runs("resnet50", Optimizer::Momentum, rows);
-    assert!(accuracies.iter().all(|a| *a >= 0.7), "{accuracies:?}");
-    let mean = mean(&accuracies);
-    println!("mean accuracy {mean:.3}");
-    assert!(mean >= 0.85, "{mean}");
+    check(Table {
+        csv: include_str!("validation/dle-resnet50-pytorch.csv"),
+        count: 12,
+        model: "resnet50",
+        optimizer: Optimizer::Momentum,
+        least: 0.7,
+        mean: 0.85,
+    });
 }
 
 /// NVIDIA's ResNeXt-101 (32x4d): grouped 3x3 convolutions (32 groups of
@@ -114,13 +133,14 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
 /// its configs give.
 #[test]
 fn the_twelve_resnext101_runs_fit_and_are_projected_within_30_percent() {
-    let rows = dle_rows(include_str!("validation/dle-resnext101-pytorch.csv"));
-    assert_eq!(rows.len(), 12);
-    let accuracies = project_runs("resnext101", Optimizer::Momentum, rows);
-    let mean = mean(&accuracies);
-    println!("mean accuracy {mean:.3}");
-    assert!(accuracies.iter().all(|a| *a >= 0.7), "{accuracies:?}");
-    assert!(mean >= 0.85, "{mean}");
+    check(Table {
+        csv: include_str!("validation/dle-resnext101-pytorch.csv"),
+        count: 12,
+        model: "resnext101",
+        optimizer: Optimizer::Momentum,
+        least: 0.7,
+        mean: 0.85,
+    });
 }
 
 /// NVIDIA's SE-ResNeXt-101 (32x4d): ResNeXt-101 with a squeeze-and-
@@ -128,13 +148,14 @@ fn the_twelve_resnext101_runs_fit_and_are_projected_within_30_percent() {
 /// pooled channels, a sigmoid and a product over the whole block output).
 #[test]
 fn the_twelve_seresnext101_runs_fit_and_are_projected_within_30_percent() {
-    let rows = dle_rows(include_str!("validation/dle-seresnext101-pytorch.csv"));
-    assert_eq!(rows.len(), 12);
-    let accuracies = project_runs("seresnext101", Optimizer::Momentum, rows);
-    let mean = mean(&accuracies);
-    println!("mean accuracy {mean:.3}");
-    assert!(accuracies.iter().all(|a| *a >= 0.7), "{accuracies:?}");
-    assert!(mean >= 0.85, "{mean}");
+    check(Table {
+        csv: include_str!("validation/dle-seresnext101-pytorch.csv"),
+        count: 12,
+        model: "seresnext101",
+        optimizer: Optimizer::Momentum,
+        least: 0.7,
+        mean: 0.85,
+    });
 }
 
 /// NVIDIA's EfficientNet-B0 (the same network as torchvision's, 5.3 M
@@ -143,13 +164,14 @@ fn the_twelve_seresnext101_runs_fit_and_are_projected_within_30_percent() {
 /// class of network the kernel model projects too fast (issue 26).
 #[test]
 fn the_eight_efficientnet_runs_fit_and_are_projected_within_a_factor() {
-    let rows = dle_rows(include_str!("validation/dle-efficientnet-b0-pytorch.csv"));
-    assert_eq!(rows.len(), 8);
-    let accuracies = project_runs("efficientnet-b0", Optimizer::Adam, rows);
-    let mean = mean(&accuracies);
-    println!("mean accuracy {mean:.3}");
-    assert!(accuracies.iter().all(|a| *a >= MIN_EFFICIENTNET), "{accuracies:?}");
-    assert!(mean >= MEAN_EFFICIENTNET, "{mean}");
+    check(Table {
+        csv: include_str!("validation/dle-efficientnet-b0-pytorch.csv"),
+        count: 8,
+        model: "efficientnet-b0",
+        optimizer: Optimizer::Adam,
+        least: MIN_EFFICIENTNET,
+        mean: MEAN_EFFICIENTNET,
+    });
 }
 
 /// PyTorch's numbers for a torchvision network: saved bytes per sample in
