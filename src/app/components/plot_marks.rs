@@ -28,7 +28,10 @@ pub struct PlotMarksProps {
 }
 
 /// The marks as SVG: `pickable` says which can be picked or explained,
-/// `explain` which carry the key of the number they explain.
+/// `explain` which carry the key of the number they explain. A mark's
+/// numbers are shown by the plot's tooltip (a live region) on hover and
+/// focus, so the marks carry no `<title>` (a second, native tooltip, and a
+/// hundred elements more to parse).
 fn marks_svg(
     targets: &[Target],
     pickable: impl Fn(&Target) -> bool,
@@ -41,17 +44,13 @@ fn marks_svg(
         let role = if can { "button" } else { "img" };
         let key = explain(target).map_or(String::new(), |k| format!(" data-explain=\"{}\"", escape(&k)));
         let label = escape(target.lines.first().map_or("", String::as_str));
-        let title = escape(&target.lines.join("\n"));
         let common =
             format!("class=\"{class}\" data-index=\"{i}\"{key} tabindex=\"0\" role=\"{role}\" aria-label=\"{label}\"");
         let _ = match target.area {
-            Area::Point { x, y } => write!(
-                svg,
-                "<circle {common} cx=\"{x}\" cy=\"{y}\" r=\"9\"><title>{title}</title></circle>"
-            ),
+            Area::Point { x, y } => write!(svg, "<circle {common} cx=\"{x}\" cy=\"{y}\" r=\"9\"/>"),
             Area::Bar { x, y, width, height } => write!(
                 svg,
-                "<rect {common} x=\"{x}\" y=\"{y}\" width=\"{width}\" height=\"{height}\"><title>{title}</title></rect>"
+                "<rect {common} x=\"{x}\" y=\"{y}\" width=\"{width}\" height=\"{height}\"/>"
             ),
         };
     }
