@@ -73,13 +73,14 @@ pub struct SaidProps {
 /// The words, and the numbers as buttons.
 #[function_component(Said)]
 pub fn said(props: &SaidProps) -> Html {
+    // running text: its numbers are links in a sentence, not controls of their own size
     html! {
-        { for props.spans.iter().map(|span| match span {
+        <span class="said">{ for props.spans.iter().map(|span| match span {
             Span::Text(text) => html! { { text.clone() } },
             Span::Number { text, value, target } => html! {
                 <ExplainButton target={*target} text={AttrValue::from(text.clone())} value={*value} />
             },
-        }) }
+        }) }</span>
     }
 }
 

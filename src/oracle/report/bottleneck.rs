@@ -120,13 +120,14 @@ pub struct FitOption {
 pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
     let dominant = memory.dominant();
     let dominant_bytes = memory.get(dominant);
-    // an option's name and its memory both open the explanation of its run
+    // an option's numbers and its memory open the explanation of its run
     let describe = |i: usize, o: &FitOption| {
         let quantity = Quantity::FitOption(u8::try_from(i).unwrap_or(u8::MAX));
-        Sentence::new()
-            .figure(o.option.as_str(), o.memory_bytes, quantity)
-            .text(", needing ")
-            .figure(units::bytes(o.memory_bytes), o.memory_bytes, quantity)
+        Sentence::new().numbers(&o.option, quantity).text(", needing ").figure(
+            units::bytes(o.memory_bytes),
+            o.memory_bytes,
+            quantity,
+        )
     };
     let fitting: Vec<Sentence> = options
         .iter()

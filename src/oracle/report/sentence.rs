@@ -64,6 +64,30 @@ impl Sentence {
         self
     }
 
+    /// Followed by `text` whose numbers (runs of digits, with the points and
+    /// commas between them: `1082`, `135.2`) are figures explained by
+    /// `quantity`, each standing for its own value.
+    #[must_use]
+    pub fn numbers(self, text: &str, quantity: Quantity) -> Self {
+        let mut s = self;
+        let mut rest = text;
+        while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+            let (words, from) = rest.split_at(start);
+            let end = from
+                .char_indices()
+                .find(|&(i, c)| {
+                    !(c.is_ascii_digit()
+                        || ((c == '.' || c == ',') && from[i + 1..].starts_with(|d: char| d.is_ascii_digit())))
+                })
+                .map_or(from.len(), |(i, _)| i);
+            let (number, after) = from.split_at(end);
+            let value = number.replace(',', "").parse().unwrap_or(f64::NAN);
+            s = s.text(words).figure(number, value, quantity);
+            rest = after;
+        }
+        s.text(rest)
+    }
+
     /// Followed by another sentence.
     #[must_use]
     pub fn then(self, other: Sentence) -> Self {
@@ -121,5 +145,20 @@ mod tests {
         assert_eq!(s.pieces().len(), 5, "{s:?}");
         let figures: Vec<&str> = s.figures().map(|f| f.text.as_str()).collect();
         assert_eq!(figures, ["12 GB", "75%"]);
+    }
+
+    #[test]
+    fn numbers_in_words_are_figures_of_their_own_value() {
+        let s = Sentence::new().numbers(
+            "a mini-batch of at most 1,082, 135.2 per GPU, stage 2",
+            Quantity::Memory,
+        );
+        assert_eq!(s.to_string(), "a mini-batch of at most 1,082, 135.2 per GPU, stage 2");
+        let figures: Vec<(&str, f64)> = s.figures().map(|f| (f.text.as_str(), f.value)).collect();
+        assert_eq!(figures, [("1,082", 1082.0), ("135.2", 135.2), ("2", 2.0)]);
+        assert_eq!(
+            Sentence::new().numbers("no digits", Quantity::Memory).figures().count(),
+            0
+        );
     }
 }
