@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
-use super::said::{Said, Span, spans};
+use super::said::{self, Said};
 use super::term::Term;
 use super::track_badge::TrackBadge;
 use crate::app::input::explain_target::ExplainTarget;
@@ -35,15 +35,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
         let limits: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
         // the limits' numbers open their explanations; on a phone and a
         // projector a limit is a mark, its words on a tap
-        let said: Vec<Span> = p
-            .limit_sentences()
-            .iter()
-            .enumerate()
-            .flat_map(|(i, sentence)| {
-                let sep = (i > 0).then(|| Span::text("; "));
-                sep.into_iter().chain(spans(sentence, p.strategy, p.gpus))
-            })
-            .collect();
+        let said = said::limits(p);
         let status = if p.feasible {
             // a phone shows the mark, a screen reader and a wider screen the word
             html! { <><span class="word">{ "feasible" }</span><span class="mark-ok" aria-hidden="true">{ "✓" }</span></> }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
 use crate::app::input::explain_target::ExplainTarget;
-use crate::oracle::{Piece, Quantity, Sentence, Strategy};
+use crate::oracle::{Piece, Projection, Quantity, Sentence, Strategy};
 
 /// A piece of a sentence on the page.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +49,19 @@ pub fn spans(sentence: &Sentence, strategy: Strategy, gpus: u64) -> Vec<Span> {
         .map(|piece| match piece {
             Piece::Text(text) => Span::Text(text.clone()),
             Piece::Figure(f) => Span::number(f.text.clone(), f.value, strategy, gpus, f.quantity),
+        })
+        .collect()
+}
+
+/// The limits `p` breaks, in words, joined by `; `, each number opening
+/// its explanation.
+pub fn limits(p: &Projection) -> Vec<Span> {
+    p.limit_sentences()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, sentence)| {
+            let sep = (i > 0).then(|| Span::text("; "));
+            sep.into_iter().chain(spans(sentence, p.strategy, p.gpus))
         })
         .collect()
 }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::explain_button::ExplainButton;
 use super::media::{SHORT_SCREEN, use_media};
-use super::said::{Said, Span, plain, spans};
+use super::said::{Said, Span, limits, plain};
 use super::use_app;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::keys::{Key, RunKey};
@@ -35,12 +35,7 @@ fn none_fits(ranking: &[Projection]) -> Option<Vec<Span>> {
         p.gpus,
         p.strategy.name()
     ))];
-    for (i, sentence) in p.limit_sentences().iter().enumerate() {
-        if i > 0 {
-            said.push(Span::text("; "));
-        }
-        said.extend(spans(sentence, p.strategy, p.gpus));
-    }
+    said.extend(limits(p));
     said.push(Span::text("."));
     Some(said)
 }

@@ -335,6 +335,24 @@ fn communication(e: &Evidence<'_>) -> Option<Finding> {
     ))
 }
 
+/// A count against its bound, each number opening the bound's
+/// explanation: `64 GPUs exceeds the fewest filters of a split layer (32)`.
+pub fn against_bound(
+    limit: Violation,
+    value: u64,
+    counted: &str,
+    verdict: &str,
+    bounded_by: &str,
+    bound: u64,
+) -> Sentence {
+    let quantity = Quantity::Bound(limit);
+    Sentence::new()
+        .figure(value.to_string(), value as f64, quantity)
+        .text(&format!(" {counted} {verdict} {bounded_by} ("))
+        .figure(bound.to_string(), bound as f64, quantity)
+        .text(")")
+}
+
 fn scaling(bound: &ScalingBound) -> Option<Finding> {
     let (severity, verdict) = if bound.value > bound.bound {
         (Severity::Critical, "exceeds")
@@ -350,12 +368,15 @@ fn scaling(bound: &ScalingBound) -> Option<Finding> {
         Severity::Warning => "this strategy cannot scale further",
         Severity::Info => "little headroom is left",
     };
-    let quantity = Quantity::Bound(bound.limit);
-    let sentence = Sentence::new()
-        .figure(bound.value.to_string(), bound.value as f64, quantity)
-        .text(&format!(" {} {verdict} {} (", bound.counted, bound.bounded_by))
-        .figure(bound.bound.to_string(), bound.bound as f64, quantity)
-        .text(&format!("): {consequence}."));
+    let sentence = against_bound(
+        bound.limit,
+        bound.value,
+        bound.counted,
+        verdict,
+        bound.bounded_by,
+        bound.bound,
+    )
+    .text(&format!(": {consequence}."));
     Some(Finding::new(
         severity,
         FindingDetail::ScalingLimit {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::bottleneck::{Finding, FindingDetail};
+use super::bottleneck::{Finding, FindingDetail, against_bound};
 use super::quantity::Quantity;
 use super::sentence::Sentence;
 use crate::oracle::cost::communication::{CommKind, Communication};
@@ -101,13 +101,9 @@ impl Projection {
                         bounded_by,
                         value,
                         bound,
-                    } if limit == v && value > bound => Some(
-                        Sentence::new()
-                            .figure(value.to_string(), value as f64, Quantity::Bound(limit))
-                            .text(&format!(" {counted} exceeds {bounded_by} ("))
-                            .figure(bound.to_string(), bound as f64, Quantity::Bound(limit))
-                            .text(")"),
-                    ),
+                    } if limit == v && value > bound => {
+                        Some(against_bound(limit, value, counted, "exceeds", bounded_by, bound))
+                    }
                     FindingDetail::MemoryOverflow {
                         used_bytes,
                         capacity_bytes,

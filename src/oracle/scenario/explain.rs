@@ -295,11 +295,7 @@ impl Context<'_> {
             terms: body.terms,
             steps: body.steps,
             result: match quantity {
-                Quantity::Bound(limit) => self
-                    .bounds
-                    .iter()
-                    .find(|b| b.limit == limit)
-                    .map_or(f64::NAN, |b| b.value as f64),
+                Quantity::Bound(limit) => self.bound_of(limit).map_or(f64::NAN, |b| b.value as f64),
                 _ => quantity.of(p),
             },
             unit: quantity.unit(),
@@ -309,12 +305,15 @@ impl Context<'_> {
         }
     }
 
+    /// The bound of `limit` the run's count is held to, if it has one.
+    fn bound_of(&self, limit: Violation) -> Option<&ScalingBound> {
+        self.bounds.iter().find(|b| b.limit == limit)
+    }
+
     /// A count against its bound.
     fn bound(&self, limit: Violation) -> Body {
         let symbols = self
-            .bounds
-            .iter()
-            .find(|b| b.limit == limit)
+            .bound_of(limit)
             .map(|b| {
                 vec![
                     Symbol::new("n", b.counted, b.value as f64, Unit::Count),
