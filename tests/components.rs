@@ -411,12 +411,14 @@ async fn the_calibration_panel_calibrates_and_marks_a_bad_row() {
     until("the calibrated ranking", || (data_total() - 187.5).abs() < 1e-9).await;
     assert!((before.parse::<f64>().unwrap_or(f64::NAN) - 187.5).abs() > 1.0);
     assert_eq!(count(&root, "#calibration .factors tr[data-strategy='data']"), 1);
-    assert!(
+    // the edition note follows once the ranking is painted
+    until("the edition note of the calibrated view", || {
         find(&root, "#edition")
             .text_content()
             .unwrap_or_default()
             .contains("Calibrated")
-    );
+    })
+    .await;
     // a bad row: its error with line and column, the calibrated ranking kept
     area.set_value(
         "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,64,2048,,0.3,,\ndata,8,x,,1,,\n",

@@ -209,3 +209,73 @@ async fn an_address_the_prerender_cannot_know_waits_for_the_app() {
     );
     client.close().await.ok();
 }
+
+/// Watches, from the page's first script on, each frame: whether a plot is
+/// on the page (`gaps` counts frames after the ranking first showed that had
+/// none), and opens the glossary of the pre-rendered view as soon as it is
+/// parsed, as a visitor may before the app draws that part itself.
+const WATCH: &str = r#"
+window.__watch = { frames: 0, gaps: 0, seen: false, errors: [] };
+addEventListener('error', (e) => window.__watch.errors.push(String(e.message)));
+const look = () => {
+  const w = window.__watch;
+  const plot = document.querySelector('#scaling-plot svg');
+  if (plot) w.seen = true; else if (w.seen) w.gaps += 1;
+  w.frames += 1;
+  requestAnimationFrame(look);
+};
+requestAnimationFrame(look);
+document.addEventListener('DOMContentLoaded', () => {
+  const glossary = document.querySelector('#placeholder #glossary');
+  if (glossary) glossary.open = true;
+});
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn the_app_takes_the_pre_rendered_parts_over_without_a_gap_and_keeps_what_was_opened() {
+    let port = web::serve(web::dist());
+    let driver = web::driver();
+    for built in pages() {
+        let client = web::browser(&driver).await;
+        web::devtools(&driver, &client, "Page.enable", json!({})).await;
+        web::devtools(
+            &driver,
+            &client,
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": WATCH }),
+        )
+        .await;
+        // taken over: no pre-rendered part is left (each was drawn by the app)
+        page::goto(&client, &format!("http://127.0.0.1:{port}/{}", built.file)).await;
+        // and the app answers
+        page::type_into(&client, "#gpus", "48").await;
+        page::text_once(&client, "#ranking caption", "at 48 GPUs").await;
+        let watched = client
+            .execute(
+                "return [window.__watch.frames, window.__watch.gaps, document.querySelector('#glossary').open,
+                         document.querySelectorAll('#glossary').length, window.__watch.errors];",
+                vec![],
+            )
+            .await
+            .expect("watched");
+        let file = &built.file;
+        assert!(
+            watched[0].as_u64().unwrap_or(0) > 2,
+            "{file}: frames watched: {watched}"
+        );
+        assert_eq!(
+            watched[1],
+            json!(0),
+            "{file}: frames without the scaling plot after it showed: {watched}"
+        );
+        assert_eq!(
+            watched[2],
+            json!(true),
+            "{file}: the glossary opened before the app drew it is closed: {watched}"
+        );
+        assert_eq!(watched[3], json!(1), "{file}: {watched}");
+        assert_eq!(watched[4], json!([]), "{file}: errors in the page: {watched}");
+        client.close().await.ok();
+    }
+}

@@ -2,6 +2,9 @@
 //! storage (the last state), the clipboard and downloads. Every call
 //! tolerates a missing browser API: it does nothing and says so.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement, Url, UrlSearchParams};
 
@@ -238,6 +241,99 @@ pub fn remove_placeholder() {
     {
         element.remove();
     }
+}
+
+thread_local! {
+    /// The pre-rendered view's parts kept by [`keep_prerendered`].
+    static PRERENDERED: RefCell<Vec<web_sys::Element>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps the pre-rendered view's parts with these ids, if the page shows one
+/// for the question the app starts from (its `<html>` has a [`PAGE_QUERY`]
+/// and no `unknown-view` class, which the page's first script sets when the
+/// address asks for another view), before the app mounts (which empties the
+/// page's body): the app adopts them ([`take_prerendered`]) until it draws
+/// those parts itself.
+pub fn keep_prerendered(ids: &[&str]) {
+    let Some(document) = window().ok().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(root) = document.document_element() else {
+        return;
+    };
+    let unknown = root
+        .get_attribute("class")
+        .is_some_and(|c| c.split_whitespace().any(|c| c == "unknown-view"));
+    let Some(placeholder) = document.get_element_by_id(PLACEHOLDER_ID) else {
+        return;
+    };
+    if !root.has_attribute(PAGE_QUERY) || unknown {
+        return;
+    }
+    let parts = ids
+        .iter()
+        .filter_map(|id| placeholder.query_selector(&format!("#{id}")).ok().flatten())
+        // marked until the app draws the part itself (the end-to-end tests wait for that)
+        .inspect(|part| {
+            let _ = part.set_attribute(ADOPTED, "");
+        });
+    PRERENDERED.with(|kept| kept.borrow_mut().extend(parts));
+}
+
+/// The attribute of a pre-rendered part the app shows until it draws it.
+pub const ADOPTED: &str = "data-adopted";
+
+/// Opens, in the page, each `<details>` with an id that is open in
+/// `adopted` (a pre-rendered part the app has just drawn again): what a
+/// visitor opened before the app drew it stays open.
+pub fn reopen_details(adopted: &web_sys::Element) {
+    let (Ok(opened), Some(document)) = (
+        adopted.query_selector_all("details[open][id]"),
+        window().ok().and_then(|w| w.document()),
+    ) else {
+        return;
+    };
+    for i in 0..opened.length() {
+        let id = opened
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.id());
+        if let Some(element) = id.and_then(|id| document.get_element_by_id(&id))
+            && !element.has_attribute("open")
+        {
+            let _ = element.set_attribute("open", "");
+        }
+    }
+}
+
+/// The kept pre-rendered part with id `id` ([`keep_prerendered`]), once.
+pub fn take_prerendered(id: &str) -> Option<web_sys::Element> {
+    PRERENDERED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        let at = kept.iter().position(|e| e.id() == id)?;
+        Some(kept.swap_remove(at))
+    })
+}
+
+/// Calls `f` once the next frame is painted (in a task after the next
+/// animation frame), unless the returned handle is dropped first.
+pub fn after_paint(f: impl FnOnce() + 'static) -> AfterPaint {
+    let timeout = Rc::new(RefCell::new(None));
+    let later = Rc::clone(&timeout);
+    let frame = gloo::render::request_animation_frame(move |_| {
+        *later.borrow_mut() = Some(gloo::timers::callback::Timeout::new(0, f));
+    });
+    AfterPaint {
+        _frame: frame,
+        _timeout: timeout,
+    }
+}
+
+/// A call waiting for the next paint ([`after_paint`]); dropping it cancels
+/// the call.
+pub struct AfterPaint {
+    _frame: gloo::render::AnimationFrame,
+    _timeout: Rc<RefCell<Option<gloo::timers::callback::Timeout>>>,
 }
 
 /// The id of `index.html`'s placeholder.

@@ -83,7 +83,7 @@ pub const HALVING_SPEEDUP: f64 = 1.8;
 /// the data-parallel epoch up to the budget, and that speed-up.
 fn worst_doubling(results: &Results) -> Option<(u64, u64, f64)> {
     let data: Vec<&Projection> = results
-        .sweep
+        .sweep()
         .iter()
         .filter(|p| p.strategy == Strategy::Data && p.gpus <= results.gpus && p.total_s > 0.0)
         .collect();

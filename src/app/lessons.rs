@@ -175,12 +175,12 @@ mod tests {
     fn data_parallelism_leaves_the_ideal_line() {
         let r = results(find("data-stops-scaling").unwrap());
         let at = |p: u64| {
-            r.sweep
+            r.sweep()
                 .iter()
                 .find(|x| x.gpus == p && x.strategy == Strategy::Data)
                 .unwrap()
         };
-        let ideal = |p: u64| r.ideal.iter().find(|(g, _)| *g == p).unwrap().1;
+        let ideal = |p: u64| r.ideal().iter().find(|(g, _)| *g == p).unwrap().1;
         // close to ideal at 8 GPUs, far from it at 1024; communication most of the epoch there
         assert!(at(8).total_s < 1.2 * ideal(8));
         assert!(at(1024).total_s > 2.0 * ideal(1024));
@@ -214,7 +214,7 @@ mod tests {
         let spec = r.template.for_strategy(target.strategy, target.gpus);
         let e = scenario.explain(&spec, target.quantity).unwrap();
         let data = r
-            .sweep
+            .sweep()
             .iter()
             .find(|p| p.gpus == 1024 && p.strategy == Strategy::Data)
             .unwrap();

@@ -38,5 +38,11 @@ pub mod worker;
 pub fn start() {
     // the app benchmark's mark: the WebAssembly is compiled and running
     browser::mark_once("paradl-started");
+    // mounting empties the page's body: the pre-rendered parts the app adopts are kept first
+    browser::keep_prerendered(&[
+        components::results_view::FIRST_PART,
+        components::results_view::LATER_PART,
+        components::app::PAGE_LATER,
+    ]);
     yew::Renderer::<components::app::App>::new().render();
 }

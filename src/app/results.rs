@@ -1,6 +1,7 @@
 //! What a view shows, computed by the engine from the inputs.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use super::input::keys::{self, Errors};
 use super::input::question::Question;
@@ -19,8 +20,10 @@ pub struct LayerTotals {
     pub flops: f64,
 }
 
-/// Everything drawn and listed for one question.
-#[derive(Debug, Clone, PartialEq)]
+/// Everything drawn and listed for one question: the ranking at once, what
+/// the plots, the findings and the edition note show when first asked for
+/// (the page shows the ranking first).
+#[derive(Debug, Clone)]
 pub struct Results {
     /// The GPU budget.
     pub gpus: u64,
@@ -28,13 +31,6 @@ pub struct Results {
     pub capacity_bytes: f64,
     /// Every strategy that applies at the budget, ranked as `paradl rank`.
     pub ranking: Vec<Projection>,
-    /// The chosen strategies over GPU counts 1, 2, 4, ... up to the
-    /// cluster's largest allocation (and the budget).
-    pub sweep: Vec<Projection>,
-    /// Ideal scaling at the same counts.
-    pub ideal: Vec<(u64, f64)>,
-    /// Largest batch that fits, per chosen strategy, at the budget.
-    pub fits: Vec<Capacity>,
     /// The edition shown.
     pub fidelity: Fidelity,
     /// The calibration from the measured runs, if any (applied to the
@@ -43,23 +39,53 @@ pub struct Results {
     /// The run every projection of the view starts from (calibrated, if
     /// measured runs are given).
     pub template: RunSpec,
-    /// Every strategy at the budget in the other edition, uncalibrated.
-    pub other_ranking: Vec<Projection>,
     /// The strategies drawn.
     pub strategies: Vec<Strategy>,
     /// The largest GPU count of the sweep.
     pub max_gpus: u64,
-    /// The chosen strategies' sweep in the other edition, uncalibrated,
-    /// computed when a view first draws it.
+    /// The scenario the parts below are computed on when first asked for
+    /// (none: they were computed at once).
+    scenario: Option<Rc<Scenario>>,
+    /// The chosen strategies over GPU counts 1, 2, 4, ... up to the
+    /// cluster's largest allocation (and the budget).
+    sweep: OnceCell<Vec<Projection>>,
+    /// Ideal scaling at the same counts.
+    ideal: OnceCell<Vec<(u64, f64)>>,
+    /// Largest batch that fits, per chosen strategy, at the budget.
+    fits: OnceCell<Vec<Capacity>>,
+    /// Every strategy at the budget in the other edition, uncalibrated.
+    other_ranking: OnceCell<Vec<Projection>>,
+    /// The chosen strategies' sweep in the other edition, uncalibrated.
     other_sweep: OnceCell<Vec<Projection>>,
 }
 
 impl Results {
-    /// Projects `question` on `scenario`.
+    /// Projects `question` on `scenario`, every part at once.
     ///
     /// # Errors
     /// The first run setting the engine rejects, keyed to its input.
     pub fn compute(question: &Question, scenario: &Scenario) -> Result<Self, Errors> {
+        let results = Self::rank(question, scenario, None)?;
+        let _ = (
+            results.sweep_on(scenario),
+            results.ideal_on(scenario),
+            results.fits_on(scenario),
+        );
+        let _ = (results.other_ranking_on(scenario), results.other_sweep_on(scenario));
+        Ok(results)
+    }
+
+    /// Projects `question` on `scenario`: the ranking at once, the other
+    /// parts (the sweep, the ideal line, the fits, the other edition) when
+    /// first asked for.
+    ///
+    /// # Errors
+    /// The first run setting the engine rejects, keyed to its input.
+    pub fn compute_ranking(question: &Question, scenario: &Rc<Scenario>) -> Result<Self, Errors> {
+        Self::rank(question, scenario, Some(Rc::clone(scenario)))
+    }
+
+    fn rank(question: &Question, scenario: &Scenario, kept: Option<Rc<Scenario>>) -> Result<Self, Errors> {
         question
             .check_runs(scenario.network(), scenario.cluster())
             .map_err(|e| Errors::from([(run_fields::of_run(&e), keys::message(&e))]))?;
@@ -68,56 +94,117 @@ impl Results {
         let calibration = calibrate(question, scenario, &uncalibrated)?;
         let template = RunSpec {
             calibration: calibration.as_ref().and_then(|c| c.factors().ok()),
-            ..uncalibrated.clone()
+            ..uncalibrated
         };
         let ranking = scenario.rank(&template, RankBy::Time).points;
-        let max_gpus = scenario.cluster().max_gpus().max(gpus);
-        let sweep = scenario.sweep(&template, &question.strategies, max_gpus).points;
-        let ideal = gpu_counts(max_gpus)
-            .into_iter()
-            .map(|p| (p, scenario.ideal_epoch_s(&template, p)))
-            .collect();
-        let fits = question
-            .strategies
-            .iter()
-            .filter(|s| s.applies_at(gpus))
-            .filter_map(|&s| scenario.capacity(&template.for_strategy(s, gpus)).ok())
-            .collect();
-        let other = uncalibrated.in_edition(question.run.fidelity.other());
-        let other_ranking = scenario.rank(&other, RankBy::Time).points;
         Ok(Self {
             gpus,
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),
             ranking,
-            sweep,
-            ideal,
-            fits,
             fidelity: question.run.fidelity,
             calibration,
             template,
-            other_ranking,
             strategies: question.strategies.clone(),
-            max_gpus,
+            max_gpus: scenario.cluster().max_gpus().max(gpus),
+            scenario: kept,
+            sweep: OnceCell::new(),
+            ideal: OnceCell::new(),
+            fits: OnceCell::new(),
+            other_ranking: OnceCell::new(),
             other_sweep: OnceCell::new(),
+        })
+    }
+
+    /// A part computed on the kept scenario when first asked for (every
+    /// part of results computed at once is already there).
+    fn kept<'a, T: Default>(&'a self, cell: &'a OnceCell<T>, compute: impl FnOnce(&Scenario) -> T) -> &'a T {
+        cell.get_or_init(|| self.scenario.as_deref().map(compute).unwrap_or_default())
+    }
+
+    /// The chosen strategies over GPU counts 1, 2, 4, ... up to the
+    /// cluster's largest allocation (and the budget).
+    pub fn sweep(&self) -> &[Projection] {
+        self.kept(&self.sweep, |s| self.sweep_of(s)).as_slice()
+    }
+
+    fn sweep_of(&self, scenario: &Scenario) -> Vec<Projection> {
+        scenario.sweep(&self.template, &self.strategies, self.max_gpus).points
+    }
+
+    fn sweep_on(&self, scenario: &Scenario) -> &[Projection] {
+        self.sweep.get_or_init(|| self.sweep_of(scenario))
+    }
+
+    /// Ideal scaling at the sweep's GPU counts.
+    pub fn ideal(&self) -> &[(u64, f64)] {
+        self.kept(&self.ideal, |s| self.ideal_of(s)).as_slice()
+    }
+
+    fn ideal_of(&self, scenario: &Scenario) -> Vec<(u64, f64)> {
+        gpu_counts(self.max_gpus)
+            .into_iter()
+            .map(|p| (p, scenario.ideal_epoch_s(&self.template, p)))
+            .collect()
+    }
+
+    fn ideal_on(&self, scenario: &Scenario) -> &[(u64, f64)] {
+        self.ideal.get_or_init(|| self.ideal_of(scenario))
+    }
+
+    /// The largest batch that fits, per chosen strategy, at the budget.
+    pub fn fits(&self) -> &[Capacity] {
+        self.kept(&self.fits, |s| self.fits_of(s)).as_slice()
+    }
+
+    fn fits_of(&self, scenario: &Scenario) -> Vec<Capacity> {
+        self.strategies
+            .iter()
+            .filter(|s| s.applies_at(self.gpus))
+            .filter_map(|&s| scenario.capacity(&self.template.for_strategy(s, self.gpus)).ok())
+            .collect()
+    }
+
+    fn fits_on(&self, scenario: &Scenario) -> &[Capacity] {
+        self.fits.get_or_init(|| self.fits_of(scenario))
+    }
+
+    /// The run of the other edition, uncalibrated.
+    fn other_run(&self) -> RunSpec {
+        RunSpec {
+            calibration: None,
+            ..self.template.clone()
+        }
+        .in_edition(self.fidelity.other())
+    }
+
+    fn other_ranking_of(&self, scenario: &Scenario) -> Vec<Projection> {
+        scenario.rank(&self.other_run(), RankBy::Time).points
+    }
+
+    fn other_ranking_on(&self, scenario: &Scenario) -> &[Projection] {
+        self.other_ranking.get_or_init(|| self.other_ranking_of(scenario))
+    }
+
+    fn other_sweep_on(&self, scenario: &Scenario) -> &[Projection] {
+        self.other_sweep.get_or_init(|| {
+            scenario
+                .sweep(&self.other_run(), &self.strategies, self.max_gpus)
+                .points
         })
     }
 
     /// The chosen strategies' sweep in the other edition, uncalibrated:
     /// computed on `scenario` the first time a view draws it, then kept.
     pub fn other_sweep(&self, scenario: &Scenario) -> &[Projection] {
-        self.other_sweep.get_or_init(|| {
-            let other = RunSpec {
-                calibration: None,
-                ..self.template.clone()
-            }
-            .in_edition(self.fidelity.other());
-            scenario.sweep(&other, &self.strategies, self.max_gpus).points
-        })
+        self.other_sweep_on(scenario)
     }
 
-    /// The projection of `strategy` at the budget in the other edition.
+    /// The projection of `strategy` at the budget in the other edition,
+    /// uncalibrated.
     pub fn other_edition(&self, strategy: Strategy) -> Option<&Projection> {
-        self.other_ranking.iter().find(|p| p.strategy == strategy)
+        self.kept(&self.other_ranking, |s| self.other_ranking_of(s))
+            .iter()
+            .find(|p| p.strategy == strategy)
     }
 }
 
@@ -148,6 +235,33 @@ mod tests {
     use crate::app::input::keys::{Key, RunKey};
     use crate::oracle::Batch;
 
+    /// The results the page computes (the ranking at once, the rest when a
+    /// plot, the findings or the edition note first asks) equal those
+    /// computed at once, in both editions.
+    #[test]
+    fn parts_computed_when_asked_for_equal_those_computed_at_once() {
+        for fidelity in [crate::oracle::Fidelity::Realistic, crate::oracle::Fidelity::Ideal] {
+            let mut question = Question::default();
+            question.run.fidelity = fidelity;
+            let scenario = Rc::new(question.scenario().unwrap());
+            let now = Results::compute(&question, &scenario).unwrap();
+            let later = Results::compute_ranking(&question, &scenario).unwrap();
+            assert!(later.sweep.get().is_none() && later.other_ranking.get().is_none());
+            assert_eq!(later.ranking, now.ranking);
+            assert_eq!(later.sweep(), now.sweep());
+            assert!(!later.sweep().is_empty());
+            assert_eq!(later.ideal(), now.ideal());
+            assert_eq!(later.fits(), now.fits());
+            assert!(!later.fits().is_empty());
+            for p in &now.ranking {
+                let other = later.other_edition(p.strategy);
+                assert!(other.is_some());
+                assert_eq!(other, now.other_edition(p.strategy));
+            }
+            assert_eq!(later.other_sweep(&scenario), now.other_sweep(&scenario));
+        }
+    }
+
     #[test]
     fn the_default_view_projects_the_inputs_it_shows() {
         // ResNet-50 on ABCI, 64 GPUs at 32 samples each, computed by hand:
@@ -169,10 +283,10 @@ mod tests {
             .unwrap();
         assert!((ideal.compute_s - 62.39004).abs() < 1e-9, "{}", ideal.compute_s);
         // the sweep: the 8 chosen strategies at 1, 2, 4 ... 4096 GPUs (serial at 1 only)
-        assert_eq!(results.sweep.len(), 1 + 7 * 13);
-        assert!(results.sweep.iter().all(|p| p.samples_per_gpu == 32.0));
-        assert_eq!(results.ideal.len(), 13);
-        assert_eq!(results.ideal[6].0, 64);
+        assert_eq!(results.sweep().len(), 1 + 7 * 13);
+        assert!(results.sweep().iter().all(|p| p.samples_per_gpu == 32.0));
+        assert_eq!(results.ideal().len(), 13);
+        assert_eq!(results.ideal()[6].0, 64);
         // the ideal scaling line: one GPU's epoch at 32 samples, over 64
         let one = scenario
             .project(&crate::oracle::RunSpec::new(
@@ -181,8 +295,8 @@ mod tests {
                 Batch::SamplesPerGpu(32.0),
             ))
             .unwrap();
-        assert!((results.ideal[6].1 - one.total_s / 64.0).abs() < 1e-9 * one.total_s);
-        assert_eq!(results.fits.len(), 7);
+        assert!((results.ideal()[6].1 - one.total_s / 64.0).abs() < 1e-9 * one.total_s);
+        assert_eq!(results.fits().len(), 7);
         assert_eq!(results.capacity_bytes, 16e9);
     }
 

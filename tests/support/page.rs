@@ -125,12 +125,16 @@ pub async fn share_link(client: &Client, accept: impl Fn(&str) -> bool) -> Strin
 }
 
 /// Waits until the app has taken the page over (its placeholder, or the
-/// view pre-rendered at build time, is gone): before that, what the page
-/// shows is not the app's and its inputs are disabled.
+/// view pre-rendered at build time, is gone, and so are the pre-rendered
+/// parts it showed until it drew them, `[data-adopted]`): before that, what
+/// the page shows is not the app's and its inputs are disabled.
 pub async fn taken_over(client: &Client) {
     eventually("the app to take the page over", || async {
         let gone = client
-            .execute("return document.getElementById('placeholder') === null;", vec![])
+            .execute(
+                "return document.getElementById('placeholder') === null && document.querySelector('[data-adopted]') === null;",
+                vec![],
+            )
             .await
             .ok()?;
         gone.as_bool().filter(|g| *g)

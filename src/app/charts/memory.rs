@@ -40,7 +40,7 @@ pub struct MemoryData {
 pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> MemoryData {
     MemoryData {
         bars: super::comparison::data(results, chosen),
-        fits: results.fits.clone(),
+        fits: results.fits().to_vec(),
         capacity_bytes: results.capacity_bytes,
     }
 }

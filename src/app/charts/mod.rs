@@ -92,10 +92,10 @@ mod edge_tests {
         inputs.run.fidelity = crate::oracle::Fidelity::Ideal;
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        assert!(results.sweep.iter().all(|p| p.compute_s == 0.0));
+        assert!(results.sweep().iter().all(|p| p.compute_s == 0.0));
         let drawn = scaling::draw(&scaling::data(&results, &[]), super::Canvas::WIDE).unwrap();
         // communication latency still takes time, so there are points to draw
-        assert_eq!(drawn.targets.len(), results.sweep.len());
+        assert_eq!(drawn.targets.len(), results.sweep().len());
         assert!(!drawn.targets.is_empty());
         assert!(drawn.targets.iter().all(|t| matches!(t.area, Area::Point { .. })));
         assert!(comparison::draw(&comparison::data(&results, &inputs.strategies), super::Canvas::WIDE).is_ok());

@@ -54,8 +54,8 @@ fn curves(points: &[Projection]) -> Vec<Curve> {
 /// (empty: not drawn).
 pub fn data(results: &Results, other: &[Projection]) -> ScalingData {
     ScalingData {
-        curves: curves(&results.sweep),
-        ideal: results.ideal.clone(),
+        curves: curves(results.sweep()),
+        ideal: results.ideal().to_vec(),
         budget: results.gpus,
         other: curves(other),
         other_name: results.fidelity.other().name(),
@@ -172,7 +172,7 @@ mod tests {
         assert!(drawn.svg.starts_with("<svg"));
         assert!(drawn.svg.contains("epoch time (s)"));
         assert!(drawn.svg.contains("data+spatial"));
-        assert_eq!(drawn.targets.len(), results.sweep.len());
+        assert_eq!(drawn.targets.len(), results.sweep().len());
         for t in &drawn.targets {
             let Area::Point { x, y } = t.area else {
                 panic!("points only")
@@ -246,6 +246,6 @@ mod tests {
         let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
         assert!(drawn.svg.contains("thin dashed: ideal"));
         // the hover targets are the shown edition's points only
-        assert_eq!(drawn.targets.len(), results.sweep.len());
+        assert_eq!(drawn.targets.len(), results.sweep().len());
     }
 }

@@ -12,6 +12,7 @@ use super::cluster_panel::ClusterPanel;
 use super::edition_panel::EditionPanel;
 use super::glossary::Glossary;
 use super::history::use_history;
+use super::later::Later;
 use super::lesson_box::LessonBox;
 use super::lessons_list::LessonsList;
 use super::linked_model::use_linked_model;
@@ -31,6 +32,11 @@ use crate::app::{browser, lessons};
 /// The performance mark set once results are on screen (read by the app
 /// benchmark: its first entry is the time from navigation to a full render).
 pub const FIRST_RENDER: &str = "paradl-rendered";
+
+/// The id of the page's part under the results (the accuracy view, the
+/// lessons, the glossary and the model's sections), drawn after the first
+/// frame ([`Later`]).
+pub const PAGE_LATER: &str = "page-later";
 
 /// Props of [`App`]: where the state starts (tests give their own).
 #[derive(Properties, PartialEq, Clone, Default)]
@@ -125,10 +131,12 @@ pub fn app(props: &AppProps) -> Html {
                     } else {
                         html! { <p class="quiet">{ "Fix the highlighted inputs to see results." }</p> }
                     }) }
-                    <AccuracyView />
-                    <LessonsList />
-                    <Glossary />
-                    <ModelDocView />
+                    <Later id={PAGE_LATER}>
+                        <AccuracyView />
+                        <LessonsList />
+                        <Glossary />
+                        <ModelDocView />
+                    </Later>
                 </section>
             </main>
             <footer>

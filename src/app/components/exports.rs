@@ -15,12 +15,12 @@ pub fn exports(props: &AnswerProps) -> Html {
             let _ = browser::download_text(name, mime, &make(&answer.results));
         })
     };
-    let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| formats::csv::projections(&r.sweep));
+    let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| formats::csv::projections(r.sweep()));
     let ranking_csv = download("paradl-ranking.csv", "text/csv", |r| {
         formats::csv::projections(&r.ranking)
     });
     let json = download("paradl-results.json", "application/json", |r| {
-        let document = serde_json::json!({ "ranking": r.ranking, "sweep": r.sweep });
+        let document = serde_json::json!({ "ranking": r.ranking, "sweep": r.sweep() });
         serde_json::to_string_pretty(&document).unwrap_or_default()
     });
     html! {

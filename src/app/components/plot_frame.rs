@@ -71,7 +71,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
     let marks =
         html! { <PlotMarks targets={Rc::new(drawn.targets.clone())} onpick={props.onpick.clone()} {onhover} /> };
     let hovered_target = (*hovered).and_then(|i| drawn.targets.get(i));
-    let (style, lines) = hovered_target.map_or((String::new(), Vec::new()), |target| {
+    let (style, below, lines) = hovered_target.map_or((String::new(), false, Vec::new()), |target| {
         let (x, y) = match target.area {
             Area::Point { x, y } => (x, y),
             Area::Bar { x, y, width, .. } => (x + width / 2, y),
@@ -82,11 +82,11 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
         } else {
             format!("left: {left:.1}%")
         };
+        let top = f64::from(y) / f64::from(drawn.height) * 100.0;
         (
-            format!(
-                "{horizontal}; top: {:.1}%;",
-                f64::from(y) / f64::from(drawn.height) * 100.0
-            ),
+            format!("{horizontal}; top: {top:.1}%;"),
+            // near the top the numbers go below the mark, inside the figure
+            top < 30.0,
             target
                 .lines
                 .iter()
@@ -101,7 +101,7 @@ pub fn plot_frame(props: &PlotFrameProps) -> Html {
         )
     });
     let tooltip = html! {
-        <div class="tooltip" role="status" hidden={hovered_target.is_none()} {style}>
+        <div class={classes!("tooltip", below.then_some("below"))} role="status" hidden={hovered_target.is_none()} {style}>
             { for lines.iter().map(|l| html! { <div>{ l }</div> }) }
         </div>
     };

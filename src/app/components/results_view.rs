@@ -1,6 +1,8 @@
 //! The results of an answer, in reading order: the ranking, then the plot
 //! a lesson is about (when one is open), the explanation, the other plots,
-//! the findings, the diagram, the exports and the planner.
+//! the findings, the diagram, the exports and the planner. What is under the
+//! ranking follows an answer once its ranking is painted (see
+//! [`super::settled`]).
 
 use std::rc::Rc;
 
@@ -16,6 +18,7 @@ use super::memory_plot::MemoryPlot;
 use super::plan_panel::PlanPanel;
 use super::ranking_table::RankingTable;
 use super::scaling_plot::ScalingPlot;
+use super::settled::{part, use_adopted, use_reopened, use_settled};
 use super::stale_note::StaleNote;
 use super::strategy_diagram::StrategyDiagram;
 use crate::app::lessons::LessonPlot;
@@ -46,26 +49,42 @@ fn plot(which: LessonPlot, answer: &Rc<Answer>) -> Html {
     }
 }
 
-/// The results.
+/// The id of the part under the ranking that a lesson's plot is in.
+pub const FIRST_PART: &str = "results-first";
+/// The id of the part with the other plots, the findings, the diagram, the
+/// exports and the planner.
+pub const LATER_PART: &str = "results-later";
+
+/// The results: the ranking at once, the rest once it is painted.
 #[function_component(ResultsView)]
 pub fn results_view(props: &ResultsViewProps) -> Html {
     let answer = &props.answer;
-    let later = |which: LessonPlot| (props.first != Some(which)).then(|| plot(which, answer));
+    let adopted = use_adopted([FIRST_PART, LATER_PART]);
+    let settled = use_settled(answer, adopted[1].is_some());
+    use_reopened(adopted[1].clone(), settled.is_some());
+    let first = props.first;
+    let later = move |which: LessonPlot, answer: &Rc<Answer>| (first != Some(which)).then(|| plot(which, answer));
     html! {
         <>
             <StaleNote />
             <RankingTable ranking={answer.results.ranking.clone()} calibration={answer.results.calibration.clone()} />
-            { for props.first.map(|p| plot(p, answer)) }
+            if let Some(which) = first {
+                { part(FIRST_PART, settled.as_ref(), adopted[0].as_ref(), |answer| plot(which, answer)) }
+            }
             <ExplainPanel answer={answer.clone()} />
-            { for later(LessonPlot::Scaling) }
-            <Findings ranking={answer.results.ranking.clone()} />
-            <EditionNote answer={answer.clone()} />
-            <FallbackNote answer={answer.clone()} />
-            <ComparisonPlot answer={answer.clone()} />
-            { for later(LessonPlot::Memory) }
-            { for later(LessonPlot::Diagram) }
-            <Exports answer={answer.clone()} />
-            <PlanPanel answer={answer.clone()} />
+            { part(LATER_PART, settled.as_ref(), adopted[1].as_ref(), |answer| html! {
+                <>
+                    { for later(LessonPlot::Scaling, answer) }
+                    <Findings ranking={answer.results.ranking.clone()} />
+                    <EditionNote answer={answer.clone()} />
+                    <FallbackNote answer={answer.clone()} />
+                    <ComparisonPlot answer={answer.clone()} />
+                    { for later(LessonPlot::Memory, answer) }
+                    { for later(LessonPlot::Diagram, answer) }
+                    <Exports answer={answer.clone()} />
+                    <PlanPanel answer={answer.clone()} />
+                </>
+            }) }
         </>
     }
 }

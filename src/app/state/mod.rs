@@ -398,7 +398,7 @@ impl AppState {
                     Some(answer) => Rc::clone(&answer.scenario),
                     None => Rc::new(Scenario::new(network.clone(), cluster.clone())),
                 };
-                match Results::compute(&question, &scenario) {
+                match Results::compute_ranking(&question, &scenario) {
                     Ok(results) => Answer::new(Document { question, view }, scenario, Rc::new(results)),
                     Err(e) => {
                         errors.extend(e);
