@@ -231,18 +231,6 @@ pub fn mark_once(name: &str) {
     }
 }
 
-/// Removes the element `index.html` shows until the app mounts (its name,
-/// question and progress line), if it is there.
-pub fn remove_placeholder() {
-    if let Some(element) = window()
-        .ok()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(PLACEHOLDER_ID))
-    {
-        element.remove();
-    }
-}
-
 thread_local! {
     /// The pre-rendered view's parts kept by [`keep_prerendered`].
     static PRERENDERED: RefCell<Vec<web_sys::Element>> = const { RefCell::new(Vec::new()) };

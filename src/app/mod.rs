@@ -32,9 +32,12 @@ pub mod words;
 pub mod worker;
 
 /// Mounts the app on the page's body, in place of `index.html`'s
-/// placeholder or pre-rendered view (removed by the app once its first
-/// render is in the page, before anything is painted: nothing blank, and
-/// the page keeps where it was scrolled).
+/// placeholder or pre-rendered view (mounting empties the body, and the
+/// first render follows in the same task, before anything is painted:
+/// nothing blank, and the page keeps where it was scrolled). The parts of a
+/// pre-rendered view the app draws after its first frame are kept first
+/// and stay on screen until then ([`components::later`],
+/// [`components::settled`]).
 pub fn start() {
     // the app benchmark's mark: the WebAssembly is compiled and running
     browser::mark_once("paradl-started");
@@ -43,6 +46,8 @@ pub fn start() {
         components::results_view::FIRST_PART,
         components::results_view::LATER_PART,
         components::app::PAGE_LATER,
+        components::app::INPUTS_NETWORK,
+        components::app::INPUTS_EDITION,
     ]);
     yew::Renderer::<components::app::App>::new().render();
 }

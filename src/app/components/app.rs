@@ -38,6 +38,13 @@ pub const FIRST_RENDER: &str = "paradl-rendered";
 /// frame ([`Later`]).
 pub const PAGE_LATER: &str = "page-later";
 
+/// The ids of the network's and cluster's panels, and of the edition's and
+/// calibration's, drawn after the first frame ([`Later`]: the run's panel,
+/// where a visitor types the GPU count, comes first).
+pub const INPUTS_NETWORK: &str = "inputs-network";
+/// See [`INPUTS_NETWORK`].
+pub const INPUTS_EDITION: &str = "inputs-edition";
+
 /// Props of [`App`]: where the state starts (tests give their own).
 #[derive(Properties, PartialEq, Clone, Default)]
 pub struct AppProps {
@@ -55,8 +62,6 @@ pub fn app(props: &AppProps) -> Html {
     use_linked_model(state.clone());
     use_history(state.clone());
     use_reading(state.clone());
-    // the first render is in the page: the placeholder (or pre-rendered view) above it goes
-    use_effect_with((), |()| browser::remove_placeholder());
     // history entries already in the address bar: several actions may reach
     // one render, so a new entry is pushed when the count grew
     let kept_entries = use_mut_ref(|| state.pushes);
@@ -118,11 +123,15 @@ pub fn app(props: &AppProps) -> Html {
             <Notice message={state.notice.clone().map(AttrValue::from)} {ondismiss} />
             <main class="layout">
                 <aside class="inputs" onchange={oncommit}>
-                    <ModelPanel />
-                    <ClusterPanel />
+                    <Later id={INPUTS_NETWORK}>
+                        <ModelPanel />
+                        <ClusterPanel />
+                    </Later>
                     <RunPanel />
-                    <EditionPanel />
-                    <CalibrationPanel />
+                    <Later id={INPUTS_EDITION}>
+                        <EditionPanel />
+                        <CalibrationPanel />
+                    </Later>
                 </aside>
                 <section class="outputs" aria-label="Results">
                     <LessonBox />
