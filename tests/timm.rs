@@ -181,6 +181,10 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
                 // every network within 0.65x to 1.25x of autograd in FP32 (BF16: see below)
                 assert!((0.65..=1.25).contains(&fp32), "{path}: FP32 activations {fp32}");
                 assert!((0.65..=1.6).contains(&bf16), "{path}: BF16 activations {bf16}");
+                if truth.name.contains("_rms") {
+                    // a root-mean-square norm written as operators: its scale saves the normalized tensor
+                    assert!((fp32 - 1.0).abs() <= 0.10, "{path}: FP32 activations {fp32}");
+                }
                 fp32_within += usize::from((fp32 - 1.0).abs() <= 0.10);
                 bf16_within += usize::from((bf16 - 1.0).abs() <= 0.10);
                 if far(fp32) > far(worst_fp32) {
@@ -211,8 +215,9 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
     // 0.69 (nf_resnet26) before scalar operations wrote tensors of their own; NASNet-A and
     // PNASNet (0.77) run separate non-in-place ReLUs on one input, which the exporter merges
     assert!(far(worst_fp32) <= 1.0 / 0.76, "{worst_fp32}");
-    // FP32: 96 in 100 within 10% (250 of 258); BF16 lower, because the truth is CPU autocast, which runs group
+    // FP32: 97 in 100 within 10% (252 of 258; 250 before a root-mean-square norm's scale saved
+    // the normalized tensor: convnext_zepto_rms 0.893 -> 1.002); BF16 lower, because the truth is CPU autocast, which runs group
     // and layer norms in 16 bits where CUDA's autocast (what the model follows) keeps FP32
-    assert!(fp32_within * 100 >= imported * 96, "{fp32_within} of {imported}");
+    assert!(fp32_within * 100 >= imported * 97, "{fp32_within} of {imported}");
     assert!(bf16_within * 100 >= imported * 87, "{bf16_within} of {imported}");
 }

@@ -196,6 +196,11 @@ struct Walk<'g> {
     /// norm's zero bias where the module has none), not parameters.
     written: HashSet<&'g str>,
     values: HashMap<&'g str, Value>,
+    /// The `ln` layers that are root-mean-square normalizations written as
+    /// several operators (`x/√(mean(x²)+ε)`): the framework runs them as
+    /// written, so their trained scale is a product of its own, which saves
+    /// the normalized tensor (a fused layer norm recomputes it).
+    root_mean_square: HashSet<usize>,
     fused: Fused,
     out: Converted,
 }
@@ -1329,9 +1334,14 @@ impl<'g> Walk<'g> {
                 let dims = first.dims.clone();
                 return self.layer(node, at, LayerKind::Other, &first, Vec::new(), dims);
             }
-            // the scale and offset of a layer normalization written as several operators
+            // the scale and offset of a layer normalization written as several operators (the
+            // scale of a root-mean-square one is a product of its own, as the framework runs it)
+            let rms = first.producer.is_some_and(|p| self.root_mean_square.contains(&p));
             let bare = first.producer.and_then(|p| self.out.layers.get_mut(p)).filter(|l| {
-                l.kind == LayerKind::Ln && trained == l.x.channels() && (l.w.rank() == 0 || l.w.dims() == [1, trained])
+                l.kind == LayerKind::Ln
+                    && trained == l.x.channels()
+                    && (l.w.rank() == 0 || l.w.dims() == [1, trained])
+                    && !(rms && op == "Mul")
             });
             if let Some(layer) = bare {
                 let scaled = layer.w.rank() == 2;
@@ -1403,9 +1413,11 @@ impl<'g> Walk<'g> {
             ("Add" | "Mul" | "Div" | "Pow", [], [(_, NormStep::Deviation)]) => NormStep::Deviation,
             // a root-mean-square normalization: the mean of x² (its square a scalar power)
             ("Add" | "Mul" | "Div" | "Pow", [], [(_, NormStep::Mean)]) => NormStep::Deviation,
+            // x itself (never centred) over its root mean square
             ("Div" | "Mul", [x], [(normed, NormStep::Deviation)]) if x.dims == normed.dims => {
                 let dims = x.dims.clone();
                 let x = x.clone();
+                self.root_mean_square.insert(self.out.layers.len());
                 self.layer(node, at, LayerKind::Ln, &x, Vec::new(), dims)?;
                 return Ok(());
             }
@@ -1703,6 +1715,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         scalars,
         written,
         values: HashMap::new(),
+        root_mean_square: HashSet::new(),
         fused: fuse::find(graph, &constants),
         out: Converted::default(),
     };
