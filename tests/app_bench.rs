@@ -380,7 +380,7 @@ async fn slow_phone() {
 /// Installed in every page before its own scripts: marks when the first
 /// ranking row is painted (Element Timing, `elementtiming` on its name) and
 /// when it is first in the viewport at a frame, then, as soon as the GPU
-/// field answers (the app has taken over), types a GPU count, as a visitor
+/// field answers (the app's own, enabled: the pre-rendered one is disabled), types a GPU count, as a visitor
 /// would, and marks when the ranking shows it.
 const FIRST_ANSWERS: &str = r#"
 (() => {
@@ -400,7 +400,7 @@ const FIRST_ANSWERS: &str = r#"
       if (box.height > 0 && box.top < innerHeight && box.bottom > 0) at.rowInView = now;
     }
     const gpus = document.getElementById('gpus');
-    if (at.typed === undefined && gpus && !gpus.disabled && !document.getElementById('placeholder')) {
+    if (at.typed === undefined && gpus && !gpus.disabled) {
       at.typed = performance.now();
       gpus.value = '48';
       gpus.dispatchEvent(new Event('input', { bubbles: true }));

@@ -215,12 +215,14 @@ async fn an_address_the_prerender_cannot_know_waits_for_the_app() {
 /// none), and opens the glossary of the pre-rendered view as soon as it is
 /// parsed, as a visitor may before the app draws that part itself.
 const WATCH: &str = r#"
-window.__watch = { frames: 0, gaps: 0, seen: false, errors: [] };
+window.__watch = { frames: 0, gaps: 0, seen: false, errors: [], unmarked: 0 };
 addEventListener('error', (e) => window.__watch.errors.push(String(e.message)));
 const look = () => {
   const w = window.__watch;
   const plot = document.querySelector('#scaling-plot svg');
   if (plot) w.seen = true; else if (w.seen) w.gaps += 1;
+  // a pre-rendered part the app shows but has not drawn: the placeholder is still there
+  if (document.querySelector('[data-adopted]') && !document.getElementById('placeholder')) w.unmarked += 1;
   w.frames += 1;
   requestAnimationFrame(look);
 };
@@ -254,7 +256,7 @@ async fn the_app_takes_the_pre_rendered_parts_over_without_a_gap_and_keeps_what_
         let watched = client
             .execute(
                 "return [window.__watch.frames, window.__watch.gaps, document.querySelector('#glossary').open,
-                         document.querySelectorAll('#glossary').length, window.__watch.errors];",
+                         document.querySelectorAll('#glossary').length, window.__watch.errors, window.__watch.unmarked];",
                 vec![],
             )
             .await
@@ -276,6 +278,11 @@ async fn the_app_takes_the_pre_rendered_parts_over_without_a_gap_and_keeps_what_
         );
         assert_eq!(watched[3], json!(1), "{file}: {watched}");
         assert_eq!(watched[4], json!([]), "{file}: errors in the page: {watched}");
+        assert_eq!(
+            watched[5],
+            json!(0),
+            "{file}: frames with a pre-rendered part and no placeholder: {watched}"
+        );
         client.close().await.ok();
     }
 }

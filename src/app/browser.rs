@@ -234,6 +234,8 @@ pub fn mark_once(name: &str) {
 thread_local! {
     /// The pre-rendered view's parts kept by [`keep_prerendered`].
     static PRERENDERED: RefCell<Vec<web_sys::Element>> = const { RefCell::new(Vec::new()) };
+    /// How many of them the app has not drawn yet.
+    static UNDRAWN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Keeps the pre-rendered view's parts with these ids, if the page shows one
@@ -268,6 +270,41 @@ pub fn keep_prerendered(ids: &[&str]) {
     PRERENDERED.with(|kept| kept.borrow_mut().extend(parts));
 }
 
+/// While the app shows parts of the pre-rendered view it has not drawn
+/// ([`take_prerendered`]), an empty, hidden placeholder stays in the page,
+/// until it has drawn them all ([`drawn_adopted`]): what waits for the
+/// placeholder to go (a script, a test) then finds every part of the page
+/// the app's own. The GPU count answers before.
+fn mark_adopting() {
+    let Some(document) = window().ok().and_then(|w| w.document()) else {
+        return;
+    };
+    if let (Ok(marker), Some(body)) = (document.create_element("div"), document.body()) {
+        marker.set_id(PLACEHOLDER_ID);
+        let _ = marker.set_attribute("hidden", "");
+        let _ = body.append_child(&marker);
+    }
+}
+
+/// Says that the app has drawn `count` more of the parts it adopted; once
+/// it has drawn them all, the placeholder [`mark_adopting`] left goes.
+pub fn drawn_adopted(count: usize) {
+    let left = UNDRAWN.with(|undrawn| {
+        let left = undrawn.get().saturating_sub(count);
+        undrawn.set(left);
+        left
+    });
+    if left == 0
+        && count > 0
+        && let Some(marker) = window()
+            .ok()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(PLACEHOLDER_ID))
+    {
+        marker.remove();
+    }
+}
+
 /// The attribute of a pre-rendered part the app shows until it draws it.
 pub const ADOPTED: &str = "data-adopted";
 
@@ -299,7 +336,11 @@ pub fn take_prerendered(id: &str) -> Option<web_sys::Element> {
     PRERENDERED.with(|kept| {
         let mut kept = kept.borrow_mut();
         let at = kept.iter().position(|e| e.id() == id)?;
-        Some(kept.swap_remove(at))
+        let part = kept.swap_remove(at);
+        if UNDRAWN.with(|undrawn| undrawn.replace(undrawn.get() + 1)) == 0 {
+            mark_adopting();
+        }
+        Some(part)
     })
 }
 

@@ -33,7 +33,7 @@ pub fn later(props: &LaterProps) -> Html {
             }
         });
     }
-    use_reopened((*adopted).clone(), *drawn);
+    use_reopened((*adopted).iter().cloned().collect(), *drawn);
     match adopted.as_ref() {
         Some(element) if !*drawn => adopted_part(element),
         _ => html! { <div {id}>{ props.children.clone() }</div> },

@@ -61,13 +61,17 @@ pub fn part(
     }
 }
 
-/// Once the app has drawn a part it adopted, opens again the `<details>` a
-/// visitor opened in the pre-rendered part meanwhile.
+/// Once the app has drawn the parts it adopted: opens again the
+/// `<details>` a visitor opened in them meanwhile, and says they are drawn
+/// ([`browser::drawn_adopted`]).
 #[hook]
-pub fn use_reopened(adopted: Option<web_sys::Element>, drawn: bool) {
+pub fn use_reopened(adopted: Vec<web_sys::Element>, drawn: bool) {
     use_effect_with(drawn, move |drawn| {
-        if let Some(element) = adopted.filter(|_| *drawn) {
-            browser::reopen_details(&element);
+        if *drawn {
+            for element in &adopted {
+                browser::reopen_details(element);
+            }
+            browser::drawn_adopted(adopted.len());
         }
     });
 }
