@@ -60,18 +60,19 @@ pub struct Results {
 }
 
 impl Results {
-    /// Projects `question` on `scenario`, every part at once.
+    /// Projects `question` on `scenario`, every part at once (but the other
+    /// edition's sweep, computed when first drawn).
     ///
     /// # Errors
     /// The first run setting the engine rejects, keyed to its input.
     pub fn compute(question: &Question, scenario: &Scenario) -> Result<Self, Errors> {
         let results = Self::rank(question, scenario, None)?;
-        let _ = (
-            results.sweep_on(scenario),
-            results.ideal_on(scenario),
-            results.fits_on(scenario),
-        );
-        let _ = (results.other_ranking_on(scenario), results.other_sweep_on(scenario));
+        // the cells are empty: each set succeeds (the other edition's sweep stays lazy, see
+        // `other_sweep`)
+        let _ = results.sweep.set(results.sweep_of(scenario));
+        let _ = results.ideal.set(results.ideal_of(scenario));
+        let _ = results.fits.set(results.fits_of(scenario));
+        let _ = results.other_ranking.set(results.other_ranking_of(scenario));
         Ok(results)
     }
 
@@ -131,10 +132,6 @@ impl Results {
         scenario.sweep(&self.template, &self.strategies, self.max_gpus).points
     }
 
-    fn sweep_on(&self, scenario: &Scenario) -> &[Projection] {
-        self.sweep.get_or_init(|| self.sweep_of(scenario))
-    }
-
     /// Ideal scaling at the sweep's GPU counts.
     pub fn ideal(&self) -> &[(u64, f64)] {
         self.kept(&self.ideal, |s| self.ideal_of(s)).as_slice()
@@ -145,10 +142,6 @@ impl Results {
             .into_iter()
             .map(|p| (p, scenario.ideal_epoch_s(&self.template, p)))
             .collect()
-    }
-
-    fn ideal_on(&self, scenario: &Scenario) -> &[(u64, f64)] {
-        self.ideal.get_or_init(|| self.ideal_of(scenario))
     }
 
     /// The largest batch that fits, per chosen strategy, at the budget.
@@ -164,10 +157,6 @@ impl Results {
             .collect()
     }
 
-    fn fits_on(&self, scenario: &Scenario) -> &[Capacity] {
-        self.fits.get_or_init(|| self.fits_of(scenario))
-    }
-
     /// The run of the other edition, uncalibrated.
     fn other_run(&self) -> RunSpec {
         RunSpec {
@@ -181,22 +170,14 @@ impl Results {
         scenario.rank(&self.other_run(), RankBy::Time).points
     }
 
-    fn other_ranking_on(&self, scenario: &Scenario) -> &[Projection] {
-        self.other_ranking.get_or_init(|| self.other_ranking_of(scenario))
-    }
-
-    fn other_sweep_on(&self, scenario: &Scenario) -> &[Projection] {
+    /// The chosen strategies' sweep in the other edition, uncalibrated:
+    /// computed on `scenario` the first time a view draws it, then kept.
+    pub fn other_sweep(&self, scenario: &Scenario) -> &[Projection] {
         self.other_sweep.get_or_init(|| {
             scenario
                 .sweep(&self.other_run(), &self.strategies, self.max_gpus)
                 .points
         })
-    }
-
-    /// The chosen strategies' sweep in the other edition, uncalibrated:
-    /// computed on `scenario` the first time a view draws it, then kept.
-    pub fn other_sweep(&self, scenario: &Scenario) -> &[Projection] {
-        self.other_sweep_on(scenario)
     }
 
     /// The projection of `strategy` at the budget in the other edition,

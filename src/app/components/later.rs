@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::settled::{adopted_part, use_reopened};
+use super::settled::{part, use_adopted, use_reopened};
 use crate::app::browser;
 
 /// Props of [`Later`].
@@ -22,8 +22,8 @@ pub struct LaterProps {
 #[function_component(Later)]
 pub fn later(props: &LaterProps) -> Html {
     let id = props.id;
-    let adopted = use_memo((), move |()| browser::take_prerendered(id));
-    let drawn = use_state(|| adopted.is_none());
+    let adopted = use_adopted([id]);
+    let drawn = use_state(|| adopted[0].is_none());
     let pending = use_mut_ref(|| None::<browser::AfterPaint>);
     {
         let drawn = drawn.clone();
@@ -33,9 +33,8 @@ pub fn later(props: &LaterProps) -> Html {
             }
         });
     }
-    use_reopened((*adopted).iter().cloned().collect(), *drawn);
-    match adopted.as_ref() {
-        Some(element) if !*drawn => adopted_part(element),
-        _ => html! { <div {id}>{ props.children.clone() }</div> },
-    }
+    use_reopened(std::rc::Rc::clone(&adopted), *drawn);
+    part(id, drawn.then_some(&()), adopted[0].as_ref(), |()| {
+        props.children.clone()
+    })
 }

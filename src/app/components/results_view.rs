@@ -61,7 +61,7 @@ pub fn results_view(props: &ResultsViewProps) -> Html {
     let answer = &props.answer;
     let adopted = use_adopted([FIRST_PART, LATER_PART]);
     let settled = use_settled(answer, adopted[1].is_some());
-    use_reopened(adopted.iter().flatten().cloned().collect(), settled.is_some());
+    use_reopened(Rc::clone(&adopted), settled.is_some());
     let first = props.first;
     let later = move |which: LessonPlot, answer: &Rc<Answer>| (first != Some(which)).then(|| plot(which, answer));
     html! {

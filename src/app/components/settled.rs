@@ -42,17 +42,17 @@ pub fn use_settled(answer: &Rc<Answer>, adopting: bool) -> Option<Rc<Answer>> {
 /// before the app mounts), taken at the first render, to stay on screen
 /// until the app draws them.
 #[hook]
-pub fn use_adopted(ids: [&'static str; 2]) -> Rc<[Option<web_sys::Element>; 2]> {
+pub fn use_adopted<const N: usize>(ids: [&'static str; N]) -> Rc<[Option<web_sys::Element>; N]> {
     use_memo((), move |()| ids.map(browser::take_prerendered))
 }
 
-/// A part of the results: drawn from the settled answer, else the
+/// A part of the page: drawn from what it shows once settled, else the
 /// pre-rendered part (if any) as it is.
-pub fn part(
+pub fn part<T>(
     id: &'static str,
-    settled: Option<&Rc<Answer>>,
+    settled: Option<&T>,
     adopted: Option<&web_sys::Element>,
-    body: impl FnOnce(&Rc<Answer>) -> Html,
+    body: impl FnOnce(&T) -> Html,
 ) -> Html {
     match (settled, adopted) {
         (Some(answer), _) => html! { <div {id}>{ body(answer) }</div> },
@@ -65,9 +65,10 @@ pub fn part(
 /// `<details>` a visitor opened in them meanwhile, and says they are drawn
 /// ([`browser::drawn_adopted`]).
 #[hook]
-pub fn use_reopened(adopted: Vec<web_sys::Element>, drawn: bool) {
+pub fn use_reopened<const N: usize>(adopted: Rc<[Option<web_sys::Element>; N]>, drawn: bool) {
     use_effect_with(drawn, move |drawn| {
         if *drawn {
+            let adopted: Vec<_> = adopted.iter().flatten().collect();
             for element in &adopted {
                 browser::reopen_details(element);
             }
@@ -80,6 +81,6 @@ pub fn use_reopened(adopted: Vec<web_sys::Element>, drawn: bool) {
 /// then holds what the app draws there: the pre-rendered element itself
 /// never lies among the app's elements, where the app would place others
 /// by it).
-pub fn adopted_part(element: &web_sys::Element) -> Html {
+fn adopted_part(element: &web_sys::Element) -> Html {
     html! { <div class="adopted">{ Html::VRef(element.clone().into()) }</div> }
 }
