@@ -9,7 +9,7 @@ use paradl::oracle::formats::onnx::proto::{
     ValueInfoProto,
 };
 use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
-use paradl::oracle::{LayerKind, OracleError, Shape};
+use paradl::oracle::{Batch, Function, LayerKind, OracleError, Precision, RunSpec, Scenario, Shape, Strategy, presets};
 use prost::Message;
 
 #[path = "support/attributes.rs"]
@@ -652,4 +652,122 @@ fn an_exporters_default_graph_name_gives_way_to_the_files() {
     proto.graph.as_mut().unwrap().name = Some("main_graph".into());
     let default = proto.encode_to_vec();
     assert_eq!(named(&default, "uploads/resnet50_finetuned.onnx"), "resnet50_finetuned");
+}
+
+/// A 1x1 convolution, then GELU in its tanh approximation as torch.onnx
+/// writes `GELU(approximate='tanh')` below opset 20 (nine operators:
+/// `x·(1 + Tanh(√(2/π)·(x + 0.044715·x·x·x)))`, then `·0.5`), then a
+/// convolution; `leak` also reads the cube `x·x·x` elsewhere, which makes
+/// it no activation's own tensor.
+fn tanh_gelu(leak: bool) -> Vec<u8> {
+    let mut nodes = vec![
+        node("Conv", "conv1", &["data", "w1"], &["x"], vec![]),
+        node("Mul", "act/Mul", &["x", "x"], &["x2"], vec![]),
+        node("Mul", "act/Mul_1", &["x", "x2"], &["x3"], vec![]),
+        node("Mul", "act/Mul_2", &["c_0.044715", "x3"], &["cube"], vec![]),
+        node("Add", "act/Add", &["x", "cube"], &["inner"], vec![]),
+        node("Mul", "act/Mul_3", &["c_sqrt_2_pi", "inner"], &["scaled"], vec![]),
+        node("Tanh", "act/Tanh", &["scaled"], &["t"], vec![]),
+        node("Add", "act/Add_1", &["c_1", "t"], &["one_t"], vec![]),
+        node("Mul", "act/Mul_4", &["x", "one_t"], &["gx"], vec![]),
+        node("Mul", "act/Mul_5", &["c_0.5", "gx"], &["y"], vec![]),
+        node("Conv", "conv2", &["y", "w2"], &["out"], vec![]),
+    ];
+    if leak {
+        nodes.push(node("Conv", "conv3", &["x3", "w2"], &["out3"], vec![]));
+    }
+    // the scalars as the exporter writes them: Constant nodes
+    for (name, v) in [
+        ("c_0.044715", 0.044715f32),
+        ("c_sqrt_2_pi", 0.797_884_6),
+        ("c_1", 1.0),
+        ("c_0.5", 0.5),
+    ] {
+        let value = AttributeProto {
+            name: Some("value".into()),
+            t: Some(TensorProto {
+                data_type: Some(1),
+                raw_data: Some(v.to_le_bytes().to_vec()),
+                ..TensorProto::default()
+            }),
+            ..AttributeProto::default()
+        };
+        nodes.insert(0, node("Constant", name, &[], &[name], vec![value]));
+    }
+    let weights = vec![weight("w1", &[16, 8, 1, 1]), weight("w2", &[8, 16, 1, 1])];
+    model(&[None, Some(8), Some(8), Some(8)], nodes, weights)
+}
+
+#[test]
+fn the_tanh_approximation_of_gelu_is_one_activation() {
+    let imported = onnx::read(&tanh_gelu(false), "tanh_gelu", None, 100).unwrap();
+    let layers = imported.network.layers();
+    let kinds: Vec<LayerKind> = layers.iter().map(|l| l.kind()).collect();
+    use LayerKind::*;
+    // the GELU, then its factor 0.5 (a scalar operation: a layer of its own), then conv2
+    assert_eq!(kinds, [Conv, Act, Other, Conv]);
+    assert_eq!(layers[1].function(), Some(Function::Gelu));
+    // saved per sample: conv1's input, the GELU's input, conv2's input (the 0.5's output)
+    let saved = 4.0 * (8.0 + 16.0 + 16.0) * 64.0;
+    let s = Scenario::new(imported.network.clone(), presets::cluster("dgx-a100").unwrap());
+    let activations = |b| {
+        s.project(&RunSpec {
+            precision: Precision::Fp32,
+            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
+        })
+        .unwrap()
+        .memory
+        .activations_bytes
+    };
+    assert_eq!(activations(2) - activations(1), saved);
+
+    // when a tensor of the expression is read elsewhere, it is not the activation's own: not fused
+    let leaked = onnx::read(&tanh_gelu(true), "tanh_gelu", None, 100).unwrap();
+    assert!(
+        leaked
+            .network
+            .layers()
+            .iter()
+            .all(|l| l.function() != Some(Function::Gelu)),
+        "{:?}",
+        leaked.network.layers().iter().map(|l| l.kind()).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_reflection_pad_is_an_operation_that_saves_its_input() {
+    let padded = |mode: Option<&str>| {
+        let attributes = mode
+            .map(|m| AttributeProto {
+                name: Some("mode".into()),
+                s: Some(m.as_bytes().to_vec()),
+                ..AttributeProto::default()
+            })
+            .into_iter()
+            .collect();
+        let nodes = vec![
+            node("Conv", "conv1", &["data", "w1"], &["x"], vec![]),
+            node("Pad", "aa/Pad", &["x", "pads"], &["p"], attributes),
+            node("Conv", "aa/Conv", &["p", "w2"], &["out"], vec![]),
+        ];
+        let weights = vec![
+            weight("w1", &[8, 8, 1, 1]),
+            weight("w2", &[8, 8, 3, 3]),
+            shape_tensor("pads", &[0, 0, 1, 1, 0, 0, 1, 1]),
+        ];
+        let read = onnx::read(
+            &model(&[None, Some(8), Some(8), Some(8)], nodes, weights),
+            "pad",
+            None,
+            100,
+        )
+        .unwrap();
+        let pad = &read.network.layers()[1];
+        assert_eq!((pad.kind(), pad.y()), (LayerKind::Other, &Shape::from([8, 10, 10])));
+        pad.function()
+    };
+    assert_eq!(padded(Some("reflect")), Some(Function::Other));
+    assert_eq!(padded(Some("edge")), Some(Function::Other));
+    assert_eq!(padded(Some("constant")), None);
+    assert_eq!(padded(None), None);
 }

@@ -215,9 +215,11 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
     // 0.69 (nf_resnet26) before scalar operations wrote tensors of their own; NASNet-A and
     // PNASNet (0.77) run separate non-in-place ReLUs on one input, which the exporter merges
     assert!(far(worst_fp32) <= 1.0 / 0.76, "{worst_fp32}");
-    // FP32: 97 in 100 within 10% (252 of 258; 250 before a root-mean-square norm's scale saved
-    // the normalized tensor: convnext_zepto_rms 0.893 -> 1.002); BF16 lower, because the truth is CPU autocast, which runs group
-    // and layer norms in 16 bits where CUDA's autocast (what the model follows) keeps FP32
-    assert!(fp32_within * 100 >= imported * 97, "{fp32_within} of {imported}");
+    // FP32: 98 in 100 within 10% (254 of 258; 250 before a root-mean-square norm's scale saved
+    // the normalized tensor: convnext_zepto_rms 0.893 -> 1.002; 252 before a leaky ReLU after an
+    // addition ran out of place: cspresnet50 0.892 -> 1.000 at both opsets); BF16 lower, because
+    // the truth is CPU autocast, which runs group and layer norms in 16 bits where CUDA's
+    // autocast (what the model follows) keeps FP32
+    assert!(fp32_within * 100 >= imported * 98, "{fp32_within} of {imported}");
     assert!(bf16_within * 100 >= imported * 87, "{bf16_within} of {imported}");
 }

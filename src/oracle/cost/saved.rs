@@ -19,7 +19,8 @@
 //! input; a chain reads the previous layer's), so a tensor read by a
 //! convolution and by a residual branch's convolution counts once, and a
 //! layer that writes in place (a ReLU, a leaky ReLU or an ELU as PyTorch
-//! runs them) writes its input's storage. A saved slice of a
+//! runs them, but a leaky ReLU or ELU right after an addition) writes its
+//! input's storage. A saved slice of a
 //! tensor keeps the whole tensor, as a view keeps its storage.
 //!
 //! Under mixed precision (FP16 or BF16 autocast) activations are saved in
@@ -67,8 +68,9 @@ enum Saves {
     Nothing,
 }
 
-fn saves(layer: &Layer) -> Saves {
+fn saves(layer: &Layer, after_add: bool) -> Saves {
     match layer.kind() {
+        LayerKind::Act if after_add && layer.function().is_some_and(|f| f.in_place()) => Saves::Input,
         LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc | LayerKind::Bn | LayerKind::Ln | LayerKind::Maxpool => {
             Saves::Input
         }
@@ -77,6 +79,9 @@ fn saves(layer: &Layer) -> Saves {
         LayerKind::Act => Saves::Input,
         LayerKind::Mul => Saves::Inputs,
         LayerKind::Relu => Saves::Output,
+        // an operation named by a function saves as it does (a reflection pad its input)
+        LayerKind::Other if layer.function().is_some_and(|f| f.saves_output()) => Saves::Output,
+        LayerKind::Other if layer.function().is_some() => Saves::Input,
         LayerKind::Avgpool | LayerKind::Add | LayerKind::Concat | LayerKind::Dropout | LayerKind::Other => {
             Saves::Nothing
         }
@@ -84,11 +89,15 @@ fn saves(layer: &Layer) -> Saves {
 }
 
 /// Whether a layer writes its output into its input's storage: a ReLU or
-/// an in-place activation (section 11).
-fn in_place(layer: &Layer) -> bool {
+/// an in-place activation (section 11), except a leaky ReLU or an ELU
+/// right after an addition (`after_add`), which runs out of place and
+/// saves its input: a residual's `act(x + shortcut)` as timm writes it
+/// (`create_act_layer(act_layer)`, whose `inplace` defaults to false;
+/// `cspnet.py`'s `BottleneckBlock.act3`).
+fn in_place(layer: &Layer, after_add: bool) -> bool {
     match layer.kind() {
         LayerKind::Relu => true,
-        LayerKind::Act => layer.function().is_some_and(|f| f.in_place()),
+        LayerKind::Act => !after_add && layer.function().is_some_and(|f| f.in_place()),
         _ => false,
     }
 }
@@ -126,10 +135,10 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
     let mut saved: HashSet<Storage> = HashSet::new();
     let mut out = Vec::with_capacity(layers.len());
     for (i, layer) in layers.iter().enumerate() {
-        let reads: Vec<(Storage, f64)> = network
-            .sources(i)
-            .into_iter()
-            .map(|source| match source {
+        let sources = network.sources(i);
+        let reads: Vec<(Storage, f64)> = sources
+            .iter()
+            .map(|&source| match source {
                 Source::Input => (Storage::Input, layer.x().items()),
                 Source::Layer(j) => {
                     let chained = layer.spec().reads.is_none();
@@ -152,11 +161,12 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
         } else {
             h
         };
+        let after_add = matches!(sources.first(), Some(&Source::Layer(j)) if layers[j].kind() == LayerKind::Add);
         let (storage, own_items) = match reads.first() {
-            Some(&(storage, n)) if in_place(layer) => (storage, n),
+            Some(&(storage, n)) if in_place(layer, after_add) => (storage, n),
             _ => (Storage::Output(i), layer.y().items()),
         };
-        match saves(layer) {
+        match saves(layer, after_add) {
             Saves::Input => {
                 if let Some(&(storage, n)) = reads.first() {
                     save(storage, n * input_item, &mut tensors);
@@ -341,5 +351,60 @@ mod tests {
                 4.0 * 1024.0
             ]
         );
+    }
+
+    #[test]
+    fn a_leaky_relu_after_an_addition_runs_out_of_place() {
+        let a = [16, 8, 8];
+        let leaky = || {
+            let mut l = layer(LayerKind::Act, a, a);
+            l.function = Some(Function::LeakyRelu);
+            l
+        };
+        let network = net(vec![
+            layer(LayerKind::Conv, a, a),
+            layer(LayerKind::Bn, a, a),
+            // in place on the bn's output: saves it, which the conv after reads
+            leaky(),
+            layer(LayerKind::Conv, a, a),
+            // the residual: the conv's output plus the first leaky ReLU's
+            reading(layer(LayerKind::Add, a, a), &[3, 2]),
+            // act(x + shortcut) out of place (timm's CSP blocks): saves the sum, writes a tensor
+            // of its own, which the next convolution saves
+            leaky(),
+            layer(LayerKind::Conv, a, a),
+        ]);
+        let t = 4.0 * 1024.0;
+        assert_eq!(bytes(&network, 4.0, false), [t, t, t, 0.0, 0.0, t, t]);
+    }
+
+    #[test]
+    fn a_reflection_pad_saves_its_input_and_a_constant_pad_nothing() {
+        let (a, padded, pooled) = ([16, 8, 8], [16, 10, 10], [16, 4, 4]);
+        let network = |function: Option<Function>| {
+            let mut pad = layer(LayerKind::Other, a, padded);
+            pad.function = function;
+            net(vec![
+                layer(LayerKind::Conv, a, a),
+                layer(LayerKind::Maxpool, a, a),
+                // the pool's output: saved by a reflection pad (its input), by nothing else
+                pad,
+                layer(LayerKind::Conv, padded, pooled),
+            ])
+        };
+        let (t, p) = (4.0 * 1024.0, 4.0 * 1600.0);
+        assert_eq!(bytes(&network(None), 4.0, false), [t, t + 8.0 * 1024.0, 0.0, p]);
+        assert_eq!(
+            bytes(&network(Some(Function::Other)), 4.0, false),
+            [t, t + 8.0 * 1024.0, t, p]
+        );
+    }
+
+    #[test]
+    fn a_function_is_for_activations_and_other_operations_only() {
+        let mut conv = layer(LayerKind::Conv, [16, 8, 8], [16, 8, 8]);
+        conv.function = Some(Function::Other);
+        let e = Layer::new(conv).unwrap_err().to_string();
+        assert!(e.contains("function") && e.contains("act or other"), "{e}");
     }
 }

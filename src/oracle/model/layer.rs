@@ -216,7 +216,9 @@ pub struct LayerSpec {
     /// layer reads the input).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reads: Option<Vec<i64>>,
-    /// An activation's function (kind `act` only), when known.
+    /// An activation's function (kind `act`), when known; on an `other`
+    /// layer, what it saves as that function would (`other`: its input,
+    /// as a reflection or replication pad does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<Function>,
 }
@@ -312,11 +314,11 @@ impl Layer {
                 },
             ));
         }
-        if spec.function.is_some() && spec.kind != LayerKind::Act {
+        if spec.function.is_some() && !matches!(spec.kind, LayerKind::Act | LayerKind::Other) {
             return Err(InputError::new(
                 "function",
                 Rule::KindOnly {
-                    kind: LayerKind::Act.name().into(),
+                    kind: format!("{} or {}", LayerKind::Act.name(), LayerKind::Other.name()),
                     found: spec.kind.name().into(),
                 },
             ));

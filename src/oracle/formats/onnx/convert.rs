@@ -701,6 +701,11 @@ impl<'g> Walk<'g> {
                         .ok_or_else(|| fail(Some(at.clone()), "its pads overflow or crop every position"))?;
                 }
                 self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
+                // a reflection or replication pad saves its input for its gradient (PyTorch's
+                // `reflection_pad2d_backward(grad, self, padding)`); a constant pad nothing
+                if text(node, "mode").is_some_and(|mode| mode != "constant") {
+                    self.function(Function::Other);
+                }
             }
             "Resize" | "Upsample" => self.resize(node, at)?,
             _ => {

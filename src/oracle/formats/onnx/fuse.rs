@@ -1,12 +1,13 @@
 //! Activations an exporter writes as several operators, found before the
 //! conversion so that each becomes one `act` layer, as the framework ran
-//! it: SiLU as `x·Sigmoid(x)`, GELU as `x·0.5·(1 + Erf(x/√2))`, Mish as
-//! `x·Tanh(Softplus(x))`, Hardswish as `x·HardSigmoid(x)`.
+//! it: SiLU as `x·Sigmoid(x)`, GELU as `x·0.5·(1 + Erf(x/√2))` or, in its
+//! tanh approximation, `x·0.5·(1 + Tanh(√(2/π)·(x + 0.044715·x·x·x)))`,
+//! Mish as `x·Tanh(Softplus(x))`, Hardswish as `x·HardSigmoid(x)`.
 //!
-//! A fused activation is a `Mul` of a tensor `x` by a chain of elementwise
-//! nodes that starts at `x`, each reading only the previous one (and
-//! constants) and read by nothing else, holding at least one nonlinear
-//! operator.
+//! A fused activation is a `Mul` of a tensor `x` by an expression of `x`
+//! alone: elementwise nodes whose every input is `x`, a constant or the
+//! output of another node of the expression, whose outputs nothing outside
+//! the expression reads, holding at least one nonlinear operator.
 
 use std::collections::{HashMap, HashSet};
 
@@ -31,6 +32,9 @@ const CHAIN: [&str; 13] = [
 
 /// The nonlinear ones, of which a chain needs one.
 const NONLINEAR: [&str; 6] = ["Sigmoid", "Tanh", "Erf", "HardSigmoid", "Softplus", "Clip"];
+
+/// The most nodes an activation's expression holds (the tanh GELU's is 9).
+const MAX_NODES: usize = 12;
 
 /// The nodes fused: the chain's nodes (to skip) and the `Mul` that closes
 /// each chain (to become one activation), with the activation's name.
@@ -62,17 +66,50 @@ pub fn find(graph: &GraphProto, constant: &HashSet<&str>) -> Fused {
         }
     }
     let op = |i: usize| graph.node.get(i).and_then(|n| n.op_type.as_deref()).unwrap_or_default();
-    // the one computed input of a chain node
-    let computed = |i: usize| -> Option<&str> {
-        let node = graph.node.get(i)?;
-        let mut inputs = node
-            .input
-            .iter()
-            .filter(|n| !n.is_empty() && !constant.contains(n.as_str()));
-        match (inputs.next(), inputs.next()) {
-            (Some(one), None) => Some(one.as_str()),
-            _ => None,
+    // the nodes of an expression of `x` alone that computes `y`, if it is one
+    let expression = |x: &str, y: &str| -> Option<Vec<usize>> {
+        let mut nodes: Vec<usize> = Vec::new();
+        let mut pending = vec![y];
+        let mut reads_x = false;
+        while let Some(at) = pending.pop() {
+            if at == x {
+                reads_x = true;
+                continue;
+            }
+            let &p = producer.get(at)?;
+            if !CHAIN.contains(&op(p)) {
+                return None;
+            }
+            if nodes.contains(&p) {
+                continue;
+            }
+            nodes.push(p);
+            if nodes.len() > MAX_NODES {
+                return None;
+            }
+            let node = graph.node.get(p)?;
+            pending.extend(
+                node.input
+                    .iter()
+                    .filter(|n| !n.is_empty() && !constant.contains(n.as_str()))
+                    .map(String::as_str),
+            );
         }
+        // nothing outside the expression (but the closing Mul, of `y`) reads its tensors
+        let inside = |t: &str| -> usize {
+            let reads: usize = nodes
+                .iter()
+                .filter_map(|&n| graph.node.get(n))
+                .map(|n| n.input.iter().filter(|i| i.as_str() == t).count())
+                .sum();
+            reads + usize::from(t == y)
+        };
+        let closed = nodes
+            .iter()
+            .filter_map(|&n| graph.node.get(n))
+            .flat_map(|n| n.output.iter())
+            .all(|o| readers.get(o.as_str()).copied().unwrap_or(0) == inside(o));
+        (reads_x && closed && nodes.iter().any(|&p| NONLINEAR.contains(&op(p)))).then_some(nodes)
     };
     let mut fused = Fused::default();
     for (m, node) in graph.node.iter().enumerate() {
@@ -81,26 +118,16 @@ pub fn find(graph: &GraphProto, constant: &HashSet<&str>) -> Fused {
         }
         for (x, y) in [(0, 1), (1, 0)] {
             let (x, y) = (node.input[x].as_str(), node.input[y].as_str());
-            let mut chain = Vec::new();
-            let mut at = y;
-            let found = loop {
-                let Some(&p) = producer.get(at) else { break false };
-                if !CHAIN.contains(&op(p)) || readers.get(at).copied().unwrap_or(0) != 1 || chain.len() > 8 {
-                    break false;
-                }
-                let Some(input) = computed(p) else { break false };
-                chain.push(p);
-                if input == x {
-                    break true;
-                }
-                at = input;
-            };
-            if found && chain.iter().any(|&p| NONLINEAR.contains(&op(p))) {
-                let name = if chain.iter().any(|&p| op(p) == "Erf") {
-                    "GELU"
-                } else if chain.iter().any(|&p| op(p) == "Softplus") {
+            if x == y || constant.contains(x) {
+                continue;
+            }
+            if let Some(chain) = expression(x, y) {
+                let has = |name: &str| chain.iter().any(|&p| op(p) == name);
+                let name = if has("Softplus") {
                     "Mish"
-                } else if chain.iter().any(|&p| op(p) == "Sigmoid") {
+                } else if has("Erf") || has("Tanh") {
+                    "GELU"
+                } else if has("Sigmoid") {
                     "SiLU"
                 } else {
                     "Hardswish"
