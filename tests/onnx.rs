@@ -771,3 +771,65 @@ fn a_reflection_pad_is_an_operation_that_saves_its_input() {
     assert_eq!(padded(Some("constant")), None);
     assert_eq!(padded(None), None);
 }
+
+/// A cell whose two branches each open with a ReLU of the cell's input, as
+/// torch.onnx writes NASNet-A's after merging the two into one node (named
+/// after the first branch, read by both); `closing`: the ReLU closes the
+/// first block instead and the next block reads it, which is one tensor.
+fn branches(closing: bool) -> Vec<u8> {
+    let (relu, first, second) = if closing {
+        ("/block0/act/Relu", "/block1/conv/Conv", "/block1/conv2/Conv")
+    } else {
+        (
+            "/cell/branch_a/act_1/Relu",
+            "/cell/branch_a/separable/Conv",
+            "/cell/branch_b/separable/Conv",
+        )
+    };
+    let nodes = vec![
+        node("Conv", "/stem/Conv", &["data", "w1"], &["x"], vec![]),
+        node("Relu", relu, &["x"], &["r"], vec![]),
+        node("Conv", first, &["r", "w1"], &["a"], vec![]),
+        node("Conv", second, &["r", "w1"], &["b"], vec![]),
+        node("Add", "/cell/Add", &["a", "b"], &["out"], vec![]),
+    ];
+    let weights = vec![weight("w1", &[8, 8, 1, 1])];
+    model(&[None, Some(8), Some(8), Some(8)], nodes, weights)
+}
+
+#[test]
+fn relus_the_exporter_merged_are_separate_again() {
+    let per_sample = |network: &paradl::oracle::Network| {
+        let s = Scenario::new(network.clone(), presets::cluster("dgx-a100").unwrap());
+        let at = |b| {
+            s.project(&RunSpec {
+                precision: Precision::Fp32,
+                ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
+            })
+            .unwrap()
+            .memory
+            .activations_bytes
+        };
+        at(2) - at(1)
+    };
+    let t = 4.0 * 8.0 * 64.0;
+    let merged = onnx::read(&branches(false), "cell", None, 100).unwrap().network;
+    let kinds: Vec<(LayerKind, Option<Function>)> = merged.layers().iter().map(|l| (l.kind(), l.function())).collect();
+    use LayerKind::*;
+    let relu = (Act, Some(Function::Relu));
+    assert_eq!(
+        kinds,
+        [(Conv, None), relu, relu, (Conv, None), (Conv, None), (Add, None)]
+    );
+    assert!(merged.layers()[2].name().contains("merged copy"));
+    // branch_b's convolution reads the copy
+    assert_eq!(merged.layers()[4].spec().reads, Some(vec![2]));
+    // the stem's input, each ReLU's own output
+    assert_eq!(per_sample(&merged), 3.0 * t);
+
+    let closing = onnx::read(&branches(true), "blocks", None, 100).unwrap().network;
+    let kinds: Vec<LayerKind> = closing.layers().iter().map(|l| l.kind()).collect();
+    assert_eq!(kinds, [Conv, Relu, Conv, Conv, Add]);
+    // the stem's input, the ReLU's output written in place over the stem's
+    assert_eq!(per_sample(&closing), 2.0 * t);
+}

@@ -178,8 +178,8 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
                     assert_eq!(params, 1.0, "{path}: parameters");
                 }
                 assert!((flops - 1.0).abs() <= 0.01, "{path}: FLOPs {flops}");
-                // every network within 0.65x to 1.25x of autograd in FP32 (BF16: see below)
-                assert!((0.65..=1.25).contains(&fp32), "{path}: FP32 activations {fp32}");
+                // every network within 10% of autograd in FP32 (BF16: see below)
+                assert!((fp32 - 1.0).abs() <= 0.10, "{path}: FP32 activations {fp32}");
                 assert!((0.65..=1.6).contains(&bf16), "{path}: BF16 activations {bf16}");
                 if truth.name.contains("_rms") {
                     // a root-mean-square norm written as operators: its scale saves the normalized tensor
@@ -212,14 +212,14 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
         "{imported} graphs imported ({fp32_within} within 10% of autograd's saved bytes in FP32, {bf16_within} in BF16; worst {worst_fp32:.3} and {worst_bf16:.3}), {attention} refused at attention, {folded} fold the batch"
     );
     assert!(imported >= 258, "{imported}");
-    // 0.69 (nf_resnet26) before scalar operations wrote tensors of their own; NASNet-A and
-    // PNASNet (0.77) run separate non-in-place ReLUs on one input, which the exporter merges
-    assert!(far(worst_fp32) <= 1.0 / 0.76, "{worst_fp32}");
-    // FP32: 98 in 100 within 10% (254 of 258; 250 before a root-mean-square norm's scale saved
-    // the normalized tensor: convnext_zepto_rms 0.893 -> 1.002; 252 before a leaky ReLU after an
-    // addition ran out of place: cspresnet50 0.892 -> 1.000 at both opsets); BF16 lower, because
-    // the truth is CPU autocast, which runs group and layer norms in 16 bits where CUDA's
-    // autocast (what the model follows) keeps FP32
-    assert!(fp32_within * 100 >= imported * 98, "{fp32_within} of {imported}");
-    assert!(bf16_within * 100 >= imported * 87, "{bf16_within} of {imported}");
+    // FP32: the worst 1.044 (resnetv2_50d_gn). Before: 0.69 (nf_resnet26) until scalar
+    // operations wrote tensors of their own; 0.766 (nasnetalarge) and 0.780 (pnasnet5large)
+    // until the ReLUs the exporter merged were separate again; 0.892 (cspresnet50) until a
+    // leaky ReLU after an addition ran out of place; 0.893 (convnext_zepto_rms) until a
+    // root-mean-square norm's scale saved the normalized tensor
+    assert!(far(worst_fp32) <= 1.05, "{worst_fp32}");
+    assert_eq!(fp32_within, imported);
+    // BF16 lower, because the truth is CPU autocast, which runs group and layer norms in 16 bits
+    // where CUDA's autocast (what the model follows) keeps FP32: 234 of 258
+    assert!(bf16_within * 100 >= imported * 90, "{bf16_within} of {imported}");
 }

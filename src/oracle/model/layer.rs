@@ -110,6 +110,9 @@ named_enum! {
         LeakyRelu => ("leaky_relu", "leaky ReLU (in place)"),
         /// ELU, CELU or SELU, in place (saves its output, its input's storage).
         Elu => ("elu", "ELU (in place)"),
+        /// ReLU not in place (saves its output, a tensor of its own): one
+        /// of the separate ReLUs of one tensor an exporter merged.
+        Relu => ("relu", "ReLU (not in place)"),
         /// ReLU6 or a clip (saves its input, even in place).
         Relu6 => ("relu6", "ReLU6 or clip"),
         /// SiLU (swish).
@@ -132,7 +135,7 @@ impl Function {
     pub fn saves_output(self) -> bool {
         matches!(
             self,
-            Self::Sigmoid | Self::Tanh | Self::Softmax | Self::LeakyRelu | Self::Elu
+            Self::Sigmoid | Self::Tanh | Self::Softmax | Self::LeakyRelu | Self::Elu | Self::Relu
         )
     }
 

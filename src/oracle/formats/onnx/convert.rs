@@ -10,6 +10,7 @@ use super::super::padded;
 use super::act::{Act, Role};
 use super::fuse::{self, Fused};
 use super::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
+use super::unmerge::{self, Unmerged};
 use super::values::{self, Const, MAX_RANK, Values, items};
 use crate::oracle::formats::sizes::{self, Padding};
 use crate::oracle::model::errors::{GraphError, NodeRef, quoted};
@@ -202,6 +203,9 @@ struct Walk<'g> {
     /// the normalized tensor (a fused layer norm recomputes it).
     root_mean_square: HashSet<usize>,
     fused: Fused,
+    /// ReLUs the exporter merged, and the copies made of them so far.
+    unmerged: Unmerged<'g>,
+    copies: HashMap<usize, Value>,
     out: Converted,
 }
 
@@ -219,6 +223,15 @@ impl<'g> Walk<'g> {
         let name = node.input.get(index).map(String::as_str).unwrap_or_default();
         if name.is_empty() {
             return Err(fail(Some(at.clone()), format!("input {index} is missing")));
+        }
+        // a reader of a ReLU the exporter merged reads its own copy
+        if let Some(copy) = self
+            .unmerged
+            .redirect
+            .get(&(at.index, name))
+            .and_then(|c| self.copies.get(c))
+        {
+            return Ok(copy);
         }
         self.get(name, at)
     }
@@ -641,7 +654,28 @@ impl<'g> Walk<'g> {
             "Relu" => {
                 let x = self.act(node, 0, at)?;
                 let dims = x.dims.clone();
-                self.layer(node, at, LayerKind::Relu, &x, Vec::new(), dims)?;
+                let Some(copies) = self.unmerged.copies.get(&at.index).cloned() else {
+                    return self.layer(node, at, LayerKind::Relu, &x, Vec::new(), dims);
+                };
+                // separate ReLUs, not in place, that the exporter merged into this one: a
+                // layer each, writing a tensor of its own
+                self.layer(node, at, LayerKind::Act, &x, Vec::new(), dims.clone())?;
+                self.function(Function::Relu);
+                for copy in copies {
+                    let y = x.produced(dims.clone(), self.out.layers.len());
+                    let mut renamed = at.clone();
+                    renamed.name = format!("{} (merged copy {})", at.name, copy + 1);
+                    self.push(
+                        &renamed,
+                        LayerKind::Act,
+                        x.canonical(),
+                        Vec::new(),
+                        y.canonical(),
+                        &[x.producer],
+                    )?;
+                    self.function(Function::Relu);
+                    self.copies.insert(copy, Value::Act(y));
+                }
             }
             "Dropout" => {
                 let x = self.act(node, 0, at)?;
@@ -1722,6 +1756,8 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         values: HashMap::new(),
         root_mean_square: HashSet::new(),
         fused: fuse::find(graph, &constants),
+        unmerged: unmerge::find(graph),
+        copies: HashMap::new(),
         out: Converted::default(),
     };
     for tensor in &graph.initializer {

@@ -13,6 +13,7 @@ mod act;
 mod convert;
 mod fuse;
 pub mod proto;
+mod unmerge;
 
 mod values;
 
