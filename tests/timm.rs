@@ -28,12 +28,28 @@ struct Truth {
     conv_linear_flops: f64,
     saved_fp32: f64,
     saved_bf16: f64,
+    /// The bytes autograd saves under CUDA's BF16 autocast (`cuda_bf16.csv`,
+    /// made by `cuda_amp.py`), where measured.
+    saved_cuda_bf16: Option<f64>,
     /// The smaller batch of the saved bytes' slope.
     from: u64,
 }
 
+/// `cuda_bf16.csv`: each network's bytes per sample under CUDA's lists.
+fn cuda_bf16() -> std::collections::HashMap<&'static str, f64> {
+    include_str!("timm/cuda_bf16.csv")
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let (name, bytes) = line.split_once(',').unwrap();
+            (name, bytes.parse().unwrap())
+        })
+        .collect()
+}
+
 fn truths() -> Vec<Truth> {
     let csv = include_str!("timm/timm.csv");
+    let cuda = cuda_bf16();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
@@ -53,6 +69,7 @@ fn truths() -> Vec<Truth> {
                 conv_linear_flops: f[flops].parse().unwrap(),
                 saved_fp32: f[fp32].parse().unwrap(),
                 saved_bf16: f[bf16].parse().unwrap(),
+                saved_cuda_bf16: cuda.get(f[0]).copied(),
                 from: f[slope].split('-').next().unwrap().parse().unwrap(),
             }
         })
@@ -61,12 +78,14 @@ fn truths() -> Vec<Truth> {
 
 /// What became of one graph.
 enum Outcome {
-    /// Imported: parameters, FLOPs and activations (FP32, BF16) over PyTorch's.
+    /// Imported: parameters, FLOPs and activations (FP32, BF16 under the
+    /// CPU's autocast, BF16 under CUDA's) over PyTorch's.
     Imported {
         params: f64,
         flops: f64,
         fp32: f64,
         bf16: f64,
+        cuda_bf16: Option<f64>,
     },
     /// Refused at attention, naming the node.
     Attention(String),
@@ -88,11 +107,13 @@ fn outcome(truth: &Truth, bytes: &[u8], path: &str) -> Outcome {
             let n = read.network;
             let cluster = presets::cluster("dgx-a100").unwrap();
             let s = Scenario::new(n.clone(), cluster);
+            let bf16 = activations_per_sample(&s, Precision::Bf16, truth.from);
             Outcome::Imported {
                 params: n.weight_items() / truth.params,
                 flops: gemm_flops(&n) / truth.conv_linear_flops,
                 fp32: activations_per_sample(&s, Precision::Fp32, truth.from) / truth.saved_fp32,
-                bf16: activations_per_sample(&s, Precision::Bf16, truth.from) / truth.saved_bf16,
+                bf16: bf16 / truth.saved_bf16,
+                cuda_bf16: truth.saved_cuda_bf16.map(|cuda| bf16 / cuda),
             }
         }
     }
@@ -123,9 +144,11 @@ fn survey() {
                 flops,
                 fp32,
                 bf16,
+                cuda_bf16,
             } => println!(
-                "{:32} {opset} ok params {params:.7} flops {flops:.4} act fp32 {fp32:.3} bf16 {bf16:.3}",
-                truth.name
+                "{:32} {opset} ok params {params:.7} flops {flops:.4} act fp32 {fp32:.3} bf16 {bf16:.3} cuda {}",
+                truth.name,
+                cuda_bf16.map_or("-".into(), |r| format!("{r:.3}"))
             ),
             Outcome::Attention(e) => println!("{:32} {opset} attention {e}", truth.name),
             Outcome::Failed(e) => println!("{:32} {opset} FAILED {e}", truth.name),
@@ -144,23 +167,37 @@ const BATCH_FOLDED: [&str; 2] = ["efficientnet_cc_b0_4e", "sequencer2d_s"];
 /// hundred too few). One more doubles a few dozen scalars of a group
 /// norm's affine (ResNetV2-GN's): an open defect. Within 0.25% of timm's
 /// count.
-const BUFFERS_OR_FOLDED: [&str; 9] = [
-    "resnetv2_50d_gn",
-    "resnetblur18",
+const BUFFERS_OR_FOLDED: [&str; 23] = [
     "densenetblur121d",
-    "efficientnet_blur_b0",
-    "tresnet_m",
-    "nf_regnet_b0",
-    "nf_resnet26",
-    "eca_nfnet_l0",
     "dm_nfnet_f0",
+    "dm_nfnet_f1",
+    "eca_nfnet_l0",
+    "efficientnet_blur_b0",
+    "mobilenetv4_conv_blur_medium",
+    "nf_ecaresnet26",
+    "nf_regnet_b0",
+    "nf_regnet_b1",
+    "nf_regnet_b3",
+    "nf_resnet26",
+    "nf_resnet50",
+    "nf_seresnet26",
+    "nf_seresnet50",
+    "nfnet_f0",
+    "nfnet_f1",
+    "resnetblur101d",
+    "resnetblur18",
+    "resnetblur50",
+    "resnetv2_50d_gn",
+    "tresnet_l",
+    "tresnet_m",
+    "tresnet_v2_l",
 ];
 
 #[test]
 fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention() {
     let (mut imported, mut attention, mut folded) = (0, 0, 0);
-    let (mut fp32_within, mut bf16_within) = (0, 0);
-    let (mut worst_fp32, mut worst_bf16) = (1.0f64, 1.0f64);
+    let (mut fp32_within, mut bf16_within, mut cuda_within, mut cuda_measured) = (0, 0, 0, 0);
+    let (mut worst_fp32, mut worst_bf16, mut worst_cuda) = (1.0f64, 1.0f64, 1.0f64);
     let far = |r: f64| if r > 1.0 { r } else { 1.0 / r };
     for (truth, opset, o) in graphs() {
         let path = format!("timm_{}.opset{opset}", truth.name);
@@ -170,6 +207,7 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
                 flops,
                 fp32,
                 bf16,
+                cuda_bf16,
             } => {
                 imported += 1;
                 if BUFFERS_OR_FOLDED.contains(&truth.name.as_str()) {
@@ -180,7 +218,24 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
                 assert!((flops - 1.0).abs() <= 0.01, "{path}: FLOPs {flops}");
                 // every network within 10% of autograd in FP32 (BF16: see below)
                 assert!((fp32 - 1.0).abs() <= 0.10, "{path}: FP32 activations {fp32}");
-                assert!((0.65..=1.6).contains(&bf16), "{path}: BF16 activations {bf16}");
+                // BF16 as CUDA's autocast runs it (what the model follows)
+                if let Some(cuda) = cuda_bf16 {
+                    assert!(
+                        (0.55..=1.35).contains(&cuda),
+                        "{path}: BF16 activations {cuda} of CUDA's"
+                    );
+                    cuda_measured += 1;
+                    cuda_within += usize::from((cuda - 1.0).abs() <= 0.10);
+                    if far(cuda) > far(worst_cuda) {
+                        worst_cuda = cuda;
+                    }
+                }
+                // the CPU's autocast runs norms in 16 bits: a group norm's network saves 2.4x
+                // less there than on CUDA
+                assert!(
+                    (0.55..=2.5).contains(&bf16),
+                    "{path}: BF16 activations {bf16} of the CPU's"
+                );
                 if truth.name.contains("_rms") {
                     // a root-mean-square norm written as operators: its scale saves the normalized tensor
                     assert!((fp32 - 1.0).abs() <= 0.10, "{path}: FP32 activations {fp32}");
@@ -209,9 +264,9 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
         }
     }
     println!(
-        "{imported} graphs imported ({fp32_within} within 10% of autograd's saved bytes in FP32, {bf16_within} in BF16; worst {worst_fp32:.3} and {worst_bf16:.3}), {attention} refused at attention, {folded} fold the batch"
+        "{imported} graphs imported ({fp32_within} within 10% of autograd's saved bytes in FP32, worst {worst_fp32:.3}; BF16 under CUDA's autocast {cuda_within} of {cuda_measured}, worst {worst_cuda:.3}; under the CPU's {bf16_within}, worst {worst_bf16:.3}), {attention} refused at attention, {folded} fold the batch"
     );
-    assert!(imported >= 258, "{imported}");
+    assert!(imported >= 490, "{imported}");
     // FP32: the worst 1.044 (resnetv2_50d_gn). Before: 0.69 (nf_resnet26) until scalar
     // operations wrote tensors of their own; 0.766 (nasnetalarge) and 0.780 (pnasnet5large)
     // until the ReLUs the exporter merged were separate again; 0.892 (cspresnet50) until a
@@ -219,7 +274,14 @@ fn every_timm_cnn_imports_with_timms_own_numbers_or_is_refused_at_its_attention(
     // root-mean-square norm's scale saved the normalized tensor
     assert!(far(worst_fp32) <= 1.05, "{worst_fp32}");
     assert_eq!(fp32_within, imported);
-    // BF16 lower, because the truth is CPU autocast, which runs group and layer norms in 16 bits
-    // where CUDA's autocast (what the model follows) keeps FP32: 234 of 258
-    assert!(bf16_within * 100 >= imported * 90, "{bf16_within} of {imported}");
+    // BF16 under CUDA's autocast (cuda_bf16.csv): 244 of 258 within 10%. The ones outside write
+    // what CUDA's FP32 list computes (pow, norm, sum) or a parameter cast to the activation's
+    // width as operators the model does not follow through (EvoNorm, FRN, ConvNeXt-V2's GRN,
+    // MetaFormer's StarReLU, gMLP's gate). Before the model followed autocast's widths
+    // (only a layer norm's input FP32): resnet50_gn 0.63, convnextv2_atto 0.65
+    assert!(cuda_measured >= 160, "{cuda_measured}");
+    assert!(
+        cuda_within * 100 >= cuda_measured * 94,
+        "{cuda_within} of {cuda_measured}"
+    );
 }

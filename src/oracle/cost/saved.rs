@@ -113,75 +113,93 @@ enum Storage {
 }
 
 /// The tensors each layer of `network` saves for its backward pass, with
-/// `h`-byte activations (`mixed`: 16-bit autocast, which keeps a layer
-/// norm's input in FP32).
+/// `h`-byte activations (`mixed`: 16-bit autocast, under which a tensor is
+/// 16-bit or FP32 as autocast and type promotion make it).
 ///
 /// # Formula
-/// Per layer and sample, each storage counted once over the network: a
-/// layer that saves its input saves the storage it reads (the whole output
-/// `|y_j|·h` of the layer `j` that allocated it, or `|x|·h` for the
-/// network's input); an elementwise product every storage it reads; a
-/// ReLU, sigmoid, tanh, softmax or in-place activation its output; a max
-/// pool's indices `8·|y|`; a dropout's mask `1·|y|`; a layer norm's
-/// `2·4·P` statistics (`P` positions), and its input at 4 bytes under
-/// mixed precision. A layer that writes in place writes the storage it
-/// reads. A layer without `reads` whose input shape is not its
-/// predecessor's output reads a tensor of its own (`|x|`).
+/// Per layer and sample, each storage counted once over the network in
+/// each width it is saved in: a layer that saves its input saves the
+/// storage it reads (the whole output `|y_j|` of the layer `j` that
+/// allocated it, or `|x|` for the network's input); an elementwise product
+/// every storage it reads; a ReLU, sigmoid, tanh, softmax or in-place
+/// activation its output; a max pool's indices `8·|y|`; a dropout's mask
+/// `1·|y|`; a layer norm's `2·4·P` statistics (`P` positions). A layer that
+/// writes in place writes the storage it reads. A layer without `reads`
+/// whose input shape is not its predecessor's output reads a tensor of
+/// its own (`|x|`). Items are `h` bytes; under mixed precision a tensor is
+/// FP32 (4 bytes) or 16-bit (`h`) as CUDA's autocast makes it: a
+/// convolution or fully connected layer saves a 16-bit copy of its input
+/// and writes 16 bits; a layer norm (also a group norm) saves an FP32 copy
+/// and writes FP32 (autocast's FP32 list); a product by a trained scale
+/// (an FP32 parameter: a layer scale, an affine) writes FP32, and an
+/// addition, product or concatenation of an FP32 tensor writes FP32 (type
+/// promotion); every other layer keeps its input's width; the network's
+/// input is FP32.
 pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors> {
     let layers = network.layers();
-    // the storage of each layer's output, and its items
+    let wide_bytes = if mixed { FP32_BYTES } else { h };
+    // the storage of each layer's output, its items and whether it is FP32 under mixed precision
     let mut written: Vec<Storage> = Vec::with_capacity(layers.len());
     let mut items: Vec<f64> = Vec::with_capacity(layers.len());
-    let mut saved: HashSet<Storage> = HashSet::new();
+    let mut wide: Vec<bool> = Vec::with_capacity(layers.len());
+    let mut saved: HashSet<(Storage, bool)> = HashSet::new();
     let mut out = Vec::with_capacity(layers.len());
     for (i, layer) in layers.iter().enumerate() {
         let sources = network.sources(i);
-        let reads: Vec<(Storage, f64)> = sources
+        // each tensor read: its storage, items and width
+        let reads: Vec<(Storage, f64, bool)> = sources
             .iter()
             .map(|&source| match source {
-                Source::Input => (Storage::Input, layer.x().items()),
+                Source::Input => (Storage::Input, layer.x().items(), true),
                 Source::Layer(j) => {
                     let chained = layer.spec().reads.is_none();
                     if chained && layers[j].y() != layer.x() {
-                        (Storage::Own(i), layer.x().items())
+                        (Storage::Own(i), layer.x().items(), wide[j])
                     } else {
-                        (written[j], items[j])
+                        (written[j], items[j], wide[j])
                     }
                 }
             })
             .collect();
         let mut tensors = Vec::new();
-        let mut save = |storage: Storage, bytes: f64, tensors: &mut Vec<f64>| {
-            if saved.insert(storage) {
-                tensors.push(bytes);
+        let mut save = |storage: Storage, n: f64, is_wide: bool, tensors: &mut Vec<f64>| {
+            if saved.insert((storage, is_wide && mixed)) {
+                tensors.push(n * if is_wide { wide_bytes } else { h });
             }
         };
-        let input_item = if mixed && layer.kind() == LayerKind::Ln {
-            FP32_BYTES
-        } else {
-            h
+        let input_wide = reads.first().is_some_and(|r| r.2);
+        let any_wide = reads.iter().any(|r| r.2);
+        let kind = layer.kind();
+        // the width autocast runs the layer in (what it saves of its input and writes)
+        let (reads_wide, writes_wide) = match kind {
+            LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc => (false, false),
+            LayerKind::Ln => (true, true),
+            // a zero-dimension scalar takes no part in type promotion: only a scale of several items
+            LayerKind::Mul => (input_wide, any_wide || layer.weight_items() > 1.0),
+            LayerKind::Add | LayerKind::Concat => (input_wide, any_wide),
+            _ => (input_wide, input_wide),
         };
         let after_add = matches!(sources.first(), Some(&Source::Layer(j)) if layers[j].kind() == LayerKind::Add);
         let (storage, own_items) = match reads.first() {
-            Some(&(storage, n)) if in_place(layer, after_add) => (storage, n),
+            Some(&(storage, n, _)) if in_place(layer, after_add) => (storage, n),
             _ => (Storage::Output(i), layer.y().items()),
         };
         match saves(layer, after_add) {
             Saves::Input => {
-                if let Some(&(storage, n)) = reads.first() {
-                    save(storage, n * input_item, &mut tensors);
+                if let Some(&(storage, n, _)) = reads.first() {
+                    save(storage, n, reads_wide, &mut tensors);
                 }
             }
             Saves::Inputs => {
-                for &(storage, n) in &reads {
-                    save(storage, n * h, &mut tensors);
+                for &(storage, n, is_wide) in &reads {
+                    save(storage, n, is_wide, &mut tensors);
                 }
             }
-            Saves::Output => save(storage, own_items * h, &mut tensors),
+            Saves::Output => save(storage, own_items, writes_wide, &mut tensors),
             Saves::Nothing => {}
         }
         let y = layer.y().items();
-        match layer.kind() {
+        match kind {
             LayerKind::Maxpool => tensors.push(y * INDEX_BYTES),
             LayerKind::Dropout => tensors.push(y * MASK_BYTES),
             LayerKind::Ln => {
@@ -192,6 +210,7 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
         }
         written.push(storage);
         items.push(own_items);
+        wide.push(writes_wide);
         out.push(SavedTensors { tensors });
     }
     out
@@ -289,9 +308,10 @@ mod tests {
         let saved = saved_tensors(&network, 2.0, true);
         // the layer norm's input in FP32 under autocast, and mean and rstd per position
         assert_eq!(saved[1].tensors, [4.0 * 512.0, 8.0 * 16.0]);
-        assert_eq!(saved[2].tensors, [2.0 * 512.0]);
+        // the layer norm wrote FP32 (autocast's FP32 list), which the activation runs in
+        assert_eq!(saved[2].tensors, [4.0 * 512.0]);
         assert_eq!(saved[3].tensors, [512.0]);
-        // the fc reads the dropout's output, which nobody saved
+        // the fc reads the dropout's output, which nobody saved: a 16-bit copy
         assert_eq!(saved[4].tensors, [2.0 * 512.0]);
     }
 

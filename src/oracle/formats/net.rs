@@ -333,7 +333,11 @@ pub fn write(network: &Network) -> Result<String, InputError> {
                 )),
             ));
         }
-        for (key, held) in [("groups", layer.groups != 1), ("bias", layer.bias)] {
+        for (key, held) in [
+            ("groups", layer.groups != 1),
+            ("bias", layer.bias),
+            ("function", layer.function.is_some()),
+        ] {
             if held {
                 return Err(InputError::new(
                     Path::from(key).within(&layer_field(i, layer)),
@@ -523,6 +527,21 @@ mod tests {
             assert_eq!((err.line, err.column), (line, column), "{comment}: {err}");
             assert!(err.to_string().contains(needle), "{err}");
         }
+    }
+
+    #[test]
+    fn a_function_cannot_be_written() {
+        // a reflection pad (an other layer that saves its input) would lose what it saves
+        let mut spec = parse(TINY).unwrap().spec().clone();
+        let last = spec.layers.len() - 1;
+        spec.layers[last].name = "PAD".into();
+        spec.layers[last].kind = LayerKind::Other;
+        spec.layers[last].w = crate::oracle::model::shape::Shape::new(vec![]);
+        spec.layers[last].function = Some(crate::oracle::model::layer::Function::Other);
+        let net = Network::new(spec).unwrap();
+        let err = write(&net).unwrap_err();
+        assert_eq!(err.field, "layers[1] PAD.function");
+        assert!(err.to_string().contains("JSON"), "{err}");
     }
 
     #[test]
