@@ -833,3 +833,53 @@ fn relus_the_exporter_merged_are_separate_again() {
     // the stem's input, the ReLU's output written in place over the stem's
     assert_eq!(per_sample(&closing), 2.0 * t);
 }
+
+#[test]
+fn a_power_runs_in_fp32_under_autocast() {
+    // StarReLU's square: conv, relu, pow 2, conv
+    let mut nodes = vec![
+        node("Conv", "conv1", &["data", "w1"], &["x"], vec![]),
+        node("Relu", "act/Relu", &["x"], &["r"], vec![]),
+        node("Pow", "act/Pow", &["r", "two"], &["p"], vec![]),
+        node("Conv", "conv2", &["p", "w2"], &["out"], vec![]),
+    ];
+    let two = AttributeProto {
+        name: Some("value".into()),
+        t: Some(TensorProto {
+            data_type: Some(1),
+            raw_data: Some(2.0f32.to_le_bytes().to_vec()),
+            ..TensorProto::default()
+        }),
+        ..AttributeProto::default()
+    };
+    nodes.insert(0, node("Constant", "two", &[], &["two"], vec![two]));
+    let weights = vec![weight("w1", &[16, 8, 1, 1]), weight("w2", &[8, 16, 1, 1])];
+    let read = onnx::read(
+        &model(&[None, Some(8), Some(8), Some(8)], nodes, weights),
+        "pow",
+        None,
+        100,
+    )
+    .unwrap();
+    let pow = &read.network.layers()[2];
+    assert_eq!((pow.kind(), pow.function()), (LayerKind::Act, Some(Function::Pow)));
+    let s = Scenario::new(read.network.clone(), presets::cluster("dgx-a100").unwrap());
+    let per_sample = |precision| {
+        let at = |b| {
+            s.project(&RunSpec {
+                precision,
+                ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
+            })
+            .unwrap()
+            .memory
+            .activations_bytes
+        };
+        at(2) - at(1)
+    };
+    let (x, y) = (8.0 * 64.0, 16.0 * 64.0);
+    // FP32: conv1's input, the relu's output (which the power saves too), the power's output
+    assert_eq!(per_sample(Precision::Fp32), 4.0 * (x + y + y));
+    // BF16 autocast: conv1's 16-bit copy of the input, the relu's 16-bit output, the power's FP32
+    // copy of it, a 16-bit copy of the power's FP32 output for conv2
+    assert_eq!(per_sample(Precision::Bf16), 2.0 * x + 2.0 * y + 4.0 * y + 2.0 * y);
+}

@@ -29,7 +29,7 @@
 
 use std::collections::HashSet;
 
-use crate::oracle::model::layer::{Layer, LayerKind, Source};
+use crate::oracle::model::layer::{Function, Layer, LayerKind, Source};
 use crate::oracle::model::network::Network;
 
 /// Bytes of a max pool's index (`int64`).
@@ -173,7 +173,9 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
         // the width autocast runs the layer in (what it saves of its input and writes)
         let (reads_wide, writes_wide) = match kind {
             LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc => (false, false),
+            // autocast's FP32 list: a layer or group norm, a power
             LayerKind::Ln => (true, true),
+            LayerKind::Act if layer.function() == Some(Function::Pow) => (true, true),
             // a zero-dimension scalar takes no part in type promotion: only a scale of several items
             LayerKind::Mul => (input_wide, any_wide || layer.weight_items() > 1.0),
             LayerKind::Add | LayerKind::Concat => (input_wide, any_wide),
@@ -219,7 +221,7 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::model::layer::{Function, LayerSpec};
+    use crate::oracle::model::layer::LayerSpec;
     use crate::oracle::model::network::{DatasetSpec, NetworkSpec};
     use crate::oracle::model::shape::Shape;
 

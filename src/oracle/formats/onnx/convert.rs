@@ -1366,7 +1366,11 @@ impl<'g> Walk<'g> {
                     _ => (LayerKind::Other, vec![1]),
                 };
                 let dims = first.dims.clone();
-                return self.layer(node, at, kind, &first, w, dims);
+                self.layer(node, at, kind, &first, w, dims)?;
+                if op == "Pow" {
+                    self.function(Function::Pow);
+                }
+                return Ok(());
             }
             if trained == 0 {
                 // by a constant scalar: a new tensor (which later layers may save), saving nothing
