@@ -862,7 +862,7 @@ fn a_power_runs_in_fp32_under_autocast() {
     )
     .unwrap();
     let pow = &read.network.layers()[2];
-    assert_eq!((pow.kind(), pow.function()), (LayerKind::Act, Some(Function::Pow)));
+    assert_eq!((pow.kind(), pow.function()), (LayerKind::Act, Some(Function::Fp32)));
     let s = Scenario::new(read.network.clone(), presets::cluster("dgx-a100").unwrap());
     let per_sample = |precision| {
         let at = |b| {

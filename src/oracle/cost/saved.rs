@@ -173,9 +173,9 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
         // the width autocast runs the layer in (what it saves of its input and writes)
         let (reads_wide, writes_wide) = match kind {
             LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc => (false, false),
-            // autocast's FP32 list: a layer or group norm, a power
+            // autocast's FP32 list: a layer or group norm, a power, a norm
             LayerKind::Ln => (true, true),
-            LayerKind::Act if layer.function() == Some(Function::Pow) => (true, true),
+            LayerKind::Act | LayerKind::Other if layer.function() == Some(Function::Fp32) => (true, true),
             // a zero-dimension scalar takes no part in type promotion: only a scale of several items
             LayerKind::Mul => (input_wide, any_wide || layer.weight_items() > 1.0),
             LayerKind::Add | LayerKind::Concat => (input_wide, any_wide),

@@ -113,9 +113,10 @@ named_enum! {
         /// ReLU not in place (saves its output, a tensor of its own): one
         /// of the separate ReLUs of one tensor an exporter merged.
         Relu => ("relu", "ReLU (not in place)"),
-        /// A power `x^p` (saves its input); on CUDA autocast's FP32 list, so
-        /// under mixed precision it reads and writes FP32.
-        Pow => ("pow", "power"),
+        /// An operation on CUDA autocast's FP32 list (a power `x^p`, a norm
+        /// `‖x‖₂`): saves its input; under mixed precision it reads and
+        /// writes FP32.
+        Fp32 => ("fp32", "power or norm (FP32 under autocast)"),
         /// ReLU6 or a clip (saves its input, even in place).
         Relu6 => ("relu6", "ReLU6 or clip"),
         /// SiLU (swish).

@@ -590,9 +590,16 @@ impl<'g> Walk<'g> {
                     .iter()
                     .zip(&reduced)
                     .all(|(r, &d)| !d || matches!(r, Role::Spatial(_)));
-                if !spatial_only || !matches!(op, "ReduceMean" | "ReduceMax" | "ReduceSum" | "ReduceL2") {
-                    // a sum over split-attention's branches, EvoNorm's group statistics, a norm
-                    // over the channels: a layer of the reduced output
+                if op == "ReduceL2" {
+                    // a norm (ConvNeXt-V2's GRN): it saves its input and, on CUDA's autocast FP32
+                    // list, reads and writes FP32
+                    self.reduction(node, at, &x, &reduced, int(node, "keepdims", 1) != 0)?;
+                    self.function(Function::Fp32);
+                    return Ok(());
+                }
+                if !spatial_only || !matches!(op, "ReduceMean" | "ReduceMax" | "ReduceSum") {
+                    // a sum over split-attention's branches, EvoNorm's group statistics: a layer of
+                    // the reduced output
                     return self.reduction(node, at, &x, &reduced, int(node, "keepdims", 1) != 0);
                 }
                 let kind = if op == "ReduceMax" {
@@ -1368,7 +1375,7 @@ impl<'g> Walk<'g> {
                 let dims = first.dims.clone();
                 self.layer(node, at, kind, &first, w, dims)?;
                 if op == "Pow" {
-                    self.function(Function::Pow);
+                    self.function(Function::Fp32);
                 }
                 return Ok(());
             }
