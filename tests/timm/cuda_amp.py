@@ -16,7 +16,9 @@ It prints `model,saved_cuda_bf16_bytes_per_sample`: the bytes saved (the
 `saved_tensors_hooks` pack hook, parameters excluded, each storage once,
 as `scripts/profile_torch.py`'s `saved_bytes`) at the larger batch of the
 row's `slope_batches` minus those at the smaller, for each network of
-TIMM_CSV (a `timm.csv`) or the NAMES given; a network that fails prints
+TIMM_CSV (a `timm.csv`; or `../torch/torchvision.csv`, whose networks
+are built as `../torch/truth.py` builds them, between batches 1 and 2,
+DeepLabv3's 2 and 3) or the NAMES given; a network that fails prints
 `ERROR` and the exception. Run each network in a process of its own (as
 below) so that one network's memory is returned before the next.
 
@@ -25,7 +27,7 @@ Use:   for m in $(cat tests/timm/models.txt); do
          /work/.torchenv/bin/python tests/timm/cuda_amp.py tests/timm/timm.csv $m | tail -n +2
        done
 """
-import csv, sys, torch, timm
+import csv, os, sys, torch, timm
 from torch.overrides import TorchFunctionMode
 
 LOWER = {"__matmul__", "addbmm", "addmm", "addmv", "addr", "baddbmm", "bmm", "chain_matmul", "multi_dot",
@@ -84,6 +86,18 @@ def saved(model, x):
     return sum(seen.values())
 
 
+def build(name, row):
+    """A timm network (a row of timm.csv), or a torchvision one (a row of
+    ../torch/torchvision.csv, which has no slope_batches) as ../torch/truth.py
+    builds it."""
+    if "slope_batches" in row:
+        return timm.create_model(name, pretrained=False), row["slope_batches"]
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
+    from truth import build as torchvision_build  # noqa: E402
+
+    return torchvision_build(name), "2-3" if name.startswith("deeplabv3") else "1-2"
+
+
 def main():
     torch.set_num_threads(2)
     rows = {r["model"]: r for r in csv.DictReader(open(sys.argv[1]))}
@@ -93,9 +107,10 @@ def main():
         r = rows[name]
         try:
             torch.manual_seed(0)
-            m = timm.create_model(name, pretrained=False).train()
+            m, slope = build(name, r)
+            m = m.train()
             shape = [int(v) for v in r["input"].split("x")]
-            a, b = [int(v) for v in r["slope_batches"].split("-")]
+            a, b = [int(v) for v in slope.split("-")]
             s = saved(m, torch.randn(b, *shape)) - saved(m, torch.randn(a, *shape))
             print(f"{name},{s}", flush=True)
         except Exception as e:
