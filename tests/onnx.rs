@@ -9,11 +9,14 @@ use paradl::oracle::formats::onnx::proto::{
     ValueInfoProto,
 };
 use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
-use paradl::oracle::{Batch, Function, LayerKind, OracleError, Precision, RunSpec, Scenario, Shape, Strategy, presets};
+use paradl::oracle::{Function, LayerKind, OracleError, Precision, Scenario, Shape, presets};
 use prost::Message;
 
+#[path = "support/activations.rs"]
+mod activations;
 #[path = "support/attributes.rs"]
 mod attributes;
+use activations::activations_per_sample;
 use attributes::{int, ints};
 
 fn file(name: &str) -> Vec<u8> {
@@ -654,6 +657,31 @@ fn an_exporters_default_graph_name_gives_way_to_the_files() {
     assert_eq!(named(&default, "uploads/resnet50_finetuned.onnx"), "resnet50_finetuned");
 }
 
+/// A graph of `nodes` over an `[N, 8, 8, 8]` input, imported.
+fn small(nodes: Vec<NodeProto>, weights: Vec<TensorProto>, name: &str) -> onnx::Imported {
+    onnx::read(
+        &model(&[None, Some(8), Some(8), Some(8)], nodes, weights),
+        name,
+        None,
+        100,
+    )
+    .unwrap()
+}
+
+/// A `Constant` node writing the scalar `value` as `name`, as torch.onnx writes a Python number.
+fn scalar(name: &str, value: f32) -> NodeProto {
+    let value = AttributeProto {
+        name: Some("value".into()),
+        t: Some(TensorProto {
+            data_type: Some(1),
+            raw_data: Some(value.to_le_bytes().to_vec()),
+            ..TensorProto::default()
+        }),
+        ..AttributeProto::default()
+    };
+    node("Constant", name, &[], &[name], vec![value])
+}
+
 /// A 1x1 convolution, then GELU in its tanh approximation as torch.onnx
 /// writes `GELU(approximate='tanh')` below opset 20 (nine operators:
 /// `x·(1 + Tanh(√(2/π)·(x + 0.044715·x·x·x)))`, then `·0.5`), then a
@@ -683,16 +711,7 @@ fn tanh_gelu(leak: bool) -> Vec<u8> {
         ("c_1", 1.0),
         ("c_0.5", 0.5),
     ] {
-        let value = AttributeProto {
-            name: Some("value".into()),
-            t: Some(TensorProto {
-                data_type: Some(1),
-                raw_data: Some(v.to_le_bytes().to_vec()),
-                ..TensorProto::default()
-            }),
-            ..AttributeProto::default()
-        };
-        nodes.insert(0, node("Constant", name, &[], &[name], vec![value]));
+        nodes.insert(0, scalar(name, v));
     }
     let weights = vec![weight("w1", &[16, 8, 1, 1]), weight("w2", &[8, 16, 1, 1])];
     model(&[None, Some(8), Some(8), Some(8)], nodes, weights)
@@ -710,16 +729,7 @@ fn the_tanh_approximation_of_gelu_is_one_activation() {
     // saved per sample: conv1's input, the GELU's input, conv2's input (the 0.5's output)
     let saved = 4.0 * (8.0 + 16.0 + 16.0) * 64.0;
     let s = Scenario::new(imported.network.clone(), presets::cluster("dgx-a100").unwrap());
-    let activations = |b| {
-        s.project(&RunSpec {
-            precision: Precision::Fp32,
-            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
-        })
-        .unwrap()
-        .memory
-        .activations_bytes
-    };
-    assert_eq!(activations(2) - activations(1), saved);
+    assert_eq!(activations_per_sample(&s, Precision::Fp32, 1), saved);
 
     // when a tensor of the expression is read elsewhere, it is not the activation's own: not fused
     let leaked = onnx::read(&tanh_gelu(true), "tanh_gelu", None, 100).unwrap();
@@ -755,13 +765,7 @@ fn a_reflection_pad_is_an_operation_that_saves_its_input() {
             weight("w2", &[8, 8, 3, 3]),
             shape_tensor("pads", &[0, 0, 1, 1, 0, 0, 1, 1]),
         ];
-        let read = onnx::read(
-            &model(&[None, Some(8), Some(8), Some(8)], nodes, weights),
-            "pad",
-            None,
-            100,
-        )
-        .unwrap();
+        let read = small(nodes, weights, "pad");
         let pad = &read.network.layers()[1];
         assert_eq!((pad.kind(), pad.y()), (LayerKind::Other, &Shape::from([8, 10, 10])));
         pad.function()
@@ -801,16 +805,7 @@ fn branches(closing: bool) -> Vec<u8> {
 fn relus_the_exporter_merged_are_separate_again() {
     let per_sample = |network: &paradl::oracle::Network| {
         let s = Scenario::new(network.clone(), presets::cluster("dgx-a100").unwrap());
-        let at = |b| {
-            s.project(&RunSpec {
-                precision: Precision::Fp32,
-                ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
-            })
-            .unwrap()
-            .memory
-            .activations_bytes
-        };
-        at(2) - at(1)
+        activations_per_sample(&s, Precision::Fp32, 1)
     };
     let t = 4.0 * 8.0 * 64.0;
     let merged = onnx::read(&branches(false), "cell", None, 100).unwrap().network;
@@ -843,39 +838,13 @@ fn a_power_runs_in_fp32_under_autocast() {
         node("Pow", "act/Pow", &["r", "two"], &["p"], vec![]),
         node("Conv", "conv2", &["p", "w2"], &["out"], vec![]),
     ];
-    let two = AttributeProto {
-        name: Some("value".into()),
-        t: Some(TensorProto {
-            data_type: Some(1),
-            raw_data: Some(2.0f32.to_le_bytes().to_vec()),
-            ..TensorProto::default()
-        }),
-        ..AttributeProto::default()
-    };
-    nodes.insert(0, node("Constant", "two", &[], &["two"], vec![two]));
+    nodes.insert(0, scalar("two", 2.0));
     let weights = vec![weight("w1", &[16, 8, 1, 1]), weight("w2", &[8, 16, 1, 1])];
-    let read = onnx::read(
-        &model(&[None, Some(8), Some(8), Some(8)], nodes, weights),
-        "pow",
-        None,
-        100,
-    )
-    .unwrap();
+    let read = small(nodes, weights, "pow");
     let pow = &read.network.layers()[2];
     assert_eq!((pow.kind(), pow.function()), (LayerKind::Act, Some(Function::Fp32)));
     let s = Scenario::new(read.network.clone(), presets::cluster("dgx-a100").unwrap());
-    let per_sample = |precision| {
-        let at = |b| {
-            s.project(&RunSpec {
-                precision,
-                ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(b))
-            })
-            .unwrap()
-            .memory
-            .activations_bytes
-        };
-        at(2) - at(1)
-    };
+    let per_sample = |precision| activations_per_sample(&s, precision, 1);
     let (x, y) = (8.0 * 64.0, 16.0 * 64.0);
     // FP32: conv1's input, the relu's output (which the power saves too), the power's output
     assert_eq!(per_sample(Precision::Fp32), 4.0 * (x + y + y));

@@ -30,6 +30,12 @@ Use:   for m in $(cat tests/timm/models.txt); do
 import csv, os, sys, torch, timm
 from torch.overrides import TorchFunctionMode
 
+# the profiler's own count of the bytes autograd saves, as truth.py uses it
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from profile_torch import saved_bytes  # noqa: E402
+
+CPU = torch.device("cpu")
+
 LOWER = {"__matmul__", "addbmm", "addmm", "addmv", "addr", "baddbmm", "bmm", "chain_matmul", "multi_dot",
          "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
          "linear", "matmul", "mm", "mv", "prelu", "_convolution", "convolution",
@@ -72,18 +78,10 @@ class CudaAutocast(TorchFunctionMode):
 
 
 def saved(model, x):
-    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
-    seen = {}
-
-    def pack(t):
-        st = t.untyped_storage()
-        if st.data_ptr() not in params:
-            seen[(st.data_ptr(), st.nbytes())] = st.nbytes()
-        return t
-
-    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), CudaAutocast():
-        model(x)
-    return sum(seen.values())
+    """Bytes autograd saves in one forward pass under CUDA's lists
+    (`scripts/profile_torch.py`'s `saved_bytes`, in FP32 under the mode)."""
+    with CudaAutocast():
+        return saved_bytes(model, x, CPU, "fp32")
 
 
 def build(name, row):
