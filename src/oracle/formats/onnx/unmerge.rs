@@ -65,21 +65,17 @@ pub fn find(graph: &GraphProto) -> Unmerged<'_> {
             continue;
         }
         // each outside module that reads it: the reader's path to its first component off the owner's
-        let mut groups: Vec<Vec<&str>> = Vec::new();
+        let mut groups: HashMap<Vec<&str>, usize> = HashMap::new();
         let mut copies = Vec::new();
         for &i in list.iter().filter(|&&i| !inside(i)) {
             let theirs = path(name(i));
             let split = theirs.iter().zip(owner).take_while(|(a, b)| a == b).count();
             let key: Vec<&str> = theirs.iter().take(split + 1).copied().collect();
-            let copy = match groups.iter().position(|g| *g == key) {
-                Some(g) => copies[g],
-                None => {
-                    groups.push(key);
-                    copies.push(next_copy);
-                    next_copy += 1;
-                    next_copy - 1
-                }
-            };
+            let copy = *groups.entry(key).or_insert_with(|| {
+                copies.push(next_copy);
+                next_copy += 1;
+                next_copy - 1
+            });
             unmerged.redirect.insert((i, out.as_str()), copy);
         }
         if !copies.is_empty() {
