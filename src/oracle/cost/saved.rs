@@ -23,9 +23,11 @@
 //! input's storage. A saved slice of a
 //! tensor keeps the whole tensor, as a view keeps its storage.
 //!
-//! Under mixed precision (FP16 or BF16 autocast) activations are saved in
-//! 16 bits, except what autocast computes in FP32 (a layer norm's input,
-//! PyTorch's "CUDA ops that can autocast to float32"), indices and masks.
+//! Under mixed precision (FP16 or BF16 autocast) each tensor is 16-bit or
+//! FP32 as CUDA's autocast and PyTorch's type promotion make it (PyTorch's
+//! "CUDA ops that can autocast to float16 / float32"), and a tensor saved
+//! in both widths (a cast copy) counts in both; indices and masks keep
+//! their own widths.
 
 use std::collections::HashSet;
 
@@ -129,12 +131,13 @@ enum Storage {
 /// its own (`|x|`). Items are `h` bytes; under mixed precision a tensor is
 /// FP32 (4 bytes) or 16-bit (`h`) as CUDA's autocast makes it: a
 /// convolution or fully connected layer saves a 16-bit copy of its input
-/// and writes 16 bits; a layer norm (also a group norm) saves an FP32 copy
-/// and writes FP32 (autocast's FP32 list); a product by a trained scale
-/// (an FP32 parameter: a layer scale, an affine) writes FP32, and an
-/// addition, product or concatenation of an FP32 tensor writes FP32 (type
-/// promotion); every other layer keeps its input's width; the network's
-/// input is FP32.
+/// and writes 16 bits; a layer norm (also a group norm) or an operation of
+/// function `fp32` (a power, a norm) saves an FP32 copy and writes FP32
+/// (autocast's FP32 list); a product by a trained scale of several items
+/// (an FP32 parameter: a layer scale, an affine; a one-item scalar does
+/// not promote) writes FP32, and an addition, product or concatenation of
+/// an FP32 tensor writes FP32 (type promotion); every other layer keeps
+/// its input's width; the network's input is FP32.
 pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors> {
     let layers = network.layers();
     let wide_bytes = if mixed { FP32_BYTES } else { h };
