@@ -19,6 +19,8 @@ use std::io::{Cursor, Read};
 
 #[path = "support/activations.rs"]
 mod activations;
+#[path = "support/cuda_bf16.rs"]
+mod cuda_bf16;
 #[path = "support/flops.rs"]
 mod flops;
 use activations::activations_per_sample;
@@ -46,14 +48,7 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
     let mut zip = archive(include_bytes!("torch/onnx.zip"));
     let cluster = presets::cluster("dgx-a100").unwrap();
     let csv = include_str!("torch/torchvision.csv");
-    let cuda: std::collections::HashMap<&str, f64> = include_str!("torch/cuda_bf16.csv")
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let (name, bytes) = line.split_once(',').unwrap();
-            (name, bytes.parse().unwrap())
-        })
-        .collect();
+    let cuda = cuda_bf16::saved_bytes(include_str!("torch/cuda_bf16.csv"));
     let (mut imported, mut refused, mut cuda_checked) = (0, 0, 0);
     for line in csv.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();

@@ -1367,15 +1367,16 @@ impl<'g> Walk<'g> {
             if trained == 0 && (trained_scalar || op == "Pow") {
                 // a trained scalar (StarReLU's scale and offset, a layer scale) is a parameter, and
                 // its product saves the other operand for its gradient; a power saves its base
-                let (kind, w) = match op.as_str() {
-                    "Pow" => (LayerKind::Act, Vec::new()),
-                    "Mul" | "Div" => (LayerKind::Mul, vec![1]),
-                    _ => (LayerKind::Other, vec![1]),
+                // and is on CUDA autocast's FP32 list
+                let (kind, w, function) = match op.as_str() {
+                    "Pow" => (LayerKind::Act, Vec::new(), Some(Function::Fp32)),
+                    "Mul" | "Div" => (LayerKind::Mul, vec![1], None),
+                    _ => (LayerKind::Other, vec![1], None),
                 };
                 let dims = first.dims.clone();
                 self.layer(node, at, kind, &first, w, dims)?;
-                if op == "Pow" {
-                    self.function(Function::Fp32);
+                if let Some(function) = function {
+                    self.function(function);
                 }
                 return Ok(());
             }
