@@ -65,7 +65,10 @@ fn evaluate(term: &Derivation, ideal_ring: bool) -> Option<f64> {
     } else if f.starts_with("exposed") {
         let backward = s("c") * if f.ends_with("3/4·c") { 0.75 } else { 2.0 / 3.0 };
         close(s("T_bw"), backward, "the backward share");
-        (s("T_ex") - backward).max(s("T_ex").min(s("T_bucket")))
+        // the last bucket leaves with the first layers' gradients, at the backward pass's end
+        assert!(s("e_K") >= s("T_bw") + s("T_K") * (1.0 - 1e-9), "{f}");
+        assert!(s("K") >= 1.0, "{f}");
+        s("T_ex").min((s("e_K") - backward).max(0.0))
     } else if f.starts_with("the least of") {
         // the candidates are listed: the least of them
         let candidates = ["AR_ring", "AR_tree", "AR_hier"];

@@ -7,9 +7,14 @@
 //! tensor cores and in FP32. The engine models each pass at the V100's facts
 //! (`devices.rs`); each class's median of measured over modelled time must
 //! be within 15% of 1, which is what the class's efficiency claims.
+//! The depthwise class's gradients against Nsight Compute's per-kernel times
+//! of MobileNetV2's depthwise layers on a V100
+//! (`validation/depthwise-v100-passes.csv`, see `validation/depthwise.md`),
+//! and the 3D class against cuDNN's 3D convolutions
+//! (`validation/conv3d-a100-v100-fp16.csv`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use paradl::oracle::cost::kernels::{ConvClass, Cut, GpuModel, LayerWork, Numbers, Pass};
+use paradl::oracle::cost::kernels::{ConvClass, Cut, GpuModel, LayerWork, Numbers, Pass, depthwise_slowdown};
 use paradl::oracle::model::devices::device;
 use paradl::oracle::{Layer, LayerKind, LayerSpec, MemoryFormat, Precision};
 
@@ -346,5 +351,71 @@ fn three_d_convolutions_on_ncdhw_pay_their_transposes() {
             .collect();
         eprintln!("{gpu} NCDHW: median measured/model step {:.3}", median(&ratios));
         assert!((median(&ratios) - 1.0).abs() <= 0.25, "{gpu}: {}", median(&ratios));
+    }
+}
+
+const DEPTHWISE: &str = include_str!("validation/depthwise-v100-passes.csv");
+
+/// Each depthwise layer of the fixture: its layer, batch, stride and measured
+/// seconds by pass.
+fn depthwise_rows() -> Vec<(Layer, f64, bool, [f64; 3])> {
+    let mut lines = DEPTHWISE.lines();
+    assert_eq!(
+        lines.next(),
+        Some("batch,layer,channels,input_size,kernel,stride,forward_ms,input_gradient_ms,weight_gradient_ms")
+    );
+    lines
+        .map(|line| {
+            let cells: Vec<f64> = line.split(',').map(|c| c.parse().expect("a number")).collect();
+            let [batch, _, c, size, k, stride, ..] = [0, 1, 2, 3, 4, 5].map(|i| cells[i]);
+            let (c, size, k, stride) = (c as u64, size as u64, k as u64, stride as u64);
+            let out = (size + 2 * (k / 2) - k) / stride + 1;
+            let mut spec = LayerSpec::plain(
+                "DW",
+                LayerKind::Conv,
+                [c, size, size].into(),
+                [c, c, k, k].into(),
+                [c, out, out].into(),
+            );
+            spec.groups = c;
+            let layer = Layer::new(spec).expect("a depthwise convolution");
+            (layer, batch, stride > 1, [6, 7, 8].map(|i| cells[i] * 1e-3))
+        })
+        .collect()
+}
+
+#[test]
+fn depthwise_gradients_match_their_measured_slowdown() {
+    // the model's time of each gradient over its forward time, against the measured one: the
+    // median of measured/model ratios by class within 15% of 1 (the forward pass's share of the
+    // bandwidth is another source's, tlkh/depsep-conv-benchmarks: only the ratios are tested)
+    let rows = depthwise_rows();
+    assert_eq!(rows.len(), 51);
+    let gpu = v100();
+    let fp32 = numbers(Precision::Fp32);
+    let mut classes: [Vec<f64>; 3] = Default::default();
+    for (layer, batch, strided, measured) in &rows {
+        let work = LayerWork::of(layer, false);
+        let pass = |p| work.pass_s(p, *batch, &fp32, &gpu).expect("every pass");
+        let forward = pass(Pass::Forward);
+        let input = pass(Pass::InputGradient) / forward;
+        let weight = pass(Pass::WeightGradient) / forward;
+        // the model charges the class's slowdown (the kernels are bound by their traffic)
+        assert!(
+            (input - depthwise_slowdown(Pass::InputGradient, *strided)).abs() < 1e-9,
+            "{input}"
+        );
+        classes[usize::from(*strided)].push(measured[1] / measured[0] / input);
+        classes[2].push(measured[2] / measured[0] / weight);
+    }
+    let counts = classes.clone().map(|c| c.len());
+    assert_eq!(counts, [39, 12, 51]);
+    for (name, class) in ["input gradient, stride 1", "input gradient, strided", "weight gradient"]
+        .iter()
+        .zip(&classes)
+    {
+        let m = median(class);
+        eprintln!("depthwise {name}: {} layers, median measured/model {m:.3}", class.len());
+        assert!((m - 1.0).abs() <= 0.15, "{name}: {m}");
     }
 }

@@ -141,21 +141,23 @@ fn recompute_by_hand() {
 #[test]
 fn overlap_by_hand() {
     // data on 4 GPUs: a 2848-byte Allreduce of 33.144 µs an iteration against a backward pass of
-    // 2/3 · 4 · 8 ms. With 25 MiB buckets it is one bucket: nothing is hidden.
+    // 2/3 · 4 · 8 ms. FC's 2560 bytes and CONV1's 288 fill the first bucket (1 MiB) only together:
+    // one bucket, ready when CONV1's gradient is, at the backward pass's end: nothing is hidden.
     let whole = project(RunSpec {
         overlap: true,
         ..run(Strategy::Data, 4)
     });
     close(whole.communication_s, 63.0 * 33.144e-6);
-    assert_eq!(whole.hidden_communication_s, 0.0);
-    // 1 KiB buckets: the last one, 2·3·(4.1 µs + 1024·2 ns/4) = 27.672 µs, stays exposed
+    assert!(whole.hidden_communication_s <= 1e-9 * whole.communication_s);
+    // 1 KiB buckets: FC's gradient goes out during the backward pass; CONV1's 288 bytes,
+    // 2·3·(4.1 µs + 288·2 ns/4) = 25.464 µs, go out after it and stay exposed
     let small = project(RunSpec {
         overlap: true,
         bucket_mib: 1.0 / 1024.0,
         ..run(Strategy::Data, 4)
     });
-    close(small.communication_s, 63.0 * 27.672e-6);
-    close(small.hidden_communication_s, 63.0 * (33.144e-6 - 27.672e-6));
+    close(small.communication_s, 63.0 * 25.464e-6);
+    close(small.hidden_communication_s, 63.0 * (33.144e-6 - 25.464e-6));
     // a pipeline exchanges no gradients: nothing to overlap
     let pipe = project(RunSpec {
         overlap: true,

@@ -88,11 +88,13 @@ fn project_runs(model: &str, optimizer: Optimizer, rows: Vec<Published>) -> Vec<
 }
 
 /// The least accuracy of an EfficientNet-B0 run, and their mean, as the
-/// kernel model stands: projected 1.1-1.9x too fast (the depthwise class
-/// is measured on forward passes only, its gradients charged alike; the
-/// contract's known limits). A guard against getting worse, not a goal.
-const MIN_EFFICIENTNET: f64 = 0.5;
-const MEAN_EFFICIENTNET: f64 = 0.65;
+/// kernel model stands: the one-GPU runs within 17%, the 8-GPU FP16 runs
+/// 1.4x too fast (measured, they scale 6.0-6.7x from one GPU to 8, where
+/// the exchange of 5.3 M gradients over NVLink costs the model little).
+/// With the depthwise gradients charged as the forward pass (before their
+/// measured slowdown) the mean was 0.67. A guard against getting worse.
+const MIN_EFFICIENTNET: f64 = 0.65;
+const MEAN_EFFICIENTNET: f64 = 0.8;
 
 /// A table of runs: `count` rows of `csv`, projected on the preset `model`
 /// trained with `optimizer`; each run within `least` of its measured

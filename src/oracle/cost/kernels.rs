@@ -43,9 +43,33 @@ pub const DIRECT_BELOW_CHANNELS: u64 = 8;
 /// of a depthwise 3×3 and pointwise pair (C = K = 128, 224×224, batch 16,
 /// FP16 NHWC, cuDNN 7.6; tlkh/depsep-conv-benchmarks@331845a,
 /// conv_microbenchmark.ipynb, cell 8: 4,335 images/s over 50.7 MB of
-/// traffic each). Both gradients are charged the same share: no per-pass
-/// measurement was found (the contract's known limit).
+/// traffic each): the forward pass's. Its gradients take
+/// [`depthwise_slowdown`] times as long for the same traffic.
 pub const DEPTHWISE_BANDWIDTH_SHARE: f64 = 0.26;
+
+/// How many times its forward pass's time a depthwise convolution's pass
+/// takes for the same traffic (each pass reads and writes a layer's input,
+/// output and weights once).
+///
+/// # Formula
+/// The median over MobileNetV2's 17 depthwise layers at batches 32, 64 and
+/// 96 of the pass's kernel time over the forward kernel's, timed per
+/// kernel with Nsight Compute on a V100 (FP32 NCHW, PyTorch 1.12's
+/// `conv_depthwise2d` kernels; eth-easl/orion@cf04f97,
+/// `benchmarking/model_kernels/mobilenetv2_{32,64,96}_fb1`; the rows are
+/// `tests/validation/depthwise-v100-passes.csv`, 51 rows): the input
+/// gradient 1.68 at stride 1 (39 rows) and 4.64 strided (12: its kernel
+/// walks the input, four times the output of a stride-2 forward), the
+/// weight gradient 2.12 (51 rows); the forward pass 1. Applied to
+/// depthwise convolutions (one channel a group), the layers measured.
+pub fn depthwise_slowdown(pass: Pass, strided: bool) -> f64 {
+    match (pass, strided) {
+        (Pass::Forward, _) => 1.0,
+        (Pass::InputGradient, false) => 1.68,
+        (Pass::InputGradient, true) => 4.64,
+        (Pass::WeightGradient, _) => 2.12,
+    }
+}
 
 /// Which pass of a layer a GEMM computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,6 +249,9 @@ pub struct LayerWork {
     class: Option<ConvClass>,
     /// Runs on the CUDA cores: a direct (depthwise) convolution.
     direct: bool,
+    /// Its output has fewer positions than its input (a strided
+    /// convolution or a pooling).
+    strided: bool,
 }
 
 impl LayerWork {
@@ -305,6 +332,7 @@ impl LayerWork {
             channels_per_group: c,
             class,
             direct: kind.is_conv() && (layer.x().channels() / layer.groups()) < DIRECT_BELOW_CHANNELS && groups > 1.0,
+            strided: p_y < p_x,
         }
     }
 
@@ -359,7 +387,8 @@ impl LayerWork {
     /// per GEMM, two transposes `max(2·h·b·|t|/(q·BW), o)` of its input and
     /// output `t` (`|x|` and `|y|`).
     /// A direct (depthwise) convolution runs at the FP32 rate with `u = 1`,
-    /// its traffic at [`DEPTHWISE_BANDWIDTH_SHARE`] of `BW`.
+    /// its traffic at [`DEPTHWISE_BANDWIDTH_SHARE`] of `BW` divided by the
+    /// pass's [`depthwise_slowdown`].
     /// Other layers: forward `max(fwd·b/(q·R_fp32), h·b·(|x|+|y|)/(q·BW), o)`
     /// and a backward of twice the traffic. `b` the samples, `q` the parts
     /// of the cut (dividing positions, filters or channels), `R_p` the
@@ -409,7 +438,13 @@ impl LayerWork {
         let bytes = traffic + weights;
         let tensor = self.tensor(precision, gpu);
         let (rate, bandwidth) = if self.direct {
-            (gpu.rate(Precision::Fp32), gpu.bandwidth * DEPTHWISE_BANDWIDTH_SHARE)
+            let slowdown = if self.channels_per_group <= 1.0 {
+                depthwise_slowdown(g.pass, self.strided)
+            } else {
+                1.0
+            };
+            let share = DEPTHWISE_BANDWIDTH_SHARE / slowdown;
+            (gpu.rate(Precision::Fp32), gpu.bandwidth * share)
         } else {
             (gpu.rate(precision), gpu.bandwidth)
         };

@@ -323,6 +323,27 @@ impl CostTable {
         }
     }
 
+    /// Seconds of each layer's forward and backward compute on one GPU for
+    /// `samples` samples, the layers of `plan` split: the terms of
+    /// [`CostTable::compute_s`], layer by layer.
+    ///
+    /// # Formula
+    /// `T_l(B, cut_l)` with kernels; else `B·t_l` (a two-batch profile's
+    /// carried line `a_l + c_l·B`), `/q` for a split layer.
+    pub fn layer_times_s(&self, samples: f64, plan: Option<&SplitPlan>) -> Vec<f64> {
+        let divisor = |i: usize| match plan {
+            Some(p) if p.mask.get(i).copied().unwrap_or(false) => p.parts as f64,
+            _ => 1.0,
+        };
+        (0..self.layers.len())
+            .map(|i| match (&self.kernels, &self.lines) {
+                (Some(k), _) => k.layer_s(i, samples, cut_of(plan, i)),
+                (None, Some(lines)) => lines.get(i).map_or(0.0, |line| line_s(*line, samples)) / divisor(i),
+                (None, None) => samples * self.times_s.get(i).copied().unwrap_or(0.0) / divisor(i),
+            })
+            .collect()
+    }
+
     /// Seconds of one GPU's compute of the layers `range` (a pipeline
     /// stage) for `samples` samples.
     ///

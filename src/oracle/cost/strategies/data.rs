@@ -2,7 +2,7 @@
 
 use super::{
     IterationCost, Route, batch_bound, derived_exchange, derived_weight_allgather, gradient_exchange, kept_whole,
-    memory_derivation, with_kernels,
+    memory_derivation, overlap_buckets, with_kernels,
 };
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
@@ -41,6 +41,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         _ => table.time_per_sample_s(),
     };
     let gradient = derived_exchange(&fabric, run, p, bytes, route);
+    let gradient_s = gradient.value;
     let gather = derived_weight_allgather(&fabric, run, p, bytes, route);
     let memory = parts(run, weights, &kept, table.terms().reserved_bytes);
     let mut derivations = Derivations {
@@ -82,7 +83,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         bounds: vec![batch_bound(run, p, "GPUs")],
         redundancy: None,
         stages: None,
-        gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
+        gradient_buckets: overlap_buckets(table, run, per_gpu, None, gradient_s, exchange),
         hidden_s: 0.0,
         update_s: 0.0,
         derivations,

@@ -2,7 +2,7 @@
 
 use super::{
     IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, kept_whole,
-    memory_derivation, redundancy, split_compute, split_limits,
+    memory_derivation, overlap_buckets, redundancy, split_compute, split_limits,
 };
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
@@ -66,6 +66,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let memory = parts(run, local_weights, &kept, table.terms().reserved_bytes);
     // one ring per filter shard between the groups (f = p2)
     let gradient = derived_exchange(&fabric, run, p1, bytes, route).times(p2);
+    let gradient_s = gradient.value;
     let gather = derived_weight_allgather(&fabric, run, p1, bytes, route).times(p2);
     let mut derivations = Derivations {
         compute: Some(compute),
@@ -108,7 +109,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
-        gradient_bucket_s: exchange(bytes.min(run.bucket_bytes)),
+        gradient_buckets: overlap_buckets(table, run, per_group, Some(&plan), gradient_s, exchange),
         hidden_s: 0.0,
         update_s: 0.0,
         derivations,

@@ -156,7 +156,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             largest_s,
             mean_s: total_s / stages.ranges.len().max(1) as f64,
         }),
-        gradient_bucket_s: 0.0,
+        gradient_buckets: Vec::new(),
         hidden_s: 0.0,
         update_s: 0.0,
         derivations,

@@ -2,7 +2,7 @@
 
 use super::{
     IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, kept_of,
-    memory_derivation, redundancy, split_compute, split_limits,
+    memory_derivation, overlap_buckets, redundancy, split_compute, split_limits,
 };
 use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
@@ -165,6 +165,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         .times(p1),
     );
     let between = derived_exchange(&fabric, run, p1, weight_bytes, route);
+    let between_s = between.value;
     let gather_weights = derived_weight_allgather(&fabric, run, p1, weight_bytes, route);
     let communication = Communication::of(CommKind::GradientAllreduce, inside + between.value)
         .with(CommKind::Halo, halo)
@@ -180,7 +181,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
-        gradient_bucket_s: exchange(weight_bytes.min(run.bucket_bytes)),
+        gradient_buckets: overlap_buckets(table, run, per_group, Some(&plan), inside + between_s, exchange),
         hidden_s: 0.0,
         update_s: 0.0,
         derivations,
