@@ -185,10 +185,12 @@ impl<'a> Fabric<'a> {
     ///
     /// # Formula
     /// As [`Fabric::allreduce`]; hierarchical (section 9) when `gpus` fills
-    /// `N = gpus/n > 1` whole nodes: `RS_in(n, m) + AR(N, m/n) + AG_in(n, m)`,
-    /// inner ring of `n` GPUs, cross-node ring with the α, β of a ring over
-    /// `gpus` with `f = n`; otherwise a ring. `best` takes the smallest of
-    /// ring, tree and hierarchical.
+    /// `N = gpus/n > 1` whole nodes: `RS_in(n, m) + AR_x(N, m/n) + AG_in(n, m)`,
+    /// inner ring of `n` GPUs; across the nodes, with the α, β of a ring over
+    /// `gpus` with `f = n`, the smaller of a ring `AR(N, m')` and NCCL's
+    /// double binary tree [`tree_allreduce`] `AR_tree(N, m')` (logarithmic
+    /// latency at the ring's bandwidth); otherwise a ring. `best` takes the
+    /// smallest of ring, tree and hierarchical.
     pub fn allreduce_consecutive(&self, gpus: u64, bytes: f64) -> f64 {
         let ab = self.ring(gpus, 1);
         let ring = allreduce(gpus, bytes, ab);
@@ -213,7 +215,9 @@ impl<'a> Fabric<'a> {
         let nodes = gpus / n;
         let inner = self.ring(n, 1);
         let rails = self.ring(gpus, n);
-        Some(2.0 * allgather(n, bytes, inner) + allreduce(nodes, bytes / n as f64, rails))
+        let share = bytes / n as f64;
+        let trees = tree_allreduce(nodes, share, rails);
+        Some(2.0 * allgather(n, bytes, inner) + allreduce(nodes, share, rails).min(trees))
     }
 
     /// ZeRO's reduce-scatter and allgather of `bytes` among `members` over

@@ -20,11 +20,21 @@
 //! measurement, the same on every preset (an assumption for the GPUs it
 //! was not measured on); edit it for a measured figure.
 //!
-//! **Latencies**: NVIDIA and AMD publish no per-step collective latency for
-//! their GPU links or NIC endpoints; every preset keeps ABCI's measured 9 µs
-//! (intra-node) and 20.11 µs (one NIC endpoint), and the port-to-port
-//! latency of InfiniBand Quantum switches (130 ns, NVIDIA QM8700/QM8790
-//! datasheet; kept for NDR Quantum-2).
+//! **Latencies**: the NVIDIA presets (DGX A100, H100, H200, B200, DGX-1)
+//! take NCCL's own model of a ring step's latency with the Simple protocol,
+//! the one NCCL runs for large messages such as gradients: 3.4 µs over
+//! NVLink and 14 µs through the network (NVIDIA/nccl@68b5423, v2.23.4-1,
+//! `src/graph/tuning.cc` lines 65-78), a NIC endpoint half of the network
+//! step less the leaf switch's 130 ns. Measured, nccl-tests' Allreduce of
+//! 16 MB on 8 × H100 with 8 NDR NICs a node takes 123, 184, 258 and 374 µs
+//! on 1, 2, 4 and 8 nodes (NVIDIA/nccl-tests#309 and others,
+//! `tests/validation/nccl-allreduce.csv`). NCCL's per-call base latency
+//! (8.4 µs) and its faster protocols for small messages (LL, LL128) are
+//! not modelled: an Allreduce of a few kilobytes is projected slower than
+//! it runs. ABCI keeps its measured 9 µs (intra-node) and 20.11 µs (one NIC
+//! endpoint), as do the MI300X nodes (RCCL's own figures were not found).
+//! Switches: the port-to-port latency of InfiniBand Quantum switches (130
+//! ns, NVIDIA QM8700/QM8790 datasheet; kept for NDR Quantum-2).
 //!
 //! **The realistic edition's facts** (section 7), measured or assumed:
 //! - ABCI: as the original tool measured them: NCCL's best Allreduce, 2
@@ -148,7 +158,26 @@ struct EightGpuNode {
     leaf_nodes: u64,
     /// NCCL's bus bandwidth inside the node and through one NIC, bytes/s.
     bus: (Option<f64>, Option<f64>),
+    /// The latency of a ring step inside the node and of one NIC endpoint, s.
+    latencies_s: (f64, f64),
 }
+
+/// ABCI's measured latencies (a ring step over NVLink, a NIC endpoint), kept
+/// where the collective library's own figures were not found (RCCL).
+const ABCI_LATENCIES_S: (f64, f64) = (9e-6, 20.11e-6);
+
+/// NCCL's latency of one step of a ring over NVLink with its Simple
+/// protocol, the one of large messages (gradients): 3.4 µs
+/// (NVIDIA/nccl@68b5423, v2.23.4-1, `src/graph/tuning.cc` lines 65-78,
+/// `hwLat[NVLINK][RING][SIMPLE]`; the same since 2.18).
+pub const NCCL_NVLINK_STEP_S: f64 = 3.4e-6;
+/// NCCL's latency of one ring step through the network with its Simple
+/// protocol: 14 µs (the same file, `hwLat[NET][RING][SIMPLE]`).
+pub const NCCL_NET_STEP_S: f64 = 14e-6;
+/// The NVIDIA presets' latencies: a ring step inside the node, and a NIC
+/// endpoint as half of NCCL's network step less the leaf switch's 130 ns
+/// (so that a step between two nodes of a leaf, `2·a_nic + L`, is NCCL's).
+const NCCL_LATENCIES_S: (f64, f64) = (NCCL_NVLINK_STEP_S, (NCCL_NET_STEP_S - 130e-9) / 2.0);
 
 /// HDR InfiniBand (200 Gb/s) as NCCL achieves it through one NIC.
 const HDR_BUS: f64 = 24e9;
@@ -168,11 +197,11 @@ impl EightGpuNode {
             max_gpus: 8 * self.nodes,
             intra_node: LinkSpec {
                 bandwidth_bytes_per_s: self.link_bytes_per_s,
-                latency_s: 9e-6,
+                latency_s: self.latencies_s.0,
             },
             nic: LinkSpec {
                 bandwidth_bytes_per_s: self.nic_bytes_per_s,
-                latency_s: 20.11e-6,
+                latency_s: self.latencies_s.1,
             },
             nics_per_node: 8,
             switch_levels: vec![
@@ -245,13 +274,14 @@ pub fn abci() -> ClusterSpec {
 pub fn dgx_a100() -> ClusterSpec {
     EightGpuNode {
         name: "DGX A100 SuperPOD",
-        source: "NVIDIA A100 80 GB SXM datasheet (FP32 19.5, TF32 156, FP16/BF16 312 TFLOP/s dense; HBM2e 2,039 GB/s; NVLink 600 GB/s), DGX A100 user guide (8x ConnectX-6 HDR 200 Gb/s, one per GPU), DGX SuperPOD reference architecture (20-node scalable units, 140 nodes); rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        source: "NVIDIA A100 80 GB SXM datasheet (FP32 19.5, TF32 156, FP16/BF16 312 TFLOP/s dense; HBM2e 2,039 GB/s; NVLink 600 GB/s), DGX A100 user guide (8x ConnectX-6 HDR 200 Gb/s, one per GPU), DGX SuperPOD reference architecture (20-node scalable units, 140 nodes); rates and bandwidth half the peaks as ABCI's measured R; NCCL's ring step latencies (3.4 µs over NVLink, 14 µs through the network, Simple protocol: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
         gpu: gpu("A100-SXM4-80GB"),
         link_bytes_per_s: 300e9,
         nic_bytes_per_s: 25e9,
         nodes: 140,
         leaf_nodes: 20,
         bus: (Some(234.89e9), Some(HDR_BUS)),
+        latencies_s: NCCL_LATENCIES_S,
     }
     .spec()
 }
@@ -265,13 +295,14 @@ pub fn dgx_a100() -> ClusterSpec {
 pub fn dgx_h100() -> ClusterSpec {
     EightGpuNode {
         name: "DGX H100 SuperPOD",
-        source: "NVIDIA H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s), DGX SuperPOD H100 reference architecture (32-node scalable units, 127 nodes); rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        source: "NVIDIA H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s), DGX SuperPOD H100 reference architecture (32-node scalable units, 127 nodes); rates and bandwidth half the peaks as ABCI's measured R; NCCL's ring step latencies (3.4 µs over NVLink, 14 µs through the network, Simple protocol: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
         gpu: gpu("H100-SXM5-80GB"),
         link_bytes_per_s: 450e9,
         nic_bytes_per_s: 50e9,
         nodes: 127,
         leaf_nodes: 32,
         bus: (Some(370e9), Some(NDR_BUS)),
+        latencies_s: NCCL_LATENCIES_S,
     }
     .spec()
 }
@@ -284,13 +315,14 @@ pub fn dgx_h100() -> ClusterSpec {
 pub fn dgx_h200() -> ClusterSpec {
     EightGpuNode {
         name: "DGX H200 SuperPOD",
-        source: "NVIDIA H200 SXM datasheet (H100 compute: FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3e 141 GB, 4.8 TB/s; NVLink 900 GB/s), DGX H200 (8x ConnectX-7 400 Gb/s); 127 nodes in 32-node units assumed from the H100 SuperPOD; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        source: "NVIDIA H200 SXM datasheet (H100 compute: FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3e 141 GB, 4.8 TB/s; NVLink 900 GB/s), DGX H200 (8x ConnectX-7 400 Gb/s); 127 nodes in 32-node units assumed from the H100 SuperPOD; rates and bandwidth half the peaks as ABCI's measured R; NCCL's ring step latencies (3.4 µs over NVLink, 14 µs through the network, Simple protocol: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
         gpu: gpu("H200"),
         link_bytes_per_s: 450e9,
         nic_bytes_per_s: 50e9,
         nodes: 127,
         leaf_nodes: 32,
         bus: (Some(367.61e9), Some(NDR_BUS)),
+        latencies_s: NCCL_LATENCIES_S,
     }
     .spec()
 }
@@ -304,13 +336,14 @@ pub fn dgx_h200() -> ClusterSpec {
 pub fn dgx_b200() -> ClusterSpec {
     EightGpuNode {
         name: "DGX B200 SuperPOD",
-        source: "NVIDIA DGX/HGX B200 datasheet (FP32 80, TF32 1,100, FP16/BF16 2,250 TFLOP/s dense at 1,000 W; HBM3e 180 GB, 8 TB/s; NVLink 5 1.8 TB/s), DGX B200 (8x ConnectX-7 400 Gb/s); 4 scalable units of 32 nodes assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        source: "NVIDIA DGX/HGX B200 datasheet (FP32 80, TF32 1,100, FP16/BF16 2,250 TFLOP/s dense at 1,000 W; HBM3e 180 GB, 8 TB/s; NVLink 5 1.8 TB/s), DGX B200 (8x ConnectX-7 400 Gb/s); 4 scalable units of 32 nodes assumed; rates and bandwidth half the peaks as ABCI's measured R; NCCL's ring step latencies (3.4 µs over NVLink, 14 µs through the network, Simple protocol: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
         gpu: gpu("B200"),
         link_bytes_per_s: 900e9,
         nic_bytes_per_s: 50e9,
         nodes: 128,
         leaf_nodes: 32,
         bus: (Some(682.2e9), Some(NDR_BUS)),
+        latencies_s: NCCL_LATENCIES_S,
     }
     .spec()
 }
@@ -326,13 +359,14 @@ pub fn dgx_b200() -> ClusterSpec {
 pub fn mi300x() -> ClusterSpec {
     EightGpuNode {
         name: "MI300X cluster",
-        source: "AMD Instinct MI300X datasheet (FP32 163.4, TF32 653.7, FP16/BF16 1,307.4 TFLOP/s dense; HBM3 192 GB, 5.3 TB/s; Infinity Fabric 7 links of 128 GB/s, full mesh), one 400 Gb/s NIC per GPU (AMD platform reference); 128 nodes in 32-node units and 448 GB/s rings (7 links x 64 GB/s) assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's, switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        source: "AMD Instinct MI300X datasheet (FP32 163.4, TF32 653.7, FP16/BF16 1,307.4 TFLOP/s dense; HBM3 192 GB, 5.3 TB/s; Infinity Fabric 7 links of 128 GB/s, full mesh), one 400 Gb/s NIC per GPU (AMD platform reference); 128 nodes in 32-node units and 448 GB/s rings (7 links x 64 GB/s) assumed; rates and bandwidth half the peaks as ABCI's measured R; latencies as ABCI's (RCCL's own not found), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
         gpu: gpu("MI300X"),
         link_bytes_per_s: 448e9,
         nic_bytes_per_s: 50e9,
         nodes: 128,
         leaf_nodes: 32,
         bus: (Some(312.912e9), None),
+        latencies_s: ABCI_LATENCIES_S,
     }
     .spec()
 }
@@ -349,13 +383,13 @@ fn dgx1_v100(memory_bytes: f64, name: &str, gpu: &str) -> ClusterSpec {
     ClusterSpec {
         name: name.into(),
         gpu: Some(gpu.into()),
-        source: "NVIDIA DGX-1 with V100 SXM2 (user guide: 8 GPUs in an NVLink 2 hybrid cube mesh, 6 links x 25 GB/s per GPU, 4x EDR 100 Gb/s); V100 datasheet (FP32 15.7, FP16 125 TFLOP/s, HBM2 900 GB/s) derated as ABCI's measured V100 (7.8 TFLOP/s, 450 GB/s); one node; latencies as ABCI's; 781 MiB reserved (pytorch/pytorch#34323)".into(),
+        source: "NVIDIA DGX-1 with V100 SXM2 (user guide: 8 GPUs in an NVLink 2 hybrid cube mesh, 6 links x 25 GB/s per GPU, 4x EDR 100 Gb/s); V100 datasheet (FP32 15.7, FP16 125 TFLOP/s, HBM2 900 GB/s) derated as ABCI's measured V100 (7.8 TFLOP/s, 450 GB/s); one node; NCCL's ring step over NVLink, 3.4 µs (Simple protocol: NVIDIA/nccl v2.23.4 tuning.cc); 781 MiB reserved (pytorch/pytorch#34323)".into(),
         gpu_memory_bytes: memory_bytes,
         gpus_per_node: 8,
         max_gpus: 8,
         intra_node: LinkSpec {
             bandwidth_bytes_per_s: 150e9,
-            latency_s: 9e-6,
+            latency_s: NCCL_NVLINK_STEP_S,
         },
         nics_per_node: 4,
         switch_levels: vec![level("switch", None, 130e-9)],
