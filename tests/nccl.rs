@@ -1,0 +1,55 @@
+//! The realistic edition's Allreduce on the DGX H100 preset against
+//! nccl-tests' measured `all_reduce_perf` on H100 nodes with 8 NDR NICs
+//! (`validation/nccl-allreduce-h100.csv`: one DGX H100, NVIDIA's
+//! dgxc-benchmarking sample; 2, 4 and 8 nodes of one cluster,
+//! NVIDIA/nccl-tests#309; 1 MiB to 1 GiB, NCCL's default algorithm).
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::cost::collectives::Fabric;
+use paradl::oracle::cost::terms::Terms;
+use paradl::oracle::{Fidelity, presets};
+
+const CSV: &str = include_str!("validation/nccl-allreduce-h100.csv");
+
+/// (GPUs, bytes, measured seconds) of every row.
+fn rows() -> Vec<(u64, f64, f64)> {
+    let mut lines = CSV.lines();
+    assert_eq!(lines.next(), Some("nodes,gpus,size_bytes,time_us,busbw_gbps,source"));
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let number = |i: usize| cells[i].parse::<f64>().expect("a number");
+            (number(1) as u64, number(2), number(3) * 1e-6)
+        })
+        .collect()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+#[test]
+fn allreduces_on_h100_nodes_match_nccl_tests() {
+    let cluster = presets::cluster("dgx-h100").expect("a preset");
+    let terms = Terms::new(&cluster, Fidelity::Realistic);
+    let fabric = Fabric::new(&cluster, &terms);
+    let rows = rows();
+    assert_eq!(rows.len(), 44);
+    let mut by_nodes: Vec<(u64, Vec<f64>)> = Vec::new();
+    for (gpus, bytes, measured_s) in rows {
+        let ratio = fabric.allreduce_consecutive(gpus, bytes) / measured_s;
+        eprintln!("{gpus:>3} GPUs {bytes:>12} B: model / measured {ratio:.2}");
+        // every size within a factor of two (NCCL switches protocols and algorithms by size)
+        assert!((0.5..=2.0).contains(&ratio), "{gpus} GPUs, {bytes} B: {ratio}");
+        match by_nodes.iter_mut().find(|(g, _)| *g == gpus) {
+            Some((_, ratios)) => ratios.push(ratio),
+            None => by_nodes.push((gpus, vec![ratio])),
+        }
+    }
+    for (gpus, ratios) in &mut by_nodes {
+        let m = median(ratios);
+        eprintln!("{gpus} GPUs: median model / measured {m:.2}");
+        assert!((m - 1.0).abs() <= 0.25, "{gpus} GPUs: {m}");
+    }
+}
