@@ -210,6 +210,64 @@ fn presets_hold_what_autograd_saves() {
     }
 }
 
+/// One MLPerf run of a fixture: its system, cluster preset, training GPUs,
+/// samples a GPU and measured samples a second.
+#[derive(Clone, Copy)]
+struct MlperfRun<'a> {
+    system: &'a str,
+    cluster: &'a str,
+    gpus: u64,
+    batch: f64,
+    measured: f64,
+}
+
+/// The runs of `validation/mlperf-*.csv`, columns found by their header.
+fn mlperf_runs(text: &str) -> Vec<MlperfRun<'_>> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(h)).unwrap();
+    let (system, cluster) = (column(&["system"]), column(&["cluster"]));
+    let gpus = column(&["gpus", "training_gpus"]);
+    let (batch, measured) = (column(&["batch_per_gpu"]), column(&["images_per_s", "samples_per_s"]));
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            MlperfRun {
+                system: f[system],
+                cluster: f[cluster],
+                gpus: f[gpus].parse().unwrap(),
+                batch: f[batch].parse().unwrap(),
+                measured: f[measured].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+impl MlperfRun<'_> {
+    /// The samples a second projected for this run of `model` on its preset
+    /// (enlarged to the run's GPUs where the run was larger): data
+    /// parallelism in FP16 channels last, a momentum buffer (LARS, SGD), the
+    /// gradient exchange overlapped with the backward pass as MXNet runs it.
+    /// Asserts that the run fits (it ran).
+    fn projected(&self, model: &str) -> f64 {
+        let mut spec = presets::cluster(self.cluster).unwrap().spec().clone();
+        spec.max_gpus = spec.max_gpus.max(self.gpus);
+        let cluster = paradl::oracle::Cluster::new(spec).unwrap();
+        let s = paradl::oracle::Scenario::new(presets::network(model).unwrap(), cluster);
+        let p = s
+            .project(&RunSpec {
+                precision: Precision::Fp16,
+                optimizer: Optimizer::Momentum,
+                memory_format: MemoryFormat::Nhwc,
+                overlap: true,
+                ..RunSpec::new(Strategy::Data, self.gpus, Batch::SamplesPerGpu(self.batch))
+            })
+            .unwrap();
+        assert!(p.feasible, "{} with {model}: {:?}", self.system, p.violations);
+        p.mini_batch as f64 * p.iterations as f64 / p.total_s
+    }
+}
+
 /// NVIDIA's MLPerf Training ResNet-50 runs (`validation/mlperf-resnet50.csv`,
 /// made by `validation/mlperf_resnet_extract.py`, see `validation/mlperf.md`):
 /// MXNet, FP16 channels last, LARS (a momentum buffer), the gradient
@@ -218,33 +276,16 @@ fn presets_hold_what_autograd_saves() {
 /// enlarged to the run's GPU count where the run was larger.
 #[test]
 fn mlperf_resnet50_runs_are_projected_from_one_gpu_to_thousands() {
-    let text = include_str!("validation/mlperf-resnet50.csv");
     let (mut all, mut at_scale) = (Vec::new(), Vec::new());
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let gpus: u64 = f[4].parse().unwrap();
-        let batch: f64 = f[5].parse().unwrap();
-        let measured: f64 = f[6].parse().unwrap();
-        let mut spec = presets::cluster(f[2]).unwrap().spec().clone();
-        spec.max_gpus = spec.max_gpus.max(gpus);
-        let cluster = paradl::oracle::Cluster::new(spec).unwrap();
-        let s = paradl::oracle::Scenario::new(presets::network("resnet50-torchvision").unwrap(), cluster);
-        let p = s
-            .project(&RunSpec {
-                precision: Precision::Fp16,
-                optimizer: Optimizer::Momentum,
-                memory_format: MemoryFormat::Nhwc,
-                overlap: true,
-                ..RunSpec::new(Strategy::Data, gpus, Batch::SamplesPerGpu(batch))
-            })
-            .unwrap();
-        assert!(p.feasible, "{line}: {:?}", p.violations);
-        let projected = p.mini_batch as f64 * p.iterations as f64 / p.total_s;
-        let ratio = projected / measured;
+    for run in mlperf_runs(include_str!("validation/mlperf-resnet50.csv")) {
+        let MlperfRun {
+            system, gpus, batch, ..
+        } = run;
+        let ratio = run.projected("resnet50-torchvision") / run.measured;
         let accuracy = ratio.min(1.0 / ratio);
-        println!("{} {} GPUs at {batch}: projected / measured {ratio:.2}", f[1], gpus);
+        println!("{system} {gpus} GPUs at {batch}: projected / measured {ratio:.2}");
         // no run off by more than 30%
-        assert!(accuracy >= 0.7, "{line}: {ratio}");
+        assert!(accuracy >= 0.7, "{system}: {ratio}");
         all.push(accuracy);
         if gpus >= 512 {
             at_scale.push(accuracy);
@@ -273,27 +314,14 @@ fn mlperf_resnet50_runs_are_projected_from_one_gpu_to_thousands() {
 /// a goal.
 #[test]
 fn mlperf_unet3d_runs_are_projected_within_a_factor() {
-    let text = include_str!("validation/mlperf-unet3d.csv");
     let mut accuracies = Vec::new();
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let gpus: u64 = f[3].parse().unwrap();
-        let batch: f64 = f[4].parse().unwrap();
-        let measured: f64 = f[5].parse().unwrap();
-        let s = presets::scenario("unet3d", f[2]).unwrap();
-        let p = s
-            .project(&RunSpec {
-                precision: Precision::Fp16,
-                optimizer: Optimizer::Momentum,
-                memory_format: MemoryFormat::Nhwc,
-                overlap: true,
-                ..RunSpec::new(Strategy::Data, gpus, Batch::SamplesPerGpu(batch))
-            })
-            .unwrap();
-        assert!(p.feasible, "{line}: {:?}", p.violations);
-        let ratio = p.mini_batch as f64 * p.iterations as f64 / p.total_s / measured;
-        println!("{} {gpus} GPUs at {batch}: projected / measured {ratio:.2}", f[1]);
-        assert!((0.55..=1.1).contains(&ratio), "{line}: {ratio}");
+    for run in mlperf_runs(include_str!("validation/mlperf-unet3d.csv")) {
+        let MlperfRun {
+            system, gpus, batch, ..
+        } = run;
+        let ratio = run.projected("unet3d") / run.measured;
+        println!("{system} {gpus} GPUs at {batch}: projected / measured {ratio:.2}");
+        assert!((0.55..=1.1).contains(&ratio), "{system}: {ratio}");
         accuracies.push(ratio.min(1.0 / ratio));
     }
     let mean = accuracies.iter().sum::<f64>() / accuracies.len() as f64;

@@ -33,6 +33,10 @@ import json, math, os, re, statistics, subprocess, sys, csv
 MIRROR = sys.argv[1] if len(sys.argv) > 1 else "/work/.mirror"
 OUT = sys.argv[2] if len(sys.argv) > 2 else "."
 N_TRAIN = 1281167
+# log keys whose value a run keeps as it is, and the name it keeps it under
+LOGGED_VALUES = {"submission_org": "org", "global_batch_size": "global_batch",
+                 "submission_platform": "platform", "d_batch_size": "d_batch",
+                 "opt_name": "opt", "s_optimizer": "s_optimizer"}
 ROUNDS = ["v0.7", "v1.0", "v1.1", "v2.0", "v2.1", "v3.0", "v3.1", "v4.0"]
 # submitter directories scanned per round (v3.0: the 3,584-GPU H100 run was submitted as
 # "NVIDIA+CoreWeave" under NVIDIA_CoreWeave/; the same runs are re-listed under NVIDIA/ in v3.1 and v4.0)
@@ -87,18 +91,8 @@ def parse_log(text):
     pending_epoch = None
     for d in ev:
         k, t, v, md = d.get("key"), d.get("time_ms"), d.get("value"), d.get("metadata", {}) or {}
-        if k == "submission_org":
-            out["org"] = v
-        elif k == "global_batch_size":
-            out["global_batch"] = v
-        elif k == "submission_platform":
-            out["platform"] = v
-        elif k == "d_batch_size":
-            out["d_batch"] = v
-        elif k == "opt_name":
-            out["opt"] = v
-        elif k == "s_optimizer":
-            out["s_optimizer"] = v
+        if k in LOGGED_VALUES:
+            out[LOGGED_VALUES[k]] = v
         elif k == "run_start" and out["run_start"] is None:
             out["run_start"] = t
         elif k == "run_stop":

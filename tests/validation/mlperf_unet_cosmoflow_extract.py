@@ -140,15 +140,17 @@ def run_times(recs):
     return (st["time_ms"] - rs["time_ms"]) / 60000.0, status
 
 
+def logged(recs, **names):
+    """The value of each log key's first record (None when absent), by name."""
+    return {name: (first(recs, key) or {}).get("value") for name, key in names.items()}
+
+
 # ----------------------------------------------------------------- unet3d
 def unet_run(text):
     recs = parse_mllog(text)
-    r = {}
-    r["gbs"] = (first(recs, "global_batch_size") or {}).get("value")
-    r["train_samples"] = (first(recs, "train_samples") or {}).get("value")
-    r["samples_per_epoch"] = (first(recs, "samples_per_epoch") or {}).get("value")
-    r["platform"] = (first(recs, "submission_platform") or {}).get("value")
-    r["ga"] = (first(recs, "gradient_accumulation_steps") or {}).get("value")
+    r = logged(recs, gbs="global_batch_size", train_samples="train_samples",
+               samples_per_epoch="samples_per_epoch", platform="submission_platform",
+               ga="gradient_accumulation_steps")
     r["ttt_min"], r["status"] = run_times(recs)
     spe = r["samples_per_epoch"] or r["train_samples"]
     blocks = []
@@ -235,13 +237,9 @@ def argval(cmd, *names):
 # -------------------------------------------------------------- cosmoflow
 def cosmo_run(text):
     recs = parse_mllog(text)
-    r = {}
-    r["gbs"] = (first(recs, "global_batch_size") or {}).get("value")
-    r["train_samples"] = (first(recs, "train_samples") or {}).get("value")
-    r["eval_samples"] = (first(recs, "eval_samples") or {}).get("value")
-    r["platform"] = (first(recs, "submission_platform") or {}).get("value")
-    r["nodes_inst"] = (first(recs, "number_of_nodes") or {}).get("value")
-    r["acc_per_node"] = (first(recs, "accelerators_per_node") or {}).get("value")
+    r = logged(recs, gbs="global_batch_size", train_samples="train_samples",
+               eval_samples="eval_samples", platform="submission_platform",
+               nodes_inst="number_of_nodes", acc_per_node="accelerators_per_node")
     r["ttt_min"], r["status"] = run_times(recs)
     ss = first(recs, "staging_stop")
     sst = first(recs, "staging_start")
