@@ -1,7 +1,8 @@
 //! Criterion benchmarks on ResNet-152: a full sweep (every strategy, GPU
 //! counts 1 to 4096, samples per GPU 1 to 256), a ranking, building the
-//! scenario, the planner's whole space up to 4,096 GPUs, and an
-//! explanation and a placement.
+//! scenario, the planner's whole space up to 4,096 GPUs, one projection
+//! with and without the overlap's gradient buckets, and an explanation and
+//! a placement.
 
 use std::hint::black_box;
 
@@ -29,6 +30,17 @@ fn full_sweep(c: &mut Criterion) {
                     black_box(points)
                 })
             },
+        );
+    }
+    for overlap in [false, true] {
+        let run = RunSpec {
+            overlap,
+            optimizer: Optimizer::Momentum,
+            ..RunSpec::new(Strategy::Data, 256, Batch::SamplesPerGpu(32.0))
+        };
+        c.bench_function(
+            &format!("project resnet152 data at 256 GPUs (overlap {overlap}: gradient buckets)"),
+            |b| b.iter(|| black_box(scenario.project(&run).map(|p| p.total_s))),
         );
     }
     c.bench_function("rank resnet152 at 256 GPUs", |b| {
