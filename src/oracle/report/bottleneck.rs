@@ -224,6 +224,8 @@ pub struct Evidence<'a> {
     pub redundancy: Option<Redundancy>,
     /// Pipeline balance.
     pub stages: Option<StageBalance>,
+    /// Whether the gradient exchange already overlaps the backward pass.
+    pub overlapped: bool,
 }
 
 /// Every finding, most severe first.
@@ -322,7 +324,13 @@ fn communication(e: &Evidence<'_>) -> Option<Finding> {
         .figure(units::percent(share), share, Quantity::Total)
         .text(" of the epoch, ")
         .figure(units::percent(dominant_share), dominant_share, Quantity::Communication)
-        .text(&format!(" of it {}{class}: {verdict}.", dominant.label()));
+        .text(&format!(" of it {}{class}: {verdict}.", dominant.label()))
+        .text(if dominant == CommKind::GradientAllreduce && !e.overlapped {
+            " PyTorch's DDP, Horovod and MXNet overlap it with the backward pass by default, \
+                 bucket by bucket: the overlap option (--overlap) hides part of it."
+        } else {
+            ""
+        });
     Some(Finding::new(
         severity,
         FindingDetail::CommunicationBound {
@@ -461,6 +469,7 @@ mod tests {
             bounds,
             redundancy: None,
             stages: None,
+            overlapped: false,
         }
     }
 
@@ -485,6 +494,16 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(found[0].message.contains("gradient allreduce"));
+        // a gradient exchange not yet overlapped names the option that hides it
+        assert!(found[0].message.contains("the overlap option"), "{}", found[0].message);
+        let overlapped = Evidence {
+            overlapped: true,
+            ..evidence(&comm, &[])
+        };
+        assert!(!findings(&overlapped)[0].message.contains("overlap option"));
+        // another kind dominating: no such hint
+        let halo = Communication::of(CommKind::Halo, 20.0);
+        assert!(!findings(&evidence(&halo, &[]))[0].message.contains("overlap option"));
     }
 
     #[test]

@@ -112,6 +112,7 @@ impl Scenario {
             bounds: &bounds,
             redundancy: cost.redundancy,
             stages: cost.stages,
+            overlapped: run.overlap,
         });
         Projection {
             strategy: run.strategy,
