@@ -219,3 +219,20 @@ fn cosmoflow_256_reads_its_relu_corrected() {
             .contains("typo")
     );
 }
+
+#[test]
+fn the_nvidia_presets_ring_steps_are_nccls() {
+    use paradl::oracle::cost::collectives::ring;
+    use paradl::oracle::presets::clusters::{NCCL_NET_STEP_S, NCCL_NVLINK_STEP_S};
+    // NCCL's Simple-protocol ring steps (tuning.cc): 3.4 µs over NVLink, 14 µs between two
+    // nodes of a leaf; ABCI and the MI300X nodes keep ABCI's measured 9 µs and 40.35 µs
+    for key in ["dgx-a100", "dgx-h100", "dgx-h200", "dgx-b200"] {
+        let c = presets::cluster(key).unwrap();
+        close(ring(&c, 8, 1).alpha_s, NCCL_NVLINK_STEP_S);
+        close(ring(&c, 16, 1).alpha_s, NCCL_NET_STEP_S);
+    }
+    close(ring(&presets::cluster("dgx1-v100-16gb").unwrap(), 8, 1).alpha_s, 3.4e-6);
+    let mi300x = presets::cluster("mi300x").unwrap();
+    close(ring(&mi300x, 8, 1).alpha_s, 9e-6);
+    close(ring(&mi300x, 16, 1).alpha_s, 2.0 * 20.11e-6 + 130e-9);
+}

@@ -374,4 +374,24 @@ mod tests {
             want.min(flat).min(tree_allreduce(8, 1e9, ring(&abci, 8, 1)))
         ));
     }
+
+    #[test]
+    fn hierarchical_allreduce_crosses_many_nodes_by_a_tree() {
+        // ABCI, 128 GPUs = 32 nodes of 4, m = 4e3 bytes. Inside: RS_in = AG_in =
+        // 3·(9 µs + 4e3/4/50e9) = 27.06 µs. Across 32 nodes (a rack level, 270 ns of switches)
+        // on each rail: α = 40.49 µs, β = 1/6.25e9, m' = 1e3 bytes; a ring takes
+        // 2·31·(40.49 µs + 1e3/32/6.25e9) = 2.51069 ms, the double binary tree
+        // 2·5·40.49 µs + 2·1e3/6.25e9 = 405.22 µs: the tree.
+        let abci = presets::cluster("abci").unwrap();
+        let mut terms = Terms::ideal();
+        terms.allreduce = AllreduceAlgorithm::Hierarchical;
+        let fabric = Fabric::new(&abci, &terms);
+        let got = fabric.allreduce_consecutive(128, 4e3);
+        assert!(close(got, 2.0 * 27.06e-6 + 405.22e-6), "{got}");
+        // a large message crosses by the ring: m = 4e9, m' = 1e9
+        let big = fabric.allreduce_consecutive(128, 4e9);
+        let inside = 2.0 * 3.0 * (9e-6 + 4e9 / 4.0 / 50e9);
+        let ring_across = 2.0 * 31.0 * (40.49e-6 + 1e9 / 32.0 / 6.25e9);
+        assert!(close(big, inside + ring_across), "{big}");
+    }
 }
