@@ -421,6 +421,40 @@ fn validate_prints_the_accuracy_of_both_editions() {
 }
 
 #[test]
+fn validate_published_projects_every_published_run() {
+    let report = json("validate --published --format json");
+    let rows = report.as_array().unwrap();
+    assert_eq!(rows.len(), 80);
+    // the runs are the measured fixtures' (tests/validation): each MLPerf ResNet-50 row is there
+    let fixture = include_str!("validation/mlperf-resnet50.csv");
+    for line in fixture.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (gpus, measured): (u64, f64) = (f[4].parse().unwrap(), f[6].parse().unwrap());
+        assert!(
+            rows.iter().any(|r| r["run"]["system"] == f[1]
+                && r["run"]["gpus"].as_u64() == Some(gpus)
+                && r["run"]["measured_samples_per_s"].as_f64() == Some(measured)),
+            "{line}"
+        );
+    }
+    let accuracy = |r: &Value| {
+        let ratio = r["ratio"].as_f64().unwrap();
+        ratio.min(1.0 / ratio)
+    };
+    assert!(rows.iter().all(|r| accuracy(r) > 0.5));
+    let mean = rows.iter().map(accuracy).sum::<f64>() / rows.len() as f64;
+    assert!(mean > 0.8, "{mean}");
+    let out = paradl("validate --published");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("80 training runs NVIDIA published"), "{text}");
+    assert!(text.contains("MLPerf Training, resnet50-torchvision"), "{text}");
+    let csv = paradl("validate --published --format csv");
+    assert_eq!(String::from_utf8_lossy(&csv.stdout).lines().count(), 81);
+    // a tier is ParaDL's runs' choice: not with --published
+    assert!(!paradl("validate --published --tier head").status.success());
+}
+
+#[test]
 fn search_prints_the_front_and_project_repeats_its_best() {
     let plan = json(
         "search --model resnet50 --cluster abci --max-gpus 64 --samples-per-gpu 32 --optimizer momentum --objective cost --format json",

@@ -153,6 +153,11 @@ pub struct ValidateArgs {
     /// Which runs: all, head (January 2020 code) or historical (2019 code).
     #[arg(long, value_parser = parse_named::<Tier>, default_value = "all")]
     pub tier: Tier,
+    /// Today's machines instead: the training runs NVIDIA published for
+    /// V100, A100, H100 and H200 systems (DeepLearningExamples, MLPerf
+    /// Training), projected uncalibrated by the realistic edition.
+    #[arg(long, conflicts_with = "tier")]
+    pub published: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,

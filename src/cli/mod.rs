@@ -5,6 +5,7 @@
 mod args;
 mod input;
 mod output;
+mod published;
 
 use std::process::ExitCode;
 
@@ -174,6 +175,10 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                 .calibrate(&runs, &loaded.template)
                 .map_err(|e| input::measured_error(&a.measured, e))?;
             output::calibration(&calibration, a.format)
+        }
+        Command::Validate(a) if a.published => {
+            let report = crate::oracle::validation::published_report().map_err(input::run_error)?;
+            published::published(&report, a.format)
         }
         Command::Validate(a) => {
             let report = crate::oracle::validation::report(a.tier).map_err(input::run_error)?;

@@ -42,6 +42,47 @@ impl Record<'_> {
     pub fn error(&self, index: usize, problem: ParseProblem) -> ParseError {
         ParseError::at(self.line, self.column(index), problem)
     }
+
+    /// The index of the field named `name` in this header record.
+    ///
+    /// # Errors
+    /// A [`ParseProblem::Missing`] column, at line 1, column 1.
+    pub fn named(&self, name: &str) -> Result<usize, ParseError> {
+        self.cells
+            .iter()
+            .position(|c| c.text == name)
+            .ok_or_else(|| ParseError::at(1, 1, ParseProblem::Missing(format!("column '{name}'"))))
+    }
+
+    /// Field `index` read as a `T` (a number, or what `T` parses).
+    ///
+    /// # Errors
+    /// A [`ParseProblem::BadNumber`] at the field, saying what was
+    /// `expected`.
+    pub fn value<T: std::str::FromStr>(&self, index: usize, expected: &str) -> Result<T, ParseError> {
+        self.text(index).parse().map_err(|_| {
+            self.error(
+                index,
+                ParseProblem::BadNumber {
+                    text: self.text(index).into(),
+                    expected: expected.into(),
+                },
+            )
+        })
+    }
+}
+
+/// The header record of `text` and the records after it.
+///
+/// # Errors
+/// As [`records`], or a [`ParseProblem::Missing`] header when `text` holds
+/// no record.
+pub fn with_header(text: &str) -> Result<(Record<'_>, Vec<Record<'_>>), ParseError> {
+    let mut all = records(text)?.into_iter();
+    let header = all
+        .next()
+        .ok_or_else(|| ParseError::at(1, 1, ParseProblem::Missing("the header".into())))?;
+    Ok((header, all.collect()))
 }
 
 /// The records of `text`, blank lines skipped; CR/LF line ends; a leading

@@ -7,10 +7,17 @@
 //! batch-size argument (the same script setting at growing GPU counts).
 //! Calibrated accuracy counts only the runs a series predicts (not the one
 //! it was calibrated on), so a series of one run gives none.
+//!
+//! Today's machines: the training runs NVIDIA published for V100, A100,
+//! H100 and H200 systems ([`published_report`]).
 
+mod published;
 mod report;
 mod runs;
 
+pub use published::{
+    PUBLISHED_COLUMNS, PUBLISHED_RUNS_CSV, PublishedProjection, PublishedRun, parse_published, published_report,
+};
 pub use report::{Accuracy, Method, Predictions, Report, SkippedRun, ValidatedRun, report, report_in};
 pub use runs::{Selected, Tier, ValidationRun, measured_csv, measured_csv_in, parse, runs};
 

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::MEASURED_RUNS_CSV;
 use crate::oracle::formats::measured;
-use crate::oracle::formats::records::{Record, records};
+use crate::oracle::formats::records::{Record, with_header};
 use crate::oracle::model::errors::{ParseError, ParseProblem};
 use crate::oracle::model::measured::MeasuredRun;
 use crate::oracle::model::strategy::Strategy;
@@ -127,17 +127,8 @@ pub fn runs() -> Result<Selected, ParseError> {
 /// A [`ParseError`] at the line and column of a missing column or a value
 /// that is not a number or a strategy.
 pub fn parse(text: &str) -> Result<Selected, ParseError> {
-    let records = records(text)?;
-    let Some((header, rows)) = records.split_first() else {
-        return Err(ParseError::at(1, 1, ParseProblem::Missing("the header".into())));
-    };
-    let column = |name: &str| {
-        header
-            .cells
-            .iter()
-            .position(|c| c.text == name)
-            .ok_or_else(|| ParseError::at(1, 1, ParseProblem::Missing(format!("column '{name}'"))))
-    };
+    let (header, rows) = with_header(text)?;
+    let column = |name: &str| header.named(name);
     let cols = Columns {
         id: column("run_id")?,
         model: column("model")?,
@@ -197,15 +188,7 @@ struct Columns {
 }
 
 fn number<T: std::str::FromStr>(row: &Record<'_>, index: usize) -> Result<T, ParseError> {
-    row.text(index).parse().map_err(|_| {
-        row.error(
-            index,
-            ParseProblem::BadNumber {
-                text: row.text(index).into(),
-                expected: "number".into(),
-            },
-        )
-    })
+    row.value(index, "number")
 }
 
 /// The shipped runs of `model` in `tier` as measured-run CSV (what a
