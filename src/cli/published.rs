@@ -5,12 +5,9 @@ use std::fmt::Write;
 
 use super::args::ListFormat;
 use super::{CliError, json};
+use crate::oracle::accuracy;
+use crate::oracle::scenario::geometric_mean;
 use crate::oracle::validation::{PUBLISHED_COLUMNS, PublishedProjection};
-
-/// `min(p/m, m/p)`.
-fn accuracy(ratio: f64) -> f64 {
-    ratio.min(1.0 / ratio)
-}
 
 /// The report in `format`: each run (projected and measured samples a
 /// second, their ratio), then the mean accuracy of each source family and
@@ -130,9 +127,8 @@ fn summary(report: &[PublishedProjection], text: &mut String) {
     groups.push(("all".into(), report.iter().map(|p| p.ratio).collect()));
     text.push_str("mean accuracy (geometric mean of projected/measured):\n");
     for (key, ratios) in &groups {
-        let n = ratios.len() as f64;
-        let mean = ratios.iter().map(|r| accuracy(*r)).sum::<f64>() / n;
-        let geometric = (ratios.iter().map(|r| r.ln()).sum::<f64>() / n).exp();
+        let mean = ratios.iter().map(|r| accuracy(*r, 1.0)).sum::<f64>() / ratios.len() as f64;
+        let geometric = geometric_mean(ratios.iter().copied());
         let _ = writeln!(text, "  {key:<56} {:>3} runs {mean:.3} ({geometric:.2})", ratios.len());
     }
 }
