@@ -105,10 +105,7 @@ fn run(row: &Record<'_>, order: &[usize; 7]) -> Result<Located, ParseError> {
         ));
     }
     let at = |c: MeasuredColumn| order[c as usize];
-    let strategy = row
-        .text(at(MeasuredColumn::Strategy))
-        .parse::<Strategy>()
-        .map_err(|e| row.error(at(MeasuredColumn::Strategy), ParseProblem::Invalid(e)))?;
+    let strategy: Strategy = row.parsed(at(MeasuredColumn::Strategy))?;
     let count = |c: MeasuredColumn| -> Result<Option<u64>, ParseError> {
         let text = row.text(at(c));
         if text.is_empty() {

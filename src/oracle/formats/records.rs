@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::oracle::model::errors::{ParseError, ParseProblem};
+use crate::oracle::model::errors::{InputError, ParseError, ParseProblem};
 
 /// One field of a record.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +52,17 @@ impl Record<'_> {
             .iter()
             .position(|c| c.text == name)
             .ok_or_else(|| ParseError::at(1, 1, ParseProblem::Missing(format!("column '{name}'"))))
+    }
+
+    /// Field `index` read as a value of the model (a strategy, a
+    /// precision): its own rule's error when it is none.
+    ///
+    /// # Errors
+    /// A [`ParseProblem::Invalid`] at the field, with the value's error.
+    pub fn parsed<T: std::str::FromStr<Err = InputError>>(&self, index: usize) -> Result<T, ParseError> {
+        self.text(index)
+            .parse()
+            .map_err(|e| self.error(index, ParseProblem::Invalid(e)))
     }
 
     /// Field `index` read as a `T` (a number, or what `T` parses).

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use crate::oracle::formats::records::{Record, with_header};
-use crate::oracle::model::errors::{InputError, OracleError, ParseError, ParseProblem};
+use crate::oracle::model::errors::{OracleError, ParseError};
 use crate::oracle::model::practice::{MemoryFormat, Optimizer, Precision};
 use crate::oracle::model::run::{Batch, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -95,9 +95,9 @@ pub fn parse_published(text: &str) -> Result<Vec<PublishedRun>, ParseError> {
                 cluster: row.text(c[3]).into(),
                 gpus: value(row, c[4])?,
                 samples_per_gpu: value(row, c[5])?,
-                precision: named(row, c[6])?,
-                memory_format: named(row, c[7])?,
-                optimizer: named(row, c[8])?,
+                precision: row.parsed(c[6])?,
+                memory_format: row.parsed(c[7])?,
+                optimizer: row.parsed(c[8])?,
                 overlap: value(row, c[9])?,
                 measured_samples_per_s: value(row, c[10])?,
                 reference: row.text(c[11]).into(),
@@ -108,12 +108,6 @@ pub fn parse_published(text: &str) -> Result<Vec<PublishedRun>, ParseError> {
 
 fn value<T: std::str::FromStr>(row: &Record<'_>, index: usize) -> Result<T, ParseError> {
     row.value(index, "number (or true/false)")
-}
-
-fn named<T: std::str::FromStr<Err = InputError>>(row: &Record<'_>, index: usize) -> Result<T, ParseError> {
-    row.text(index)
-        .parse()
-        .map_err(|e| row.error(index, ParseProblem::Invalid(e)))
 }
 
 /// Every shipped published run, projected.

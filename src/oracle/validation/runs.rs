@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::MEASURED_RUNS_CSV;
 use crate::oracle::formats::measured;
 use crate::oracle::formats::records::{Record, with_header};
-use crate::oracle::model::errors::{ParseError, ParseProblem};
+use crate::oracle::model::errors::ParseError;
 use crate::oracle::model::measured::MeasuredRun;
 use crate::oracle::model::strategy::Strategy;
 
@@ -159,10 +159,7 @@ pub fn parse(text: &str) -> Result<Selected, ParseError> {
         out.push(ValidationRun {
             id: row.text(cols.id).into(),
             model: row.text(cols.model).into(),
-            strategy: row
-                .text(cols.strategy)
-                .parse()
-                .map_err(|e| row.error(cols.strategy, ParseProblem::Invalid(e)))?,
+            strategy: row.parsed(cols.strategy)?,
             variant: row.text(cols.variant).into(),
             tier: row.text(cols.tier).into(),
             gpus: number(row, cols.gpus)?,
