@@ -303,23 +303,10 @@ impl CostTable {
     /// each layer's measured line carried to its time per sample here
     /// (`y_l = a_l + c_l·B_1` its measured seconds at the profile's batch).
     pub fn compute_s(&self, samples: f64, plan: Option<&SplitPlan>) -> f64 {
-        match (&self.kernels, plan) {
-            (None, plan) if let Some(lines) = &self.lines => {
-                let q = plan.map_or(1.0, |p| p.parts as f64);
-                lines
-                    .iter()
-                    .enumerate()
-                    .map(|(i, line)| {
-                        let split = plan.is_some_and(|p| p.mask.get(i).copied().unwrap_or(false));
-                        line_s(*line, samples) / if split { q } else { 1.0 }
-                    })
-                    .sum()
-            }
-            (None, None) => samples * self.time_per_sample_s,
-            (None, Some(plan)) => samples * plan.time_s(&self.layers),
-            (Some(k), plan) => (0..self.layers.len())
-                .map(|i| k.layer_s(i, samples, cut_of(plan, i)))
-                .sum(),
+        match (&self.kernels, &self.lines, plan) {
+            (None, None, None) => samples * self.time_per_sample_s,
+            (None, None, Some(plan)) => samples * plan.time_s(&self.layers),
+            _ => self.layer_terms(samples, plan).sum(),
         }
     }
 
@@ -331,17 +318,20 @@ impl CostTable {
     /// `T_l(B, cut_l)` with kernels; else `B·t_l` (a two-batch profile's
     /// carried line `a_l + c_l·B`), `/q` for a split layer.
     pub fn layer_times_s(&self, samples: f64, plan: Option<&SplitPlan>) -> Vec<f64> {
-        let divisor = |i: usize| match plan {
+        self.layer_terms(samples, plan).collect()
+    }
+
+    /// The terms of [`CostTable::layer_times_s`], one layer after another.
+    fn layer_terms<'a>(&'a self, samples: f64, plan: Option<&'a SplitPlan>) -> impl Iterator<Item = f64> + 'a {
+        let divisor = move |i: usize| match plan {
             Some(p) if p.mask.get(i).copied().unwrap_or(false) => p.parts as f64,
             _ => 1.0,
         };
-        (0..self.layers.len())
-            .map(|i| match (&self.kernels, &self.lines) {
-                (Some(k), _) => k.layer_s(i, samples, cut_of(plan, i)),
-                (None, Some(lines)) => lines.get(i).map_or(0.0, |line| line_s(*line, samples)) / divisor(i),
-                (None, None) => samples * self.times_s.get(i).copied().unwrap_or(0.0) / divisor(i),
-            })
-            .collect()
+        (0..self.layers.len()).map(move |i| match (&self.kernels, &self.lines) {
+            (Some(k), _) => k.layer_s(i, samples, cut_of(plan, i)),
+            (None, Some(lines)) => lines.get(i).map_or(0.0, |line| line_s(*line, samples)) / divisor(i),
+            (None, None) => samples * self.times_s.get(i).copied().unwrap_or(0.0) / divisor(i),
+        })
     }
 
     /// Seconds of one GPU's compute of the layers `range` (a pipeline
