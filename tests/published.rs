@@ -7,6 +7,7 @@
 #[path = "support/activations.rs"]
 mod activations;
 use activations::activations_per_sample;
+use paradl::oracle::validation::{PublishedRun, project_published};
 use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, RunSpec, Strategy, presets};
 
 /// One published run: cluster preset, GPUs, precision, batch per GPU and
@@ -250,21 +251,23 @@ impl MlperfRun<'_> {
     /// gradient exchange overlapped with the backward pass as MXNet runs it.
     /// Asserts that the run fits (it ran).
     fn projected(&self, model: &str) -> f64 {
-        let mut spec = presets::cluster(self.cluster).unwrap().spec().clone();
-        spec.max_gpus = spec.max_gpus.max(self.gpus);
-        let cluster = paradl::oracle::Cluster::new(spec).unwrap();
-        let s = paradl::oracle::Scenario::new(presets::network(model).unwrap(), cluster);
-        let p = s
-            .project(&RunSpec {
-                precision: Precision::Fp16,
-                optimizer: Optimizer::Momentum,
-                memory_format: MemoryFormat::Nhwc,
-                overlap: true,
-                ..RunSpec::new(Strategy::Data, self.gpus, Batch::SamplesPerGpu(self.batch))
-            })
-            .unwrap();
-        assert!(p.feasible, "{} with {model}: {:?}", self.system, p.violations);
-        p.mini_batch as f64 * p.iterations as f64 / p.total_s
+        let p = project_published(PublishedRun {
+            source: "MLPerf Training".into(),
+            system: self.system.into(),
+            model: model.into(),
+            cluster: self.cluster.into(),
+            gpus: self.gpus,
+            samples_per_gpu: self.batch,
+            precision: Precision::Fp16,
+            memory_format: MemoryFormat::Nhwc,
+            optimizer: Optimizer::Momentum,
+            overlap: true,
+            measured_samples_per_s: self.measured,
+            reference: String::new(),
+        })
+        .unwrap();
+        assert!(p.feasible, "{} with {model}", self.system);
+        p.projected_samples_per_s
     }
 }
 

@@ -72,6 +72,8 @@ pub struct PublishedProjection {
     pub projected_samples_per_s: f64,
     /// `projected / measured`.
     pub ratio: f64,
+    /// Whether the projection finds the run possible (it ran).
+    pub feasible: bool,
 }
 
 /// The runs of a file in the shipped format (the columns of
@@ -124,10 +126,21 @@ fn value<T: std::str::FromStr>(row: &Record<'_>, index: usize) -> Result<T, Pars
 /// run is not a valid projection (never for the shipped file: its test
 /// proves it).
 pub fn published_report() -> Result<Vec<PublishedProjection>, OracleError> {
-    parse_published(PUBLISHED_RUNS_CSV)?.into_iter().map(project).collect()
+    parse_published(PUBLISHED_RUNS_CSV)?
+        .into_iter()
+        .map(project_published)
+        .collect()
 }
 
-fn project(run: PublishedRun) -> Result<PublishedProjection, OracleError> {
+/// One published run, projected.
+///
+/// # Formula
+/// As [`published_report`].
+///
+/// # Errors
+/// An [`OracleError`] if a preset it names is unknown or the run is not a
+/// valid projection.
+pub fn project_published(run: PublishedRun) -> Result<PublishedProjection, OracleError> {
     let mut spec = presets::cluster(&run.cluster)?.spec().clone();
     spec.max_gpus = spec.max_gpus.max(run.gpus);
     let cluster = crate::oracle::model::cluster::Cluster::new(spec)?;
@@ -148,6 +161,7 @@ fn project(run: PublishedRun) -> Result<PublishedProjection, OracleError> {
     Ok(PublishedProjection {
         ratio: projected / run.measured_samples_per_s,
         projected_samples_per_s: projected,
+        feasible: p.feasible,
         run,
     })
 }
@@ -162,6 +176,7 @@ mod tests {
         assert_eq!(report.len(), 80);
         for p in &report {
             assert!(p.ratio.is_finite() && p.ratio > 0.0, "{p:?}");
+            assert!(p.feasible, "every run ran: {p:?}");
         }
     }
 
