@@ -165,9 +165,10 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         .times(p1),
     );
     let between = derived_exchange(&fabric, run, p1, weight_bytes, route);
-    let between_s = between.value;
+    // the gradient exchange: inside each group, then between the groups
+    let exchange_s = inside + between.value;
     let gather_weights = derived_weight_allgather(&fabric, run, p1, weight_bytes, route);
-    let communication = Communication::of(CommKind::GradientAllreduce, inside + between.value)
+    let communication = Communication::of(CommKind::GradientAllreduce, exchange_s)
         .with(CommKind::Halo, halo)
         .with(CommKind::Gather, gather)
         .with(CommKind::WeightAllgather, gather_weights.value);
@@ -181,7 +182,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         bounds,
         redundancy: redundancy(&plan, costs),
         stages: None,
-        gradient_buckets: overlap_buckets(table, run, per_group, Some(&plan), inside + between_s, exchange),
+        gradient_buckets: overlap_buckets(table, run, per_group, Some(&plan), exchange_s, exchange),
         hidden_s: 0.0,
         update_s: 0.0,
         derivations,
