@@ -18,16 +18,13 @@ pub fn published(report: &[PublishedProjection], format: ListFormat) -> Result<S
         ListFormat::Csv => {
             let mut text = format!("{},reference\n", columns().join(","));
             for p in report {
-                let quoted: Vec<String> = cells(p, true)
+                let mut fields = cells(p, true).to_vec();
+                fields.push(p.run.reference.clone());
+                let quoted: Vec<String> = fields
                     .iter()
                     .map(|c| format!("\"{}\"", c.replace('"', "\"\"")))
                     .collect();
-                let _ = writeln!(
-                    text,
-                    "{},\"{}\"",
-                    quoted.join(","),
-                    p.run.reference.replace('"', "\"\"")
-                );
+                let _ = writeln!(text, "{}", quoted.join(","));
             }
             Ok(text)
         }
