@@ -139,7 +139,7 @@ proptest! {
         // faster than the GPU's highest dense peak, from its datasheet (devices.rs), allows
         let s = scenario(model, cluster);
         let device = s.cluster().device().expect("every preset names its GPU");
-        let peak = device.peaks.0.max(device.peaks.1).max(device.peaks.2);
+        let peak = device.peaks.fp32.max(device.peaks.tf32).max(device.peaks.fp16).max(device.peaks.bf16);
         let spec = RunSpec { precision, memory_format: format, ..RunSpec::new(Par::Serial, 1, Batch::SamplesPerGpu(b)) };
         if let Ok(p) = s.project(&spec) {
             COMPARED[13].fetch_add(1, Ordering::Relaxed);
@@ -689,6 +689,7 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                     name: "Random".into(),
                     source: String::new(),
                     gpu: None,
+                    datasheet: None,
                     gpu_flops_per_s: flops,
                     gpu_memory_bytes: memory,
                     gpus_per_node: per_node,

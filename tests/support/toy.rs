@@ -52,6 +52,7 @@ pub fn cluster() -> Cluster {
         name: "Toy".into(),
         source: "hand-made".into(),
         gpu: None,
+        datasheet: None,
         gpu_flops_per_s: 1e12,
         gpu_memory_bytes: 1e9,
         gpus_per_node: 2,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_GPUS};
-use super::devices::{self, Device, SUSTAINED};
+use super::devices::{self, Datasheet, Gpu, SUSTAINED};
 use super::errors::{InputError, Rule};
 use super::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, RealisticFacts};
 use super::field::Field;
@@ -65,6 +65,10 @@ pub struct ClusterSpec {
     /// facts and memory bandwidth where the file gives none (section 11).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu: Option<String>,
+    /// The GPU's datasheet, for a GPU this tool does not know (section
+    /// 11): its kernels take its architecture's measured fractions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datasheet: Option<Datasheet>,
     /// `R`: sustained FLOP/s of one GPU.
     pub gpu_flops_per_s: f64,
     /// `M`: memory of one GPU in bytes.
@@ -97,14 +101,15 @@ pub struct ClusterSpec {
 pub struct Cluster {
     spec: ClusterSpec,
     realistic: RealisticFacts,
-    device: Option<&'static Device>,
+    device: Option<Gpu>,
 }
 
 /// A term of the realistic edition that fell back to an older section
 /// because the cluster neither gives its fact nor names a GPU that does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Fallback {
-    /// The cluster names a GPU this tool does not know.
+    /// The cluster names a GPU this tool does not know (and gives its
+    /// kernel facts itself).
     UnknownGpu(String),
     /// No kernel facts: compute as section 7's roofline (a time per sample
     /// that does not depend on the batch).
@@ -146,11 +151,29 @@ impl Fallback {
 /// The facts in force: the cluster's own, then its GPU's kernels and
 /// memory bandwidth (at the presets' derating of the datasheet,
 /// [`SUSTAINED`]), then the framework's memory and reserved bytes
-/// (PyTorch's, a fact of the framework, not of the cluster).
-fn resolve(spec: &ClusterSpec) -> (RealisticFacts, Option<&'static Device>) {
-    let device = spec.gpu.as_deref().and_then(|name| devices::device(name, None));
+/// (PyTorch's, a fact of the framework, not of the cluster). The GPU is the
+/// cluster's datasheet, else the known GPU it names.
+///
+/// # Errors
+/// A GPU named that this tool does not know, with neither a datasheet nor
+/// kernel facts: the realistic edition would have nothing to time its
+/// kernels by ([`devices::unknown`]).
+fn resolve(spec: &ClusterSpec) -> Result<(RealisticFacts, Option<Gpu>), InputError> {
+    let name = spec.gpu.as_deref();
+    let device = match (&spec.datasheet, name) {
+        (Some(sheet), _) => {
+            sheet.check()?;
+            Some(sheet.gpu(name.unwrap_or("the cluster's GPU")))
+        }
+        (None, Some(name)) => match devices::device(name, None) {
+            Some(d) => Some(d.gpu()),
+            None if spec.realistic.kernels.is_some() => None,
+            None => return Err(devices::unknown(name)),
+        },
+        (None, None) => None,
+    };
     let mut facts = spec.realistic;
-    if let Some(d) = device {
+    if let Some(d) = &device {
         facts.kernels = facts.kernels.or(Some(d.kernels()));
         facts.memory_bandwidth_bytes_per_s = facts
             .memory_bandwidth_bytes_per_s
@@ -158,7 +181,7 @@ fn resolve(spec: &ClusterSpec) -> (RealisticFacts, Option<&'static Device>) {
     }
     facts.framework_memory = facts.framework_memory.or(Some(FRAMEWORK_MEMORY));
     facts.reserved_bytes = facts.reserved_bytes.or(Some(RESERVED_BYTES));
-    (facts, device)
+    Ok((facts, device))
 }
 
 impl ClusterSpec {
@@ -249,7 +272,7 @@ impl Cluster {
         if let Some(gpu) = &spec.gpu {
             checks::name("gpu", gpu)?;
         }
-        let (realistic, device) = resolve(&spec);
+        let (realistic, device) = resolve(&spec)?;
         Ok(Self {
             spec,
             realistic,
@@ -262,16 +285,16 @@ impl Cluster {
         &self.spec
     }
 
-    /// The known GPU the cluster names, if any.
-    pub fn device(&self) -> Option<&'static Device> {
-        self.device
+    /// The cluster's GPU, if it names a known one or gives its datasheet.
+    pub fn device(&self) -> Option<&Gpu> {
+        self.device.as_ref()
     }
 
     /// The realistic edition's terms that fell back to an older section:
     /// a GPU named but unknown, no kernel facts, no memory bandwidth.
     pub fn fallbacks(&self) -> Vec<Fallback> {
         let mut out = Vec::new();
-        if let (Some(name), None) = (&self.spec.gpu, self.device) {
+        if let (Some(name), None) = (&self.spec.gpu, &self.device) {
             out.push(Fallback::UnknownGpu(name.clone()));
         }
         if self.realistic.kernels.is_none() {
@@ -353,6 +376,7 @@ impl Cluster {
             name: name.into(),
             source: "a flat ParaDL platform: one bandwidth and one latency for every link; a .plat file carries none of the realistic edition's facts (memory bandwidth, Allreduce algorithm, NIC sharing, halo transport), so it projects as the ideal edition".into(),
             gpu: None,
+            datasheet: None,
             gpu_flops_per_s,
             gpu_memory_bytes,
             gpus_per_node,

@@ -114,6 +114,12 @@ pub enum Rule {
     /// A layer reading a tensor no earlier layer wrote.
     #[error("must name the network's input (-1) or an earlier layer (0 to {last}), found {found}")]
     NotEarlier { last: i64, found: i64 },
+    /// A GPU named by a cluster that this tool does not know, with no
+    /// datasheet or kernel facts of its own (contract, section 11).
+    #[error(
+        "is not a GPU this tool knows{nearest}: give its datasheet under \"datasheet\" (architecture, sms, fp32_flops_per_s, the tensor peaks, memory_bytes, memory_bandwidth_bytes_per_s) or its kernel facts under \"realistic.kernels\"; `paradl presets --gpus` lists the known GPUs"
+    )]
+    UnknownGpu { nearest: String },
     /// A name that is not one of the accepted ones.
     #[error("unknown {what} '{}'; expected one of: {expected}", quoted(found))]
     Unknown {

@@ -80,7 +80,7 @@ use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, KernelFacts
 use crate::oracle::model::network::ProfiledGpu;
 
 pub use crate::oracle::model::devices::KERNEL_OVERHEAD_S;
-use crate::oracle::model::devices::{self, Device, SUSTAINED};
+use crate::oracle::model::devices::{self, Device, Peaks, SUSTAINED};
 
 pub use crate::oracle::model::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, WORKSPACE_BYTES};
 
@@ -115,17 +115,16 @@ fn level(name: &str, span_nodes: Option<u64>, latency_s: f64) -> SwitchLevelSpec
     }
 }
 
-/// The ideal edition's sustained rates from a GPU's dense peaks (FLOP/s:
-/// FP32, TF32, FP16/BF16): `(R, by precision)`, each the peak times
-/// [`SUSTAINED`].
-fn rates(peaks: (f64, f64, f64)) -> (f64, PrecisionRates) {
+/// The ideal edition's sustained rates from a GPU's dense peaks: `(R, by
+/// precision)`, each the peak times [`SUSTAINED`].
+pub fn rates(peaks: Peaks) -> (f64, PrecisionRates) {
     let rate = |peak: f64| (peak > 0.0).then_some(peak * SUSTAINED);
     (
-        peaks.0 * SUSTAINED,
+        peaks.fp32 * SUSTAINED,
         PrecisionRates {
-            tf32: rate(peaks.1),
-            fp16: rate(peaks.2),
-            bf16: rate(peaks.2),
+            tf32: rate(peaks.tf32),
+            fp16: rate(peaks.fp16),
+            bf16: rate(peaks.bf16),
         },
     )
 }
@@ -191,6 +190,7 @@ impl EightGpuNode {
             name: self.name.into(),
             source: self.source.into(),
             gpu: Some(self.gpu.name.into()),
+            datasheet: None,
             gpu_flops_per_s: fp32,
             gpu_memory_bytes: self.gpu.memory_bytes,
             gpus_per_node: 8,
@@ -223,6 +223,7 @@ pub fn abci() -> ClusterSpec {
     ClusterSpec {
         name: "ABCI".into(),
         gpu: Some("V100-SXM2-16GB".into()),
+        datasheet: None,
         source: "ParaDL (HPDC 2021) and the oracle contract, sections 6 and 7: AIST ABCI compute nodes (4x V100 SXM2 16 GB, NVLink2, 2x InfiniBand EDR), measured latencies, memory bandwidth, NIC sharing and host-staged halos; FP16 tensor cores half the V100's 125 TFLOP/s peak; 781 MiB reserved per GPU (CUDA context and PyTorch, pytorch/pytorch#34323)".into(),
         gpu_flops_per_s: 7.8e12,
         gpu_memory_bytes: 16e9,
