@@ -849,14 +849,26 @@ fn a_hand_written_cluster_gets_its_gpus_facts_or_says_what_is_missing() {
     let preset = json(&format!("project --model resnet50 --cluster dgx1-v100-16gb {run}"));
     assert_eq!(from_file["compute_s"], preset["compute_s"]);
     assert_eq!(from_file["memory_bytes"], preset["memory_bytes"]);
-    // an unknown GPU is named in the warning
+    // a GPU this tool does not know is refused, not silently timed by section 7's roofline: the
+    // error names the field and what to add
     cluster["gpu"] = Value::from("Voodoo 5");
     let unknown = temp_file("unknown.json", &cluster.to_string());
-    let out = paradl(&format!(
-        "project --model resnet50 --cluster {} {run}",
-        unknown.display()
-    ));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("'Voodoo 5'"));
+    let out = paradl(&format!("project --model resnet50 --cluster {} {run}", unknown.display()));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("gpu: is not a GPU this tool knows") && stderr.contains("\"datasheet\""), "{stderr}");
+    // with its datasheet it projects, on its architecture's measured fractions: the V100's
+    // datasheet as Volta gives the V100's own facts, and the preset's compute
+    cluster["datasheet"] = serde_json::json!({
+        "architecture": "volta", "sms": 80, "fp32_flops_per_s": 15.7e12, "fp16_flops_per_s": 125e12,
+        "memory_bytes": 16e9, "memory_bandwidth_bytes_per_s": 900e9
+    });
+    let sheet = temp_file("datasheet.json", &cluster.to_string());
+    let out = paradl(&format!("project --model resnet50 --cluster {} {run}", sheet.display()));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let from_sheet: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ratio = from_sheet["compute_s"].as_f64().unwrap() / preset["compute_s"].as_f64().unwrap();
+    assert!((ratio - 1.0).abs() < 0.01, "{ratio}");
     // the ideal edition needs none of these facts: no warning
     let out = paradl(&format!(
         "project --model resnet50 --cluster {} {run} --fidelity ideal",

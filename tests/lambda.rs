@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use paradl::oracle::model::devices;
+use paradl::oracle::model::devices::{self, Architecture};
 use paradl::oracle::{Batch, Cluster, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
 
 /// One measured run.
@@ -188,9 +188,79 @@ fn pytorch_resnet50_on_sixteen_kinds_of_gpu() {
 #[test]
 fn tensorflow_cnns_on_eleven_kinds_of_gpu() {
     let rows = runs(include_str!("validation/lambda-tf.csv"), true);
-    assert_eq!(rows.len(), 226);
+    assert_eq!(rows.len(), 227);
     // tf_cnn_benchmarks: SGD, all-reduce after the backward pass
     let results = project(rows, Optimizer::Sgd, false);
-    let mean = check(&results, &[]);
-    assert!(mean >= 0.0, "{mean}");
+    let mean = check(
+        &results,
+        &[
+            ("pascal fp32", 0.7),
+            ("volta fp32", 0.85),
+            ("volta fp16", 0.7),
+            ("turing fp32", 0.83),
+            ("turing fp16", 0.7),
+            ("ampere_ga100 tf32", 0.85),
+            ("ampere_ga100 fp16", 0.8),
+            ("ampere_ga10x tf32", 0.73),
+            ("ampere_ga10x fp16", 0.65),
+        ],
+    );
+    assert!(mean >= 0.77, "{mean}");
+}
+
+/// The `q` quantile of `values` (linear between order statistics).
+fn quantile(values: &mut [f64], q: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let at = q * (values.len() - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    values[lo] + (values[hi] - values[lo]) * (at - lo as f64)
+}
+
+#[test]
+fn the_track_record_is_what_the_runs_give() {
+    use paradl::oracle::report::track_record::{PrecisionClass, TRACK_RECORD};
+    // every committed published run: (architecture, precision class, measured/projected time)
+    let mut classes: BTreeMap<(Architecture, &str), Vec<f64>> = BTreeMap::new();
+    let mut add = |arch: Architecture, precision: Precision, ratio: f64| {
+        let class = match PrecisionClass::of(precision) {
+            PrecisionClass::Fp32 => "Fp32",
+            PrecisionClass::Tf32 => "Tf32",
+            PrecisionClass::Half => "Half",
+        };
+        classes.entry((arch, class)).or_default().push(ratio);
+    };
+    let pytorch = runs(include_str!("validation/lambda-pytorch-resnet50.csv"), false);
+    let tensorflow = runs(include_str!("validation/lambda-tf.csv"), true);
+    for (results, _) in [
+        (project(pytorch, Optimizer::Momentum, true), ()),
+        (project(tensorflow, Optimizer::Sgd, false), ()),
+    ] {
+        for (class, _, ratio) in results {
+            let (arch, precision) = class.split_once(' ').unwrap();
+            add(Architecture::from_name(arch).unwrap(), precision.parse().unwrap(), ratio);
+        }
+    }
+    for p in paradl::oracle::validation::published_report().unwrap() {
+        let cluster = presets::cluster(&p.run.cluster).unwrap();
+        let arch = cluster.device().unwrap().architecture;
+        add(arch, p.run.precision, p.ratio);
+    }
+    let mut table = String::new();
+    for ((arch, class), ratios) in &mut classes {
+        let (low, high) = (quantile(ratios, 0.1), quantile(ratios, 0.9));
+        table += &format!("    record(A::{arch:?}, P::{class}, {}, {low:.2}, {high:.2}),\n", ratios.len());
+    }
+    println!("{table}");
+    assert_eq!(TRACK_RECORD.len(), classes.len(), "the table (print it with --nocapture):\n{table}");
+    for r in &TRACK_RECORD {
+        let class = match r.precision {
+            PrecisionClass::Fp32 => "Fp32",
+            PrecisionClass::Tf32 => "Tf32",
+            PrecisionClass::Half => "Half",
+        };
+        let ratios = classes.get_mut(&(r.architecture, class)).unwrap();
+        assert_eq!(r.runs as usize, ratios.len(), "{r:?}\n{table}");
+        assert!((quantile(ratios, 0.1) - r.low).abs() < 0.006, "{r:?}\n{table}");
+        assert!((quantile(ratios, 0.9) - r.high).abs() < 0.006, "{r:?}\n{table}");
+    }
 }

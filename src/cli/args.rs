@@ -39,13 +39,24 @@ pub enum Command {
     /// How accurate is the model: the shipped runs measured on ABCI against
     /// both editions, uncalibrated and calibrated.
     Validate(ValidateArgs),
-    /// List the built-in models and clusters.
-    Presets,
+    /// List the built-in models and clusters (with --gpus: every GPU this
+    /// tool knows, its datasheet and what its kernels rest on).
+    Presets(PresetsArgs),
     /// Print a model or cluster in the JSON or ParaDL format.
     Export(ExportArgs),
     /// What a model holds: parameters, activations and FLOPs per sample,
     /// and every layer.
     Inspect(InspectArgs),
+}
+
+/// What `presets` lists.
+#[derive(Debug, Args)]
+pub struct PresetsArgs {
+    /// List every GPU a cluster may name (`"gpu"`): its architecture, SMs,
+    /// dense peaks, memory and bandwidth, and whether its kernel facts
+    /// were measured on it, on its architecture, or borrowed
+    #[arg(long)]
+    pub gpus: bool,
 }
 
 /// The model, the cluster and the settings of every run but its strategy,

@@ -184,7 +184,8 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let report = crate::oracle::validation::report(a.tier).map_err(input::run_error)?;
             output::validation(&report, a.format)
         }
-        Command::Presets => Ok(output::presets()),
+        Command::Presets(a) if a.gpus => Ok(output::gpus()),
+        Command::Presets(_) => Ok(output::presets()),
         Command::Export(a) => input::export(a),
         Command::Inspect(a) => {
             let mut model = input::model(&a.model, a.input_shape.as_deref())?;

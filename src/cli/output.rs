@@ -458,6 +458,40 @@ pub fn capacities(rows: &[Capacity], format: OneFormat) -> Result<String, CliErr
     }
 }
 
+/// Every GPU of the device table, one a line.
+pub fn gpus() -> String {
+    use crate::oracle::model::devices::{Basis, DEVICES};
+    let mut text = String::from(
+        "GPU                                                arch             SMs  FP32  TF32  FP16 (TFLOP/s dense)  memory   bandwidth  kernels\n",
+    );
+    for d in &DEVICES {
+        let g = d.gpu();
+        let basis = if [g.stream_bytes_per_s, g.tensor_fraction, g.fp32_fraction]
+            .iter()
+            .any(|f| f.basis == Basis::Device)
+        {
+            "measured on it"
+        } else if g.measured_on_its_architecture() {
+            "its architecture's"
+        } else {
+            "partly borrowed"
+        };
+        let _ = writeln!(
+            text,
+            "{:<50} {:<16} {:>4} {:>5.1} {:>5.1} {:>6.1}                {:>4.0} GB {:>6.0} GB/s  {basis}",
+            d.name,
+            d.architecture.name(),
+            d.sms,
+            d.peaks.fp32 / 1e12,
+            d.peaks.tf32 / 1e12,
+            d.peaks.fp16 / 1e12,
+            d.memory_bytes / 1e9,
+            d.memory_bandwidth_bytes_per_s / 1e9,
+        );
+    }
+    text
+}
+
 /// The built-in presets.
 pub fn presets() -> String {
     let mut text = String::from("models:\n");

@@ -9,3 +9,4 @@ pub mod projection;
 pub mod quantity;
 pub mod sentence;
 pub mod terms;
+pub mod track_record;

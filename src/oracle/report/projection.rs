@@ -13,6 +13,7 @@ use crate::oracle::model::practice::{Optimizer, Precision};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::units;
+use super::track_record::Band;
 
 /// The projection of one run: per-epoch times, per-GPU memory, limits and
 /// bottlenecks.
@@ -74,6 +75,11 @@ pub struct Projection {
     /// The realistic edition's terms that applied, with their values
     /// (empty in the ideal edition).
     pub terms: Vec<AppliedTerm>,
+    /// How far measured times of runs like it have been from projected
+    /// ones (the realistic edition; contract, section 11): the total time is
+    /// likely between `band.low·total_s` and `band.high·total_s`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
     /// The calibration factors applied, if the run was calibrated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibrated>,

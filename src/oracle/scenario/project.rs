@@ -1,5 +1,6 @@
 //! From per-iteration costs to a per-epoch projection.
 
+use crate::oracle::report::track_record;
 use super::Scenario;
 use crate::oracle::cost::applied;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
@@ -141,6 +142,9 @@ impl Scenario {
             overlap: run.overlap,
             bottlenecks,
             terms: applied::applied(table, self.cluster(), run),
+            band: (run.fidelity == crate::oracle::model::fidelity::Fidelity::Realistic).then(|| {
+                track_record::band(self.cluster().device().map(|g| g.architecture), run.precision)
+            }),
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,
                 communication: kappa.communication,
