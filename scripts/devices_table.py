@@ -12,6 +12,8 @@ CSV again and fails when the two differ. Standard library only.
 """
 import csv
 import pathlib
+import shutil
+import subprocess
 
 HERE = pathlib.Path(__file__).resolve().parent.parent / "src/oracle/model/devices"
 
@@ -64,7 +66,7 @@ def main() -> None:
         "",
         "/// Every GPU this tool knows, in the CSV's order (a model's default",
         "/// variant first where several share a name).",
-        f"pub const DEVICES: [Device; {len(rows)}] = [",
+        f"pub static DEVICES: [Device; {len(rows)}] = [",
     ]
     for r in rows:
         variant = ", ".join(rust_str(v) for v in r["variant"].split())
@@ -94,7 +96,12 @@ def main() -> None:
             "    },",
         ]
     out.append("];")
-    (HERE / "table.rs").write_text("\n".join(out) + "\n")
+    table = HERE / "table.rs"
+    table.write_text("\n".join(out) + "\n")
+    # as `cargo fmt --check` wants it
+    if shutil.which("rustfmt"):
+        config = HERE.parent.parent.parent.parent / "rustfmt.toml"
+        subprocess.run(["rustfmt", "--edition", "2024", "--config-path", str(config), str(table)], check=True)
 
 
 if __name__ == "__main__":

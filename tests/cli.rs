@@ -853,10 +853,16 @@ fn a_hand_written_cluster_gets_its_gpus_facts_or_says_what_is_missing() {
     // error names the field and what to add
     cluster["gpu"] = Value::from("Voodoo 5");
     let unknown = temp_file("unknown.json", &cluster.to_string());
-    let out = paradl(&format!("project --model resnet50 --cluster {} {run}", unknown.display()));
+    let out = paradl(&format!(
+        "project --model resnet50 --cluster {} {run}",
+        unknown.display()
+    ));
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("gpu: is not a GPU this tool knows") && stderr.contains("\"datasheet\""), "{stderr}");
+    assert!(
+        stderr.contains("gpu: is not a GPU this tool knows") && stderr.contains("\"datasheet\""),
+        "{stderr}"
+    );
     // with its datasheet it projects, on its architecture's measured fractions: the V100's
     // datasheet as Volta gives the V100's own facts, and the preset's compute
     cluster["datasheet"] = serde_json::json!({

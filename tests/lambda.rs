@@ -29,7 +29,10 @@ struct Run {
 }
 
 fn column(header: &str, name: &str) -> usize {
-    header.split(',').position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"))
+    header
+        .split(',')
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
 }
 
 /// The rows of a Lambda fixture (no field holds a comma before `source`).
@@ -98,7 +101,11 @@ fn project(runs: Vec<Run>, optimizer: Optimizer, overlap: bool) -> Vec<(String, 
                 (false, true) => Precision::Tf32,
                 (false, false) => Precision::Fp32,
             };
-            let strategy = if run.gpus == 1 { Strategy::Serial } else { Strategy::Data };
+            let strategy = if run.gpus == 1 {
+                Strategy::Serial
+            } else {
+                Strategy::Data
+            };
             let scenario = Scenario::new(presets::network(run.model).unwrap(), cluster);
             let p = scenario
                 .project(&RunSpec {
@@ -109,7 +116,10 @@ fn project(runs: Vec<Run>, optimizer: Optimizer, overlap: bool) -> Vec<(String, 
                     ..RunSpec::new(strategy, run.gpus, Batch::SamplesPerGpu(run.batch_per_gpu))
                 })
                 .unwrap();
-            let what = format!("{} x{} {} {precision} b={}", run.device, run.gpus, run.model, run.batch_per_gpu);
+            let what = format!(
+                "{} x{} {} {precision} b={}",
+                run.device, run.gpus, run.model, run.batch_per_gpu
+            );
             assert!(p.feasible, "{what} ran: {:?}", p.violations);
             let projected = p.mini_batch as f64 * p.iterations as f64 / p.total_s;
             (
@@ -137,7 +147,10 @@ fn by(results: &[(String, String, f64)], key: impl Fn(&(String, String, f64)) ->
             let n = ratios.len() as f64;
             let mean = ratios.iter().map(|r| accuracy(*r)).sum::<f64>() / n;
             let gm = (ratios.iter().map(|r| r.ln()).sum::<f64>() / n).exp();
-            println!("{k:48} n={:3} projected/measured {gm:.2} accuracy {mean:.3}", ratios.len());
+            println!(
+                "{k:48} n={:3} projected/measured {gm:.2} accuracy {mean:.3}",
+                ratios.len()
+            );
             (k, mean)
         })
         .collect()
@@ -153,7 +166,10 @@ fn check(results: &[(String, String, f64)], floors: &[(&str, f64)]) -> f64 {
     }
     let mean = results.iter().map(|r| accuracy(r.2)).sum::<f64>() / results.len() as f64;
     let off = results.iter().filter(|r| accuracy(r.2) < 0.5).count();
-    println!("{} runs: mean accuracy {mean:.3}, {off} off by more than 2x", results.len());
+    println!(
+        "{} runs: mean accuracy {mean:.3}, {off} off by more than 2x",
+        results.len()
+    );
     mean
 }
 
@@ -237,7 +253,11 @@ fn the_track_record_is_what_the_runs_give() {
     ] {
         for (class, _, ratio) in results {
             let (arch, precision) = class.split_once(' ').unwrap();
-            add(Architecture::from_name(arch).unwrap(), precision.parse().unwrap(), ratio);
+            add(
+                Architecture::from_name(arch).unwrap(),
+                precision.parse().unwrap(),
+                ratio,
+            );
         }
     }
     for p in paradl::oracle::validation::published_report().unwrap() {
@@ -248,10 +268,17 @@ fn the_track_record_is_what_the_runs_give() {
     let mut table = String::new();
     for ((arch, class), ratios) in &mut classes {
         let (low, high) = (quantile(ratios, 0.1), quantile(ratios, 0.9));
-        table += &format!("    record(A::{arch:?}, P::{class}, {}, {low:.2}, {high:.2}),\n", ratios.len());
+        table += &format!(
+            "    record(A::{arch:?}, P::{class}, {}, {low:.2}, {high:.2}),\n",
+            ratios.len()
+        );
     }
     println!("{table}");
-    assert_eq!(TRACK_RECORD.len(), classes.len(), "the table (print it with --nocapture):\n{table}");
+    assert_eq!(
+        TRACK_RECORD.len(),
+        classes.len(),
+        "the table (print it with --nocapture):\n{table}"
+    );
     for r in &TRACK_RECORD {
         let class = match r.precision {
             PrecisionClass::Fp32 => "Fp32",

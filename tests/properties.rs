@@ -258,7 +258,11 @@ fn without_facts(model: &str, cluster: &str) -> Scenario {
     let mut network = presets::network(model).unwrap().spec();
     network.profiled_on = None;
     let mut cluster = presets::cluster(cluster).unwrap().spec().clone();
-    cluster.realistic = RealisticFacts::default();
+    // ParaDL's rings, named (a cluster's default is NCCL's best of ring and tree)
+    cluster.realistic = RealisticFacts {
+        allreduce: Some(paradl::oracle::AllreduceAlgorithm::Ring),
+        ..RealisticFacts::default()
+    };
     // a named GPU would bring its kernel facts
     cluster.gpu = None;
     Scenario::new(Network::new(network).unwrap(), Cluster::new(cluster).unwrap())

@@ -20,10 +20,34 @@ fn close(got: f64, want: f64) {
     );
 }
 
+/// The toy cluster with `facts`; the values by hand are computed with
+/// rings where the facts name no Allreduce algorithm (a cluster's default
+/// is `best`: `a_cluster_without_an_algorithm_gets_nccls_best`).
 fn cluster(facts: RealisticFacts) -> Cluster {
     let mut spec = toy::cluster().spec().clone();
-    spec.realistic = facts;
+    spec.realistic = RealisticFacts {
+        allreduce: facts.allreduce.or(Some(AllreduceAlgorithm::Ring)),
+        ..facts
+    };
     Cluster::new(spec).unwrap()
+}
+
+#[test]
+fn a_cluster_without_an_algorithm_gets_nccls_best() {
+    // as allreduce_algorithms_by_hand: hierarchical, 18.744 µs, is the best of ring (33.144),
+    // tree (27.792) and hierarchical, and a cluster that names no algorithm gets it
+    let mut spec = toy::cluster().spec().clone();
+    spec.realistic = RealisticFacts::default();
+    let p = Scenario::new(toy::network(), Cluster::new(spec.clone()).unwrap())
+        .project(&RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16)))
+        .unwrap();
+    close(p.communication_s, 63.0 * 18.744e-6);
+    assert_eq!(terms(&p), [Term::Allreduce, Term::FrameworkMemory]);
+    // the ideal edition keeps ParaDL's rings
+    let ideal = Scenario::new(toy::network(), Cluster::new(spec).unwrap())
+        .project(&RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal))
+        .unwrap();
+    close(ideal.communication_s, 63.0 * 33.144e-6);
 }
 
 fn project(network: Network, facts: RealisticFacts, strategy: Strategy, gpus: u64, fidelity: Fidelity) -> Projection {

@@ -186,6 +186,8 @@ fn bus_bandwidth_by_hand() {
     let facts = RealisticFacts {
         intra_node_bus_bandwidth_bytes_per_s: Some(0.5e9),
         nic_bus_bandwidth_bytes_per_s: Some(0.25e9),
+        // the values by hand are rings' (a cluster's default is NCCL's best)
+        allreduce: Some(paradl::oracle::AllreduceAlgorithm::Ring),
         ..Default::default()
     };
     let data = |gpus| RunSpec::new(Strategy::Data, gpus, Batch::MiniBatch(16)).in_edition(Fidelity::Realistic);

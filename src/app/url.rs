@@ -188,6 +188,18 @@ mod tests {
         spec.dataset.samples = 50_000;
         let mut cluster = presets::cluster("dgx-a100").unwrap().spec().clone();
         cluster.nic.latency_s = 5e-6;
+        // a GPU this tool does not know, by its datasheet: the link keeps it
+        cluster.gpu = Some("NVIDIA GeForce RTX 6090".into());
+        cluster.datasheet = Some(crate::oracle::model::devices::Datasheet {
+            architecture: crate::oracle::model::devices::Architecture::BlackwellGb20x,
+            sms: 192,
+            fp32_flops_per_s: 130e12,
+            tf32_flops_per_s: Some(130e12),
+            fp16_flops_per_s: Some(260e12),
+            bf16_flops_per_s: None,
+            memory_bytes: 48e9,
+            memory_bandwidth_bytes_per_s: 2.2e12,
+        });
         let mut question = Question {
             model: ModelSource::Custom(Box::new(spec)),
             cluster: ClusterSource::Custom(Box::new(cluster)),

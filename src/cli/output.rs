@@ -25,6 +25,15 @@ pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFor
                 let _ = writeln!(text, "  {}", check.memory_sentence());
             }
             let _ = writeln!(text, "  edition: {}", p.fidelity.label());
+            if let Some(band) = &p.band {
+                let _ = writeln!(
+                    text,
+                    "  likely {} to {} an epoch ({})",
+                    units::seconds(band.low * p.total_s),
+                    units::seconds(band.high * p.total_s),
+                    band.basis
+                );
+            }
             let _ = writeln!(
                 text,
                 "  training: {}, optimizer {}, ZeRO {}{}{}",

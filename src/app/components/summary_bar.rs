@@ -22,8 +22,30 @@ fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, String)>
     Some((
         format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus),
         best,
-        format!(" per epoch; {fitting} of {} strategies fit.", ranking.len()),
+        format!(
+            " per epoch{}; {fitting} of {} strategies fit.",
+            band_words(best),
+            ranking.len()
+        ),
     ))
+}
+
+/// The band of a projected epoch, in words: where measured epochs of runs
+/// like it fell (the engine's track record), or nothing in the ideal
+/// edition.
+fn band_words(p: &Projection) -> String {
+    p.band.as_ref().map_or_else(String::new, |band| {
+        let whose = if band.runs > 0 {
+            format!("{} published runs of its GPU class", band.runs)
+        } else {
+            "no published run of its GPU class: the widest band".into()
+        };
+        format!(
+            " (likely {} to {}: {whose})",
+            units::seconds(band.low * p.total_s),
+            units::seconds(band.high * p.total_s)
+        )
+    })
 }
 
 /// The verdict when nothing fits: the fastest strategy and its limits,

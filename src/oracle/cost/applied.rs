@@ -40,6 +40,7 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
                 gpu: Arc::clone(&scaling.gpu),
                 there_s: scaling.there_s,
                 here_s: scaling.here_s,
+                replaced: scaling.replaced,
             },
         );
     }

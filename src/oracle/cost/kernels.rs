@@ -596,6 +596,19 @@ impl GpuModel {
         }
     }
 
+    /// Whether `other` is this GPU: the same SMs, and rates and bandwidth
+    /// within 1% (a GPU given by its datasheet and its architecture's
+    /// fractions is the table's GPU of that datasheet).
+    pub fn same_as(&self, other: &GpuModel) -> bool {
+        let near = |a: f64, b: f64| (a - b).abs() <= 0.01 * a.abs().max(b.abs());
+        self.rates.iter().zip(&other.rates).all(|(a, b)| near(*a, *b))
+            && near(self.bandwidth, other.bandwidth)
+            && match (self.facts, other.facts) {
+                (Some(a), Some(b)) => a.sms == b.sms,
+                _ => true,
+            }
+    }
+
     /// The sustained GEMM rate of `precision`.
     pub fn rate(&self, precision: Precision) -> f64 {
         match precision {

@@ -144,6 +144,10 @@ pub struct ProfileScaling {
     pub there_s: f64,
     /// Training seconds per sample on the cluster's GPU.
     pub here_s: f64,
+    /// The profile is a reference one (FP32, its authors' framework) and
+    /// the run is on another GPU or in another precision: its times are
+    /// not carried, the kernels' are used (section 11).
+    pub replaced: bool,
 }
 
 /// The cost table: per-layer costs and their sums, for one edition of
@@ -508,31 +512,36 @@ fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: Kern
         })
         .collect();
     let (times, profiled_s) = scale_profile(network, &here, &there);
+    // reported when the profile's GPU is not the cluster's
+    let same = there_gpu.same_as(&here_gpu);
+    // a reference profile (section 7: FP32 on its GPU, in its authors' framework) is not
+    // passed off as another GPU or precision: the kernels time those runs instead
+    let replaced = profiled_s.is_some() && network.step().is_none() && (!same || basis.precision != Precision::Fp32);
+    let times = if replaced { here.clone() } else { times };
     let scales = times
         .iter()
         .zip(&here)
         .map(|(t, k)| if *k > 0.0 { t / k } else { 1.0 })
         .collect();
-    // reported when the profile's GPU is not the cluster's
-    let same = there_gpu.rate(Precision::Fp32) == here_gpu.rate(Precision::Fp32)
-        && there_gpu.bandwidth == here_gpu.bandwidth
-        && there_gpu.facts.is_none_or(|own| Some(own) == here_gpu.facts);
     let scaling = profiled_s.and_then(|there_s| {
-        gpu.filter(|_| !same).map(|g| ProfileScaling {
+        gpu.filter(|_| !same || replaced).map(|g| ProfileScaling {
             gpu: g.name.as_str().into(),
             there_s,
             here_s: times.iter().sum(),
+            replaced,
         })
     });
-    let lines = profile_lines(network, gpu.is_none()).map(|lines| Lines {
-        lines,
-        gpu: there_gpu,
-        numbers: network.step().map_or(numbers, |step| Numbers {
-            item_bytes: PROFILE_BYTES_PER_ITEM * step.precision.item_share(),
-            precision: step.precision,
-            format: MemoryFormat::Nchw,
-        }),
-    });
+    let lines = profile_lines(network, gpu.is_none())
+        .filter(|_| !replaced)
+        .map(|lines| Lines {
+            lines,
+            gpu: there_gpu,
+            numbers: network.step().map_or(numbers, |step| Numbers {
+                item_bytes: PROFILE_BYTES_PER_ITEM * step.precision.item_share(),
+                precision: step.precision,
+                format: MemoryFormat::Nchw,
+            }),
+        });
     let kernels = Kernels {
         works,
         scales,
@@ -635,6 +644,7 @@ fn roofline_times(
             gpu: gpu.name.as_str().into(),
             there_s,
             here_s: times.iter().sum(),
+            replaced: false,
         };
         return (times, 0, Some(scaling));
     };
@@ -678,6 +688,7 @@ fn roofline_times(
             gpu: g.name.as_str().into(),
             there_s: profiled_s,
             here_s: times.iter().sum(),
+            replaced: false,
         });
     (times, memory_bound, scaling)
 }

@@ -92,7 +92,13 @@ impl Terms {
                 fidelity,
                 memory_bandwidth_bytes_per_s: facts.memory_bandwidth_bytes_per_s,
                 elementwise_split: facts.memory_bandwidth_bytes_per_s.is_some(),
-                allreduce: facts.allreduce.unwrap_or(AllreduceAlgorithm::Ring),
+                // left out: NCCL's choice (today's practice), except on a flat ParaDL
+                // platform, which describes the ideal edition's machine
+                allreduce: facts.allreduce.unwrap_or(if cluster.flat_link().is_some() {
+                    AllreduceAlgorithm::Ring
+                } else {
+                    AllreduceAlgorithm::Best
+                }),
                 nic_sharing: facts.nic_sharing.unwrap_or(1),
                 halo_transport: facts.halo_transport,
                 reserved_bytes: facts.reserved_bytes.unwrap_or(0.0),
@@ -126,6 +132,9 @@ pub enum Applied {
         there_s: f64,
         /// Seconds per sample here.
         here_s: f64,
+        /// Not carried: a reference profile on another GPU or precision
+        /// (the kernels time the run).
+        replaced: bool,
     },
     /// Elementwise layers split into `parts`.
     ElementwiseSplit {

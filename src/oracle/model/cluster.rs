@@ -124,9 +124,9 @@ impl std::fmt::Display for Fallback {
         match self {
             Self::UnknownGpu(name) => write!(
                 f,
-                "gpu '{}' is not a GPU this tool knows; known: {}",
+                "gpu '{}' is not a GPU this tool knows (its kernel facts are the cluster's own); nearest: {}",
                 super::errors::quoted(name),
-                devices::names()
+                devices::nearest(name).join(", ")
             ),
             Self::Kernels => f.write_str(
                 "no kernel facts (realistic.kernels) and no known GPU named: compute falls back to section 7's roofline, a time per sample that does not depend on the batch",
@@ -142,8 +142,8 @@ impl Fallback {
     /// How to bring the term back.
     pub fn remedy() -> String {
         format!(
-            "name the cluster's GPU with \"gpu\": \"NAME\" (one of {}, or PyTorch's device name), or give the facts under \"realistic\"",
-            devices::names()
+            "name the cluster's GPU with \"gpu\": \"NAME\" (the name nvidia-smi or PyTorch prints, or one of the {} GPUs `paradl presets --gpus` lists), give its datasheet under \"datasheet\", or give the facts under \"realistic\"",
+            devices::DEVICES.len()
         )
     }
 }

@@ -49,7 +49,9 @@ pub struct RealisticFacts {
     /// weights of layers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_bandwidth_bytes_per_s: Option<f64>,
-    /// The Allreduce algorithm (left out: ring, the ideal edition's).
+    /// The Allreduce algorithm (left out: `best`, NCCL's choice of ring or
+    /// tree for each collective; ring on a flat ParaDL platform and in the
+    /// ideal edition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allreduce: Option<AllreduceAlgorithm>,
     /// GPUs that share one PCIe path to a NIC (left out: 1).

@@ -5,6 +5,7 @@ use serde::Serialize;
 use super::bottleneck::{Finding, FindingDetail, against_bound};
 use super::quantity::Quantity;
 use super::sentence::Sentence;
+use super::track_record::Band;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::terms::AppliedTerm;
@@ -13,7 +14,6 @@ use crate::oracle::model::practice::{Optimizer, Precision};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::units;
-use super::track_record::Band;
 
 /// The projection of one run: per-epoch times, per-GPU memory, limits and
 /// bottlenecks.

@@ -43,7 +43,18 @@ impl AppliedTerm {
                 .text(" of ")
                 .figure(layers.to_string(), *layers as f64, compute)
                 .text(" layers are bound by memory traffic, not arithmetic"),
-            Applied::ProfileScaling { gpu, there_s, here_s } => s
+            Applied::ProfileScaling {
+                gpu,
+                there_s,
+                here_s,
+                replaced: true,
+            } => s
+                .text(&format!("profiled in FP32 on {gpu} at "))
+                .figure(units::seconds(*there_s), *there_s, compute)
+                .text(" per sample, in its authors' framework: not carried to another GPU or precision; the kernels give ")
+                .figure(units::seconds(*here_s), *here_s, compute)
+                .text(" per sample here"),
+            Applied::ProfileScaling { gpu, there_s, here_s, .. } => s
                 .text(&format!("profiled on {gpu} at "))
                 .figure(units::seconds(*there_s), *there_s, compute)
                 .text(" per sample; ")

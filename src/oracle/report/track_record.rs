@@ -82,15 +82,15 @@ pub const TRACK_RECORD: [Record; 16] = [
     record(A::Pascal, P::Fp32, 3, 1.23, 1.58),
     record(A::Pascal, P::Half, 3, 1.18, 1.52),
     record(A::Volta, P::Fp32, 24, 0.88, 1.03),
-    record(A::Volta, P::Half, 25, 0.76, 1.23),
+    record(A::Volta, P::Half, 25, 0.76, 1.24),
     record(A::Turing, P::Fp32, 51, 0.91, 1.36),
     record(A::Turing, P::Half, 52, 0.61, 0.87),
-    record(A::AmpereGa100, P::Half, 42, 0.70, 1.21),
-    record(A::AmpereGa100, P::Tf32, 27, 0.85, 1.16),
-    record(A::AmpereGa10x, P::Half, 47, 0.58, 1.27),
-    record(A::AmpereGa10x, P::Tf32, 47, 0.64, 1.12),
-    record(A::Ada, P::Half, 6, 0.74, 0.98),
-    record(A::Ada, P::Tf32, 6, 0.68, 0.88),
+    record(A::AmpereGa100, P::Half, 42, 0.70, 1.26),
+    record(A::AmpereGa100, P::Tf32, 27, 0.85, 1.20),
+    record(A::AmpereGa10x, P::Half, 47, 0.56, 1.47),
+    record(A::AmpereGa10x, P::Tf32, 47, 0.71, 1.26),
+    record(A::Ada, P::Half, 6, 0.80, 1.01),
+    record(A::Ada, P::Tf32, 6, 0.73, 0.91),
     record(A::Hopper, P::Half, 139, 0.99, 1.39),
     record(A::Hopper, P::Tf32, 119, 0.98, 1.00),
     record(A::Blackwell, P::Half, 4, 2.76, 2.81),
@@ -170,14 +170,21 @@ mod tests {
         let widest = band(None, Precision::Fp16);
         assert_eq!(widest.runs, 0);
         for r in &TRACK_RECORD {
-            let own = band(Some(r.architecture), match r.precision {
-                P::Fp32 => Precision::Fp32,
-                P::Tf32 => Precision::Tf32,
-                P::Half => Precision::Bf16,
-            });
+            let own = band(
+                Some(r.architecture),
+                match r.precision {
+                    P::Fp32 => Precision::Fp32,
+                    P::Tf32 => Precision::Tf32,
+                    P::Half => Precision::Bf16,
+                },
+            );
             assert_eq!((own.low, own.high, own.runs), (r.low, r.high, r.runs));
             assert!(widest.low <= own.low && widest.high >= own.high);
         }
-        assert!(band(Some(A::Rdna4), Precision::Fp16).basis.contains("no published run of AMD RDNA 4"));
+        assert!(
+            band(Some(A::Rdna4), Precision::Fp16)
+                .basis
+                .contains("no published run of AMD RDNA 4")
+        );
     }
 }

@@ -1,6 +1,5 @@
 //! From per-iteration costs to a per-epoch projection.
 
-use crate::oracle::report::track_record;
 use super::Scenario;
 use crate::oracle::cost::applied;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
@@ -11,6 +10,7 @@ use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::bottleneck::{Evidence, findings};
 use crate::oracle::report::projection::{Calibrated, Projection};
+use crate::oracle::report::track_record;
 
 impl Scenario {
     /// Projects one run: per-epoch compute and communication, per-GPU
@@ -142,9 +142,8 @@ impl Scenario {
             overlap: run.overlap,
             bottlenecks,
             terms: applied::applied(table, self.cluster(), run),
-            band: (run.fidelity == crate::oracle::model::fidelity::Fidelity::Realistic).then(|| {
-                track_record::band(self.cluster().device().map(|g| g.architecture), run.precision)
-            }),
+            band: (run.fidelity == crate::oracle::model::fidelity::Fidelity::Realistic)
+                .then(|| track_record::band(self.cluster().device().map(|g| g.architecture), run.precision)),
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,
                 communication: kappa.communication,

@@ -102,42 +102,108 @@ impl Architecture {
             // TITAN Xp, BabelStream (UoB-HPC/BabelStream@57637d5, results/v3.3/titanxp/cuda.txt:14): 436.5 of 547.7 GB/s
             (A::Pascal, Quantity::Stream) => Measured(0.797, "TITAN Xp, BabelStream Triad"),
             // P100 0.981, GTX 1080 Ti 1.069 (above its rated boost), TITAN Xp 0.935: DeepBench's largest FP32 GEMMs
-            (A::Pascal, Quantity::Fp32) => Measured(0.981, "median of P100, GTX 1080 Ti and TITAN Xp, DeepBench FP32 GEMMs"),
+            (A::Pascal, Quantity::Fp32) => {
+                Measured(0.981, "median of P100, GTX 1080 Ti and TITAN Xp, DeepBench FP32 GEMMs")
+            }
             // Pascal has no tensor cores: FP16 runs on the FP32 units' rate (or GP100's packed FP16)
             (A::Pascal, Quantity::Tensor) => From(A::Pascal),
             (A::Volta, Quantity::Stream) => Measured(0.930, "V100 SXM2, BabelStream Triad 836.9 of 900 GB/s"),
-            (A::Volta, Quantity::Fp32) => Measured(0.85, "V100 SXM2, median of DeepBench's 58 GEMMs of min(M, N, K) >= 1024"),
-            (A::Volta, Quantity::Tensor) => Measured(0.80, "V100 SXM2, median of DeepBench's 58 FP16 GEMMs of min(M, N, K) >= 1024"),
+            (A::Volta, Quantity::Fp32) => Measured(
+                0.85,
+                "V100 SXM2, median of DeepBench's 58 GEMMs of min(M, N, K) >= 1024",
+            ),
+            (A::Volta, Quantity::Tensor) => Measured(
+                0.80,
+                "V100 SXM2, median of DeepBench's 58 FP16 GEMMs of min(M, N, K) >= 1024",
+            ),
             // the only Turing GPU measured is the T4, a 70 W card held below its
             // boost clock: full-power Turing cards take Volta's (the same
             // generation of SMs and tensor cores)
             (A::Turing, _) => From(A::Volta),
-            (A::AmpereGa100, Quantity::Stream) => Measured(0.863, "median of A100 SXM4 80 GB (Azure, 0.834), A100 40 GB (BabelStream, 0.899) and A100 80 GB (gpu-stream, 0.863)"),
-            (A::AmpereGa100, Quantity::Tensor) => Measured(0.840, "median of A100 SXM (0.869) and PCIe (0.811) maximum achievable BF16 matmuls (stas00/ml-engineering) and Azure's FP16 cuBLASLt GEMM (0.822)"),
+            (A::AmpereGa100, Quantity::Stream) => Measured(
+                0.863,
+                "median of A100 SXM4 80 GB (Azure, 0.834), A100 40 GB (BabelStream, 0.899) and A100 80 GB (gpu-stream, 0.863)",
+            ),
+            (A::AmpereGa100, Quantity::Tensor) => Measured(
+                0.840,
+                "median of A100 SXM (0.869) and PCIe (0.811) maximum achievable BF16 matmuls (stas00/ml-engineering) and Azure's FP16 cuBLASLt GEMM (0.822)",
+            ),
             (A::AmpereGa100, Quantity::Fp32) => From(A::Volta),
-            (A::AmpereGa10x, Quantity::Stream) => Measured(0.937, "A40, gpu-stream 652 of 696 GB/s (te42kyfo/gpu-benches)"),
-            (A::AmpereGa10x, _) => From(A::AmpereGa100),
+            (A::AmpereGa10x, Quantity::Stream) => {
+                Measured(0.937, "A40, gpu-stream 652 of 696 GB/s (te42kyfo/gpu-benches)")
+            }
+            (A::AmpereGa10x, Quantity::Tensor) => Measured(
+                0.920,
+                "median of RTX 3090 (1.062: GeForce cards boost above their rated clock) and RTX A6000 (0.778) torch.matmul FP16 with FP32 accumulation (zzc0721/torch-performance-test-data database.md)",
+            ),
+            (A::AmpereGa10x, Quantity::Fp32) => Measured(
+                0.657,
+                "median of RTX 3090 (0.696) and RTX A6000 (0.618) FP32 torch.matmul, of the dual-issue FP32 peak (zzc0721/torch-performance-test-data)",
+            ),
             (A::Ada, Quantity::Stream) => Measured(0.891, "L40, gpu-stream 770 of 864 GB/s (te42kyfo/gpu-benches)"),
-            (A::Ada, _) => From(A::Hopper),
-            (A::Hopper, Quantity::Stream) => Measured(0.859, "median of H100 SXM (0.887), H100 PCIe (0.852), H200 (0.865) and GH200 (0.829) STREAM Triads"),
-            (A::Hopper, Quantity::Tensor) => Measured(0.803, "median of H100 SXM (0.803) and GH200 (0.838) BF16 and H100 SXM FP16 cuBLAS (0.770) matmuls"),
-            (A::Hopper, Quantity::Fp32) => Measured(0.706, "H100 SXM cuBLAS SGEMM at 8192^3, 47.33 of 67 TFLOP/s (waynehacking8/blackwell-tensorcore-kernels results/bench.csv:104)"),
-            (A::Blackwell, Quantity::Tensor) => Measured(0.776, "median of B200 (0.776), B300 (0.786) and GB200 (0.729) maximum achievable BF16 matmuls (stas00/ml-engineering)"),
+            (A::Ada, Quantity::Tensor) => Measured(
+                1.016,
+                "RTX 4090, median of five cards' torch.matmul FP16 with FP32 accumulation, 165-171 TFLOP/s (zzc0721/torch-performance-test-data)",
+            ),
+            (A::Ada, Quantity::Fp32) => Measured(
+                0.662,
+                "RTX 4090, median of five cards' FP32 torch.matmul, 54.7 of 82.6 TFLOP/s",
+            ),
+            (A::Hopper, Quantity::Stream) => Measured(
+                0.859,
+                "median of H100 SXM (0.887), H100 PCIe (0.852), H200 (0.865) and GH200 (0.829) STREAM Triads",
+            ),
+            (A::Hopper, Quantity::Tensor) => Measured(
+                0.803,
+                "median of H100 SXM (0.803) and GH200 (0.838) BF16 and H100 SXM FP16 cuBLAS (0.770) matmuls",
+            ),
+            (A::Hopper, Quantity::Fp32) => Measured(
+                0.706,
+                "H100 SXM cuBLAS SGEMM at 8192^3, 47.33 of 67 TFLOP/s (waynehacking8/blackwell-tensorcore-kernels results/bench.csv:104)",
+            ),
+            (A::Blackwell, Quantity::Tensor) => Measured(
+                0.776,
+                "median of B200 (0.776), B300 (0.786) and GB200 (0.729) maximum achievable BF16 matmuls (stas00/ml-engineering)",
+            ),
             (A::Blackwell, _) => From(A::Hopper),
-            (A::BlackwellGb20x, Quantity::Tensor) => Measured(0.512, "RTX PRO 6000 Blackwell Max-Q, cuBLAS FP16 with FP32 accumulation at 8192^3, 225.75 TFLOP/s"),
-            (A::BlackwellGb20x, Quantity::Fp32) => Measured(0.492, "RTX PRO 6000 Blackwell Max-Q, cuBLAS SGEMM at 8192^3, 54.16 TFLOP/s"),
+            (A::BlackwellGb20x, Quantity::Tensor) => Measured(
+                0.512,
+                "RTX PRO 6000 Blackwell Max-Q, cuBLAS FP16 with FP32 accumulation at 8192^3, 225.75 TFLOP/s",
+            ),
+            (A::BlackwellGb20x, Quantity::Fp32) => Measured(
+                0.492,
+                "RTX PRO 6000 Blackwell Max-Q, cuBLAS SGEMM at 8192^3, 54.16 TFLOP/s",
+            ),
             (A::BlackwellGb20x, Quantity::Stream) => From(A::Ada),
             (A::Gcn5, _) => From(A::Cdna1),
-            (A::Cdna1, Quantity::Stream) => Measured(0.841, "MI100, gpu-stream 1034 of 1228.8 GB/s (te42kyfo/gpu-benches)"),
+            (A::Cdna1, Quantity::Stream) => {
+                Measured(0.841, "MI100, gpu-stream 1034 of 1228.8 GB/s (te42kyfo/gpu-benches)")
+            }
             (A::Cdna1, _) => From(A::Cdna3),
-            (A::Cdna2, Quantity::Stream) => Measured(0.797, "MI210, gpu-stream 1305 of 1638.4 GB/s (te42kyfo/gpu-benches)"),
+            (A::Cdna2, Quantity::Stream) => {
+                Measured(0.797, "MI210, gpu-stream 1305 of 1638.4 GB/s (te42kyfo/gpu-benches)")
+            }
             (A::Cdna2, _) => From(A::Cdna3),
-            (A::Cdna3, Quantity::Stream) => Measured(0.745, "MI300X, BabelStream Triad 3948.1 of 5300 GB/s (ROCm/system-acceptance-docs)"),
-            (A::Cdna3, Quantity::Tensor) => Measured(0.559, "median of MI300X (0.514) and MI325X (0.604) maximum achievable BF16 matmuls (stas00/ml-engineering)"),
-            (A::Cdna3, Quantity::Fp32) => Measured(0.514, "MI300X: its BF16 matmul fraction, applied to FP32 (no FP32 GEMM of it was published)"),
-            (A::Cdna4, Quantity::Tensor) => Measured(0.680, "MI355X maximum achievable BF16 matmul, 1565 TFLOP/s (stas00/ml-engineering)"),
+            (A::Cdna3, Quantity::Stream) => Measured(
+                0.745,
+                "MI300X, BabelStream Triad 3948.1 of 5300 GB/s (ROCm/system-acceptance-docs)",
+            ),
+            (A::Cdna3, Quantity::Tensor) => Measured(
+                0.559,
+                "median of MI300X (0.514) and MI325X (0.604) maximum achievable BF16 matmuls (stas00/ml-engineering)",
+            ),
+            (A::Cdna3, Quantity::Fp32) => Measured(
+                0.514,
+                "MI300X: its BF16 matmul fraction, applied to FP32 (no FP32 GEMM of it was published)",
+            ),
+            (A::Cdna4, Quantity::Tensor) => Measured(
+                0.680,
+                "MI355X maximum achievable BF16 matmul, 1565 TFLOP/s (stas00/ml-engineering)",
+            ),
             (A::Cdna4, _) => From(A::Cdna3),
-            (A::Rdna2, Quantity::Stream) => Measured(0.848, "RX 6900 XT, gpu-stream 434 of 512 GB/s (te42kyfo/gpu-benches)"),
+            (A::Rdna2, Quantity::Stream) => {
+                Measured(0.848, "RX 6900 XT, gpu-stream 434 of 512 GB/s (te42kyfo/gpu-benches)")
+            }
             (A::Rdna2, _) => From(A::Cdna1),
             (A::Rdna3 | A::Rdna4, _) => From(A::Rdna2),
         }
@@ -191,9 +257,12 @@ mod tests {
                 }
             }
         }
-        assert_eq!(Architecture::Turing.fraction(Quantity::Tensor), (0.80, Basis::Borrowed(Architecture::Volta)));
+        assert_eq!(
+            Architecture::Turing.fraction(Quantity::Tensor),
+            (0.80, Basis::Borrowed(Architecture::Volta))
+        );
         assert!(Architecture::Hopper.fraction(Quantity::Stream).1.is_measured());
-        assert!(!Architecture::Ada.fraction(Quantity::Tensor).1.is_measured());
+        assert!(!Architecture::Blackwell.fraction(Quantity::Stream).1.is_measured());
     }
 
     #[test]

@@ -8,7 +8,7 @@ const G: f64 = 1e9;
 
 /// Every GPU this tool knows, in the CSV's order (a model's default
 /// variant first where several share a name).
-pub const DEVICES: [Device; 146] = [
+pub static DEVICES: [Device; 146] = [
     Device {
         name: "Tesla P100 PCIe 12GB",
         model: "P100",
@@ -1169,11 +1169,11 @@ pub const DEVICES: [Device; 146] = [
         memory_bandwidth_bytes_per_s: 768.0 * G,
         measured: Measured {
             stream_bytes_per_s: None,
-            tensor_fraction: None,
-            fp32_fraction: None,
+            tensor_fraction: Some(0.778),
+            fp32_fraction: Some(0.618),
         },
         device_strings: &["NVIDIA RTX A6000"],
-        source: "NVIDIA RTX A6000 datasheet; NVIDIA Ampere GA102 whitepaper (RTX A6000: FP16 w/ FP32 acc 154.8/309.7); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 309.7 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        source: "NVIDIA RTX A6000 datasheet; NVIDIA Ampere GA102 whitepaper (RTX A6000: FP16 w/ FP32 acc 154.8/309.7); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 309.7 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ; measured: torch.matmul FP16 with FP32 accumulation 120.5 TFLOP/s (0.778), FP32 23.9 TFLOP/s (0.618) (zzc0721/torch-performance-test-data@9d82827 database.md line 58)",
     },
     Device {
         name: "RTX 2000 Ada Generation",
@@ -2093,11 +2093,11 @@ pub const DEVICES: [Device; 146] = [
         memory_bandwidth_bytes_per_s: 936.0 * G,
         measured: Measured {
             stream_bytes_per_s: None,
-            tensor_fraction: None,
-            fp32_fraction: None,
+            tensor_fraction: Some(1.062),
+            fp32_fraction: Some(0.696),
         },
         device_strings: &["NVIDIA GeForce RTX 3090", "GeForce RTX 3090"],
-        source: "NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090 table)",
+        source: "NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090 table); measured: torch.matmul FP16 with FP32 accumulation 75.5-75.9 TFLOP/s (1.062 of the rated 71, the card boosting above its rated clock), FP32 24.8 TFLOP/s (0.696), three cards (zzc0721/torch-performance-test-data@9d82827 database.md lines 16, 29, 54)",
     },
     Device {
         name: "GeForce RTX 3090 Ti",
@@ -2313,11 +2313,11 @@ pub const DEVICES: [Device; 146] = [
         memory_bandwidth_bytes_per_s: 1008.0 * G,
         measured: Measured {
             stream_bytes_per_s: None,
-            tensor_fraction: None,
-            fp32_fraction: None,
+            tensor_fraction: Some(1.016),
+            fp32_fraction: Some(0.662),
         },
         device_strings: &["NVIDIA GeForce RTX 4090"],
-        source: "NVIDIA Ada GPU Architecture whitepaper v2.1 Appendix A (RTX 4090)",
+        source: "NVIDIA Ada GPU Architecture whitepaper v2.1 Appendix A (RTX 4090); measured: torch.matmul FP16 with FP32 accumulation 165-171 TFLOP/s (median 1.016 of the rated 165.2), FP32 54.7 TFLOP/s (0.662), five cards (zzc0721/torch-performance-test-data@9d82827 database.md lines 21, 24, 33, 64, 89)",
     },
     Device {
         name: "GeForce RTX 4090 D",
@@ -2492,7 +2492,10 @@ pub const DEVICES: [Device; 146] = [
             tensor_fraction: None,
             fp32_fraction: None,
         },
-        device_strings: &["NVIDIA GeForce RTX 2070 with Max-Q Design", "GeForce RTX 2070 with Max-Q Design"],
+        device_strings: &[
+            "NVIDIA GeForce RTX 2070 with Max-Q Design",
+            "GeForce RTX 2070 with Max-Q Design",
+        ],
         source: "NVIDIA GeForce RTX 20 Series laptop spec page",
     },
     Device {
@@ -2514,7 +2517,10 @@ pub const DEVICES: [Device; 146] = [
             tensor_fraction: None,
             fp32_fraction: None,
         },
-        device_strings: &["NVIDIA GeForce RTX 2080 with Max-Q Design", "GeForce RTX 2080 with Max-Q Design"],
+        device_strings: &[
+            "NVIDIA GeForce RTX 2080 with Max-Q Design",
+            "GeForce RTX 2080 with Max-Q Design",
+        ],
         source: "NVIDIA GeForce RTX 20 Series laptop spec page",
     },
     Device {
@@ -2602,7 +2608,10 @@ pub const DEVICES: [Device; 146] = [
             tensor_fraction: None,
             fp32_fraction: None,
         },
-        device_strings: &["NVIDIA GeForce RTX 3080 Ti Laptop GPU", "GeForce RTX 3080 Ti Laptop GPU"],
+        device_strings: &[
+            "NVIDIA GeForce RTX 3080 Ti Laptop GPU",
+            "GeForce RTX 3080 Ti Laptop GPU",
+        ],
         source: "NVIDIA GeForce RTX 30 Series laptop spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. laptop: clock = max boost at max TGP; boost 1125-1590 MHz, TGP 80-150+ W; 512 GB/s (16 Gbps) unconfirmed",
     },
     Device {
