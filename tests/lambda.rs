@@ -265,6 +265,10 @@ fn the_track_record_is_what_the_runs_give() {
         let arch = cluster.device().unwrap().architecture;
         add(arch, p.run.precision, p.ratio);
     }
+    let mut all: Vec<f64> = classes.values().flatten().copied().collect();
+    let (low, high) = (quantile(&mut all, 0.1), quantile(&mut all, 0.9));
+    let pooled = format!("runs {} low {low:.2} high {high:.2}", all.len());
+    println!("POOLED {pooled}");
     let mut table = String::new();
     for ((arch, class), ratios) in &mut classes {
         let (low, high) = (quantile(ratios, 0.1), quantile(ratios, 0.9));
@@ -274,6 +278,12 @@ fn the_track_record_is_what_the_runs_give() {
         );
     }
     println!("{table}");
+    use paradl::oracle::report::track_record::POOLED;
+    assert_eq!(POOLED.runs as usize, all.len(), "{pooled}");
+    assert!(
+        (POOLED.low - low).abs() < 0.006 && (POOLED.high - high).abs() < 0.006,
+        "{pooled}"
+    );
     assert_eq!(
         TRACK_RECORD.len(),
         classes.len(),

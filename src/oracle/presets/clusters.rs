@@ -349,6 +349,57 @@ pub fn dgx_b200() -> ClusterSpec {
     .spec()
 }
 
+/// NVIDIA Eos: 576 DGX H100 nodes (4,608 H100 SXM5 80 GB) on NDR 400 Gb/s
+/// Quantum-2 InfiniBand, one NIC per GPU (NVIDIA's Eos announcement,
+/// November 2023: "576 DGX H100 systems ... 4,608 H100 GPUs"), the system
+/// of NVIDIA's MLPerf Training runs at thousands of GPUs (ResNet-50 on
+/// 3,584 H100s, `tests/validation/mlperf-resnet50.csv`). Nodes and links
+/// as the DGX H100 SuperPOD preset: 32-node scalable units under leaf
+/// switches, then a spine (assumed: the SuperPOD reference layout).
+pub fn eos() -> ClusterSpec {
+    EightGpuNode {
+        name: "NVIDIA Eos (DGX H100, NDR)",
+        source: "NVIDIA Eos (November 2023): 576 DGX H100 systems, 4,608 H100 GPUs, Quantum-2 NDR 400 Gb/s InfiniBand; H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s); 32-node scalable units assumed from the DGX SuperPOD H100 reference architecture; rates and bandwidth half the peaks as ABCI's measured R; NCCL's bus bandwidths (370 GB/s NVLink, 46 GB/s a NIC) and ring step latencies (3.4 µs over NVLink, 14 µs through the network: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        gpu: gpu("H100-SXM5-80GB"),
+        link_bytes_per_s: 450e9,
+        nic_bytes_per_s: 50e9,
+        nodes: 576,
+        leaf_nodes: 32,
+        bus: (Some(370e9), Some(NDR_BUS)),
+        latencies_s: NCCL_LATENCIES_S,
+    }
+    .spec()
+}
+
+/// NVIDIA DGX GB200 NVL72 SuperPOD: racks of 72 Blackwell GPUs in one
+/// NVLink domain (the "node" of this model: NVLink 5, 1.8 TB/s per GPU
+/// both ways, 900 each way, through the rack's NVLink switches), each GPU
+/// with one ConnectX-7 400 Gb/s InfiniBand NIC, scalable units of 8 racks
+/// (576 GPUs), 8 units (4,608 GPUs). NVIDIA GB200 NVL72 datasheet per GPU:
+/// FP32 80, TF32 1,250, FP16/BF16 2,500 TFLOP/s dense; HBM3e 186 GB at 8
+/// TB/s. NCCL's bus bandwidth inside the NVLink domain: the DGX B200's
+/// measured 682.2 of 900 GB/s (assumed: the same NVLink 5; no nccl-tests
+/// figure of an NVL72 was found).
+pub fn gb200_nvl72() -> ClusterSpec {
+    let node = EightGpuNode {
+        name: "DGX GB200 NVL72 SuperPOD",
+        source: "NVIDIA GB200 NVL72 datasheet (72 GPUs in one NVLink domain, NVLink 5 1.8 TB/s per GPU; per GPU FP32 80, TF32 1,250, FP16/BF16 2,500 TFLOP/s dense, HBM3e 186 GB at 8 TB/s), DGX GB200 (72x ConnectX-7 400 Gb/s InfiniBand), DGX SuperPOD GB200 reference architecture (scalable units of 8 racks, 576 GPUs; 8 units assumed); rates and bandwidth half the peaks as ABCI's measured R; NCCL's NVLink bus bandwidth the DGX B200's 682.2 of 900 GB/s (assumed), 46 GB/s a NIC; NCCL's ring step latencies (3.4 µs over NVLink, 14 µs through the network: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        gpu: gpu("GB200"),
+        link_bytes_per_s: 900e9,
+        nic_bytes_per_s: 50e9,
+        nodes: 64,
+        leaf_nodes: 8,
+        bus: (Some(682.2e9), Some(NDR_BUS)),
+        latencies_s: NCCL_LATENCIES_S,
+    };
+    ClusterSpec {
+        gpus_per_node: 72,
+        max_gpus: 72 * node.nodes,
+        nics_per_node: 72,
+        ..node.spec()
+    }
+}
+
 /// A cluster of 128 nodes of 8 × AMD Instinct MI300X 192 GB (assumed size
 /// and 32-node leaves, as the DGX presets). AMD MI300X datasheet: FP32
 /// 163.4, TF32 653.7, FP16/BF16 1,307.4 TFLOP/s dense; HBM3 192 GB at

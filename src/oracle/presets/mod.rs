@@ -250,7 +250,7 @@ impl ClusterPreset {
 }
 
 /// Every built-in cluster.
-pub const CLUSTERS: [ClusterPreset; 8] = [
+pub const CLUSTERS: [ClusterPreset; 10] = [
     ClusterPreset {
         key: "abci",
         title: "ABCI (V100, EDR)",
@@ -275,6 +275,16 @@ pub const CLUSTERS: [ClusterPreset; 8] = [
         key: "dgx-b200",
         title: "DGX B200 SuperPOD (NDR)",
         build: clusters::dgx_b200,
+    },
+    ClusterPreset {
+        key: "eos",
+        title: "NVIDIA Eos (4,608 H100, NDR)",
+        build: clusters::eos,
+    },
+    ClusterPreset {
+        key: "gb200-nvl72",
+        title: "DGX GB200 NVL72 SuperPOD",
+        build: clusters::gb200_nvl72,
     },
     ClusterPreset {
         key: "mi300x",

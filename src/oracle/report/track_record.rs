@@ -77,6 +77,14 @@ const fn record(architecture: Architecture, precision: PrecisionClass, runs: u32
     }
 }
 
+/// Every committed run, whatever its class (`tests/lambda.rs` recomputes
+/// it): `[q10, q90]` of measured/projected time.
+pub const POOLED: Spread = Spread {
+    runs: 599,
+    low: 0.73,
+    high: 1.35,
+};
+
 /// Every class with committed runs (`tests/lambda.rs` recomputes it).
 pub const TRACK_RECORD: [Record; 16] = [
     record(A::Pascal, P::Fp32, 3, 1.23, 1.58),
@@ -97,6 +105,17 @@ pub const TRACK_RECORD: [Record; 16] = [
     record(A::Blackwell, P::Tf32, 4, 1.44, 1.46),
 ];
 
+/// The runs of several classes together.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Spread {
+    /// How many runs.
+    pub runs: u32,
+    /// The 10th percentile of measured / projected time.
+    pub low: f64,
+    /// The 90th percentile of measured / projected time.
+    pub high: f64,
+}
+
 /// The band of a projected time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Band {
@@ -112,13 +131,19 @@ pub struct Band {
     pub basis: String,
 }
 
+/// Fewer runs than this in a class (often one configuration measured a few
+/// times) do not make a band of their own: it is widened to hold the band
+/// of every committed run.
+pub const MIN_RUNS: u32 = 10;
+
 /// The band of a time projected for `architecture` (none: a GPU given by
 /// its kernel facts alone) in `precision`.
 ///
 /// # Formula
-/// The class's `[q10, q90]` of measured/projected time over its committed
-/// runs; a class without runs: `[min q10, max q90]` over the classes with
-/// runs.
+/// A class of at least [`MIN_RUNS`] runs: its `[q10, q90]` of
+/// measured/projected time, widened to hold 1 (the projection); a class of
+/// fewer: the hull of that and [`POOLED`], the `[q10, q90]` of every
+/// committed run; a class without runs: the hull of every class's band.
 pub fn band(architecture: Option<Architecture>, precision: Precision) -> Band {
     let class = PrecisionClass::of(precision);
     let own = architecture.and_then(|a| {
@@ -126,18 +151,39 @@ pub fn band(architecture: Option<Architecture>, precision: Precision) -> Band {
             .iter()
             .find(|r| r.architecture == a && r.precision == class)
     });
+    let hull = |low: f64, high: f64| (low.min(1.0), high.max(1.0));
     match own {
-        Some(r) => Band {
-            low: r.low,
-            high: r.high,
-            runs: r.runs,
-            basis: format!(
-                "measured/projected time of {} published {} {} runs (10th to 90th percentile)",
-                r.runs,
-                r.architecture.label(),
-                class.label()
-            ),
-        },
+        Some(r) if r.runs >= MIN_RUNS => {
+            let (low, high) = hull(r.low, r.high);
+            Band {
+                low,
+                high,
+                runs: r.runs,
+                basis: format!(
+                    "measured/projected time of {} published {} {} runs (10th to 90th percentile)",
+                    r.runs,
+                    r.architecture.label(),
+                    class.label()
+                ),
+            }
+        }
+        Some(r) => {
+            let (low, high) = hull(r.low.min(POOLED.low), r.high.max(POOLED.high));
+            Band {
+                low,
+                high,
+                runs: r.runs,
+                basis: format!(
+                    "only {} published {} {} runs (measured/projected {:.2} to {:.2}), widened to the band of all {} committed runs",
+                    r.runs,
+                    r.architecture.label(),
+                    class.label(),
+                    r.low,
+                    r.high,
+                    POOLED.runs
+                ),
+            }
+        }
         None => {
             let low = TRACK_RECORD.iter().map(|r| r.low).fold(1.0, f64::min);
             let high = TRACK_RECORD.iter().map(|r| r.high).fold(1.0, f64::max);
@@ -150,7 +196,7 @@ pub fn band(architecture: Option<Architecture>, precision: Precision) -> Band {
                 high,
                 runs: 0,
                 basis: format!(
-                    "no published run of {what} is committed: the widest band of the {} classes that have runs",
+                    "no published run of {what} is committed: the hull of the {} classes' bands that have runs",
                     TRACK_RECORD.len()
                 ),
             }

@@ -362,7 +362,7 @@ pub static DEVICES: [Device; 146] = [
         source: "NVIDIA A10 Tensor Core GPU datasheet",
     },
     Device {
-        name: "A16 (per GPU)",
+        name: "A16",
         model: "A16",
         variant: &[],
         architecture: Architecture::AmpereGa10x,
@@ -736,7 +736,7 @@ pub static DEVICES: [Device; 146] = [
         source: "NVIDIA GB200 NVL72 / HGX B200 datasheet (individual Blackwell GPU specifications); measured: BF16 matmul 0.776 of peak (ml-engineering README.md:356); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet sparse TF32 2.2 PF, FP16/BF16 4.5 PF halved; memory 180 GB / 7.7 TB/s in current datasheet (originally marketed 192 GB / 8 TB/s); SMs and boost derived (75 TF / 148 SM), unconfirmed",
     },
     Device {
-        name: "GB200 (per GPU)",
+        name: "GB200",
         model: "GB200",
         variant: &[],
         architecture: Architecture::Blackwell,
@@ -758,7 +758,7 @@ pub static DEVICES: [Device; 146] = [
         source: "NVIDIA GB200 NVL72 / HGX B200 datasheet (individual Blackwell GPU specifications); measured: BF16 matmul 0.729 of peak (ml-engineering README.md:358); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: per Blackwell GPU in GB200 superchip; datasheet sparse TF32 2.5 PF, FP16/BF16 5 PF halved; 186 GB (originally marketed 192 GB); TDP configurable up to 1200 W; SMs/boost derived, unconfirmed",
     },
     Device {
-        name: "B300 (HGX)",
+        name: "B300",
         model: "B300",
         variant: &[],
         architecture: Architecture::Blackwell,
@@ -780,7 +780,7 @@ pub static DEVICES: [Device; 146] = [
         source: "NVIDIA GB300 NVL72 / HGX B300 datasheet (individual Blackwell Ultra GPU specifications); measured: BF16 matmul 0.786 of peak (ml-engineering README.md:355); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet sparse figures halved; 270 GB usable per GPU in HGX datasheet (288 GB physical / 'Blackwell Ultra 288GB' marketing); SMs (160) and boost derived, unconfirmed",
     },
     Device {
-        name: "GB300 (per GPU)",
+        name: "GB300",
         model: "GB300",
         variant: &[],
         architecture: Architecture::Blackwell,
@@ -802,7 +802,7 @@ pub static DEVICES: [Device; 146] = [
         source: "NVIDIA GB300 NVL72 / HGX B300 datasheet (individual Blackwell Ultra GPU specifications); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: per GPU in GB300 NVL72 (rack 360 PF sparse BF16 /72 /2); 279 GB usable (288 GB physical/marketed); SMs/boost derived, unconfirmed",
     },
     Device {
-        name: "B100 (HGX)",
+        name: "B100",
         model: "B100",
         variant: &[],
         architecture: Architecture::Blackwell,
