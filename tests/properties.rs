@@ -543,6 +543,7 @@ fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
             bias: kind.has_weights() && f % 2 == 0,
             reads: None,
             function: None,
+            shares: None,
         }
     })
 }
