@@ -131,7 +131,9 @@ impl Network {
     /// shape has 2 to 4 dimensions of at least 1; at least one layer, each
     /// valid (see [`Layer::new`]); profiled times either absent, only on the
     /// first layer (a whole-model time, which needs FLOPs to share), or on
-    /// every layer.
+    /// every layer; a layer's `shares` names an earlier layer that shares
+    /// no other's weights and holds the same weights (`w`, groups, bias;
+    /// section 10).
     ///
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `layers[3] CONV2.w[0]`.
