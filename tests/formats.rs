@@ -225,6 +225,7 @@ fn random_layer() -> impl Strategy<Value = LayerSpec> {
                 bias: false,
                 reads: None,
                 function: None,
+                shares: None,
             }
         })
 }

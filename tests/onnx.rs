@@ -852,3 +852,44 @@ fn a_power_runs_in_fp32_under_autocast() {
     // copy of it, a 16-bit copy of the power's FP32 output for conv2
     assert_eq!(per_sample(Precision::Bf16), 2.0 * x + 2.0 * y + 4.0 * y + 2.0 * y);
 }
+
+/// RetinaNet's sharing in small: a head (`head_w`, `head_b`) applied to two
+/// levels of features, read by two Conv nodes; a third Conv reads an
+/// Identity of `head_w`, as torch.onnx writes a parameter of equal values
+/// (contract, section 11: a parameter of its own).
+#[test]
+fn nodes_reading_one_initializer_share_it() {
+    let head = |name: &str, x: &str, w: &str, y: &str| {
+        node("Conv", name, &[x, w, "head_b"], &[y], vec![ints("pads", &[1, 1, 1, 1])])
+    };
+    let nodes = vec![
+        node("Conv", "p3", &["data", "stem_w"], &["p3"], vec![]),
+        node("Conv", "p4", &["p3", "down_w"], &["p4"], vec![ints("strides", &[2, 2])]),
+        head("head_p3", "p3", "head_w", "h3"),
+        head("head_p4", "p4", "head_w", "h4"),
+        node("Identity", "copy", &["head_w"], &["head_w_copy"], vec![]),
+        head("other_p4", "h4", "head_w_copy", "o4"),
+    ];
+    let weights = vec![
+        weight("stem_w", &[8, 8, 1, 1]),
+        weight("down_w", &[8, 8, 1, 1]),
+        weight("head_w", &[8, 8, 3, 3]),
+        weight("head_b", &[8]),
+    ];
+    let n = small(nodes, weights, "retina").network;
+    let shares: Vec<Option<usize>> = n.layers().iter().map(|l| l.shares()).collect();
+    assert_eq!(shares, [None, None, None, Some(2), None]);
+    let head = 8.0 * 8.0 * 9.0 + 8.0;
+    // stem, down, the head once, the Identity's copy
+    assert_eq!(n.weight_items(), 64.0 + 64.0 + head + head);
+    // the head's FLOPs at both levels
+    let flops: Vec<f64> = n.layers().iter().map(|l| l.forward_flops()).collect();
+    assert_eq!(flops[2], 2.0 * 8.0 * 8.0 * 9.0 * 64.0);
+    assert_eq!(flops[3], 2.0 * 8.0 * 8.0 * 9.0 * 16.0);
+    let inventory = paradl::oracle::Inventory::of(&n);
+    assert_eq!(inventory.layers[2].sharing, "shared with 1 other layer");
+    assert_eq!(inventory.layers[3].sharing, "shares the weights of head_p3 (layer 2)");
+    // the JSON form keeps it
+    let json = paradl::oracle::formats::json::write(&n).unwrap();
+    assert_eq!(paradl::oracle::formats::json::network(&json).unwrap(), n);
+}

@@ -547,6 +547,7 @@ fn layer(rank: usize) -> impl Strategy<Value = LayerSpec> {
             bias: kind.has_weights() && f % 2 == 0,
             reads: None,
             function: None,
+            shares: None,
         }
     })
 }

@@ -12,7 +12,7 @@ use crate::oracle::{Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec
 /// Per-layer totals of the layer table.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LayerTotals {
-    /// Weights `|w|`.
+    /// Weights `|w|` the layer holds (0 where it shares another's).
     pub parameters: f64,
     /// Activation items kept per sample.
     pub activations: f64,

@@ -434,6 +434,11 @@ pub fn inventory(
                 _ => String::new(),
             }
         );
+        if !l.sharing.is_empty() {
+            // the row's last column: how the layer shares its weights
+            text.pop();
+            let _ = writeln!(text, "  ({})", l.sharing);
+        }
     }
     Ok(text)
 }

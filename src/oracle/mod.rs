@@ -125,7 +125,7 @@ pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
 pub use model::facts::{AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, RealisticFacts};
 pub use model::fidelity::Fidelity;
 pub use model::field::{Field, Segment};
-pub use model::inventory::{Inventory, LayerFacts};
+pub use model::inventory::{Inventory, LayerFacts, weight_sharing};
 pub use model::layer::{Function, Layer, LayerKind, LayerSpec, Source};
 pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
 pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu, ProfiledStep};

@@ -19,6 +19,7 @@ fn layer(name: &str, kind: LayerKind, x: &[u64], w: &[u64], y: &[u64], time_s: f
         bias: false,
         reads: None,
         function: None,
+        shares: None,
     }
 }
 

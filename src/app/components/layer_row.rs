@@ -18,6 +18,10 @@ pub struct LayerRowProps {
     pub row: Row,
     /// Totals of the last valid network, if it has this layer.
     pub totals: Option<LayerTotals>,
+    /// How the layer shares its weights, in words ("shared with 4 other
+    /// layers"); empty when they are its own alone.
+    #[prop_or_default]
+    pub sharing: String,
     /// Errors of this row by column.
     pub errors: Vec<(LayerColumn, String)>,
     /// Sends edits.
@@ -64,8 +68,10 @@ pub fn layer_row(props: &LayerRowProps) -> Html {
     let totals = props.totals.map_or_else(
         || html! { <><td class="num">{ "–" }</td><td class="num">{ "–" }</td><td class="num">{ "–" }</td></> },
         |t| {
+            let sharing =
+                (!props.sharing.is_empty()).then(|| html! { <small class="sharing">{ &props.sharing }</small> });
             html! { <>
-                <td class="num">{ units::significant(t.parameters, 4) }</td>
+                <td class="num">{ units::significant(t.parameters, 4) }{ for sharing }</td>
                 <td class="num">{ units::significant(t.activations, 4) }</td>
                 <td class="num">{ units::significant(t.flops / 1e9, 4) }</td>
             </> }

@@ -87,11 +87,12 @@ pub fn layer_table() -> Html {
                 .map(|(_, c, m)| (*c, m.clone()))
                 .collect();
             let totals = same_network.and_then(|n| n.layers().get(i)).map(|l| crate::app::results::LayerTotals {
-                parameters: l.weight_items(),
+                parameters: l.own_weight_items(),
                 activations: l.activation_items(),
                 flops: l.forward_flops(),
             });
-            Some(html! { <LayerRow key={i} index={i} {row} {totals} {errors} dispatch={dispatch.clone()} /> })
+            let sharing = same_network.map(|n| crate::oracle::weight_sharing(n, i)).unwrap_or_default();
+            Some(html! { <LayerRow key={i} index={i} {row} {totals} {sharing} {errors} dispatch={dispatch.clone()} /> })
         });
         let above = visible.start * ROW_HEIGHT_PX;
         let below = rows.saturating_sub(visible.end) * ROW_HEIGHT_PX;

@@ -283,6 +283,7 @@ impl ModelEditor {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         };
         edit::insert(&mut self.cells.base.layers, index + 1, relu);
         self.cells.rekey(|key| match key {

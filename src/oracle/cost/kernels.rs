@@ -235,7 +235,8 @@ pub struct LayerWork {
     traffic_items: f64,
     /// Items of the input per sample, `|x|`.
     input_items: f64,
-    /// Weight items.
+    /// Weight items the kernels read, per use (a layer sharing another's
+    /// weights reads all of them: section 10).
     weight_items: f64,
     /// The GEMMs of a step (forward, input gradient, weight gradient), or
     /// none for a layer bound by memory traffic.

@@ -13,7 +13,11 @@ pub struct LayerCost {
     pub time_s: f64,
     /// `act_l`: activation items kept per sample.
     pub activation_items: f64,
-    /// `|w_l|`.
+    /// `|w_l|`: the parameters the layer holds, a shared tensor counted
+    /// once, at its first use (section 10): what weight, gradient and
+    /// optimizer memory, the gradient exchanges, ZeRO's shards, the
+    /// overlap's buckets and a pipeline stage's weights add up. The
+    /// kernels' weight traffic is per use ([`super::kernels::LayerWork`]).
     pub weight_items: f64,
     /// `|y_l|`.
     pub output_items: f64,
@@ -51,7 +55,7 @@ pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors) -> Lay
         kind: layer.kind(),
         time_s,
         activation_items: layer.activation_items(),
-        weight_items: layer.weight_items(),
+        weight_items: layer.own_weight_items(),
         output_items: layer.y().items(),
         input_items: layer.x().items(),
         in_channels: layer.x().channels() / layer.groups(),

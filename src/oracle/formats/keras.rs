@@ -50,6 +50,16 @@ struct Walk<'t> {
     /// The tensors the next layer pushed reads (a Keras layer's inputs);
     /// `None`: the previous layer's output.
     reading: Option<Vec<Option<usize>>>,
+    /// The nested models the walk is in, by name: a layer's weights are
+    /// the Keras layer of that path, whichever call of it runs.
+    scope: Vec<String>,
+    /// The Keras layer being read, as its path through the nested models
+    /// (`outer/inner/conv`): whichever call runs, its weights.
+    keras_layer: String,
+    /// The weights each layer with weights computes with (its index, the
+    /// Keras layer's path): the calls of a shared layer share them
+    /// (section 10).
+    weights: Vec<(usize, String)>,
 }
 
 /// The position of a layer's `"name": "..."` in the text (1, 1 if absent).
@@ -135,7 +145,11 @@ fn window(input: &[u64], kernel: &[u64], strides: &[u64], dilation: &[u64], same
 
 impl Walk<'_> {
     fn error(&self, name: &str, problem: String) -> ParseError {
-        let (line, column) = position(self.text, name);
+        // a later call of a shared layer (`name#call`) sits at the layer's name
+        let (line, column) = match position(self.text, name) {
+            (1, 1) => position(self.text, name.rsplit_once('#').map_or(name, |(n, _)| n)),
+            found => found,
+        };
         ParseError::at(
             line,
             column,
@@ -213,6 +227,9 @@ impl Walk<'_> {
         if let Some(reads) = self.reading.take() {
             let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
             layer.set_reads(index, self.layers.last(), reads);
+        }
+        if layer.w.items() > 0.0 {
+            self.weights.push((index, self.keras_layer.clone()));
         }
         self.layers.push(layer);
         Tensor {
@@ -575,15 +592,28 @@ fn function_of(name: &str) -> Function {
     }
 }
 
-/// The names of a layer's inputs, from Keras 2's `[[["name", 0, 0, {}]]]`
-/// or Keras 3's `[{"args": [...keras_history...]}]`.
-fn inbound(layer: &Value) -> Vec<String> {
+/// The key of the tensor a layer's call `node` wrote: the layer's name for
+/// its first call, `name#node` for a later one.
+fn tensor_key(name: &str, node: u64) -> String {
+    if node == 0 {
+        name.to_string()
+    } else {
+        format!("{name}#{node}")
+    }
+}
+
+/// The inputs of each call of a layer (one list per inbound node), as the
+/// keys of the tensors they read, from Keras 2's `[[["name", 0, 0, {}]],
+/// ...]` or Keras 3's `[{"args": [...keras_history...]}, ...]`: `["name",
+/// node, tensor]` reads the output of that layer's call `node`.
+fn inbound(layer: &Value) -> Vec<Vec<String>> {
     fn history(v: &Value, out: &mut Vec<String>) {
+        let node = |n: Option<&Value>| n.and_then(Value::as_u64).unwrap_or(0);
         match v {
             Value::Object(map) => {
                 if let Some(Value::Array(h)) = map.get("config").and_then(|c| c.get("keras_history")) {
                     if let Some(name) = h.first().and_then(Value::as_str) {
-                        out.push(name.to_string());
+                        out.push(tensor_key(name, node(h.get(1))));
                     }
                     return;
                 }
@@ -594,7 +624,7 @@ fn inbound(layer: &Value) -> Vec<String> {
             Value::Array(list) => {
                 // Keras 2: ["name", node, tensor, {kwargs}]
                 if let (Some(Value::String(name)), Some(Value::Number(_))) = (list.first(), list.get(1)) {
-                    out.push(name.clone());
+                    out.push(tensor_key(name, node(list.get(1))));
                     return;
                 }
                 for value in list {
@@ -604,11 +634,18 @@ fn inbound(layer: &Value) -> Vec<String> {
             _ => {}
         }
     }
-    let mut out = Vec::new();
-    if let Some(nodes) = layer.get("inbound_nodes") {
-        history(nodes, &mut out);
-    }
-    out
+    let nodes = layer
+        .get("inbound_nodes")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    nodes
+        .iter()
+        .map(|call| {
+            let mut out = Vec::new();
+            history(call, &mut out);
+            out
+        })
+        .collect()
 }
 
 /// Largest `config.json` read from a `.keras` archive (bytes).
@@ -680,11 +717,16 @@ pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Net
         depth: 0,
         hint: input_shape.map(|s| s.dims().to_vec()),
         reading: None,
+        scope: Vec::new(),
+        keras_layer: String::new(),
+        weights: Vec::new(),
     };
     walk.model(config, sequential, None)?;
     if walk.layers.is_empty() {
         return Err(ParseError::at(1, 1, ParseProblem::Missing("a layer the model knows".into())).into());
     }
+    // a layer called several times computes with one set of weights (section 10)
+    super::shared::mark(&mut walk.layers, std::mem::take(&mut walk.weights));
     Ok(Network::new(NetworkSpec {
         name: model_name,
         dataset: DatasetSpec {
@@ -749,41 +791,43 @@ impl Walk<'_> {
             if class == "InputLayer" {
                 return Err(self.error(&name, "an input layer without a batch_shape".into()));
             }
-            let names = if sequential {
-                previous.iter().cloned().collect()
+            // a layer called several times (a shared layer) is a layer per call, `name#call`
+            // after the first, all computing with the first call's weights (section 10)
+            let calls = if sequential {
+                vec![previous.iter().cloned().collect()]
             } else {
-                // a layer called more than once shares its weights between the calls: refused,
-                // not counted once
-                let calls = layer.get("inbound_nodes").and_then(Value::as_array).map_or(0, Vec::len);
-                if calls > 1 {
-                    return Err(self.error(
-                        &name,
-                        format!("it is called {calls} times (a shared layer, its weights used by each call): not supported; call a separate layer each time"),
-                    ));
+                match inbound(layer) {
+                    calls if calls.is_empty() => vec![Vec::new()],
+                    calls => calls,
                 }
-                inbound(layer)
             };
-            let inputs = names
-                .iter()
-                .map(|n| {
-                    self.tensors
-                        .get(n)
-                        .cloned()
-                        .ok_or_else(|| self.error(&name, format!("its input '{n}' is not an earlier layer")))
-                })
-                .collect::<Result<Vec<Tensor>, ParseError>>()?;
-            let output = if matches!(class, "Sequential" | "Functional" | "Model") {
-                if self.depth >= MAX_NESTING {
-                    return Err(self.error(&name, format!("models nested more than {MAX_NESTING} deep")));
-                }
-                self.depth += 1;
-                let nested = self.model(layer_config, class == "Sequential", Some(&inputs));
-                self.depth -= 1;
-                nested?
-            } else {
-                self.layer(class, &name, layer_config, &inputs)?
-            };
-            self.tensors.insert(name.clone(), output);
+            for (call, names) in calls.iter().enumerate() {
+                let key = tensor_key(&name, call as u64);
+                let inputs = names
+                    .iter()
+                    .map(|n| {
+                        self.tensors
+                            .get(n)
+                            .cloned()
+                            .ok_or_else(|| self.error(&name, format!("its input '{n}' is not an earlier layer")))
+                    })
+                    .collect::<Result<Vec<Tensor>, ParseError>>()?;
+                let output = if matches!(class, "Sequential" | "Functional" | "Model") {
+                    if self.depth >= MAX_NESTING {
+                        return Err(self.error(&name, format!("models nested more than {MAX_NESTING} deep")));
+                    }
+                    self.depth += 1;
+                    self.scope.push(name.clone());
+                    let nested = self.model(layer_config, class == "Sequential", Some(&inputs));
+                    self.scope.pop();
+                    self.depth -= 1;
+                    nested?
+                } else {
+                    self.keras_layer = self.scope.iter().chain([&name]).cloned().collect::<Vec<_>>().join("/");
+                    self.layer(class, &key, layer_config, &inputs)?
+                };
+                self.tensors.insert(key, output);
+            }
             previous = Some(name);
         }
         // a functional model's output: its first output layer, else its last layer
@@ -855,13 +899,13 @@ impl Walk<'_> {
     }
 }
 
-/// The layer names in Keras 2's `[["name", 0, 0]]` or Keras 3's
-/// `[["name", 0, 0]]` output lists.
+/// The output tensors (their keys, [`tensor_key`]) in Keras 2's
+/// `[["name", 0, 0]]` or Keras 3's `[["name", 0, 0]]` output lists.
 fn collect_names(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Array(list) => {
-            if let (Some(Value::String(name)), Some(Value::Number(_))) = (list.first(), list.get(1)) {
-                out.push(name.clone());
+            if let (Some(Value::String(name)), Some(node)) = (list.first(), list.get(1).and_then(Value::as_u64)) {
+                out.push(tensor_key(name, node));
             } else {
                 for item in list {
                     collect_names(item, out);

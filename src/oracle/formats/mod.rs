@@ -15,6 +15,7 @@ pub mod onnx;
 pub mod plat;
 pub mod profile;
 pub mod records;
+pub mod shared;
 pub mod sizes;
 
 pub use lines::parse_shape;

@@ -243,6 +243,7 @@ fn parse_layer(line: &Line<'_>, index: usize) -> Result<LayerSpec, ParseError> {
         bias: false,
         reads: None,
         function: None,
+        shares: None,
     };
     Layer::check(&spec).map_err(|err| {
         let field = field_of(line, err.field.segments());
@@ -298,7 +299,9 @@ fn locate(err: InputError, text: &str, positions: &[usize], headers: &Headers<'_
 ///
 /// # Errors
 /// [`Rule::NotRepresentable`] when a layer's name does not stand for its
-/// kind, or a name holds `|` or a line break, or starts with `#`.
+/// kind, or a name holds `|` or a line break, or starts with `#`, or a
+/// layer has groups, a bias, a function or shared weights (`shares`),
+/// which ParaDL's layer lines cannot say.
 pub fn write(network: &Network) -> Result<String, InputError> {
     let spec = network.spec();
     let mut text = String::new();
@@ -337,6 +340,7 @@ pub fn write(network: &Network) -> Result<String, InputError> {
             ("groups", layer.groups != 1),
             ("bias", layer.bias),
             ("function", layer.function.is_some()),
+            ("shares", layer.shares.is_some()),
         ] {
             if held {
                 return Err(InputError::new(
@@ -551,5 +555,16 @@ mod tests {
         let net = Network::new(spec).unwrap();
         let err = write(&net).unwrap_err();
         assert_eq!(err.field, "layers[0] stem.name");
+    }
+
+    #[test]
+    fn shared_weights_are_not_representable() {
+        let text = "Dataset|Toy\nInput|100x4x8x8\nModel|Tied\nCONV1|4x8x8|4x4x3x3|4x6x6\nCONV2|4x6x6|4x4x3x3|4x4x4\n";
+        let mut spec = parse(text).unwrap().spec();
+        spec.layers[1].shares = Some(0);
+        let tied = Network::new(spec).unwrap();
+        let err = write(&tied).unwrap_err();
+        assert_eq!(err.field.to_string(), "layers[1] CONV2.shares");
+        assert!(matches!(err.rule, Rule::NotRepresentable(_)), "{err}");
     }
 }

@@ -1,8 +1,29 @@
 //! Structural edits of a layer list that keep what each layer reads: a
 //! layer inserted, removed or moved renumbers the `reads` of the others,
-//! so a branched network stays the same graph (a chain stays a chain).
+//! so a branched network stays the same graph (a chain stays a chain),
+//! and keeps the layers that share one weight tensor sharing it (the
+//! first of them holds it).
+
+use std::collections::HashMap;
 
 use super::layer::LayerSpec;
+
+/// Which weight tensor each layer uses: the index of the layer holding it
+/// (`shares`, or the layer's own index).
+fn tensors(layers: &[LayerSpec]) -> Vec<usize> {
+    layers.iter().enumerate().map(|(i, l)| l.shares.unwrap_or(i)).collect()
+}
+
+/// Sets every layer's `shares` from `tensors` (one tag per layer, equal for
+/// the layers of one tensor): the first layer of a tensor holds it, the
+/// later ones share it.
+fn reshare(layers: &mut [LayerSpec], tensors: &[usize]) {
+    let mut first: HashMap<usize, usize> = HashMap::new();
+    for (i, (layer, &tag)) in layers.iter_mut().zip(tensors).enumerate() {
+        let holder = *first.entry(tag).or_insert(i);
+        layer.shares = (holder < i).then_some(holder);
+    }
+}
 
 /// The sources of layer `index` as indices (`-1`: the input), its
 /// `reads` or the previous layer's output.
@@ -37,19 +58,27 @@ fn renumber(layers: &mut [LayerSpec], map: impl Fn(i64) -> Vec<i64>) {
 pub fn insert(layers: &mut Vec<LayerSpec>, at: usize, mut layer: LayerSpec) {
     let at = at.min(layers.len());
     let own = layer.reads.take();
+    let mut tags = tensors(layers);
+    let tag = layer.shares.and_then(|k| tags.get(k).copied()).unwrap_or(usize::MAX);
+    tags.insert(at.min(tags.len()), tag);
     layers.insert(at, layer);
+    reshare(layers, &tags);
     let inserted = at as i64;
     renumber(layers, |r| vec![if r >= inserted { r + 1 } else { r }]);
     layers[at].reads = own;
 }
 
-/// Removes layer `at`: a layer that read it reads what it read.
+/// Removes layer `at`: a layer that read it reads what it read; the
+/// layers that shared its weights share them with the first of them.
 pub fn remove(layers: &mut Vec<LayerSpec>, at: usize) {
     if at >= layers.len() {
         return;
     }
     let replaced = sources(layers, at);
+    let mut tags = tensors(layers);
+    tags.remove(at);
     layers.remove(at);
+    reshare(layers, &tags);
     let removed = at as i64;
     renumber(layers, |r| match r {
         r if r == removed => replaced.clone(),
@@ -64,7 +93,10 @@ pub fn swap(layers: &mut [LayerSpec], a: usize, b: usize) {
     if a >= layers.len() || b >= layers.len() || a == b {
         return;
     }
+    let mut tags = tensors(layers);
+    tags.swap(a, b);
     layers.swap(a, b);
+    reshare(layers, &tags);
     let (a, b) = (a as i64, b as i64);
     renumber(layers, |r| {
         vec![match r {
@@ -147,5 +179,39 @@ mod tests {
         swap(&mut layers, 2, 3);
         // d before c would read c ahead of it: it reads its predecessor; c still reads a
         assert_eq!(reads(&layers), [None, None, None, Some(vec![0])]);
+    }
+
+    fn shares(layers: &[LayerSpec]) -> Vec<Option<usize>> {
+        layers.iter().map(|l| l.shares).collect()
+    }
+
+    /// a, b, c and d sharing b's weights
+    fn shared() -> Vec<LayerSpec> {
+        let mut layers: Vec<LayerSpec> = ["a", "b", "c", "d"].iter().map(|n| layer(n, None)).collect();
+        layers[2].shares = Some(1);
+        layers[3].shares = Some(1);
+        layers
+    }
+
+    #[test]
+    fn edits_keep_one_tensor_shared() {
+        let mut layers = shared();
+        insert(&mut layers, 1, layer("new", None));
+        assert_eq!(shares(&layers), [None, None, None, Some(2), Some(2)]);
+        let mut layers = shared();
+        remove(&mut layers, 1);
+        // c, the first of the rest, now holds the tensor
+        assert_eq!(shares(&layers), [None, None, Some(1)]);
+        let mut layers = shared();
+        swap(&mut layers, 1, 2);
+        assert_eq!(shares(&layers), [None, None, Some(1), Some(1)]);
+        let mut layers = shared();
+        swap(&mut layers, 0, 1);
+        assert_eq!(shares(&layers), [None, None, Some(0), Some(0)]);
+        let mut layers = shared();
+        let mut tied = layer("tied", None);
+        tied.shares = Some(2);
+        insert(&mut layers, 4, tied);
+        assert_eq!(shares(&layers), [None, None, Some(1), Some(1), Some(1)]);
     }
 }

@@ -114,6 +114,23 @@ pub enum Rule {
     /// A layer reading a tensor no earlier layer wrote.
     #[error("must name the network's input (-1) or an earlier layer (0 to {last}), found {found}")]
     NotEarlier { last: i64, found: i64 },
+    /// A layer sharing the weights of a layer that is not before it.
+    #[error("must name an earlier layer (0 to {last}) whose weights this layer reuses, found {found}")]
+    SharesNotEarlier { last: i64, found: usize },
+    /// A layer sharing the weights of a layer that itself shares another's.
+    #[error(
+        "names layer {found}, which shares the weights of layer {owner}: name layer {owner}, the tensor's first use"
+    )]
+    SharesSharer { found: usize, owner: usize },
+    /// A layer sharing weights that are not the same tensor as its own.
+    #[error(
+        "names layer {owner}, whose weights differ from this layer's: {owner_weights} there, {found} here (one tensor has one shape)"
+    )]
+    SharesOtherWeights {
+        owner: usize,
+        owner_weights: String,
+        found: String,
+    },
     /// A GPU named by a cluster that this tool does not know, with no
     /// datasheet or kernel facts of its own (contract, section 11).
     #[error(

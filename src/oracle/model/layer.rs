@@ -228,6 +228,13 @@ pub struct LayerSpec {
     /// as a reflection or replication pad does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<Function>,
+    /// The index of an earlier layer whose weights this layer reuses (a
+    /// shared initializer, a shared Keras layer, tied weights; section
+    /// 10): one parameter tensor, counted once in parameters, gradients,
+    /// optimizer state, memory and every exchange, computed with per use.
+    /// Left out: the layer's weights are its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shares: Option<usize>,
 }
 
 impl LayerSpec {
@@ -256,6 +263,7 @@ impl LayerSpec {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         }
     }
 }
@@ -441,7 +449,9 @@ impl Layer {
         }
     }
 
-    /// `|w|`: weight items (trainable parameters).
+    /// `|w|`: weight items the layer computes with (per use: a layer that
+    /// shares another's weights reads all of them; FLOPs and the kernels'
+    /// weight traffic use this).
     ///
     /// # Formula
     /// The product of `w`'s dimensions, divided by the groups `g` (a
@@ -450,6 +460,26 @@ impl Layer {
     pub fn weight_items(&self) -> f64 {
         let bias = if self.0.bias { self.y().channels() as f64 } else { 0.0 };
         self.w().items() / self.groups() as f64 + bias
+    }
+
+    /// The trainable parameters the layer holds: its weights counted once
+    /// (section 10, shared weights). Parameters, gradients, optimizer
+    /// state, weight memory and every gradient or weight exchange use this.
+    ///
+    /// # Formula
+    /// `|w|` ([`Layer::weight_items`]), or 0 when the layer shares an
+    /// earlier layer's weights (`shares`).
+    pub fn own_weight_items(&self) -> f64 {
+        if self.0.shares.is_some() {
+            0.0
+        } else {
+            self.weight_items()
+        }
+    }
+
+    /// The earlier layer whose weights this layer reuses, if any.
+    pub fn shares(&self) -> Option<usize> {
+        self.0.shares
     }
 
     /// Whether the layer has a bias.
@@ -583,6 +613,7 @@ mod tests {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         }
     }
 
@@ -610,6 +641,7 @@ mod tests {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         })
         .unwrap();
         assert_eq!(pool.forward_flops(), 96.0 * 9.0 * 27.0 * 27.0);
@@ -625,6 +657,7 @@ mod tests {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         })
         .unwrap();
         assert_eq!(relu.forward_flops(), 96.0 * 54.0 * 54.0);
@@ -687,6 +720,7 @@ mod tests {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         })
         .unwrap_err();
         assert!(matches!(err.rule, Rule::UnexpectedWeights { items: 16, .. }));

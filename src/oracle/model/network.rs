@@ -131,7 +131,9 @@ impl Network {
     /// shape has 2 to 4 dimensions of at least 1; at least one layer, each
     /// valid (see [`Layer::new`]); profiled times either absent, only on the
     /// first layer (a whole-model time, which needs FLOPs to share), or on
-    /// every layer.
+    /// every layer; a layer's `shares` names an earlier layer that shares
+    /// no other's weights and holds the same weights (`w`, groups, bias;
+    /// section 10).
     ///
     /// # Errors
     /// An [`InputError`] naming the field, e.g. `layers[3] CONV2.w[0]`.
@@ -162,6 +164,7 @@ impl Network {
         for (i, layer) in layers.into_iter().enumerate() {
             let field = layer_field(i, &layer);
             check_reads(i, &layer).map_err(|e| e.within(&field))?;
+            check_shares(i, &layer, &checked).map_err(|e| e.within(&field))?;
             checked.push(Layer::new(layer).map_err(|e| e.within(&field))?);
         }
         let layers = checked;
@@ -171,7 +174,7 @@ impl Network {
         }
         check_second_batch(step.as_ref(), &layers)?;
         let totals = Totals {
-            weight_items: layers.iter().map(Layer::weight_items).sum(),
+            weight_items: layers.iter().map(Layer::own_weight_items).sum(),
             activation_items: layers.iter().map(Layer::activation_items).sum(),
             forward_flops: layers.iter().map(Layer::forward_flops).sum(),
         };
@@ -269,9 +272,25 @@ impl Network {
         self
     }
 
-    /// `W = Σ|w_l|`: weight items of the whole network.
+    /// `W = Σ|w_l|`: weight items of the whole network, a tensor shared
+    /// by several layers counted once (section 10).
+    ///
+    /// # Formula
+    /// `W = Σ_l own_l`, [`Layer::own_weight_items`].
     pub fn weight_items(&self) -> f64 {
         self.totals.weight_items
+    }
+
+    /// The layers that share layer `index`'s weights (those whose `shares`
+    /// names it), in order; empty for a layer whose weights no other
+    /// layer reuses.
+    pub fn sharers(&self, index: usize) -> Vec<usize> {
+        self.layers
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.shares() == Some(index))
+            .map(|(i, _)| i)
+            .collect()
     }
 
     /// `A = Σ act_l`: activation items per sample.
@@ -351,6 +370,50 @@ fn check_reads(index: usize, layer: &LayerSpec) -> Result<(), InputError> {
                 Rule::NotEarlier { last, found: r },
             ));
         }
+    }
+    Ok(())
+}
+
+/// Rules of `shares` (section 10): it names an earlier layer that does not
+/// itself share another's weights, and whose weights are the same tensor:
+/// the same shape `w`, groups and bias, and at least one item.
+fn check_shares(index: usize, layer: &LayerSpec, earlier: &[Layer]) -> Result<(), InputError> {
+    let Some(found) = layer.shares else {
+        return Ok(());
+    };
+    let Some(owner) = earlier.get(found).filter(|_| found < index) else {
+        return Err(InputError::new(
+            "shares",
+            Rule::SharesNotEarlier {
+                last: index as i64 - 1,
+                found,
+            },
+        ));
+    };
+    if let Some(first) = owner.shares() {
+        return Err(InputError::new("shares", Rule::SharesSharer { found, owner: first }));
+    }
+    let describe = |w: &Shape, groups: u64, bias: bool| {
+        let mut text = format!("w {w}");
+        if groups != 1 {
+            text.push_str(&format!(", {groups} groups"));
+        }
+        if bias {
+            text.push_str(", a bias");
+        }
+        text
+    };
+    let theirs = describe(owner.w(), owner.groups(), owner.bias());
+    let ours = describe(&layer.w, layer.groups, layer.bias);
+    if theirs != ours || owner.weight_items() <= 0.0 {
+        return Err(InputError::new(
+            "shares",
+            Rule::SharesOtherWeights {
+                owner: found,
+                owner_weights: theirs,
+                found: ours,
+            },
+        ));
     }
     Ok(())
 }
@@ -450,6 +513,7 @@ mod tests {
             bias: false,
             reads: None,
             function: None,
+            shares: None,
         }
     }
 
@@ -534,5 +598,71 @@ mod tests {
         s.dataset.samples = 0;
         assert_eq!(Network::new(s).unwrap_err().field, "dataset.samples");
         assert_eq!(Network::new(spec(vec![])).unwrap_err().field, "layers");
+    }
+
+    /// Two convolutions reading [3, 8, 8] (each from the input): the second
+    /// may share the first's [3, 8, 3, 3] weights.
+    fn two_convs(shares: Option<usize>) -> NetworkSpec {
+        let mut second = layer("C2", LayerKind::Conv, None);
+        second.reads = Some(vec![-1]);
+        second.shares = shares;
+        spec(vec![layer("C1", LayerKind::Conv, None), second])
+    }
+
+    #[test]
+    fn a_shared_tensor_counts_once_in_the_parameters() {
+        let own = Network::new(two_convs(None)).unwrap();
+        let shared = Network::new(two_convs(Some(0))).unwrap();
+        assert_eq!(own.weight_items(), 2.0 * 216.0);
+        assert_eq!(shared.weight_items(), 216.0);
+        assert_eq!(shared.forward_flops(), own.forward_flops(), "compute stays per use");
+        assert_eq!(shared.layers()[1].weight_items(), 216.0);
+        assert_eq!(shared.layers()[1].own_weight_items(), 0.0);
+        assert_eq!(shared.sharers(0), [1]);
+        // the JSON form carries it, and leaves it out where there is none
+        let text = serde_json::to_string(&shared).unwrap();
+        assert!(text.contains("\"shares\":0"), "{text}");
+        assert_eq!(serde_json::from_str::<Network>(&text).unwrap(), shared);
+        assert!(!serde_json::to_string(&own).unwrap().contains("shares"));
+    }
+
+    #[test]
+    fn shares_names_an_earlier_layer_with_the_same_weights() {
+        let err = Network::new(two_convs(Some(1))).unwrap_err();
+        assert_eq!(err.field.to_string(), "layers[1] C2.shares");
+        assert_eq!(err.rule, Rule::SharesNotEarlier { last: 0, found: 1 });
+        // another shape
+        let mut other = two_convs(Some(0));
+        other.layers[1].w = [3, 4, 3, 3].into();
+        other.layers[1].y = [4, 6, 6].into();
+        let err = Network::new(other).unwrap_err();
+        assert!(matches!(err.rule, Rule::SharesOtherWeights { owner: 0, .. }), "{err}");
+        assert!(err.to_string().contains("w 3x8x3x3"), "{err}");
+        // a bias of its own is another tensor
+        let mut biased = two_convs(Some(0));
+        biased.layers[1].bias = true;
+        assert!(matches!(
+            Network::new(biased).unwrap_err().rule,
+            Rule::SharesOtherWeights { .. }
+        ));
+        // a weightless layer has nothing to share
+        let mut relus = spec(vec![
+            layer("R1", LayerKind::Relu, None),
+            layer("R2", LayerKind::Relu, None),
+        ]);
+        relus.layers[1].shares = Some(0);
+        assert!(matches!(
+            Network::new(relus).unwrap_err().rule,
+            Rule::SharesOtherWeights { .. }
+        ));
+        // a sharer of a sharer names the tensor's first use
+        let mut chain = two_convs(Some(0));
+        let mut third = layer("C3", LayerKind::Conv, None);
+        third.reads = Some(vec![-1]);
+        third.shares = Some(1);
+        chain.layers.push(third);
+        let err = Network::new(chain).unwrap_err();
+        assert_eq!(err.rule, Rule::SharesSharer { found: 1, owner: 0 });
+        assert_eq!(err.field.to_string(), "layers[2] C3.shares");
     }
 }

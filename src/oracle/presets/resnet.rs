@@ -58,6 +58,7 @@ impl Builder {
             bias: false,
             reads,
             function: None,
+            shares: None,
         });
     }
 

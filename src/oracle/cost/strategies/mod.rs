@@ -294,6 +294,9 @@ fn overlap_buckets(
     }
     let times = table.layer_times_s(samples, plan);
     let h = run.item_bytes();
+    // a shared tensor's gradient is whole once the backward pass reaches its
+    // first use (the last of its uses backward): it joins the bucket there,
+    // and its other uses add no bytes (section 10)
     let bytes: Vec<f64> = table
         .layers()
         .iter()

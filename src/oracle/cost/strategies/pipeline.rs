@@ -50,6 +50,9 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         .iter()
         .map(|range| {
             let stage = &costs[range.clone()];
+            // a tensor shared by layers of several stages is held by the stage
+            // of its first use only (section 10: `weight_items` is 0 on the
+            // layers that share it); its other uses are counted by FLOPs alone
             let weights: f64 = stage.iter().map(|c| c.weight_items).sum();
             let kept = kept_of(table, run, stage, batch, |_| 1.0);
             (parts(run, weights, &kept, reserved), weights, kept)

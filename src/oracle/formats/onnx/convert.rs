@@ -206,6 +206,9 @@ struct Walk<'g> {
     /// ReLUs the exporter merged, and the copies made of them so far.
     unmerged: Unmerged<'g>,
     copies: HashMap<usize, Value>,
+    /// The weight tensor each layer with weights read (its index, the
+    /// tensor's name): layers reading one tensor share it (section 10).
+    weight_tensors: Vec<(usize, &'g str)>,
     out: Converted,
 }
 
@@ -323,6 +326,18 @@ impl<'g> Walk<'g> {
                 values: None,
             }),
             Value::Act(_) | Value::Norm(..) => self.konst(node, index, at),
+        }
+    }
+
+    /// Records that the layer just added computes with the weight tensor
+    /// the node reads at `index` (as named there: a parameter torch.onnx
+    /// wrote as an Identity of another of equal values reads another name,
+    /// and stays a parameter of its own).
+    fn weight_tensor(&mut self, node: &'g NodeProto, index: usize) {
+        if let (Some(name), Some(layer)) = (node.input.get(index), self.out.layers.len().checked_sub(1))
+            && !name.is_empty()
+        {
+            self.weight_tensors.push((layer, name.as_str()));
         }
     }
 
@@ -1140,6 +1155,7 @@ impl<'g> Walk<'g> {
         let mut y = vec![filters];
         y.extend(out);
         self.layer(node, at, kind, x, weights, y)?;
+        self.weight_tensor(node, 1);
         if let Some(layer) = self.out.layers.last_mut() {
             layer.groups = groups;
             layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
@@ -1311,6 +1327,7 @@ impl<'g> Walk<'g> {
             let mut weights = vec![k, f];
             weights.extend(canonical[1..].iter().map(|_| 1));
             self.layer(node, at, LayerKind::Conv, &per_position, weights, y)?;
+            self.weight_tensor(node, 1);
             if let Some(layer) = self.out.layers.last_mut() {
                 layer.bias = bias;
             }
@@ -1330,6 +1347,7 @@ impl<'g> Walk<'g> {
         let mut weights = vec![input[0], f];
         weights.extend(&input[1..]);
         self.push(at, LayerKind::Fc, input, weights, vec![f], &[x.producer])?;
+        self.weight_tensor(node, 1);
         if let Some(layer) = self.out.layers.last_mut() {
             layer.bias = bias;
         }
@@ -1770,6 +1788,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         fused: fuse::find(graph, &constants),
         unmerged: unmerge::find(graph),
         copies: HashMap::new(),
+        weight_tensors: Vec::new(),
         out: Converted::default(),
     };
     for tensor in &graph.initializer {
@@ -1825,5 +1844,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
     if walk.out.layers.is_empty() {
         return Err(fail(None, "the graph has no layer the model knows"));
     }
+    // the second and later nodes reading one weight tensor share the first's (section 10)
+    super::super::shared::mark(&mut walk.out.layers, walk.weight_tensors.iter().copied());
     Ok((walk.out, sample))
 }
