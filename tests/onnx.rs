@@ -893,3 +893,38 @@ fn nodes_reading_one_initializer_share_it() {
     let json = paradl::oracle::formats::json::write(&n).unwrap();
     assert_eq!(paradl::oracle::formats::json::network(&json).unwrap(), n);
 }
+
+/// RetinaNet's two heads are applied to five FPN levels with one set of
+/// weights: imported as PyTorch counts it (`tests/onnx/retinanet/`,
+/// `torch_truth.json`: torchvision 0.29's parameters and FlopCounterMode's
+/// forward FLOPs of the exported module). Before the importer counted a
+/// shared initializer once, torchvision's RetinaNet imported with 60.8 M
+/// parameters and MLPerf's with 78.3 M.
+#[test]
+fn retinanets_heads_are_counted_once() {
+    let truth: serde_json::Value = serde_json::from_str(include_str!("onnx/retinanet/torch_truth.json")).unwrap();
+    // MLPerf's backbone freezes its batch norms (FrozenBatchNorm2d): their scales and offsets,
+    // exported as a per-channel Mul and Add of constants, are counted as a trained layer scale
+    // would be (68,224 items: 0.18%)
+    for (file_name, key, frozen_bn) in [
+        ("retinanet/retinanet_resnet50_fpn", "tv_r50_91", 0.0),
+        ("retinanet/retinanet_resnext50_fpn_mlperf", "mlperf_rx50_264", 68_224.0),
+    ] {
+        let imported = onnx::read(
+            &file(file_name),
+            key,
+            Some(&Shape::from([3, 800, 800])),
+            DEFAULT_SAMPLES,
+        )
+        .unwrap();
+        let n = &imported.network;
+        let params = truth[key]["params"].as_f64().unwrap();
+        assert_eq!(n.weight_items(), params + frozen_bn, "{key}");
+        let shared = n.layers().iter().filter(|l| l.shares().is_some()).count();
+        // each head's five convolutions of four levels after the first
+        assert!(shared >= 4 * 5 * 2, "{key}: {shared}");
+        let flops = truth[key]["heads_wrapper_forward_flops"].as_f64().unwrap();
+        let ratio = n.forward_flops() / flops;
+        assert!((ratio - 1.0).abs() < 0.01, "{key}: FLOPs {ratio}");
+    }
+}

@@ -651,6 +651,7 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
                 framework_memory: workspace.map(|workspace_bytes| FrameworkMemory { workspace_bytes }),
                 intra_node_bus_bandwidth_bytes_per_s: intra,
                 nic_bus_bandwidth_bytes_per_s: nic,
+                in_network_reduction: None,
             },
         )
 }

@@ -280,3 +280,22 @@ fn an_edited_link_carries_nccls_measured_share_of_it() {
     narrow.set_intra_node_bandwidth(link / 100.0);
     assert!(comm8(&narrow) > 10.0 * comm8(preset.spec()));
 }
+
+#[test]
+fn in_network_reduction_crosses_each_nic_once() {
+    // across 2 nodes a reduction in the switches costs what a ring does (2α + m'β both);
+    // across 4 nodes the ring pays 2(N−1) latencies and the tree 2·⌈log2 N⌉, the switches 2
+    let facts = |sharp| RealisticFacts {
+        allreduce: Some(AllreduceAlgorithm::Hierarchical),
+        in_network_reduction: sharp,
+        ..RealisticFacts::default()
+    };
+    let data = |sharp, gpus| project(toy::network(), facts(sharp), Strategy::Data, gpus, Fidelity::Realistic);
+    close(data(Some(true), 4).communication_s, data(None, 4).communication_s);
+    close(data(Some(true), 4).communication_s, 63.0 * 18.744e-6);
+    assert!(data(Some(true), 8).communication_s < data(None, 8).communication_s);
+    // the ideal edition has no switches that reduce
+    let ideal = project(toy::network(), facts(Some(true)), Strategy::Data, 8, Fidelity::Ideal);
+    let plain = project(toy::network(), facts(None), Strategy::Data, 8, Fidelity::Ideal);
+    close(ideal.communication_s, plain.communication_s);
+}

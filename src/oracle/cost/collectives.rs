@@ -189,8 +189,10 @@ impl<'a> Fabric<'a> {
     /// inner ring of `n` GPUs; across the nodes, with the α, β of a ring over
     /// `gpus` with `f = n`, the smaller of a ring `AR(N, m')` and NCCL's
     /// double binary tree [`tree_allreduce`] `AR_tree(N, m')` (logarithmic
-    /// latency at the ring's bandwidth); otherwise a ring. `best` takes the
-    /// smallest of ring, tree and hierarchical.
+    /// latency at the ring's bandwidth), and, where the switches reduce
+    /// (`in_network_reduction`), [`in_network_allreduce`] `2α + m'β`;
+    /// otherwise a ring. `best` takes the smallest of ring, tree and
+    /// hierarchical.
     pub fn allreduce_consecutive(&self, gpus: u64, bytes: f64) -> f64 {
         let ab = self.ring(gpus, 1);
         let ring = allreduce(gpus, bytes, ab);
@@ -216,8 +218,11 @@ impl<'a> Fabric<'a> {
         let inner = self.ring(n, 1);
         let rails = self.ring(gpus, n);
         let share = bytes / n as f64;
-        let trees = tree_allreduce(nodes, share, rails);
-        Some(2.0 * allgather(n, bytes, inner) + allreduce(nodes, share, rails).min(trees))
+        let mut across = allreduce(nodes, share, rails).min(tree_allreduce(nodes, share, rails));
+        if self.terms.in_network_reduction {
+            across = across.min(in_network_allreduce(share, rails));
+        }
+        Some(2.0 * allgather(n, bytes, inner) + across)
     }
 
     /// ZeRO's reduce-scatter and allgather of `bytes` among `members` over
@@ -228,6 +233,17 @@ impl<'a> Fabric<'a> {
     pub fn reduce_scatter_allgather(&self, members: u64, bytes: f64, ab: AlphaBeta) -> f64 {
         2.0 * allgather(members, bytes, ab)
     }
+}
+
+/// An Allreduce of `bytes` reduced by the switches (NVIDIA SHARP, NCCL's
+/// CollNet): each member sends its bytes up the switch tree once and
+/// receives the result once, whatever the number of members.
+///
+/// # Formula
+/// `AR_sharp(m) = 2·α + m·β` (the data crosses each NIC once each way; `α`
+/// the one-way latency of a message across the network).
+pub fn in_network_allreduce(bytes: f64, ab: AlphaBeta) -> f64 {
+    2.0 * ab.alpha_s + bytes * ab.beta_s_per_byte
 }
 
 /// Ring Allreduce of `bytes` among `members`.

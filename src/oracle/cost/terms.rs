@@ -62,6 +62,8 @@ pub struct Terms {
     pub intra_node_bus_bandwidth_bytes_per_s: Option<f64>,
     /// NCCL's bandwidth through one NIC (section 11); `None`: the NIC's.
     pub nic_bus_bandwidth_bytes_per_s: Option<f64>,
+    /// In-network reduction across nodes (SHARP, section 11).
+    pub in_network_reduction: bool,
 }
 
 impl Terms {
@@ -79,6 +81,7 @@ impl Terms {
             framework_memory: None,
             intra_node_bus_bandwidth_bytes_per_s: None,
             nic_bus_bandwidth_bytes_per_s: None,
+            in_network_reduction: false,
         }
     }
 
@@ -106,6 +109,7 @@ impl Terms {
                 framework_memory: facts.framework_memory,
                 intra_node_bus_bandwidth_bytes_per_s: facts.intra_node_bus_bandwidth_bytes_per_s,
                 nic_bus_bandwidth_bytes_per_s: facts.nic_bus_bandwidth_bytes_per_s,
+                in_network_reduction: facts.in_network_reduction.unwrap_or(false),
             },
         }
     }

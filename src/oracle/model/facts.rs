@@ -83,6 +83,11 @@ pub struct RealisticFacts {
     /// (section 11). Left out: the NIC's bandwidth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nic_bus_bandwidth_bytes_per_s: Option<f64>,
+    /// The switches between nodes reduce (NVIDIA SHARP on InfiniBand, NCCL's
+    /// CollNet): an Allreduce across nodes may cross each NIC once each way
+    /// (section 11). Left out: no.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_network_reduction: Option<bool>,
 }
 
 /// Sustained FLOP/s of one GPU's large matrix multiplications, per

@@ -141,6 +141,7 @@ fn dgx_facts(node: &EightGpuNode) -> RealisticFacts {
         framework_memory: Some(FRAMEWORK_MEMORY),
         intra_node_bus_bandwidth_bytes_per_s: node.bus.0,
         nic_bus_bandwidth_bytes_per_s: node.bus.1,
+        in_network_reduction: None,
     }
 }
 
@@ -262,6 +263,7 @@ pub fn abci() -> ClusterSpec {
             framework_memory: Some(FRAMEWORK_MEMORY),
             intra_node_bus_bandwidth_bytes_per_s: None,
             nic_bus_bandwidth_bytes_per_s: None,
+            in_network_reduction: None,
         },
     }
 }
@@ -357,9 +359,9 @@ pub fn dgx_b200() -> ClusterSpec {
 /// as the DGX H100 SuperPOD preset: 32-node scalable units under leaf
 /// switches, then a spine (assumed: the SuperPOD reference layout).
 pub fn eos() -> ClusterSpec {
-    EightGpuNode {
+    let mut spec = EightGpuNode {
         name: "NVIDIA Eos (DGX H100, NDR)",
-        source: "NVIDIA Eos (November 2023): 576 DGX H100 systems, 4,608 H100 GPUs, Quantum-2 NDR 400 Gb/s InfiniBand; H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s); 32-node scalable units assumed from the DGX SuperPOD H100 reference architecture; rates and bandwidth half the peaks as ABCI's measured R; NCCL's bus bandwidths (370 GB/s NVLink, 46 GB/s a NIC) and ring step latencies (3.4 µs over NVLink, 14 µs through the network: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
+        source: "NVIDIA Eos (November 2023): 576 DGX H100 systems, 4,608 H100 GPUs, Quantum-2 NDR 400 Gb/s InfiniBand with in-network computing (SHARP); H100 SXM datasheet (FP32 67, TF32 494.7, FP16/BF16 989.4 TFLOP/s dense; HBM3 3.35 TB/s; NVLink 900 GB/s), DGX H100 user guide (8x ConnectX-7 NDR 400 Gb/s); 32-node scalable units assumed from the DGX SuperPOD H100 reference architecture; rates and bandwidth half the peaks as ABCI's measured R; NCCL's bus bandwidths (370 GB/s NVLink, 46 GB/s a NIC) and ring step latencies (3.4 µs over NVLink, 14 µs through the network: NVIDIA/nccl v2.23.4 tuning.cc), switches 130 ns; 781 MiB reserved (pytorch/pytorch#34323)",
         gpu: gpu("H100-SXM5-80GB"),
         link_bytes_per_s: 450e9,
         nic_bytes_per_s: 50e9,
@@ -368,7 +370,10 @@ pub fn eos() -> ClusterSpec {
         bus: (Some(370e9), Some(NDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
     }
-    .spec()
+    .spec();
+    // Quantum-2's in-network computing (SHARP) reduces in the switches
+    spec.realistic.in_network_reduction = Some(true);
+    spec
 }
 
 /// NVIDIA DGX GB200 NVL72 SuperPOD: racks of 72 Blackwell GPUs in one
