@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 
 use paradl::oracle::model::devices::{self, Architecture};
+use paradl::oracle::validation::throughput;
 use paradl::oracle::{Batch, Cluster, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
 
 /// One measured run.
@@ -101,27 +102,20 @@ fn project(runs: Vec<Run>, optimizer: Optimizer, overlap: bool) -> Vec<(String, 
                 (false, true) => Precision::Tf32,
                 (false, false) => Precision::Fp32,
             };
-            let strategy = if run.gpus == 1 {
-                Strategy::Serial
-            } else {
-                Strategy::Data
-            };
             let scenario = Scenario::new(presets::network(run.model).unwrap(), cluster);
-            let p = scenario
-                .project(&RunSpec {
-                    precision,
-                    optimizer,
-                    overlap: overlap && run.gpus > 1,
-                    memory_format: MemoryFormat::Nchw,
-                    ..RunSpec::new(strategy, run.gpus, Batch::SamplesPerGpu(run.batch_per_gpu))
-                })
-                .unwrap();
+            let settings = RunSpec {
+                precision,
+                optimizer,
+                overlap: overlap && run.gpus > 1,
+                memory_format: MemoryFormat::Nchw,
+                ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(1.0))
+            };
+            let (projected, feasible) = throughput(&scenario, run.gpus, run.batch_per_gpu, settings).unwrap();
             let what = format!(
                 "{} x{} {} {precision} b={}",
                 run.device, run.gpus, run.model, run.batch_per_gpu
             );
-            assert!(p.feasible, "{what} ran: {:?}", p.violations);
-            let projected = p.mini_batch as f64 * p.iterations as f64 / p.total_s;
+            assert!(feasible, "{what} ran");
             (
                 format!("{} {precision}", gpu.architecture),
                 format!("{} {precision}", gpu.name),

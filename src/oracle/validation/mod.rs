@@ -17,7 +17,7 @@ mod runs;
 
 pub use published::{
     PUBLISHED_COLUMNS, PUBLISHED_RUNS_CSV, PublishedProjection, PublishedRun, parse_published, project_published,
-    published_report,
+    published_report, throughput,
 };
 pub use report::{Accuracy, Method, Predictions, Report, SkippedRun, ValidatedRun, report, report_in};
 pub use runs::{Selected, Tier, ValidationRun, measured_csv, measured_csv_in, parse, runs};

@@ -145,25 +145,49 @@ pub fn project_published(run: PublishedRun) -> Result<PublishedProjection, Oracl
     spec.max_gpus = spec.max_gpus.max(run.gpus);
     let cluster = crate::oracle::model::cluster::Cluster::new(spec)?;
     let scenario = Scenario::new(presets::network(&run.model)?, cluster);
-    let strategy = if run.gpus == 1 {
-        Strategy::Serial
-    } else {
-        Strategy::Data
-    };
-    let p = scenario.project(&RunSpec {
-        precision: run.precision,
-        memory_format: run.memory_format,
-        optimizer: run.optimizer,
-        overlap: run.overlap,
-        ..RunSpec::new(strategy, run.gpus, Batch::SamplesPerGpu(run.samples_per_gpu))
-    })?;
-    let projected = p.mini_batch as f64 * p.iterations as f64 / p.total_s;
+    let (projected, feasible) = throughput(
+        &scenario,
+        run.gpus,
+        run.samples_per_gpu,
+        RunSpec {
+            precision: run.precision,
+            memory_format: run.memory_format,
+            optimizer: run.optimizer,
+            overlap: run.overlap,
+            ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(run.samples_per_gpu))
+        },
+    )?;
     Ok(PublishedProjection {
         ratio: projected / run.measured_samples_per_s,
         projected_samples_per_s: projected,
-        feasible: p.feasible,
+        feasible,
         run,
     })
+}
+
+/// The samples a second a training run of `samples_per_gpu` on `gpus` GPUs
+/// is projected to reach (data parallelism, serial on one GPU, with the
+/// practice of `settings`), and whether it fits.
+///
+/// # Formula
+/// `B·I/T` over the epoch's `T`, `B = gpus·samples_per_gpu`.
+///
+/// # Errors
+/// An [`OracleError`] if the run is not a valid projection.
+pub fn throughput(
+    scenario: &Scenario,
+    gpus: u64,
+    samples_per_gpu: f64,
+    settings: RunSpec,
+) -> Result<(f64, bool), OracleError> {
+    let strategy = if gpus == 1 { Strategy::Serial } else { Strategy::Data };
+    let p = scenario.project(&RunSpec {
+        strategy,
+        gpus,
+        batch: Batch::SamplesPerGpu(samples_per_gpu),
+        ..settings
+    })?;
+    Ok((p.mini_batch as f64 * p.iterations as f64 / p.total_s, p.feasible))
 }
 
 #[cfg(test)]
