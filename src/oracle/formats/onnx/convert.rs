@@ -209,10 +209,23 @@ struct Walk<'g> {
     /// The weight tensor each layer with weights read (its index, the
     /// tensor's name): layers reading one tensor share it (section 10).
     weight_tensors: Vec<(usize, &'g str)>,
+    /// Constants computed from a batch norm's running statistics (a
+    /// frozen or inference-mode batch norm written as a product and a sum):
+    /// not trained.
+    frozen: HashSet<&'g str>,
     out: Converted,
 }
 
 impl<'g> Walk<'g> {
+    /// Whether the tensor `name` is a batch norm's running statistic (as
+    /// PyTorch and Keras name them) or a constant computed from one.
+    fn is_frozen(&self, name: &str) -> bool {
+        self.frozen.contains(name)
+            || ["running_var", "running_mean", "moving_variance", "moving_mean"]
+                .iter()
+                .any(|s| name.ends_with(s))
+    }
+
     fn get(&self, name: &str, at: &NodeRef) -> Result<&Value, GraphError> {
         self.values.get(name).ok_or_else(|| {
             fail(
@@ -457,6 +470,9 @@ impl<'g> Walk<'g> {
                 .iter()
                 .all(|n| matches!(self.values.get(n), Some(Value::Const(_))));
         if op == "Constant" || op == "ConstantOfShape" || (all_const && op != "Shape") {
+            if inputs.iter().any(|n| self.is_frozen(n)) {
+                self.frozen.extend(node.output.iter().map(String::as_str));
+            }
             let folded = self.fold(node, at)?;
             self.set(node, Value::Const(folded));
             self.merged(op);
@@ -1423,6 +1439,20 @@ impl<'g> Walk<'g> {
                 self.merged(format!("{op} (layer normalization's scale or offset)"));
                 return Ok(());
             }
+            // a frozen batch norm (FrozenBatchNorm2d, or one in inference mode) after a layer with
+            // weights, `x·γ/√(σ²+ε) + (β − μ·γ/√(σ²+ε))`: folded into that layer, as exporters
+            // fold it and cuDNN's fused convolutions run it; it trains nothing (section 10)
+            let frozen = matches!(op.as_str(), "Mul" | "Div" | "Add" | "Sub")
+                && node.input.iter().any(|n| self.is_frozen(n))
+                && first
+                    .producer
+                    .and_then(|p| self.out.layers.get(p))
+                    .is_some_and(|l| l.kind.has_weights() && trained == l.y.channels());
+            if frozen {
+                self.set(node, Value::Act(first));
+                self.merged(format!("{op} (a frozen batch norm's scale or offset)"));
+                return Ok(());
+            }
             let biased = matches!(op.as_str(), "Add" | "Sub")
                 && first
                     .producer
@@ -1789,6 +1819,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         unmerged: unmerge::find(graph),
         copies: HashMap::new(),
         weight_tensors: Vec::new(),
+        frozen: HashSet::new(),
         out: Converted::default(),
     };
     for tensor in &graph.initializer {
