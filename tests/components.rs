@@ -697,7 +697,13 @@ async fn a_cluster_that_names_no_gpu_says_which_terms_fell_back() {
     });
     until("the note", || count(&root, "#fallbacks li") == 2).await;
     let text = find(&root, "#fallbacks").text_content().unwrap_or_default();
-    for needle in ["kernel facts", "memory bandwidth", "\"gpu\"", "V100-SXM2-16GB"] {
+    for needle in [
+        "kernel facts",
+        "memory bandwidth",
+        "\"gpu\"",
+        "\"datasheet\"",
+        "NVIDIA H100 80GB HBM3",
+    ] {
         assert!(text.contains(needle), "{needle}: {text}");
     }
     // the preset names its GPU: no note

@@ -142,7 +142,7 @@ impl Fallback {
     /// How to bring the term back.
     pub fn remedy() -> String {
         format!(
-            "name the cluster's GPU with \"gpu\": \"NAME\" (the name nvidia-smi or PyTorch prints, or one of the {} GPUs `paradl presets --gpus` lists), give its datasheet under \"datasheet\", or give the facts under \"realistic\"",
+            "name the cluster's GPU with \"gpu\": \"NAME\" (the name nvidia-smi or PyTorch prints, such as NVIDIA H100 80GB HBM3 or NVIDIA GeForce RTX 4090: {} GPUs are known, `paradl presets --gpus` lists them), give its datasheet under \"datasheet\", or give the facts under \"realistic\"",
             devices::DEVICES.len()
         )
     }
