@@ -18,7 +18,9 @@ fn explained(p: &Projection, detail: &FindingDetail) -> Option<(Quantity, f64, S
             .into_iter()
             .find(|part| part.label() == *dominant)
             .map_or(Quantity::Memory, Quantity::Part),
-        FindingDetail::PipelineImbalance { .. } | FindingDetail::RedundantCompute { .. } => Quantity::Compute,
+        FindingDetail::PipelineImbalance { .. }
+        | FindingDetail::RedundantCompute { .. }
+        | FindingDetail::StepAtScale { .. } => Quantity::Compute,
         FindingDetail::ScalingLimit { .. } => return None,
     };
     let value = quantity.of(p);

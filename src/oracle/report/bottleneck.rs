@@ -40,6 +40,20 @@ pub enum FindingDetail {
         /// The dominant kind's share of communication.
         dominant_share: f64,
     },
+    /// What one step is made of at scale (64 GPUs or more): where the
+    /// time of a step goes when each GPU holds few samples.
+    StepAtScale {
+        /// Seconds a step.
+        step_s: f64,
+        /// Compute seconds a step.
+        compute_s: f64,
+        /// The least a step's kernels take to launch, seconds.
+        launch_s: f64,
+        /// Exposed communication seconds a step.
+        exposed_s: f64,
+        /// Gradient exchange hidden behind the backward pass, seconds a step.
+        hidden_s: f64,
+    },
     /// Memory close to the capacity.
     MemoryPressure {
         /// Bytes per GPU.
@@ -343,6 +357,79 @@ fn communication(e: &Evidence<'_>) -> Option<Finding> {
     ))
 }
 
+/// GPUs from which a projection says what a step is made of.
+pub const AT_SCALE_GPUS: u64 = 64;
+
+/// A step's parts at scale, seconds a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// GPUs.
+    pub gpus: u64,
+    /// Compute.
+    pub compute_s: f64,
+    /// The least its kernels take to launch: kernels × launch cost.
+    pub launch_s: f64,
+    /// Exposed communication.
+    pub exposed_s: f64,
+    /// Gradient exchange hidden behind the backward pass.
+    pub hidden_s: f64,
+}
+
+/// What a step is made of, at [`AT_SCALE_GPUS`] GPUs or more: compute (and
+/// the kernels' launches in it), the exposed exchange and the hidden one,
+/// each a step, so that what bounds a run at scale is said with its values.
+///
+/// # Formula
+/// `T_step = T_compute + T_exposed` a step (the epoch's over its
+/// iterations); the launch floor `K·o` (kernels a step times their launch
+/// cost, section 11).
+pub fn at_scale(step: Step) -> Option<Finding> {
+    let step_s = step.compute_s + step.exposed_s;
+    if step.gpus < AT_SCALE_GPUS || step_s <= 0.0 {
+        return None;
+    }
+    let bound = if step.exposed_s > step.compute_s {
+        "the exposed exchange bounds the step"
+    } else if step.launch_s >= 0.5 * step.compute_s {
+        "launching kernels bounds the compute"
+    } else {
+        "compute bounds the step"
+    };
+    let mut sentence = Sentence::new()
+        .text(&format!("At {} GPUs a step takes ", step.gpus))
+        .figure(units::seconds(step_s), step_s, Quantity::Total)
+        .text(": compute ")
+        .figure(units::seconds(step.compute_s), step.compute_s, Quantity::Compute);
+    if step.launch_s > 0.0 {
+        sentence = sentence
+            .text(" (its kernels take at least ")
+            .figure(units::seconds(step.launch_s), step.launch_s, Quantity::Compute)
+            .text(" to launch)");
+    }
+    sentence = sentence.text(", exposed communication ").figure(
+        units::seconds(step.exposed_s),
+        step.exposed_s,
+        Quantity::Communication,
+    );
+    if step.hidden_s > 0.0 {
+        sentence = sentence
+            .text(" (and ")
+            .figure(units::seconds(step.hidden_s), step.hidden_s, Quantity::Communication)
+            .text(" of gradient exchange hidden behind the backward pass)");
+    }
+    Some(Finding::new(
+        Severity::Info,
+        FindingDetail::StepAtScale {
+            step_s,
+            compute_s: step.compute_s,
+            launch_s: step.launch_s,
+            exposed_s: step.exposed_s,
+            hidden_s: step.hidden_s,
+        },
+        sentence.text(&format!("; {bound}.")),
+    ))
+}
+
 /// A count against its bound, each number opening the bound's
 /// explanation: `64 GPUs exceeds the fewest filters of a split layer (32)`.
 pub fn against_bound(
@@ -471,6 +558,36 @@ mod tests {
             stages: None,
             overlapped: false,
         }
+    }
+
+    #[test]
+    fn a_step_at_scale_says_what_bounds_it() {
+        let step = Step {
+            gpus: 2528,
+            compute_s: 0.010,
+            launch_s: 0.006,
+            exposed_s: 0.002,
+            hidden_s: 0.004,
+        };
+        let found = at_scale(step).unwrap();
+        assert_eq!(found.severity, Severity::Info);
+        assert!(
+            found.message.starts_with("At 2528 GPUs a step takes 12 ms"),
+            "{}",
+            found.message
+        );
+        assert!(
+            found.message.contains("launching kernels bounds the compute"),
+            "{}",
+            found.message
+        );
+        let exposed = at_scale(Step {
+            exposed_s: 0.02,
+            ..step
+        })
+        .unwrap();
+        assert!(exposed.message.contains("the exposed exchange bounds the step"));
+        assert!(at_scale(Step { gpus: 32, ..step }).is_none());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::oracle::model::errors::InputError;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
-use crate::oracle::report::bottleneck::{Evidence, findings};
+use crate::oracle::report::bottleneck::{Evidence, Step, at_scale, findings};
 use crate::oracle::report::projection::{Calibrated, Projection};
 use crate::oracle::report::track_record;
 
@@ -105,7 +105,7 @@ impl Scenario {
         violations.dedup();
 
         let bounds = self.bounds(run, cost.bounds);
-        let bottlenecks = findings(&Evidence {
+        let mut bottlenecks = findings(&Evidence {
             compute_s,
             communication: &communication,
             memory: &cost.memory,
@@ -115,6 +115,27 @@ impl Scenario {
             stages: cost.stages,
             overlapped: run.overlap,
         });
+        let terms = applied::applied(table, self.cluster(), run);
+        let launch_s = terms
+            .iter()
+            .find_map(|t| match t.applied {
+                crate::oracle::cost::terms::Applied::Kernels {
+                    kernels,
+                    kernel_overhead_s,
+                    ..
+                } => Some(kernels as f64 * kernel_overhead_s),
+                _ => None,
+            })
+            .unwrap_or(0.0);
+        let hidden_communication_s = kappa.communication * iterations as f64 * cost.hidden_s;
+        let steps = iterations.max(1) as f64;
+        bottlenecks.extend(at_scale(Step {
+            gpus: run.gpus,
+            compute_s: compute_s / steps,
+            launch_s,
+            exposed_s: communication_s / steps,
+            hidden_s: hidden_communication_s / steps,
+        }));
         Projection {
             strategy: run.strategy,
             fidelity: run.fidelity,
@@ -134,14 +155,14 @@ impl Scenario {
             feasible: violations.is_empty(),
             violations,
             communication,
-            hidden_communication_s: kappa.communication * iterations as f64 * cost.hidden_s,
+            hidden_communication_s,
             precision: run.precision,
             optimizer: run.optimizer,
             zero: run.zero,
             recompute: run.recompute,
             overlap: run.overlap,
             bottlenecks,
-            terms: applied::applied(table, self.cluster(), run),
+            terms,
             band: (run.fidelity == crate::oracle::model::fidelity::Fidelity::Realistic)
                 .then(|| track_record::band(self.cluster().device().map(|g| g.architecture), run.precision)),
             calibration: run.calibration.map(|factors| Calibrated {
