@@ -395,9 +395,11 @@ pub fn at_scale(step: Step) -> Option<Finding> {
     } else {
         "compute bounds the step"
     };
+    // the step's numbers open the compute's and the communication's explanations (the
+    // epoch's are these times the iterations)
     let mut sentence = Sentence::new()
-        .text(&format!("At {} GPUs a step takes ", step.gpus))
-        .figure(units::seconds(step_s), step_s, Quantity::Total)
+        .text("At this scale a step takes ")
+        .figure(units::seconds(step_s), step_s, Quantity::Compute)
         .text(": compute ")
         .figure(units::seconds(step.compute_s), step.compute_s, Quantity::Compute);
     if step.launch_s > 0.0 {
@@ -572,7 +574,7 @@ mod tests {
         let found = at_scale(step).unwrap();
         assert_eq!(found.severity, Severity::Info);
         assert!(
-            found.message.starts_with("At 2528 GPUs a step takes 12 ms"),
+            found.message.starts_with("At this scale a step takes 12 ms"),
             "{}",
             found.message
         );
