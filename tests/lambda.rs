@@ -230,20 +230,18 @@ fn quantile(values: &mut [f64], q: f64) -> f64 {
 fn the_track_record_is_what_the_runs_give() {
     use paradl::oracle::report::track_record::{PrecisionClass, TRACK_RECORD};
     // every committed published run: (architecture, precision class, measured/projected time)
-    let mut classes: BTreeMap<(Architecture, &str), Vec<f64>> = BTreeMap::new();
+    let mut classes: BTreeMap<(Architecture, PrecisionClass), Vec<f64>> = BTreeMap::new();
     let mut add = |arch: Architecture, precision: Precision, ratio: f64| {
-        let class = match PrecisionClass::of(precision) {
-            PrecisionClass::Fp32 => "Fp32",
-            PrecisionClass::Tf32 => "Tf32",
-            PrecisionClass::Half => "Half",
-        };
-        classes.entry((arch, class)).or_default().push(ratio);
+        classes
+            .entry((arch, PrecisionClass::of(precision)))
+            .or_default()
+            .push(ratio);
     };
     let pytorch = runs(include_str!("validation/lambda-pytorch-resnet50.csv"), false);
     let tensorflow = runs(include_str!("validation/lambda-tf.csv"), true);
-    for (results, _) in [
-        (project(pytorch, Optimizer::Momentum, true), ()),
-        (project(tensorflow, Optimizer::Sgd, false), ()),
+    for results in [
+        project(pytorch, Optimizer::Momentum, true),
+        project(tensorflow, Optimizer::Sgd, false),
     ] {
         for (class, _, ratio) in results {
             let (arch, precision) = class.split_once(' ').unwrap();
@@ -267,7 +265,7 @@ fn the_track_record_is_what_the_runs_give() {
     for ((arch, class), ratios) in &mut classes {
         let (low, high) = (quantile(ratios, 0.1), quantile(ratios, 0.9));
         table += &format!(
-            "    record(A::{arch:?}, P::{class}, {}, {low:.2}, {high:.2}),\n",
+            "    record(A::{arch:?}, P::{class:?}, {}, {low:.2}, {high:.2}),\n",
             ratios.len()
         );
     }
@@ -284,12 +282,7 @@ fn the_track_record_is_what_the_runs_give() {
         "the table (print it with --nocapture):\n{table}"
     );
     for r in &TRACK_RECORD {
-        let class = match r.precision {
-            PrecisionClass::Fp32 => "Fp32",
-            PrecisionClass::Tf32 => "Tf32",
-            PrecisionClass::Half => "Half",
-        };
-        let ratios = classes.get_mut(&(r.architecture, class)).unwrap();
+        let ratios = classes.get_mut(&(r.architecture, r.precision)).unwrap();
         assert_eq!(r.runs as usize, ratios.len(), "{r:?}\n{table}");
         assert!((quantile(ratios, 0.1) - r.low).abs() < 0.006, "{r:?}\n{table}");
         assert!((quantile(ratios, 0.9) - r.high).abs() < 0.006, "{r:?}\n{table}");

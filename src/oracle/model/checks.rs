@@ -9,6 +9,14 @@ pub const MAX_COUNT: u64 = 1 << 53;
 /// Largest GPU count the engine accepts (2^40): sweeps and partitions stay small.
 pub const MAX_GPUS: u64 = 1 << 40;
 
+/// Bounds of a cluster's rates, bandwidths and memory (FLOP/s, bytes/s,
+/// bytes) that keep every projection finite.
+pub const MIN_RATE: f64 = 1.0;
+/// See [`MIN_RATE`].
+pub const MAX_RATE: f64 = 1e30;
+/// The longest latency or kernel overhead a cluster may give, seconds.
+pub const MAX_LATENCY_S: f64 = 1e3;
+
 /// `value` must be finite and greater than zero.
 pub fn positive(field: impl Into<Field>, value: f64) -> Result<f64, InputError> {
     let field = field.into();

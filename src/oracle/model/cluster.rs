@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::checks::{self, MAX_GPUS};
+use super::checks::{self, MAX_GPUS, MAX_LATENCY_S, MAX_RATE, MIN_RATE};
 use super::devices::{self, Datasheet, Gpu, SUSTAINED};
 use super::errors::{InputError, Rule};
 use super::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, RealisticFacts};
@@ -225,11 +225,6 @@ fn set_link(link: &mut LinkSpec, bus: &mut Option<f64>, new: f64) {
     }
     link.bandwidth_bytes_per_s = new;
 }
-
-/// Bounds that keep every projection finite.
-const MIN_RATE: f64 = 1.0;
-const MAX_RATE: f64 = 1e30;
-const MAX_LATENCY_S: f64 = 1e3;
 
 impl Cluster {
     /// Checks a cluster.

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::checks;
+use super::checks::{self, MAX_LATENCY_S, MAX_RATE, MIN_RATE};
 use super::errors::InputError;
 use super::field::Field;
 use super::names::named_enum;
@@ -164,11 +164,6 @@ pub struct FrameworkMemory {
     /// cuBLAS), bytes.
     pub workspace_bytes: f64,
 }
-
-/// Bounds that keep every projection finite (as the cluster's other rates).
-const MIN_RATE: f64 = 1.0;
-const MAX_RATE: f64 = 1e30;
-const MAX_LATENCY_S: f64 = 1e3;
 
 impl KernelFacts {
     /// Checks the facts, naming fields under `at`.

@@ -18,7 +18,7 @@ use crate::oracle::model::practice::Precision;
 
 /// The precisions whose kernels differ: FP16 and BF16 run the same tensor
 /// cores at the same rate and share a class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PrecisionClass {
     /// FP32 on the FP32 units.

@@ -15,7 +15,7 @@
 //! GPU takes its architecture's measured fractions, or the nearest
 //! measured architecture's ([`architecture`], which names each source).
 
-use super::checks;
+use super::checks::{self, MAX_RATE, MIN_RATE};
 use super::errors::{InputError, Rule};
 use super::facts::{GemmRates, KernelFacts};
 use super::field::Field;
@@ -124,9 +124,7 @@ pub struct Datasheet {
     pub memory_bandwidth_bytes_per_s: f64,
 }
 
-/// Bounds of a datasheet's figures.
-const MIN_RATE: f64 = 1.0;
-const MAX_RATE: f64 = 1e30;
+/// The most SMs a datasheet may give.
 const MAX_SMS: u64 = 1 << 20;
 
 impl Datasheet {
@@ -366,18 +364,20 @@ fn words(name: &str) -> Vec<String> {
 pub fn device(name: &str, sms: Option<u64>) -> Option<&'static Device> {
     let words = words(name);
     let has = |w: &str| words.iter().any(|x| x == w);
-    let order = |d: &Device| DEVICES.iter().position(|x| x == d).unwrap_or(usize::MAX);
+    // with their places in the table: among equals, the earlier (a model's default variant)
     let candidates = || {
         DEVICES
             .iter()
-            .filter(|d| has(d.model) && sms.is_none_or(|s| s == d.sms))
+            .enumerate()
+            .filter(|(_, d)| has(d.model) && sms.is_none_or(|s| s == d.sms))
     };
     let full = candidates()
-        .filter(|d| d.variant.iter().all(|v| has(v)))
-        .max_by_key(|d| (d.variant.len(), std::cmp::Reverse(order(d))));
+        .filter(|(_, d)| d.variant.iter().all(|v| has(v)))
+        .max_by_key(|(i, d)| (d.variant.len(), std::cmp::Reverse(*i)));
     full.or_else(|| {
-        sms.and(candidates().max_by_key(|d| (d.variant.iter().filter(|v| has(v)).count(), std::cmp::Reverse(order(d)))))
+        sms.and(candidates().max_by_key(|(i, d)| (d.variant.iter().filter(|v| has(v)).count(), std::cmp::Reverse(*i))))
     })
+    .map(|(_, d)| d)
 }
 
 /// The known devices whose names are nearest `name`: those sharing a word
