@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::super::padded;
 use super::act::{Act, Role};
 use super::fuse::{self, Fused};
+use super::inference::{self, Dropped};
 use super::proto::{AttributeProto, GraphProto, NodeProto, TensorProto};
 use super::unmerge::{self, Unmerged};
 use super::values::{self, Const, MAX_RANK, Values, items};
@@ -213,6 +214,16 @@ struct Walk<'g> {
     /// frozen or inference-mode batch norm written as a product and a sum):
     /// not trained.
     frozen: HashSet<&'g str>,
+    /// Tensors without their batch axis: one image before a detection
+    /// model adds the batch (see [`inference::unbatched`]).
+    unbatched: HashSet<&'g str>,
+    /// Tensors of the post-processing or the second stage of a detection
+    /// export, and why (see [`inference`]).
+    dropped: HashMap<&'g str, Dropped>,
+    /// Constants that are a weight tensor seen through a view
+    /// (`Unsqueeze`, `Squeeze`, `Reshape`, `Cast`): the tensor's name, so
+    /// that readers of one tensor through views of their own share it.
+    aliases: HashMap<&'g str, &'g str>,
     out: Converted,
 }
 
@@ -350,7 +361,8 @@ impl<'g> Walk<'g> {
         if let (Some(name), Some(layer)) = (node.input.get(index), self.out.layers.len().checked_sub(1))
             && !name.is_empty()
         {
-            self.weight_tensors.push((layer, name.as_str()));
+            let name = self.aliases.get(name.as_str()).copied().unwrap_or(name.as_str());
+            self.weight_tensors.push((layer, name));
         }
     }
 
@@ -440,6 +452,21 @@ impl<'g> Walk<'g> {
     }
 
     fn node(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let dropped_inputs: Vec<Dropped> = node
+            .input
+            .iter()
+            .filter_map(|i| self.dropped.get(i.as_str()).copied())
+            .collect();
+        let computed_input = node
+            .input
+            .iter()
+            .any(|i| matches!(self.values.get(i.as_str()), Some(Value::Act(_) | Value::Norm(..))));
+        if !dropped_inputs.is_empty() || (inference::POST_PROCESSING.contains(&at.op.as_str()) && computed_input) {
+            return self.drop_node(node, at, Dropped::of(&at.op, dropped_inputs.into_iter()));
+        }
+        if node.input.iter().any(|i| self.unbatched.contains(i.as_str())) {
+            return self.unbatched_node(node, at);
+        }
         if self.fused.inner.contains(&at.index) {
             self.merged(format!("{} (in a fused activation)", at.op));
             return Ok(());
@@ -475,6 +502,14 @@ impl<'g> Walk<'g> {
             }
             let folded = self.fold(node, at)?;
             self.set(node, Value::Const(folded));
+            // (not through an `Identity`: torch.onnx writes parameters of equal values as one
+            // initializer and Identity nodes of it, each a parameter of its own)
+            if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
+                && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
+            {
+                let source = self.aliases.get(source.as_str()).copied().unwrap_or(source.as_str());
+                self.aliases.insert(out.as_str(), source);
+            }
             self.merged(op);
             return Ok(());
         }
@@ -490,11 +525,7 @@ impl<'g> Walk<'g> {
                     Value::Act(a) | Value::Norm(a, _) => dims.extend(&a.dims),
                     Value::Const(c) => dims = c.dims.clone(),
                 }
-                let rank = dims.len() as i64;
-                let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
-                let (start, end) = (clamp(int(node, "start", 0)), clamp(int(node, "end", rank)));
-                let picked: Vec<i64> = dims[start..end.max(start)].iter().map(|&d| d as i64).collect();
-                self.set(node, Value::Const(Const::ints(picked)));
+                self.set(node, Value::Const(shape_of(node, &dims)));
                 self.merged(op);
             }
             "Flatten" => {
@@ -502,6 +533,10 @@ impl<'g> Walk<'g> {
                 let axis =
                     values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
                 if axis != 1 {
+                    if !self.weight_tensors.is_empty() {
+                        // the network's output viewed across its batch: for its loss or decoding
+                        return self.drop_node(node, at, Dropped::PostProcessing);
+                    }
                     return Err(fail(
                         Some(at.clone()),
                         "only a Flatten after the batch dimension (axis 1) is supported",
@@ -521,6 +556,10 @@ impl<'g> Walk<'g> {
                 full.extend(&x.dims);
                 let dims = values::reshaped(&full, &target, int(node, "allowzero", 0) != 0)
                     .map_err(|p| fail(Some(at.clone()), p))?;
+                if dims.first() != Some(&1) && !self.weight_tensors.is_empty() {
+                    // the network's output viewed across its batch: for its loss or decoding
+                    return self.drop_node(node, at, Dropped::PostProcessing);
+                }
                 self.batch_kept(&dims, at)?;
                 let y = x.reshaped(dims[1..].to_vec()).map_err(|p| fail(Some(at.clone()), p))?;
                 self.set(node, Value::Act(y));
@@ -780,6 +819,7 @@ impl<'g> Walk<'g> {
                 }
             }
             "Resize" | "Upsample" => self.resize(node, at)?,
+            "Gather" => self.image_of_batch(node, at)?,
             _ => {
                 return Err(fail(
                     Some(at.clone()),
@@ -789,6 +829,146 @@ impl<'g> Walk<'g> {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// A node of a detection export's post-processing or second stage: no
+    /// layer. A layer with weights after post-processing is an error (its
+    /// inputs would be chosen at run time); one of the second stage is
+    /// left out, its parameters counted in the note.
+    fn drop_node(&mut self, node: &'g NodeProto, at: &NodeRef, why: Dropped) -> Result<(), GraphError> {
+        let weighted = matches!(
+            at.op.as_str(),
+            "Conv" | "ConvTranspose" | "Gemm" | "MatMul" | "BatchNormalization"
+        );
+        let weights: u64 = node
+            .input
+            .iter()
+            .skip(1)
+            .filter_map(|i| match self.values.get(i.as_str()) {
+                Some(Value::Const(c)) if !self.is_frozen(i) => Some(c.count()),
+                _ => None,
+            })
+            .sum();
+        if weighted && weights > 0 {
+            if why == Dropped::PostProcessing {
+                return Err(fail(
+                    Some(at.clone()),
+                    "a layer with weights reads the output of inference-only post-processing (a threshold, top-k or non-maximum suppression): export the network up to its heads",
+                ));
+            }
+            *self
+                .out
+                .merged
+                .entry("parameters of the second stage, not counted".into())
+                .or_default() += usize::try_from(weights).unwrap_or(usize::MAX);
+        }
+        self.dropped.extend(node.output.iter().map(|o| (o.as_str(), why)));
+        self.merged(why.label(&at.op));
+        Ok(())
+    }
+
+    /// A node reading one image without its batch axis (a detection
+    /// model's input transform): its normalisation, padding and the
+    /// `Unsqueeze` or one-image `Concat` that adds the batch axis; a
+    /// `Resize` of the batch of one and the `Gather` taking its image back.
+    fn unbatched_node(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let x = self.act(node, 0, at)?;
+        let outputs = || node.output.iter().map(String::as_str);
+        if !self.weight_tensors.is_empty() && op != "Shape" {
+            // one image of the network's output: its post-processing
+            return self.drop_node(node, at, Dropped::PostProcessing);
+        }
+        match op {
+            "Unsqueeze" | "Concat" => {
+                let batching = if op == "Unsqueeze" {
+                    self.integers(node, 1, "axes", at)?.as_deref() == Some(&[0])
+                } else {
+                    int(node, "axis", 0) == 0 && node.input.iter().filter(|i| !i.is_empty()).count() == 1
+                };
+                if !batching {
+                    return Err(fail(
+                        Some(at.clone()),
+                        "an image without its batch axis: only adding the batch axis (axis 0, one image) is supported here",
+                    ));
+                }
+                self.set(node, Value::Act(x));
+                self.merged(format!("{op} (the batch axis of one image)"));
+            }
+            "Cast" | "Identity" => {
+                self.set(node, Value::Act(x));
+                self.unbatched.extend(outputs());
+                self.merged(op);
+            }
+            "Shape" => {
+                self.set(node, Value::Const(shape_of(node, &x.dims)));
+                self.merged(op);
+            }
+            "Pad" => {
+                // an unbatched image's pads, without the batch axis's two
+                let pads = self
+                    .integers(node, 1, "pads", at)?
+                    .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
+                let n = x.dims.len();
+                if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 || pads.iter().any(|&p| p < 0) {
+                    return Err(fail(Some(at.clone()), "only a Pad of an image's positions is supported"));
+                }
+                let mut dims = x.dims.clone();
+                for (i, d) in dims.iter_mut().enumerate().skip(1) {
+                    *d = d
+                        .checked_add(pads[i].unsigned_abs())
+                        .and_then(|d| d.checked_add(pads[n + i].unsigned_abs()))
+                        .ok_or_else(|| fail(Some(at.clone()), "its pads overflow"))?;
+                }
+                self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
+                self.unbatched.extend(outputs());
+            }
+            _ if BINARY.contains(&op) => {
+                // the image's normalisation by the dataset's mean and deviation: constants, not
+                // trained
+                let constant_operands = node
+                    .input
+                    .iter()
+                    .skip(1)
+                    .all(|i| matches!(self.values.get(i.as_str()), Some(Value::Const(_))));
+                if !constant_operands {
+                    return Err(fail(
+                        Some(at.clone()),
+                        "an image without its batch axis: only its normalisation by constants is supported",
+                    ));
+                }
+                let dims = x.dims.clone();
+                self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
+                self.unbatched.extend(outputs());
+            }
+            _ => {
+                return Err(fail(
+                    Some(at.clone()),
+                    "an image without its batch axis: only its normalisation, padding and adding the batch axis are supported",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `Gather` of one image of a batch of one, without its batch axis:
+    /// before any layer with weights, a detection model's transform taking
+    /// its resized image back; after them, one image of the network's
+    /// output, whose shape may be read (`o[0].shape`) and whose
+    /// post-processing is no layer.
+    fn image_of_batch(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let index = self.konst(node, 1, at)?;
+        if int(node, "axis", 0) != 0 || !index.dims.is_empty() || index.integers().as_deref() != Some(&[0]) {
+            return Err(fail(
+                Some(at.clone()),
+                "a Gather of a computed tensor is supported only as the first image of a batch of one (axis 0, index 0)",
+            ));
+        }
+        self.set(node, Value::Act(x));
+        self.unbatched.extend(node.output.iter().map(String::as_str));
+        self.merged("Gather (the image of a batch of one)");
         Ok(())
     }
 
@@ -983,6 +1163,12 @@ impl<'g> Walk<'g> {
                     .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
                 values::expand(&c(0)?, &non_negative(&shape, "its shape", at)?)
             }
+            "Tile" => {
+                let repeats = c(1)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its repeats are not known"))?;
+                values::tile(&c(0)?, &repeats)
+            }
             _ if op.starts_with("Reduce") => {
                 let x = c(0)?;
                 let axes = self.integers(node, 1, "axes", at)?;
@@ -1065,6 +1251,10 @@ impl<'g> Walk<'g> {
         let x = self.act(node, 0, at)?;
         let rank = x.dims.len() + 1;
         let axis = values::axis(int(node, "axis", 0), rank).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis == 0 && !self.weight_tensors.is_empty() {
+            // the network's output split into its images: their post-processing
+            return self.drop_node(node, at, Dropped::PostProcessing);
+        }
         if axis == 0 || x.roles[axis - 1] != Role::Channel {
             return Err(fail(Some(at.clone()), "only a Split of the channels is supported"));
         }
@@ -1435,6 +1625,15 @@ impl<'g> Walk<'g> {
                     ("Add" | "Sub", _) => layer.w = Shape::new(vec![if scaled { 2 } else { 1 }, trained]),
                     _ => {}
                 }
+                // the normalization of each level of a shared head reads one scale and offset
+                let tensor = node
+                    .input
+                    .iter()
+                    .find(|n| matches!(self.values.get(n.as_str()), Some(Value::Const(c)) if !c.is_scalar()))
+                    .map(|n| self.aliases.get(n.as_str()).copied().unwrap_or(n.as_str()));
+                if let (Some(tensor), Some(p)) = (tensor, first.producer) {
+                    self.weight_tensors.push((p, tensor));
+                }
                 self.set(node, Value::Act(first));
                 self.merged(format!("{op} (layer normalization's scale or offset)"));
                 return Ok(());
@@ -1555,19 +1754,24 @@ impl<'g> Walk<'g> {
             return Err(fail(Some(at.clone()), "a concatenation of nothing"));
         };
         let axis = values::axis(int(node, "axis", 1), first.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
-        if axis == 0 || first.roles[axis - 1] != Role::Channel {
-            return Err(fail(
-                Some(at.clone()),
-                "only a concatenation along the channels is supported",
-            ));
+        if axis == 0 {
+            if parts.len() == 1 {
+                // a batch of one image made a list of batches (torchvision's `batch_images`)
+                self.set(node, Value::Act(first));
+                self.merged("Concat (of one batch)");
+                return Ok(());
+            }
+            return Err(fail(Some(at.clone()), "a concatenation along the batch is not a layer"));
         }
+        // along the channels, or another axis (a detection head's outputs of every level joined
+        // along their anchors; the layout of the first part)
         let mut dims = first.dims.clone();
         let mut channels = 0u64;
         for p in &parts {
             let same =
                 p.dims.len() == dims.len() && p.dims.iter().enumerate().all(|(i, &d)| i == axis - 1 || d == dims[i]);
             if !same {
-                return Err(fail(Some(at.clone()), "its inputs differ beyond the channels"));
+                return Err(fail(Some(at.clone()), "its inputs differ beyond the axis they are joined along"));
             }
             channels = channels
                 .checked_add(p.dims[axis - 1])
@@ -1626,6 +1830,15 @@ impl<'g> Walk<'g> {
         self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims[1..].to_vec())?;
         Ok(())
     }
+}
+
+/// The dimensions `dims` of a tensor as a `Shape` node gives them (its
+/// `start` and `end`, negative ones from the end, clamped).
+fn shape_of(node: &NodeProto, dims: &[u64]) -> Const {
+    let rank = dims.len() as i64;
+    let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
+    let (start, end) = (clamp(int(node, "start", 0)), clamp(int(node, "end", rank)));
+    Const::ints(dims[start..end.max(start)].iter().map(|&d| d as i64).collect())
 }
 
 /// Elementwise arithmetic of constants (`None`: an operator that is not
@@ -1751,10 +1964,12 @@ fn data_input<'g>(graph: &'g GraphProto, weights: &HashSet<&str>) -> Result<(&'g
 pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Converted, Vec<u64>), GraphError> {
     let weights: HashSet<&str> = graph.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
     let (name, dims) = data_input(graph, &weights)?;
+    // one image without its batch axis (a detection model's input): every dimension is the sample's
+    let unbatched = inference::unbatched(graph, name);
     let sample: Vec<u64> = match input_shape {
         Some(shape) => shape.to_vec(),
         None => {
-            let known: Option<Vec<u64>> = dims.iter().skip(1).copied().collect();
+            let known: Option<Vec<u64>> = dims.iter().skip(usize::from(!unbatched)).copied().collect();
             match known {
                 Some(sample) if (2..=4).contains(&sample.len()) => sample,
                 _ => {
@@ -1820,6 +2035,9 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         copies: HashMap::new(),
         weight_tensors: Vec::new(),
         frozen: HashSet::new(),
+        unbatched: HashSet::new(),
+        dropped: HashMap::new(),
+        aliases: HashMap::new(),
         out: Converted::default(),
     };
     for tensor in &graph.initializer {
@@ -1840,6 +2058,9 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
     }
     walk.values
         .insert(name, Value::Act(Act::channels_first(sample.clone(), None)));
+    if unbatched {
+        walk.unbatched.insert(name);
+    }
     let mut written: HashSet<&str> = HashSet::from([name]);
     written.extend(weights.iter().copied());
     for (index, node) in graph.node.iter().enumerate() {

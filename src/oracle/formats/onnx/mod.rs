@@ -12,6 +12,7 @@
 mod act;
 mod convert;
 mod fuse;
+mod inference;
 pub mod proto;
 mod unmerge;
 

@@ -557,6 +557,53 @@ pub fn expand(c: &Const, shape: &[u64]) -> Result<Const, Problem> {
     Const::new(dims, values)
 }
 
+/// `Tile`: `c` repeated `repeats[i]` times along each axis `i`.
+///
+/// # Formula
+/// `out[j] = c[j mod dims]`, `out.dims[i] = dims[i]·repeats[i]`.
+///
+/// # Errors
+/// A repeat count per axis missing or negative, or too many items.
+pub fn tile(c: &Const, repeats: &[i64]) -> Result<Const, Problem> {
+    if repeats.len() != c.dims.len() || repeats.iter().any(|&r| r < 0) {
+        return Err(format!(
+            "its repeats {repeats:?} are not one count of at least 0 per axis of {:?}",
+            c.dims
+        ));
+    }
+    let dims: Vec<u64> = c
+        .dims
+        .iter()
+        .zip(repeats)
+        .map(|(&d, &r)| d.checked_mul(r.unsigned_abs()).ok_or_else(|| "its size overflows".to_string()))
+        .collect::<Result<_, _>>()?;
+    let n = items(&dims)? as usize;
+    let source = strides(&c.dims);
+    let values = c.values.as_ref().filter(|_| n <= MAX_FOLDED_ITEMS).map(|v| {
+        let mut index = vec![0u64; dims.len()];
+        let mut at = Vec::with_capacity(n);
+        for _ in 0..n {
+            at.push(
+                index
+                    .iter()
+                    .zip(&c.dims)
+                    .zip(&source)
+                    .map(|((&i, &d), &s)| (i % d.max(1)) as usize * s)
+                    .sum(),
+            );
+            for d in (0..dims.len()).rev() {
+                index[d] += 1;
+                if index[d] < dims[d] {
+                    break;
+                }
+                index[d] = 0;
+            }
+        }
+        v.pick(&at)
+    });
+    Const::new(dims, values)
+}
+
 /// A reduction of a constant (`ReduceSum`, `ReduceMean`, `ReduceProd`,
 /// `ReduceMax`, `ReduceMin`, `ReduceL2`, ...) over `axes` (all of them when
 /// none are given); its values when the input's are known.
@@ -644,6 +691,19 @@ pub fn reduce(c: &Const, op: &str, axes: Option<&[i64]>, keepdims: bool) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tile_repeats_each_axis() {
+        let c = Const::new(vec![2, 2], Some(Values::Int(vec![1, 2, 3, 4]))).unwrap();
+        let t = tile(&c, &[2, 1]).unwrap();
+        assert_eq!(t.dims, [4, 2]);
+        assert_eq!(t.values, Some(Values::Int(vec![1, 2, 3, 4, 1, 2, 3, 4])));
+        let t = tile(&c, &[1, 2]).unwrap();
+        assert_eq!(t.values, Some(Values::Int(vec![1, 2, 1, 2, 3, 4, 3, 4])));
+        assert!(tile(&c, &[2]).is_err());
+        assert!(tile(&c, &[2, -1]).is_err());
+        assert_eq!(tile(&c, &[0, 1]).unwrap().dims, [0, 2]);
+    }
 
     fn int(dims: &[u64], v: &[i64]) -> Const {
         Const::new(dims.to_vec(), Some(Values::Int(v.to_vec()))).unwrap()
