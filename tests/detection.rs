@@ -64,7 +64,11 @@ fn every_torchvision_detection_and_segmentation_network_imports_whole() {
         }
         let ratio = gemm_flops(n) / flops;
         let scenario = Scenario::new(n.clone(), cluster.clone());
-        let from = if name.starts_with("deeplabv3") || name.starts_with("ssdlite") { 2 } else { 1 };
+        let from = if name.starts_with("deeplabv3") || name.starts_with("ssdlite") {
+            2
+        } else {
+            1
+        };
         let fp32 = activations_per_sample(&scenario, Precision::Fp32, from) / saved;
         println!("{name:32} FLOPs {ratio:.4}  FP32 activations / autograd's {fp32:.3}");
         assert!((ratio - 1.0).abs() <= 0.01, "{name}: FLOPs {ratio}");

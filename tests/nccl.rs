@@ -53,3 +53,58 @@ fn allreduces_on_h100_nodes_match_nccl_tests() {
         assert!((m - 1.0).abs() <= 0.25, "{gpus} GPUs: {m}");
     }
 }
+
+/// nccl-tests' `all_reduce_perf` published at 16 to 1,440 GPUs
+/// (`validation/nccl-allreduce-scale.csv`, made by `nccl_scale_extract.py`,
+/// setups in `nccl-scale.md`): H100 with 8 NDR NICs and SHARP, AWS p5 over
+/// EFA, A100 and H100 clusters at small sizes, GB200 NVL72 racks over
+/// InfiniBand and RoCE. Each row on the preset of its kind of system, the
+/// GPU count its own; ratios printed by system and held to a band, the
+/// systems' own fabrics not being told to the model.
+#[test]
+fn allreduces_at_scale_match_published_nccl_tests() {
+    let text = include_str!("validation/nccl-allreduce-scale.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let (system, preset, gpus, size, time) = (
+        col("system"),
+        col("preset"),
+        col("gpus"),
+        col("size_bytes"),
+        col("time_us"),
+    );
+    let mut ratios: Vec<f64> = Vec::new();
+    let mut small: Vec<f64> = Vec::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let n: u64 = f[gpus].parse().unwrap();
+        let bytes: f64 = f[size].parse().unwrap();
+        let measured_s = f[time].parse::<f64>().unwrap() * 1e-6;
+        let mut spec = presets::cluster(f[preset]).unwrap().spec().clone();
+        spec.max_gpus = spec.max_gpus.max(n);
+        let cluster = paradl::oracle::Cluster::new(spec).unwrap();
+        let terms = Terms::new(&cluster, Fidelity::Realistic);
+        let fabric = Fabric::new(&cluster, &terms);
+        let ratio = fabric.allreduce_consecutive(n, bytes) / measured_s;
+        eprintln!("{:42} {n:5} GPUs {bytes:>12} B: model / measured {ratio:.2}", f[system]);
+        // every row within a factor of three (mid-size messages over EFA and the 20-rack
+        // GB200 run are the furthest: the model is faster there)
+        assert!(
+            (0.33..=3.0).contains(&ratio),
+            "{}: {n} GPUs, {bytes} B: {ratio}",
+            f[system]
+        );
+        ratios.push(ratio);
+        if bytes <= 4096.0 && !f[system].contains("RoCE") && !f[system].contains("OCI") {
+            small.push(ratio);
+        }
+    }
+    let m = median(&mut ratios);
+    eprintln!("{} rows: median model / measured {m:.2}", ratios.len());
+    assert!((m - 1.0).abs() <= 0.25, "{m}");
+    // the latency of small messages over InfiniBand at 16 and 32 nodes: NCCL's tree with LL
+    let s = median(&mut small);
+    eprintln!("{} small messages over InfiniBand: median {s:.2}", small.len());
+    assert!((0.75..=1.25).contains(&s), "{s}");
+}

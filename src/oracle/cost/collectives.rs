@@ -2,6 +2,7 @@
 //! collectives built on them; [`Fabric`] adds the realistic edition's
 //! terms (Allreduce algorithm, NIC sharing, host-staged halos).
 
+use super::nccl;
 use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::facts::AllreduceAlgorithm;
@@ -201,10 +202,58 @@ impl<'a> Fabric<'a> {
             AllreduceAlgorithm::Tree => tree_allreduce(gpus, bytes, ab),
             AllreduceAlgorithm::Hierarchical => self.hierarchical(gpus, bytes).unwrap_or(ring),
             AllreduceAlgorithm::Best => {
-                let best = ring.min(tree_allreduce(gpus, bytes, ab));
-                self.hierarchical(gpus, bytes).map_or(best, |h| best.min(h))
+                let nccl = self.nccl(gpus, bytes).map_or(0.0, |c| c.seconds);
+                self.in_network(gpus, bytes).map_or(nccl, |sharp| nccl.min(sharp))
             }
         }
+    }
+
+    /// NCCL's own choice for an Allreduce of `bytes` over `gpus`
+    /// consecutive GPUs ([`nccl::allreduce`]): `None` for one GPU.
+    pub fn nccl(&self, gpus: u64, bytes: f64) -> Option<nccl::Candidate> {
+        nccl::allreduce(self.nccl_shape(gpus), bytes)
+    }
+
+    /// The shape NCCL's model sees for `gpus` consecutive GPUs: the
+    /// cluster's ring steps, and the bus bandwidth inside a node or, across
+    /// nodes, the least of it and the node's NICs together.
+    pub fn nccl_shape(&self, gpus: u64) -> nccl::Shape {
+        let s = self.cluster.spec();
+        let n = s.gpus_per_node.max(1);
+        let nodes = gpus.div_ceil(n).max(1);
+        let intra = self
+            .terms
+            .intra_node_bus_bandwidth_bytes_per_s
+            .unwrap_or(s.intra_node.bandwidth_bytes_per_s);
+        let nic = self
+            .terms
+            .nic_bus_bandwidth_bytes_per_s
+            .unwrap_or(s.nic.bandwidth_bytes_per_s);
+        let nics = s.nics_per_node.max(1) as f64 * nic / self.terms.nic_sharing.max(1) as f64;
+        nccl::Shape {
+            ranks: gpus,
+            nodes,
+            intra_step_s: s.intra_node.latency_s,
+            inter_step_s: if nodes > 1 {
+                self.ring(gpus, 1).alpha_s
+            } else {
+                s.intra_node.latency_s
+            },
+            bus_bytes_per_s: if nodes > 1 { intra.min(nics) } else { intra },
+            architecture: self.cluster.device().map(|g| g.architecture),
+        }
+    }
+
+    /// The hierarchical Allreduce reduced by the switches across the
+    /// nodes, where they reduce (`in_network_reduction`) and `gpus` fills
+    /// more than one whole node: `RS_in(n, m) + AR_sharp(m/n) + AG_in(n, m)`.
+    pub fn in_network(&self, gpus: u64, bytes: f64) -> Option<f64> {
+        let n = self.cluster.gpus_per_node();
+        if !self.terms.in_network_reduction || gpus <= n || !gpus.is_multiple_of(n) {
+            return None;
+        }
+        let (inner, rails) = (self.ring(n, 1), self.ring(gpus, n));
+        Some(2.0 * allgather(n, bytes, inner) + in_network_allreduce(bytes / n as f64, rails))
     }
 
     /// The hierarchical Allreduce, when `gpus` fills more than one whole
@@ -380,15 +429,20 @@ mod tests {
             fabric.allreduce_consecutive(4, 1e9),
             allreduce(4, 1e9, ring(&abci, 4, 1))
         ));
-        // best takes the smallest of the three
+        // best is NCCL's choice (section 11): its ring with Simple over 2 nodes, each
+        // ring step's latency scaled from the cluster's, at the bus bandwidth of the node's
+        // 2 NICs together (25e9, less than NVLink's 50e9)
         terms.allreduce = AllreduceAlgorithm::Best;
-        let best = Fabric::new(&abci, &terms).allreduce_consecutive(8, 1e9);
-        let flat = allreduce(8, 1e9, ring(&abci, 8, 1));
-        assert!(best <= want && best <= flat);
-        assert!(close(
-            best,
-            want.min(flat).min(tree_allreduce(8, 1e9, ring(&abci, 8, 1)))
-        ));
+        let fabric = Fabric::new(&abci, &terms);
+        let best = fabric.allreduce_consecutive(8, 1e9);
+        let chosen = fabric.nccl(8, 1e9).unwrap();
+        assert_eq!(
+            (chosen.algorithm, chosen.protocol),
+            (nccl::Algorithm::Ring, nccl::Protocol::Simple)
+        );
+        let (s_in, s_net) = (9e-6 / 3.4e-6, 40.31e-6 / 14e-6);
+        let latency = 1.9 * (8.4e-6 + 12.0 * 3.4e-6 * s_in + 2.0 * 14e-6 * s_net);
+        assert!(close(best, latency + 2.0 * 7.0 / 8.0 * 1e9 / 25e9), "{best}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod derivation;
 pub mod kernels;
 pub mod layer_cost;
 pub mod memory;
+pub mod nccl;
 pub mod partition;
 pub mod saved;
 pub mod split;

@@ -93,16 +93,16 @@ pub const TRACK_RECORD: [Record; 16] = [
     record(A::Volta, P::Half, 25, 0.76, 1.24),
     record(A::Turing, P::Fp32, 51, 0.91, 1.36),
     record(A::Turing, P::Half, 52, 0.61, 0.87),
-    record(A::AmpereGa100, P::Half, 42, 0.70, 1.26),
     record(A::AmpereGa100, P::Tf32, 27, 0.85, 1.20),
-    record(A::AmpereGa10x, P::Half, 47, 0.56, 1.47),
+    record(A::AmpereGa100, P::Half, 42, 0.70, 1.27),
     record(A::AmpereGa10x, P::Tf32, 47, 0.71, 1.26),
-    record(A::Ada, P::Half, 6, 0.80, 1.01),
+    record(A::AmpereGa10x, P::Half, 47, 0.56, 1.47),
     record(A::Ada, P::Tf32, 6, 0.73, 0.91),
-    record(A::Hopper, P::Half, 139, 0.99, 1.39),
+    record(A::Ada, P::Half, 6, 0.80, 1.01),
     record(A::Hopper, P::Tf32, 119, 0.98, 1.00),
-    record(A::Blackwell, P::Half, 4, 2.76, 2.81),
+    record(A::Hopper, P::Half, 139, 1.00, 1.39),
     record(A::Blackwell, P::Tf32, 4, 1.44, 1.46),
+    record(A::Blackwell, P::Half, 4, 2.76, 2.81),
 ];
 
 /// The runs of several classes together.

@@ -9,6 +9,7 @@ use super::collectives::{AlphaBeta, Fabric, allgather, allreduce, tree_allreduce
 use super::communication::{CommKind, Communication};
 use super::derivation::{Derivation, Derivations, Path, Symbol, Unit};
 use super::memory::{Held, Kept, MemoryParts, kept};
+use super::nccl;
 use super::split::{SplitAxis, SplitPlan};
 use super::table::{CostTable, LayerCost};
 use crate::oracle::model::cluster::Cluster;
@@ -446,7 +447,7 @@ fn exchange_formula(run: &Run, algorithm: AllreduceAlgorithm, route: Route) -> &
         (1.., _, _) => "RS(d, m) + AG(d, m) = 2(d−1)(α + m·β/d) (ZeRO)",
         (0, AllreduceAlgorithm::Tree, _) => "AR_tree(d, m) = 2·⌈log2 d⌉·α + 2·m·β",
         (0, AllreduceAlgorithm::Best, Route::Consecutive(_)) => {
-            "the least of AR(d, m) = 2(d−1)(α + m·β/d), AR_tree(d, m) and the hierarchical Allreduce"
+            "NCCL's choice: the least of its ring and tree with the LL and Simple protocols, latency + m/bandwidth each (and the switches' reduction, where they reduce)"
         }
         (0, AllreduceAlgorithm::Best, Route::Ring(_)) => {
             "the least of AR(d, m) = 2(d−1)(α + m·β/d) and AR_tree(d, m) = 2·⌈log2 d⌉·α + 2·m·β"
@@ -455,6 +456,31 @@ fn exchange_formula(run: &Run, algorithm: AllreduceAlgorithm, route: Route) -> &
             "RS_in(n, m) + AR(N, m/n) + AG_in(n, m) over whole nodes, else AR(d, m) = 2(d−1)(α + m·β/d)"
         }
         _ => "AR(d, m) = 2(d−1)(α + m·β/d)",
+    }
+}
+
+/// The symbol and meaning of one of NCCL's candidates in a derivation.
+fn nccl_symbol(algorithm: nccl::Algorithm, protocol: nccl::Protocol) -> (&'static str, &'static str) {
+    use nccl::{Algorithm as A, Protocol as P};
+    match (algorithm, protocol) {
+        (A::Ring, P::Ll) => ("AR_ring_LL", "NCCL's ring with LL: its latency + m at its bandwidth"),
+        (A::Ring, P::Ll128) => (
+            "AR_ring_LL128",
+            "NCCL's ring with LL128: its latency + m at its bandwidth",
+        ),
+        (A::Ring, P::Simple) => (
+            "AR_ring_Simple",
+            "NCCL's ring with Simple: its latency + m at its bandwidth",
+        ),
+        (A::Tree, P::Ll) => ("AR_tree_LL", "NCCL's tree with LL: its latency + m at its bandwidth"),
+        (A::Tree, P::Ll128) => (
+            "AR_tree_LL128",
+            "NCCL's tree with LL128: its latency + m at its bandwidth",
+        ),
+        (A::Tree, P::Simple) => (
+            "AR_tree_Simple",
+            "NCCL's tree with Simple: its latency + m at its bandwidth",
+        ),
     }
 }
 
@@ -467,28 +493,36 @@ fn derived_exchange(fabric: &Fabric<'_>, run: &Run, members: u64, bytes: f64, ro
     ];
     if run.zero == 0 && fabric.allreduce_algorithm() == AllreduceAlgorithm::Best {
         // the candidates `best` chooses among, so that the winner shows
-        let ab = route.ring(fabric);
-        symbols.push(Symbol::new(
-            "AR_ring",
-            "the ring Allreduce",
-            allreduce(members, bytes, ab),
-            Unit::Seconds,
-        ));
-        symbols.push(Symbol::new(
-            "AR_tree",
-            "the tree Allreduce",
-            tree_allreduce(members, bytes, ab),
-            Unit::Seconds,
-        ));
-        if let Route::Consecutive(gpus) = route
-            && let Some(seconds) = fabric.hierarchical(gpus, bytes)
-        {
-            symbols.push(Symbol::new(
-                "AR_hier",
-                "the hierarchical Allreduce",
-                seconds,
-                Unit::Seconds,
-            ));
+        match route {
+            Route::Consecutive(gpus) => {
+                for c in nccl::candidates(fabric.nccl_shape(gpus), bytes) {
+                    let (symbol, meaning) = nccl_symbol(c.algorithm, c.protocol);
+                    symbols.push(Symbol::new(symbol, meaning, c.seconds, Unit::Seconds));
+                }
+                if let Some(seconds) = fabric.in_network(gpus, bytes) {
+                    symbols.push(Symbol::new(
+                        "AR_sharp",
+                        "the hierarchical Allreduce reduced by the switches",
+                        seconds,
+                        Unit::Seconds,
+                    ));
+                }
+            }
+            Route::Ring(_) => {
+                let ab = route.ring(fabric);
+                symbols.push(Symbol::new(
+                    "AR_ring",
+                    "the ring Allreduce",
+                    allreduce(members, bytes, ab),
+                    Unit::Seconds,
+                ));
+                symbols.push(Symbol::new(
+                    "AR_tree",
+                    "the tree Allreduce",
+                    tree_allreduce(members, bytes, ab),
+                    Unit::Seconds,
+                ));
+            }
         }
     }
     Derivation::new(

@@ -556,8 +556,11 @@ impl<'g> Walk<'g> {
                 full.extend(&x.dims);
                 let dims = values::reshaped(&full, &target, int(node, "allowzero", 0) != 0)
                     .map_err(|p| fail(Some(at.clone()), p))?;
-                if dims.first() != Some(&1) && !self.weight_tensors.is_empty() {
-                    // the network's output viewed across its batch: for its loss or decoding
+                let anchors = x.roles == [Role::Mixed, Role::Channel];
+                if dims.first() != Some(&1) && anchors && !self.weight_tensors.is_empty() {
+                    // a head's output `[anchors, K]` (positions and anchors flattened together)
+                    // viewed across its batch: for its loss or decoding (a reshape that folds
+                    // the batch of an image or of per-sample weights stays refused below)
                     return self.drop_node(node, at, Dropped::PostProcessing);
                 }
                 self.batch_kept(&dims, at)?;
@@ -854,7 +857,7 @@ impl<'g> Walk<'g> {
             if why == Dropped::PostProcessing {
                 return Err(fail(
                     Some(at.clone()),
-                    "a layer with weights reads the output of inference-only post-processing (a threshold, top-k or non-maximum suppression): export the network up to its heads",
+                    "a layer with weights reads what inference-only post-processing wrote (a threshold, top-k, non-maximum suppression, or the output viewed across its batch): export the network up to its heads",
                 ));
             }
             *self
@@ -912,7 +915,10 @@ impl<'g> Walk<'g> {
                     .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
                 let n = x.dims.len();
                 if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 || pads.iter().any(|&p| p < 0) {
-                    return Err(fail(Some(at.clone()), "only a Pad of an image's positions is supported"));
+                    return Err(fail(
+                        Some(at.clone()),
+                        "only a Pad of an image's positions is supported",
+                    ));
                 }
                 let mut dims = x.dims.clone();
                 for (i, d) in dims.iter_mut().enumerate().skip(1) {
@@ -1771,7 +1777,10 @@ impl<'g> Walk<'g> {
             let same =
                 p.dims.len() == dims.len() && p.dims.iter().enumerate().all(|(i, &d)| i == axis - 1 || d == dims[i]);
             if !same {
-                return Err(fail(Some(at.clone()), "its inputs differ beyond the axis they are joined along"));
+                return Err(fail(
+                    Some(at.clone()),
+                    "its inputs differ beyond the axis they are joined along",
+                ));
             }
             channels = channels
                 .checked_add(p.dims[axis - 1])

@@ -575,7 +575,10 @@ pub fn tile(c: &Const, repeats: &[i64]) -> Result<Const, Problem> {
         .dims
         .iter()
         .zip(repeats)
-        .map(|(&d, &r)| d.checked_mul(r.unsigned_abs()).ok_or_else(|| "its size overflows".to_string()))
+        .map(|(&d, &r)| {
+            d.checked_mul(r.unsigned_abs())
+                .ok_or_else(|| "its size overflows".to_string())
+        })
         .collect::<Result<_, _>>()?;
     let n = items(&dims)? as usize;
     let source = strides(&c.dims);
