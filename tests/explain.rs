@@ -83,6 +83,16 @@ fn evaluate(term: &Derivation, ideal_ring: bool) -> Option<f64> {
             close(listed[0], ring(s("d"), s("m")), "the ring candidate");
         }
         listed.into_iter().fold(f64::INFINITY, f64::min)
+    } else if f.starts_with("NCCL's choice") {
+        // NCCL's candidates (and the switches' reduction) are listed: the least of them
+        let listed: Vec<f64> = term
+            .symbols
+            .iter()
+            .filter(|s| s.symbol.starts_with("AR_"))
+            .map(|s| s.value)
+            .collect();
+        assert!(listed.len() >= 2, "{f}: {:?}", term.symbols);
+        listed.into_iter().fold(f64::INFINITY, f64::min)
     } else {
         // the hierarchical Allreduce over whole nodes: not one ring
         return None;
