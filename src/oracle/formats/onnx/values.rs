@@ -152,19 +152,9 @@ fn strides(dims: &[u64]) -> Vec<usize> {
 /// (the caller checked the item count).
 fn offsets(dims: &[u64], strides: &[usize]) -> Vec<usize> {
     let n: u64 = dims.iter().product();
-    let mut out = Vec::with_capacity(n as usize);
-    let mut index = vec![0u64; dims.len()];
-    for _ in 0..n {
-        out.push(index.iter().zip(strides).map(|(&i, &s)| i as usize * s).sum());
-        for d in (0..dims.len()).rev() {
-            index[d] += 1;
-            if index[d] < dims[d] {
-                break;
-            }
-            index[d] = 0;
-        }
-    }
-    out
+    picked(dims, n as usize, |index| {
+        index.iter().zip(strides).map(|(&i, &s)| i as usize * s).sum()
+    })
 }
 
 /// `Transpose`: dimensions (and values) permuted by `perm` (default: reversed).
@@ -539,22 +529,30 @@ pub fn elementwise(inputs: &[&Const], f: impl Fn(&[f64]) -> f64, g: Option<Integ
 pub fn expand(c: &Const, shape: &[u64]) -> Result<Const, Problem> {
     let dims = broadcast(&c.dims, shape)?;
     let n = items(&dims)? as usize;
-    let values = c.values.as_ref().filter(|_| n <= MAX_FOLDED_ITEMS).map(|v| {
-        let mut index = vec![0u64; dims.len()];
-        let mut at = Vec::with_capacity(n);
-        for _ in 0..n {
-            at.push(broadcast_offset(&c.dims, &dims, &index));
-            for d in (0..dims.len()).rev() {
-                index[d] += 1;
-                if index[d] < dims[d] {
-                    break;
-                }
-                index[d] = 0;
-            }
-        }
-        v.pick(&at)
-    });
+    let values = c
+        .values
+        .as_ref()
+        .filter(|_| n <= MAX_FOLDED_ITEMS)
+        .map(|v| v.pick(&picked(&dims, n, |index| broadcast_offset(&c.dims, &dims, index))));
     Const::new(dims, values)
+}
+
+/// For each row-major multi-index of `dims` (`n` of them), the offset
+/// `source` gives for it.
+fn picked(dims: &[u64], n: usize, source: impl Fn(&[u64]) -> usize) -> Vec<usize> {
+    let mut index = vec![0u64; dims.len()];
+    let mut at = Vec::with_capacity(n);
+    for _ in 0..n {
+        at.push(source(&index));
+        for d in (0..dims.len()).rev() {
+            index[d] += 1;
+            if index[d] < dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    at
 }
 
 /// `Tile`: `c` repeated `repeats[i]` times along each axis `i`.
@@ -583,26 +581,14 @@ pub fn tile(c: &Const, repeats: &[i64]) -> Result<Const, Problem> {
     let n = items(&dims)? as usize;
     let source = strides(&c.dims);
     let values = c.values.as_ref().filter(|_| n <= MAX_FOLDED_ITEMS).map(|v| {
-        let mut index = vec![0u64; dims.len()];
-        let mut at = Vec::with_capacity(n);
-        for _ in 0..n {
-            at.push(
-                index
-                    .iter()
-                    .zip(&c.dims)
-                    .zip(&source)
-                    .map(|((&i, &d), &s)| (i % d.max(1)) as usize * s)
-                    .sum(),
-            );
-            for d in (0..dims.len()).rev() {
-                index[d] += 1;
-                if index[d] < dims[d] {
-                    break;
-                }
-                index[d] = 0;
-            }
-        }
-        v.pick(&at)
+        v.pick(&picked(&dims, n, |index| {
+            index
+                .iter()
+                .zip(&c.dims)
+                .zip(&source)
+                .map(|((&i, &d), &s)| (i % d.max(1)) as usize * s)
+                .sum()
+        }))
     });
     Const::new(dims, values)
 }
