@@ -21,7 +21,7 @@ named_enum! {
         /// GPU's rail, allgather in the node (section 9).
         Hierarchical => ("hierarchical", "hierarchical (node, then rails)"),
         /// The fastest of ring, tree and hierarchical, for each collective.
-        Best => ("best", "NCCL's choice of ring or tree and protocol (section 11)"),
+        Best => ("best", "choice NCCL makes of ring or tree and of protocol"),
     }
 }
 
