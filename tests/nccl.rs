@@ -5,6 +5,9 @@
 //! NVIDIA/nccl-tests#309; 1 MiB to 1 GiB, NCCL's default algorithm).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/columns.rs"]
+mod columns;
+
 use paradl::oracle::cost::collectives::Fabric;
 use paradl::oracle::cost::terms::Terms;
 use paradl::oracle::{Fidelity, presets};
@@ -63,40 +66,28 @@ fn allreduces_on_h100_nodes_match_nccl_tests() {
 /// systems' own fabrics not being told to the model.
 #[test]
 fn allreduces_at_scale_match_published_nccl_tests() {
-    let text = include_str!("validation/nccl-allreduce-scale.csv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
-    let (system, preset, gpus, size, time) = (
-        col("system"),
-        col("preset"),
-        col("gpus"),
-        col("size_bytes"),
-        col("time_us"),
+    let table = columns::rows(
+        include_str!("validation/nccl-allreduce-scale.csv"),
+        ["system", "preset", "gpus", "size_bytes", "time_us"],
     );
     let mut ratios: Vec<f64> = Vec::new();
     let mut small: Vec<f64> = Vec::new();
-    for line in lines {
-        let f: Vec<&str> = line.split(',').collect();
-        let n: u64 = f[gpus].parse().unwrap();
-        let bytes: f64 = f[size].parse().unwrap();
-        let measured_s = f[time].parse::<f64>().unwrap() * 1e-6;
-        let mut spec = presets::cluster(f[preset]).unwrap().spec().clone();
+    for [system, preset, gpus, size, time] in table {
+        let n: u64 = gpus.parse().unwrap();
+        let bytes: f64 = size.parse().unwrap();
+        let measured_s = time.parse::<f64>().unwrap() * 1e-6;
+        let mut spec = presets::cluster(preset).unwrap().spec().clone();
         spec.max_gpus = spec.max_gpus.max(n);
         let cluster = paradl::oracle::Cluster::new(spec).unwrap();
         let terms = Terms::new(&cluster, Fidelity::Realistic);
         let fabric = Fabric::new(&cluster, &terms);
         let ratio = fabric.allreduce_consecutive(n, bytes) / measured_s;
-        eprintln!("{:42} {n:5} GPUs {bytes:>12} B: model / measured {ratio:.2}", f[system]);
+        eprintln!("{system:42} {n:5} GPUs {bytes:>12} B: model / measured {ratio:.2}");
         // every row within a factor of three (mid-size messages over EFA and the 20-rack
         // GB200 run are the furthest: the model is faster there)
-        assert!(
-            (0.33..=3.0).contains(&ratio),
-            "{}: {n} GPUs, {bytes} B: {ratio}",
-            f[system]
-        );
+        assert!((0.33..=3.0).contains(&ratio), "{system}: {n} GPUs, {bytes} B: {ratio}");
         ratios.push(ratio);
-        if bytes <= 4096.0 && !f[system].contains("RoCE") && !f[system].contains("OCI") {
+        if bytes <= 4096.0 && !system.contains("RoCE") && !system.contains("OCI") {
             small.push(ratio);
         }
     }

@@ -10,6 +10,9 @@
 
 use std::collections::BTreeMap;
 
+#[path = "support/columns.rs"]
+mod columns;
+
 use paradl::oracle::formats::onnx;
 use paradl::oracle::validation::throughput;
 use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Shape, Strategy, presets};
@@ -25,22 +28,14 @@ fn retinanet_from_one_node_to_2528_gpus() {
     let network = onnx::read(&bytes, "retinanet", Some(&Shape::from([3, 800, 800])), 1_170_301)
         .unwrap()
         .network;
-    let text = include_str!("validation/mlperf-retinanet.csv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
-    let (system, cluster, gpus, samples, measured) = (
-        col("system"),
-        col("cluster"),
-        col("gpus"),
-        col("samples_per_gpu"),
-        col("images_per_s_per_gpu"),
+    let table = columns::rows(
+        include_str!("validation/mlperf-retinanet.csv"),
+        ["system", "cluster", "gpus", "samples_per_gpu", "images_per_s_per_gpu"],
     );
     let mut by_scale: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    for line in lines {
-        let f: Vec<&str> = line.split(',').collect();
-        let n: u64 = f[gpus].parse().unwrap();
-        let mut spec = presets::cluster(f[cluster]).unwrap().spec().clone();
+    for [system, cluster, gpus, samples, measured] in table {
+        let n: u64 = gpus.parse().unwrap();
+        let mut spec = presets::cluster(cluster).unwrap().spec().clone();
         spec.max_gpus = spec.max_gpus.max(n);
         let scenario = Scenario::new(network.clone(), paradl::oracle::Cluster::new(spec).unwrap());
         let settings = RunSpec {
@@ -50,11 +45,11 @@ fn retinanet_from_one_node_to_2528_gpus() {
             overlap: true,
             ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(1.0))
         };
-        let b: f64 = f[samples].parse().unwrap();
+        let b: f64 = samples.parse().unwrap();
         let (projected, feasible) = throughput(&scenario, n, b, settings).unwrap();
-        assert!(feasible, "{}: it ran", f[system]);
-        let ratio = projected / n as f64 / f[measured].parse::<f64>().unwrap();
-        println!("{:32} {n:5} GPUs x {b:2}: projected/measured {ratio:.2}", f[system]);
+        assert!(feasible, "{system}: it ran");
+        let ratio = projected / n as f64 / measured.parse::<f64>().unwrap();
+        println!("{system:32} {n:5} GPUs x {b:2}: projected/measured {ratio:.2}");
         let scale = match n {
             1..=8 => "1 node",
             9..=63 => "2-63",

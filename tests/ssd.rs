@@ -13,6 +13,8 @@
 //! held to today's: a guard, not a fit.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "support/columns.rs"]
+mod columns;
 #[path = "support/flops.rs"]
 mod flops;
 use flops::gemm_flops;
@@ -108,24 +110,17 @@ fn deep_learning_examples_ssd300_runs() {
 #[test]
 fn mlperf_ssd_runs_from_one_node_to_1024_gpus() {
     let n = network("ssd_resnet34_mlperf");
-    let mut lines = include_str!("validation/mlperf-ssd.csv").lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|c| *c == name).unwrap();
-    let (system, cluster, gpus, samples, measured) = (
-        col("system"),
-        col("cluster"),
-        col("gpus"),
-        col("samples_per_gpu"),
-        col("images_per_s_per_gpu"),
+    let table = columns::rows(
+        include_str!("validation/mlperf-ssd.csv"),
+        ["system", "cluster", "gpus", "samples_per_gpu", "images_per_s_per_gpu"],
     );
     let (mut node, mut scale) = (Vec::new(), Vec::new());
-    for line in lines {
-        let f: Vec<&str> = line.split(',').collect();
-        let g: u64 = f[gpus].parse().unwrap();
-        let b: f64 = f[samples].parse().unwrap();
-        let r = ratio(&n, f[cluster], g, b, Precision::Fp16, f[measured].parse().unwrap());
-        println!("{:32} {g:5} GPUs x {b:3}: projected/measured {r:.2}", f[system]);
-        assert!((0.4..=2.5).contains(&r), "{line}: {r}");
+    for [system, cluster, gpus, samples, measured] in table {
+        let g: u64 = gpus.parse().unwrap();
+        let b: f64 = samples.parse().unwrap();
+        let r = ratio(&n, cluster, g, b, Precision::Fp16, measured.parse().unwrap());
+        println!("{system:32} {g:5} GPUs x {b:3}: projected/measured {r:.2}");
+        assert!((0.4..=2.5).contains(&r), "{system}: {r}");
         if g <= 8 { &mut node } else { &mut scale }.push(accuracy(r));
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
