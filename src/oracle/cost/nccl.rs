@@ -221,11 +221,14 @@ pub const PROTOCOLS: [Protocol; 2] = [Protocol::Ll, Protocol::Simple];
 /// Every candidate this model weighs for an Allreduce of `bytes`, ring
 /// first, with the [`PROTOCOLS`].
 pub fn candidates(shape: Shape, bytes: f64) -> Vec<Candidate> {
+    weighed(shape, bytes).collect()
+}
+
+fn weighed(shape: Shape, bytes: f64) -> impl Iterator<Item = Candidate> {
     [Algorithm::Ring, Algorithm::Tree]
         .into_iter()
         .flat_map(|a| PROTOCOLS.map(move |p| (a, p)))
-        .filter_map(|(a, p)| candidate(shape, a, p, bytes))
-        .collect()
+        .filter_map(move |(a, p)| candidate(shape, a, p, bytes))
 }
 
 /// The candidate NCCL runs: the least predicted time (0 for one rank).
@@ -236,9 +239,7 @@ pub fn allreduce(shape: Shape, bytes: f64) -> Option<Candidate> {
     if shape.ranks <= 1 {
         return None;
     }
-    candidates(shape, bytes)
-        .into_iter()
-        .min_by(|a, b| a.seconds.total_cmp(&b.seconds))
+    weighed(shape, bytes).min_by(|a, b| a.seconds.total_cmp(&b.seconds))
 }
 
 #[cfg(test)]
