@@ -731,6 +731,32 @@ async fn a_dropped_onnx_graph_becomes_the_network_and_a_wrong_file_keeps_it() {
     client.close().await.ok();
 }
 
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_whole_detection_export_imports_and_says_what_is_no_layer() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    let before = open(&client, &s.base).await;
+    let path = format!(
+        "{}/tests/onnx/detection/fasterrcnn_resnet50_fpn.onnx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(&path).expect("the graph");
+    drop_files(&client, "#model-import", &[("fasterrcnn.onnx", &bytes)]).await;
+    let summary = page::text_once(&client, "#import-summary", "parameters").await;
+    // the first stage, PyTorch's count less the second stage, which the summary says
+    assert!(summary.contains("27446351 parameters"), "{summary}");
+    assert!(
+        summary.contains("parameters of the second stage, not counted 14362055"),
+        "{summary}"
+    );
+    assert!(summary.contains("inference-only post-processing"), "{summary}");
+    // the ranking is the CLI's for the same graph
+    let shown = ranking_becomes(&client, &cli_ranking(&path, "abci", 64, "32")).await;
+    assert_ne!(shown, before);
+    client.close().await.ok();
+}
+
 /// Drops files `[[name, base64], ...]` on the element `target`.
 const DROP_FILES: &str = r#"
 const [target, files] = arguments;
