@@ -85,3 +85,36 @@ fn every_torchvision_detection_and_segmentation_network_imports_whole() {
     }
     assert_eq!(count, 13);
 }
+
+/// Ultralytics' YOLOv8n and YOLOv5n as `model.export(format='onnx')` writes
+/// them (`tests/onnx/yolo/`, made by `export.py`): the fused model's
+/// parameters exactly (ultralytics folds each batch norm into its
+/// convolution first; `cnt.py` counts them in PyTorch), the Detect head's
+/// anchor points and strides (`Constant` nodes) no parameters; YOLO11n
+/// refused at its attention product, naming the node.
+#[test]
+fn ultralytics_yolo_exports_import_with_the_fused_models_parameters() {
+    let mut lines = include_str!("onnx/yolo/truth.csv").lines();
+    assert_eq!(lines.next(), Some("network,params,fused_params"));
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let path = format!("{}/tests/onnx/yolo/{}.onnx", env!("CARGO_MANIFEST_DIR"), f[0]);
+        let bytes = std::fs::read(&path).unwrap();
+        let read = onnx::read(&bytes, f[0], None, 1000);
+        match f[2].parse::<f64>() {
+            Ok(fused) => {
+                let n = read.unwrap_or_else(|e| panic!("{}: {e}", f[0])).network;
+                assert_eq!(n.weight_items(), fused, "{}", f[0]);
+                assert_eq!(n.dataset().sample_shape.dims(), [3, 640, 640]);
+            }
+            Err(_) => {
+                let error = read.unwrap_err().to_string();
+                assert!(
+                    error.contains("attention") && error.contains("MatMul"),
+                    "{}: {error}",
+                    f[0]
+                );
+            }
+        }
+    }
+}

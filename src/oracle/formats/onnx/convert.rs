@@ -502,6 +502,10 @@ impl<'g> Walk<'g> {
             }
             let folded = self.fold(node, at)?;
             self.set(node, Value::Const(folded));
+            // computed from constants the exporter wrote only: written too
+            if op != "ConstantOfShape" && !inputs.is_empty() && inputs.iter().all(|n| self.written.contains(n)) {
+                self.written.extend(node.output.iter().map(String::as_str));
+            }
             // (not through an `Identity`: torch.onnx writes parameters of equal values as one
             // initializer and Identity nodes of it, each a parameter of its own)
             if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
@@ -1580,6 +1584,12 @@ impl<'g> Walk<'g> {
         for name in node.input.iter().filter(|n| !n.is_empty()) {
             match self.get(name, at)? {
                 Value::Act(a) => computed.push(a.clone()),
+                // a constant the exporter wrote (a detection head's anchor points and strides) is
+                // no parameter: it takes part as a scalar would
+                Value::Const(_) if self.written.contains(name.as_str()) => constants.push(Const {
+                    dims: Vec::new(),
+                    values: None,
+                }),
                 Value::Const(c) => constants.push(c.clone()),
                 Value::Norm(a, step) => norms.push((a.clone(), *step)),
             }
