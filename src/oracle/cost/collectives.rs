@@ -126,8 +126,20 @@ impl<'a> Fabric<'a> {
     /// each node (see [`shared_ring`]; NIC sharing when in force, and
     /// NCCL's bus bandwidths in place of the links' when given).
     pub fn ring(&self, span_gpus: u64, rings_per_node: u64) -> AlphaBeta {
+        ring_over(
+            self.cluster,
+            span_gpus,
+            rings_per_node,
+            self.terms.nic_sharing,
+            self.bandwidths(),
+        )
+    }
+
+    /// The bandwidths collectives run at: NCCL's bus bandwidths where given,
+    /// else the links'.
+    fn bandwidths(&self) -> Bandwidths {
         let s = self.cluster.spec();
-        let links = Bandwidths {
+        Bandwidths {
             intra_node_bytes_per_s: self
                 .terms
                 .intra_node_bus_bandwidth_bytes_per_s
@@ -136,8 +148,7 @@ impl<'a> Fabric<'a> {
                 .terms
                 .nic_bus_bandwidth_bytes_per_s
                 .unwrap_or(s.nic.bandwidth_bytes_per_s),
-        };
-        ring_over(self.cluster, span_gpus, rings_per_node, self.terms.nic_sharing, links)
+        }
     }
 
     /// A point-to-point pair (see [`pair`]; NIC sharing when in force).
@@ -192,15 +203,15 @@ impl<'a> Fabric<'a> {
     /// double binary tree [`tree_allreduce`] `AR_tree(N, m')` (logarithmic
     /// latency at the ring's bandwidth), and, where the switches reduce
     /// (`in_network_reduction`), [`in_network_allreduce`] `2α + m'β`;
-    /// otherwise a ring. `best` takes the smallest of ring, tree and
-    /// hierarchical.
+    /// otherwise a ring. `best` is NCCL's own choice ([`Fabric::nccl`],
+    /// section 11), or the switches' reduction where it is less
+    /// ([`Fabric::in_network`]).
     pub fn allreduce_consecutive(&self, gpus: u64, bytes: f64) -> f64 {
-        let ab = self.ring(gpus, 1);
-        let ring = allreduce(gpus, bytes, ab);
+        let ring = || allreduce(gpus, bytes, self.ring(gpus, 1));
         match self.terms.allreduce {
-            AllreduceAlgorithm::Ring => ring,
-            AllreduceAlgorithm::Tree => tree_allreduce(gpus, bytes, ab),
-            AllreduceAlgorithm::Hierarchical => self.hierarchical(gpus, bytes).unwrap_or(ring),
+            AllreduceAlgorithm::Ring => ring(),
+            AllreduceAlgorithm::Tree => tree_allreduce(gpus, bytes, self.ring(gpus, 1)),
+            AllreduceAlgorithm::Hierarchical => self.hierarchical(gpus, bytes).unwrap_or_else(ring),
             AllreduceAlgorithm::Best => {
                 let nccl = self.nccl(gpus, bytes).map_or(0.0, |c| c.seconds);
                 self.in_network(gpus, bytes).map_or(nccl, |sharp| nccl.min(sharp))
@@ -221,14 +232,10 @@ impl<'a> Fabric<'a> {
         let s = self.cluster.spec();
         let n = s.gpus_per_node.max(1);
         let nodes = gpus.div_ceil(n).max(1);
-        let intra = self
-            .terms
-            .intra_node_bus_bandwidth_bytes_per_s
-            .unwrap_or(s.intra_node.bandwidth_bytes_per_s);
-        let nic = self
-            .terms
-            .nic_bus_bandwidth_bytes_per_s
-            .unwrap_or(s.nic.bandwidth_bytes_per_s);
+        let Bandwidths {
+            intra_node_bytes_per_s: intra,
+            nic_bytes_per_s: nic,
+        } = self.bandwidths();
         let nics = s.nics_per_node.max(1) as f64 * nic / self.terms.nic_sharing.max(1) as f64;
         nccl::Shape {
             ranks: gpus,
@@ -248,30 +255,35 @@ impl<'a> Fabric<'a> {
     /// nodes, where they reduce (`in_network_reduction`) and `gpus` fills
     /// more than one whole node: `RS_in(n, m) + AR_sharp(m/n) + AG_in(n, m)`.
     pub fn in_network(&self, gpus: u64, bytes: f64) -> Option<f64> {
-        let n = self.cluster.gpus_per_node();
-        if !self.terms.in_network_reduction || gpus <= n || !gpus.is_multiple_of(n) {
+        if !self.terms.in_network_reduction {
             return None;
         }
-        let (inner, rails) = (self.ring(n, 1), self.ring(gpus, n));
-        Some(2.0 * allgather(n, bytes, inner) + in_network_allreduce(bytes / n as f64, rails))
+        self.across_nodes(gpus, bytes, |_, share, rails| in_network_allreduce(share, rails))
     }
 
     /// The hierarchical Allreduce, when `gpus` fills more than one whole
     /// node (see [`Fabric::allreduce_consecutive`] for its formula).
     pub fn hierarchical(&self, gpus: u64, bytes: f64) -> Option<f64> {
+        self.across_nodes(gpus, bytes, |nodes, share, rails| {
+            let across = allreduce(nodes, share, rails).min(tree_allreduce(nodes, share, rails));
+            if self.terms.in_network_reduction {
+                across.min(in_network_allreduce(share, rails))
+            } else {
+                across
+            }
+        })
+    }
+
+    /// A reduce-scatter and an allgather inside each of the whole nodes
+    /// `gpus` fills (more than one), and between them `across(N, m/n, rails)`
+    /// on each GPU's rail (the α, β of a ring over `gpus` with `f = n`).
+    fn across_nodes(&self, gpus: u64, bytes: f64, across: impl Fn(u64, f64, AlphaBeta) -> f64) -> Option<f64> {
         let n = self.cluster.gpus_per_node();
         if gpus <= n || !gpus.is_multiple_of(n) {
             return None;
         }
-        let nodes = gpus / n;
-        let inner = self.ring(n, 1);
-        let rails = self.ring(gpus, n);
-        let share = bytes / n as f64;
-        let mut across = allreduce(nodes, share, rails).min(tree_allreduce(nodes, share, rails));
-        if self.terms.in_network_reduction {
-            across = across.min(in_network_allreduce(share, rails));
-        }
-        Some(2.0 * allgather(n, bytes, inner) + across)
+        let (inner, rails) = (self.ring(n, 1), self.ring(gpus, n));
+        Some(2.0 * allgather(n, bytes, inner) + across(gpus / n, bytes / n as f64, rails))
     }
 
     /// ZeRO's reduce-scatter and allgather of `bytes` among `members` over

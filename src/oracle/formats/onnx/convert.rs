@@ -237,6 +237,19 @@ impl<'g> Walk<'g> {
                 .any(|s| name.ends_with(s))
     }
 
+    /// The weight tensor a constant named `name` is, seen through its views
+    /// ([`Walk::aliases`]).
+    fn tensor(&self, name: &'g str) -> &'g str {
+        self.aliases.get(name).copied().unwrap_or(name)
+    }
+
+    /// Whether a layer with weights came before: past it, a view or split
+    /// across the batch is the network's output read for its loss or
+    /// decoding (a detection export's post-processing).
+    fn past_weights(&self) -> bool {
+        !self.weight_tensors.is_empty()
+    }
+
     fn get(&self, name: &str, at: &NodeRef) -> Result<&Value, GraphError> {
         self.values.get(name).ok_or_else(|| {
             fail(
@@ -361,7 +374,7 @@ impl<'g> Walk<'g> {
         if let (Some(name), Some(layer)) = (node.input.get(index), self.out.layers.len().checked_sub(1))
             && !name.is_empty()
         {
-            let name = self.aliases.get(name.as_str()).copied().unwrap_or(name.as_str());
+            let name = self.tensor(name);
             self.weight_tensors.push((layer, name));
         }
     }
@@ -511,7 +524,7 @@ impl<'g> Walk<'g> {
             if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
                 && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
             {
-                let source = self.aliases.get(source.as_str()).copied().unwrap_or(source.as_str());
+                let source = self.tensor(source);
                 self.aliases.insert(out.as_str(), source);
             }
             self.merged(op);
@@ -537,7 +550,7 @@ impl<'g> Walk<'g> {
                 let axis =
                     values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
                 if axis != 1 {
-                    if !self.weight_tensors.is_empty() {
+                    if self.past_weights() {
                         // the network's output viewed across its batch: for its loss or decoding
                         return self.drop_node(node, at, Dropped::PostProcessing);
                     }
@@ -561,7 +574,7 @@ impl<'g> Walk<'g> {
                 let dims = values::reshaped(&full, &target, int(node, "allowzero", 0) != 0)
                     .map_err(|p| fail(Some(at.clone()), p))?;
                 let anchors = x.roles == [Role::Mixed, Role::Channel];
-                if dims.first() != Some(&1) && anchors && !self.weight_tensors.is_empty() {
+                if dims.first() != Some(&1) && anchors && self.past_weights() {
                     // a head's output `[anchors, K]` (positions and anchors flattened together)
                     // viewed across its batch: for its loss or decoding (a reshape that folds
                     // the batch of an image or of per-sample weights stays refused below)
@@ -807,17 +820,7 @@ impl<'g> Walk<'g> {
                         "only a Pad of the spatial dimensions is supported",
                     ));
                 }
-                // a negative pad crops (NASNet's shifted paths)
-                let mut dims = x.dims.clone();
-                for (i, d) in dims.iter_mut().enumerate().skip(1) {
-                    *d = i64::try_from(*d)
-                        .ok()
-                        .and_then(|d| d.checked_add(pads[i + 1]))
-                        .and_then(|d| d.checked_add(pads[n + i + 1]))
-                        .and_then(|d| u64::try_from(d).ok())
-                        .filter(|&d| d > 0)
-                        .ok_or_else(|| fail(Some(at.clone()), "its pads overflow or crop every position"))?;
-                }
+                let dims = padded_positions(&x.dims, &pads[1..n], &pads[n + 1..], at)?;
                 self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
                 // a reflection or replication pad saves its input for its gradient (PyTorch's
                 // `reflection_pad2d_backward(grad, self, padding)`); a constant pad nothing
@@ -883,7 +886,7 @@ impl<'g> Walk<'g> {
         let op = at.op.as_str();
         let x = self.act(node, 0, at)?;
         let outputs = || node.output.iter().map(String::as_str);
-        if !self.weight_tensors.is_empty() && op != "Shape" {
+        if self.past_weights() && op != "Shape" {
             // one image of the network's output: its post-processing
             return self.drop_node(node, at, Dropped::PostProcessing);
         }
@@ -924,13 +927,7 @@ impl<'g> Walk<'g> {
                         "only a Pad of an image's positions is supported",
                     ));
                 }
-                let mut dims = x.dims.clone();
-                for (i, d) in dims.iter_mut().enumerate().skip(1) {
-                    *d = d
-                        .checked_add(pads[i].unsigned_abs())
-                        .and_then(|d| d.checked_add(pads[n + i].unsigned_abs()))
-                        .ok_or_else(|| fail(Some(at.clone()), "its pads overflow"))?;
-                }
+                let dims = padded_positions(&x.dims, &pads[..n], &pads[n..], at)?;
                 self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
                 self.unbatched.extend(outputs());
             }
@@ -1261,7 +1258,7 @@ impl<'g> Walk<'g> {
         let x = self.act(node, 0, at)?;
         let rank = x.dims.len() + 1;
         let axis = values::axis(int(node, "axis", 0), rank).map_err(|p| fail(Some(at.clone()), p))?;
-        if axis == 0 && !self.weight_tensors.is_empty() {
+        if axis == 0 && self.past_weights() {
             // the network's output split into its images: their post-processing
             return self.drop_node(node, at, Dropped::PostProcessing);
         }
@@ -1646,7 +1643,7 @@ impl<'g> Walk<'g> {
                     .input
                     .iter()
                     .find(|n| matches!(self.values.get(n.as_str()), Some(Value::Const(c)) if !c.is_scalar()))
-                    .map(|n| self.aliases.get(n.as_str()).copied().unwrap_or(n.as_str()));
+                    .map(|n| self.tensor(n));
                 if let (Some(tensor), Some(p)) = (tensor, first.producer) {
                     self.weight_tensors.push((p, tensor));
                 }
@@ -1849,6 +1846,23 @@ impl<'g> Walk<'g> {
         self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims[1..].to_vec())?;
         Ok(())
     }
+}
+
+/// `[C, spatial...]` padded by `before` and `after` (one each per
+/// dimension, the channels' unused); a negative pad crops (NASNet's shifted
+/// paths).
+fn padded_positions(dims: &[u64], before: &[i64], after: &[i64], at: &NodeRef) -> Result<Vec<u64>, GraphError> {
+    let mut out = dims.to_vec();
+    for (i, d) in out.iter_mut().enumerate().skip(1) {
+        *d = i64::try_from(*d)
+            .ok()
+            .and_then(|d| d.checked_add(before[i]))
+            .and_then(|d| d.checked_add(after[i]))
+            .and_then(|d| u64::try_from(d).ok())
+            .filter(|&d| d > 0)
+            .ok_or_else(|| fail(Some(at.clone()), "its pads overflow or crop every position"))?;
+    }
+    Ok(out)
 }
 
 /// The dimensions `dims` of a tensor as a `Shape` node gives them (its
