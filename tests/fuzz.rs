@@ -10,8 +10,6 @@
 //! the executions per target.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/attributes.rs"]
-mod attributes;
 #[path = "support/generate.rs"]
 mod generate;
 

@@ -4,20 +4,15 @@
 //! here, and broken files (an error, never a panic).
 #![cfg(not(target_arch = "wasm32"))]
 
-use paradl::oracle::formats::onnx::proto::{
-    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, TensorProto, TensorShapeProto, TensorType, TypeProto,
-    ValueInfoProto,
-};
+use paradl::oracle::formats::onnx::build::{self, int, int64s, ints, model, node, scalar, text, weight};
+use paradl::oracle::formats::onnx::proto::{ModelProto, NodeProto, TensorProto};
 use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
 use paradl::oracle::{Function, LayerKind, OracleError, Precision, Scenario, Shape, presets};
 use prost::Message;
 
 #[path = "support/activations.rs"]
 mod activations;
-#[path = "support/attributes.rs"]
-mod attributes;
 use activations::activations_per_sample;
-use attributes::{int, ints};
 
 fn file(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/onnx/{name}.onnx", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -101,71 +96,6 @@ fn groups_concat_and_fc_shapes_come_through() {
 
 // ---- small graphs built here ------------------------------------------
 
-fn value(name: &str, dims: &[Option<i64>]) -> ValueInfoProto {
-    ValueInfoProto {
-        name: Some(name.into()),
-        r#type: Some(TypeProto {
-            tensor_type: Some(TensorType {
-                elem_type: Some(1),
-                shape: Some(TensorShapeProto {
-                    dim: dims
-                        .iter()
-                        .map(|d| Dimension {
-                            dim_value: *d,
-                            dim_param: d.is_none().then(|| "N".into()),
-                        })
-                        .collect(),
-                }),
-            }),
-        }),
-    }
-}
-
-fn weight(name: &str, dims: &[i64]) -> TensorProto {
-    TensorProto {
-        dims: dims.to_vec(),
-        data_type: Some(1),
-        name: Some(name.into()),
-        ..TensorProto::default()
-    }
-}
-
-fn shape_tensor(name: &str, values: &[i64]) -> TensorProto {
-    TensorProto {
-        dims: vec![values.len() as i64],
-        data_type: Some(7),
-        raw_data: Some(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
-        name: Some(name.into()),
-        ..TensorProto::default()
-    }
-}
-
-fn node(op: &str, name: &str, inputs: &[&str], outputs: &[&str], attributes: Vec<AttributeProto>) -> NodeProto {
-    NodeProto {
-        input: inputs.iter().map(|s| s.to_string()).collect(),
-        output: outputs.iter().map(|s| s.to_string()).collect(),
-        name: Some(name.into()),
-        op_type: Some(op.into()),
-        attribute: attributes,
-        domain: None,
-    }
-}
-
-fn model(input: &[Option<i64>], nodes: Vec<NodeProto>, weights: Vec<TensorProto>) -> Vec<u8> {
-    ModelProto {
-        ir_version: Some(8),
-        producer_name: Some("tests".into()),
-        graph: Some(GraphProto {
-            node: nodes,
-            name: Some("small".into()),
-            initializer: weights,
-            input: vec![value("data", input)],
-            output: vec![],
-        }),
-    }
-    .encode_to_vec()
-}
-
 /// A depthwise-separable block with a squeeze-and-excitation scale, layer
 /// norm, GELU, a PyTorch-style flatten (Shape, Gather, Unsqueeze, Concat,
 /// Reshape) and a MatMul with its bias added.
@@ -224,9 +154,9 @@ fn modern() -> Vec<u8> {
         weight("ln_bias", &[16]),
         TensorProto {
             dims: vec![],
-            ..shape_tensor("zero", &[0])
+            ..int64s("zero", &[0])
         },
-        shape_tensor("minus_one", &[-1]),
+        int64s("minus_one", &[-1]),
         weight("fc_w", &[32 * 4 * 4, 10]),
         weight("fc_b", &[10]),
     ];
@@ -443,7 +373,7 @@ fn hostile_graphs_are_errors_naming_the_node_at_once() {
         list = doubled;
     }
     nodes.push(node("Reshape", "r", &["data", &list], &["a"], vec![]));
-    let bytes = model(&input, nodes, vec![shape_tensor("two", &[1, 2])]);
+    let bytes = model(&input, nodes, vec![int64s("two", &[1, 2])]);
     let message = graph_error(&bytes, None);
     assert!(
         message.contains("node 60 'r' (Reshape)") || message.contains("more than 2^53"),
@@ -459,10 +389,10 @@ fn hostile_graphs_are_errors_naming_the_node_at_once() {
     assert!(graph_error(&bytes, None).contains("dimensions (at most 8)"));
     // a graph listing its 80,000 weights among its inputs
     let mut weights = Vec::new();
-    let mut listed = vec![value("data", &input)];
+    let mut listed = vec![build::input("data", &input)];
     for k in 0..80_000 {
         weights.push(weight(&format!("w{k}"), &[1]));
-        listed.push(value(&format!("w{k}"), &[Some(1)]));
+        listed.push(build::input(&format!("w{k}"), &[Some(1)]));
     }
     let mut m =
         ModelProto::decode(&model(&input, vec![node("Relu", "r", &["data"], &["a"], vec![])], weights)[..]).unwrap();
@@ -534,11 +464,7 @@ fn round_3_hostile_graphs_are_bounded_errors_or_right_answers() {
             node("Slice", "cut", &["b", "st", "en"], &["c"], vec![]),
             relu(),
         ],
-        vec![
-            shape_tensor("s", &[1 << 40]),
-            shape_tensor("st", &[1]),
-            shape_tensor("en", &[1 << 39]),
-        ],
+        vec![int64s("s", &[1 << 40]), int64s("st", &[1]), int64s("en", &[1 << 39])],
     );
     assert_eq!(onnx::read(&bytes, "t", None, 100).unwrap().network.layers().len(), 1);
     // the same slice of the data input's own huge width
@@ -548,11 +474,7 @@ fn round_3_hostile_graphs_are_bounded_errors_or_right_answers() {
             node("Slice", "cut", &["data", "st", "en", "ax"], &["a"], vec![]),
             node("Relu", "r", &["a"], &["y"], vec![]),
         ],
-        vec![
-            shape_tensor("st", &[1]),
-            shape_tensor("en", &[1 << 34]),
-            shape_tensor("ax", &[3]),
-        ],
+        vec![int64s("st", &[1]), int64s("en", &[1 << 34]), int64s("ax", &[3])],
     );
     let n = onnx::read(&wide, "t", None, 100).unwrap().network;
     assert_eq!(n.layers()[0].y().items(), ((1u64 << 34) - 1) as f64);
@@ -564,7 +486,7 @@ fn round_3_hostile_graphs_are_bounded_errors_or_right_answers() {
             node("Concat", "cat", &["e0", "e0"], &["e1"], vec![int("axis", 1)]),
             relu(),
         ],
-        vec![shape_tensor("s", &[1 << 50, 0])],
+        vec![int64s("s", &[1 << 50, 0])],
     );
     assert_eq!(onnx::read(&empty, "t", None, 100).unwrap().network.layers().len(), 1);
     // split sizes that wrap around 2^64 to the channel count
@@ -577,7 +499,7 @@ fn round_3_hostile_graphs_are_bounded_errors_or_right_answers() {
             &["a", "b", "c"],
             vec![int("axis", 1)],
         )],
-        vec![shape_tensor("parts", &[i64::MAX, i64::MAX, 5])],
+        vec![int64s("parts", &[i64::MAX, i64::MAX, 5])],
     );
     let message = graph_error(&wrap, None);
     assert!(message.starts_with("node 0 'sp' (Split)"), "{message}");
@@ -632,7 +554,7 @@ fn the_folding_budget_is_the_graphs_not_each_tensors() {
     let many: Vec<&str> = vec!["c"; 100_000];
     nodes.push(node("Sum", "sum", &many, &["total"], vec![]));
     nodes.push(node("Relu", "r", &["data"], &["y"], vec![]));
-    let bytes = model(&input, nodes, vec![shape_tensor("s", &[65_536])]);
+    let bytes = model(&input, nodes, vec![int64s("s", &[65_536])]);
     assert_eq!(onnx::read(&bytes, "t", None, 100).unwrap().network.layers().len(), 1);
     finished_within(started, 20);
 }
@@ -666,20 +588,6 @@ fn small(nodes: Vec<NodeProto>, weights: Vec<TensorProto>, name: &str) -> onnx::
         100,
     )
     .unwrap()
-}
-
-/// A `Constant` node writing the scalar `value` as `name`, as torch.onnx writes a Python number.
-fn scalar(name: &str, value: f32) -> NodeProto {
-    let value = AttributeProto {
-        name: Some("value".into()),
-        t: Some(TensorProto {
-            data_type: Some(1),
-            raw_data: Some(value.to_le_bytes().to_vec()),
-            ..TensorProto::default()
-        }),
-        ..AttributeProto::default()
-    };
-    node("Constant", name, &[], &[name], vec![value])
 }
 
 /// A 1x1 convolution, then GELU in its tanh approximation as torch.onnx
@@ -747,14 +655,7 @@ fn the_tanh_approximation_of_gelu_is_one_activation() {
 #[test]
 fn a_reflection_pad_is_an_operation_that_saves_its_input() {
     let padded = |mode: Option<&str>| {
-        let attributes = mode
-            .map(|m| AttributeProto {
-                name: Some("mode".into()),
-                s: Some(m.as_bytes().to_vec()),
-                ..AttributeProto::default()
-            })
-            .into_iter()
-            .collect();
+        let attributes = mode.map(|m| text("mode", m)).into_iter().collect();
         let nodes = vec![
             node("Conv", "conv1", &["data", "w1"], &["x"], vec![]),
             node("Pad", "aa/Pad", &["x", "pads"], &["p"], attributes),
@@ -763,7 +664,7 @@ fn a_reflection_pad_is_an_operation_that_saves_its_input() {
         let weights = vec![
             weight("w1", &[8, 8, 1, 1]),
             weight("w2", &[8, 8, 3, 3]),
-            shape_tensor("pads", &[0, 0, 1, 1, 0, 0, 1, 1]),
+            int64s("pads", &[0, 0, 1, 1, 0, 0, 1, 1]),
         ];
         let read = small(nodes, weights, "pad");
         let pad = &read.network.layers()[1];

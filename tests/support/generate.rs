@@ -4,12 +4,12 @@
 //! thousands of rows.
 
 use paradl::oracle::formats::onnx::proto::{
-    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, TensorProto, TensorShapeProto, TensorType, TypeProto,
+    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, TensorShapeProto, TensorType, TypeProto,
     ValueInfoProto,
 };
 use prost::Message;
 
-use super::attributes::{int, ints};
+use paradl::oracle::formats::onnx::build::{int, int64s, ints, weight};
 
 /// xorshift64*, seeded from bytes.
 pub struct Draw(u64);
@@ -45,25 +45,6 @@ impl Draw {
 /// Sizes, mostly ordinary, some hostile.
 const SIZES: [i64; 14] = [1, 2, 3, 4, 7, 8, 16, 32, 64, 0, -1, -3, 1 << 40, i64::MAX];
 
-fn weight(name: String, dims: Vec<i64>) -> TensorProto {
-    TensorProto {
-        dims,
-        data_type: Some(1),
-        name: Some(name),
-        ..TensorProto::default()
-    }
-}
-
-fn int64s(name: String, values: Vec<i64>) -> TensorProto {
-    TensorProto {
-        dims: vec![values.len() as i64],
-        data_type: Some(7),
-        raw_data: Some(values.iter().flat_map(|v| v.to_le_bytes()).collect()),
-        name: Some(name),
-        ..TensorProto::default()
-    }
-}
-
 /// An ONNX model of 1 to 16 nodes drawn at random: convolutions, pools,
 /// normalizations, activations, fully connected layers, joins, reshapes,
 /// transposes and shape arithmetic, with attributes drawn from ordinary and
@@ -92,7 +73,7 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
                 let k = d.pick(&[1i64, 3, 5, 7, 0, -1]);
                 let g = d.pick(&[1i64, 1, 1, c, 0, -2]);
                 let per_group = if g > 0 && c % g == 0 { c / g } else { c };
-                weights.push(weight(w.clone(), vec![f, per_group, k, k]));
+                weights.push(weight(&w, &[f, per_group, k, k]));
                 let mut attrs = vec![int("group", g)];
                 if d.below(2) == 0 {
                     attrs.push(ints("strides", &[d.pick(&SIZES); 2]));
@@ -116,10 +97,10 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
                 ],
             ),
             4 => {
-                weights.push(weight(format!("{w}s"), vec![c]));
-                weights.push(weight(format!("{w}b"), vec![c]));
-                weights.push(weight(format!("{w}m"), vec![c]));
-                weights.push(weight(format!("{w}v"), vec![c]));
+                weights.push(weight(&format!("{w}s"), &[c]));
+                weights.push(weight(&format!("{w}b"), &[c]));
+                weights.push(weight(&format!("{w}m"), &[c]));
+                weights.push(weight(&format!("{w}v"), &[c]));
                 node(
                     "BatchNormalization",
                     vec![
@@ -145,7 +126,7 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             ),
             8 => {
                 let f = d.pick(&SIZES[..9]);
-                weights.push(weight(w.clone(), vec![f, d.pick(&SIZES)]));
+                weights.push(weight(&w, &[f, d.pick(&SIZES)]));
                 c = f;
                 node("Gemm", vec![current.clone(), w], vec![int("transB", 1)])
             }
@@ -157,7 +138,7 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             10 => {
                 let rank = d.below(6) as usize;
                 let shape: Vec<i64> = (0..rank).map(|_| d.pick(&SIZES)).collect();
-                weights.push(int64s(w.clone(), shape));
+                weights.push(int64s(&w, &shape));
                 node("Reshape", vec![current.clone(), w], vec![])
             }
             11 => {
@@ -168,7 +149,7 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             12 => {
                 // a list doubled by concatenations, then used as a shape
                 let mut list = format!("{w}l");
-                weights.push(int64s(list.clone(), vec![1, 2]));
+                weights.push(int64s(&list, &[1, 2]));
                 for k in 0..d.below(40) {
                     let doubled = format!("{w}d{k}");
                     nodes.push(NodeProto {

@@ -10,6 +10,7 @@
 //! operator and its index, never a silent drop.
 
 mod act;
+pub mod build;
 mod convert;
 mod fuse;
 mod inference;

@@ -1,0 +1,361 @@
+//! Constant folding: a node whose inputs are all constants computes a
+//! constant (shape arithmetic, a weight seen through a view).
+
+use super::super::proto::NodeProto;
+use super::super::values::{self, Const, Values, items};
+use super::attributes::{attribute, constant, int, ints, non_negative};
+use super::{MAX_TOTAL_FOLDED_ITEMS, SMALL_FOLDED_ITEMS};
+use super::{Value, Walk, fail};
+use crate::oracle::model::errors::{GraphError, NodeRef};
+
+/// Elementwise arithmetic of constants (`None`: an operator that is not
+/// arithmetic).
+pub(super) fn arithmetic(op: &str, inputs: &[&Const]) -> Option<Result<Const, String>> {
+    use values::elementwise as e;
+    let checked = |f: fn(i64, i64) -> Option<i64>| move |a: &[i64]| f(a[0], a[1]);
+    Some(match op {
+        "Add" => e(inputs, |a| a[0] + a[1], Some(&checked(i64::checked_add))),
+        "Sum" => e(
+            inputs,
+            |a| a.iter().sum(),
+            Some(&|a: &[i64]| a.iter().try_fold(0i64, |s, &x| s.checked_add(x))),
+        ),
+        "Mean" => e(inputs, |a| a.iter().sum::<f64>() / a.len().max(1) as f64, None),
+        "Sub" => e(inputs, |a| a[0] - a[1], Some(&checked(i64::checked_sub))),
+        "Mul" => e(inputs, |a| a[0] * a[1], Some(&checked(i64::checked_mul))),
+        "Div" => e(inputs, |a| a[0] / a[1], Some(&checked(i64::checked_div))),
+        "Mod" => e(inputs, |a| a[0] % a[1], Some(&checked(i64::checked_rem))),
+        "Pow" => e(inputs, |a| a[0].powf(a[1]), None),
+        "Max" => e(
+            inputs,
+            |a| a.iter().copied().fold(f64::MIN, f64::max),
+            Some(&|a: &[i64]| a.iter().copied().max()),
+        ),
+        "Min" => e(
+            inputs,
+            |a| a.iter().copied().fold(f64::MAX, f64::min),
+            Some(&|a: &[i64]| a.iter().copied().min()),
+        ),
+        "Equal" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] == a[1])),
+            Some(&|a: &[i64]| Some(i64::from(a[0] == a[1]))),
+        ),
+        "Less" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] < a[1])),
+            Some(&|a: &[i64]| Some(i64::from(a[0] < a[1]))),
+        ),
+        "Greater" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] > a[1])),
+            Some(&|a: &[i64]| Some(i64::from(a[0] > a[1]))),
+        ),
+        "Where" => e(
+            inputs,
+            |a| if a[0] != 0.0 { a[1] } else { a[2] },
+            Some(&|a: &[i64]| Some(if a[0] != 0 { a[1] } else { a[2] })),
+        ),
+        "Neg" => e(inputs, |a| -a[0], Some(&|a: &[i64]| a[0].checked_neg())),
+        "Abs" => e(inputs, |a| a[0].abs(), Some(&|a: &[i64]| a[0].checked_abs())),
+        "Not" => e(
+            inputs,
+            |a| f64::from(u8::from(a[0] == 0.0)),
+            Some(&|a: &[i64]| Some(i64::from(a[0] == 0))),
+        ),
+        "Sqrt" => e(inputs, |a| a[0].sqrt(), None),
+        "Reciprocal" => e(inputs, |a| 1.0 / a[0], None),
+        "Floor" => e(inputs, |a| a[0].floor(), Some(&|a: &[i64]| Some(a[0]))),
+        "Ceil" => e(inputs, |a| a[0].ceil(), Some(&|a: &[i64]| Some(a[0]))),
+        "Erf" | "Tanh" | "Sigmoid" | "Exp" | "Log" | "Relu" => {
+            let f: fn(f64) -> f64 = match op {
+                "Tanh" => f64::tanh,
+                "Sigmoid" => |x| 1.0 / (1.0 + (-x).exp()),
+                "Exp" => f64::exp,
+                "Log" => f64::ln,
+                "Relu" => |x| x.max(0.0),
+                _ => |x| x,
+            };
+            e(inputs, move |a| f(a[0]), None)
+        }
+        _ => return None,
+    })
+}
+
+impl<'g> Walk<'g> {
+    /// Folds the node when it computes a constant (`Constant`,
+    /// `ConstantOfShape`, or every input a constant, but for `Shape`):
+    /// whether it did.
+    pub(super) fn fold_node(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<bool, GraphError> {
+        let op = at.op.as_str();
+        let inputs: Vec<&str> = node
+            .input
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !n.is_empty())
+            .collect();
+        let all_const = !inputs.is_empty()
+            && inputs
+                .iter()
+                .all(|n| matches!(self.values.get(n), Some(Value::Const(_))));
+        if !(op == "Constant" || op == "ConstantOfShape" || (all_const && op != "Shape")) {
+            return Ok(false);
+        }
+        if inputs.iter().any(|n| self.is_frozen(n)) {
+            self.frozen.extend(node.output.iter().map(String::as_str));
+        }
+        let folded = self.fold(node, at)?;
+        self.set(node, Value::Const(folded));
+        // computed from constants the exporter wrote only: written too
+        if op != "ConstantOfShape" && !inputs.is_empty() && inputs.iter().all(|n| self.written.contains(n)) {
+            self.written.extend(node.output.iter().map(String::as_str));
+        }
+        // (not through an `Identity`: torch.onnx writes parameters of equal values as one
+        // initializer and Identity nodes of it, each a parameter of its own)
+        if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
+            && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
+        {
+            let source = self.tensor(source);
+            self.aliases.insert(out.as_str(), source);
+        }
+        self.merged(op);
+        Ok(true)
+    }
+
+    pub(super) fn fold(&self, node: &NodeProto, at: &NodeRef) -> Result<Const, GraphError> {
+        let problem = |p: String| fail(Some(at.clone()), p);
+        // a node reading more values than one constant may hold (a Concat or Sum of one
+        // constant 100,000 times) computes its shape only
+        let read: usize = node
+            .input
+            .iter()
+            .filter_map(|n| self.folded_len(n))
+            .fold(0, usize::saturating_add);
+        let heavy = read > 4 * values::MAX_FOLDED_ITEMS
+            || (read > SMALL_FOLDED_ITEMS && self.folded_items.saturating_add(read) > MAX_TOTAL_FOLDED_ITEMS);
+        let large = |i: usize| node.input.get(i).and_then(|n| self.folded_len(n)) > Some(SMALL_FOLDED_ITEMS);
+        let c = |i: usize| {
+            if heavy && large(i) {
+                self.konst_shape(node, i, at)
+            } else {
+                self.konst(node, i, at)
+            }
+        };
+        let op = at.op.as_str();
+        let result = match op {
+            "Constant" => {
+                let attr = node
+                    .attribute
+                    .first()
+                    .ok_or_else(|| fail(Some(at.clone()), "a Constant without a value"))?;
+                match (attr.name.as_deref(), &attr.t) {
+                    (Some("value"), Some(t)) => constant(t),
+                    (Some("value_int"), _) => Const::new(vec![], Some(Values::Int(vec![attr.i.unwrap_or(0)]))),
+                    (Some("value_ints"), _) => Ok(Const::ints(attr.ints.clone())),
+                    (Some("value_float"), _) => {
+                        Const::new(vec![], Some(Values::Float(vec![f64::from(attr.f.unwrap_or(0.0))])))
+                    }
+                    _ => Err("a Constant of an unsupported kind".to_string()),
+                }
+            }
+            "ConstantOfShape" => {
+                let shape = c(0)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
+                let dims = non_negative(&shape, "its shape", at)?;
+                let value = attribute(node, "value")
+                    .and_then(|a| a.t.as_ref())
+                    .and_then(|t| constant(t).ok());
+                let n = items(&dims).map_err(problem)? as usize;
+                let values = value.and_then(|v| v.values).and_then(|v| match v {
+                    Values::Int(x) if n <= values::MAX_FOLDED_ITEMS => {
+                        Some(Values::Int(vec![x.first().copied().unwrap_or(0); n]))
+                    }
+                    Values::Float(x) if n <= values::MAX_FOLDED_ITEMS => {
+                        Some(Values::Float(vec![x.first().copied().unwrap_or(0.0); n]))
+                    }
+                    _ => None,
+                });
+                Const::new(
+                    dims,
+                    values.or_else(|| (n <= values::MAX_FOLDED_ITEMS).then(|| Values::Float(vec![0.0; n]))),
+                )
+            }
+            "Identity" | "Cast" | "CastLike" => {
+                let x = c(0)?;
+                let to = int(node, "to", 1);
+                let float = matches!(to, 1 | 10 | 11 | 16);
+                let values = x.values.map(|v| match (v, float) {
+                    (Values::Int(i), true) => Values::Float(i.into_iter().map(|x| x as f64).collect()),
+                    (Values::Float(f), false) if op == "Cast" => {
+                        Values::Int(f.into_iter().map(|x| if x.is_nan() { 0 } else { x as i64 }).collect())
+                    }
+                    (v, _) => v,
+                });
+                Const::new(x.dims, values)
+            }
+            "Shape" => Ok(Const::ints(c(0)?.dims.iter().map(|&d| d as i64).collect())),
+            "Size" => Const::new(vec![], Some(Values::Int(vec![c(0)?.count() as i64]))),
+            "Reshape" => {
+                let x = c(0)?;
+                let target = c(1)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
+                values::reshaped(&x.dims, &target, int(node, "allowzero", 0) != 0)
+                    .and_then(|dims| Const::new(dims, x.values))
+            }
+            "Flatten" => {
+                let x = c(0)?;
+                let axis = values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(problem)?;
+                let outer: u64 = x.dims[..axis.min(x.dims.len())].iter().product();
+                Const::new(vec![outer, x.count() / outer.max(1)], x.values)
+            }
+            "Unsqueeze" | "Squeeze" => {
+                let x = c(0)?;
+                let axes = self.integers(node, 1, "axes", at)?;
+                if op == "Unsqueeze" {
+                    values::unsqueezed(&x.dims, &axes.unwrap_or_default())
+                } else {
+                    values::squeezed(&x.dims, axes.as_deref())
+                }
+                .and_then(|dims| Const::new(dims, x.values))
+            }
+            "Transpose" => values::transpose(&c(0)?, ints(node, "perm")),
+            "Concat" => {
+                let parts = (0..node.input.len()).map(c).collect::<Result<Vec<_>, _>>()?;
+                values::concat(&parts.iter().collect::<Vec<_>>(), int(node, "axis", 0))
+            }
+            "Gather" => values::gather(&c(0)?, &c(1)?, int(node, "axis", 0)),
+            "Slice" => {
+                let x = c(0)?;
+                let starts = self.integers(node, 1, "starts", at)?.unwrap_or_default();
+                let ends = self.integers(node, 2, "ends", at)?.unwrap_or_default();
+                let axes = self.integers(node, 3, "axes", at)?;
+                let steps = self.integers(node, 4, "steps", at)?;
+                values::slice(&x, &starts, &ends, axes.as_deref(), steps.as_deref())
+            }
+            "Expand" => {
+                let shape = c(1)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its shape is not known"))?;
+                values::expand(&c(0)?, &non_negative(&shape, "its shape", at)?)
+            }
+            "Tile" => {
+                let repeats = c(1)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its repeats are not known"))?;
+                values::tile(&c(0)?, &repeats)
+            }
+            _ if op.starts_with("Reduce") => {
+                let x = c(0)?;
+                let axes = self.integers(node, 1, "axes", at)?;
+                let axes = match axes {
+                    Some(a) if a.is_empty() && int(node, "noop_with_empty_axes", 0) != 0 => return Ok(x),
+                    Some(a) if a.is_empty() => None,
+                    a => a,
+                };
+                values::reduce(&x, op, axes.as_deref(), int(node, "keepdims", 1) != 0)
+            }
+            "BatchNormalization" | "InstanceNormalization" | "LayerNormalization" | "GroupNormalization" => {
+                // a normalization of a weight (weight standardization): its shape, values unknown
+                Const::new(c(0)?.dims, None)
+            }
+            "Clip" => {
+                let x = c(0)?;
+                // the bounds: inputs 1 and 2 (opset 11 on), or attributes before
+                let bound = |i: usize, name: &str, default: f64| -> Result<f64, GraphError> {
+                    if node.input.get(i).is_some_and(|n| !n.is_empty()) {
+                        let k = c(i)?;
+                        return Ok(k.values.as_ref().map_or(default, |v| v.float(0)));
+                    }
+                    Ok(attribute(node, name).and_then(|a| a.f).map_or(default, f64::from))
+                };
+                let (lo, hi) = (bound(1, "min", f64::NEG_INFINITY)?, bound(2, "max", f64::INFINITY)?);
+                let values = x.values.map(|v| match v {
+                    Values::Int(i) => Values::Int(i.into_iter().map(|x| (x as f64).max(lo).min(hi) as i64).collect()),
+                    Values::Float(f) => Values::Float(f.into_iter().map(|x| x.max(lo).min(hi)).collect()),
+                });
+                Const::new(x.dims, values)
+            }
+            "Range" => {
+                let (start, limit, delta) = (c(0)?, c(1)?, c(2)?);
+                let get = |k: &Const| {
+                    k.values.as_ref().map(|v| match v {
+                        Values::Int(i) => i.first().copied().unwrap_or(0) as f64,
+                        Values::Float(f) => f.first().copied().unwrap_or(0.0),
+                    })
+                };
+                let (Some(s), Some(l), Some(d)) = (get(&start), get(&limit), get(&delta)) else {
+                    return Err(fail(Some(at.clone()), "its bounds are not known"));
+                };
+                let n = if d == 0.0 {
+                    f64::INFINITY
+                } else {
+                    ((l - s) / d).ceil().max(0.0)
+                };
+                if n > values::MAX_FOLDED_ITEMS as f64 {
+                    return Err(fail(Some(at.clone()), "a range of too many items to fold"));
+                }
+                let v: Vec<f64> = (0..n as usize).map(|i| s + i as f64 * d).collect();
+                let ints = matches!(start.values, Some(Values::Int(_)));
+                Const::new(
+                    vec![v.len() as u64],
+                    Some(if ints {
+                        Values::Int(v.into_iter().map(|x| x as i64).collect())
+                    } else {
+                        Values::Float(v)
+                    }),
+                )
+            }
+            _ => {
+                let parts = (0..node.input.len())
+                    .filter(|&i| node.input.get(i).is_some_and(|n| !n.is_empty()))
+                    .map(c)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let refs: Vec<&Const> = parts.iter().collect();
+                arithmetic(op, &refs).ok_or_else(|| {
+                    fail(
+                        Some(at.clone()),
+                        format!("the operator {op} on constants is not supported (it cannot be folded)"),
+                    )
+                })?
+            }
+        };
+        result.map_err(problem)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::build::{int, int64s, node, weight};
+    use super::super::{kinds_and_outputs, small};
+    use super::*;
+    use crate::oracle::model::layer::LayerKind;
+
+    #[test]
+    fn arithmetic_of_constants_is_computed_with_integers_checked() {
+        let a = Const::ints(vec![2, 3]);
+        let b = Const::ints(vec![4, 5]);
+        let sum = arithmetic("Mul", &[&a, &b]).unwrap().unwrap();
+        assert_eq!(sum.integers(), Some(vec![8, 15]));
+        let big = Const::ints(vec![i64::MAX]);
+        assert!(arithmetic("Add", &[&big, &big]).unwrap().is_err());
+        assert!(arithmetic("Conv", &[&a, &b]).is_none());
+    }
+
+    #[test]
+    fn a_shape_computed_from_constants_reshapes_as_given() {
+        // the sample's shape written as Concat of two constants: [1, -1]
+        let c = small(
+            vec![
+                node("Concat", "cat", &["one", "rest"], &["shape"], vec![int("axis", 0)]),
+                node("Reshape", "flat", &["data", "shape"], &["f"], vec![]),
+                node("Gemm", "fc", &["f", "w"], &["y"], vec![int("transB", 1)]),
+            ],
+            vec![int64s("one", &[1]), int64s("rest", &[-1]), weight("w", &[10, 512])],
+        )
+        .unwrap();
+        assert_eq!(kinds_and_outputs(&c), vec![(LayerKind::Fc, vec![10, 1, 1])]);
+        assert_eq!(c.merged.get("Concat"), Some(&1));
+    }
+}

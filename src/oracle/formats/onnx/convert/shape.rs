@@ -1,0 +1,449 @@
+//! Views and joins: shape, flatten, reshape, squeeze, expand, transpose,
+//! split, slice, concat, pad and resize.
+
+use super::super::act::{Act, Role};
+use super::super::inference::Dropped;
+use super::super::proto::NodeProto;
+use super::super::values::{self, Const, Values, items};
+use super::attributes::{int, ints, non_negative, text};
+use super::{Value, Walk, fail, norm_misused};
+use crate::oracle::model::errors::{GraphError, NodeRef};
+use crate::oracle::model::layer::{Function, LayerKind};
+
+/// `[C, spatial...]` padded by `before` and `after` (one each per
+/// dimension, the channels' unused); a negative pad crops (NASNet's shifted
+/// paths).
+pub(super) fn padded_positions(
+    dims: &[u64],
+    before: &[i64],
+    after: &[i64],
+    at: &NodeRef,
+) -> Result<Vec<u64>, GraphError> {
+    let mut out = dims.to_vec();
+    for (i, d) in out.iter_mut().enumerate().skip(1) {
+        *d = i64::try_from(*d)
+            .ok()
+            .and_then(|d| d.checked_add(before[i]))
+            .and_then(|d| d.checked_add(after[i]))
+            .and_then(|d| u64::try_from(d).ok())
+            .filter(|&d| d > 0)
+            .ok_or_else(|| fail(Some(at.clone()), "its pads overflow or crop every position"))?;
+    }
+    Ok(out)
+}
+
+/// The dimensions `dims` of a tensor as a `Shape` node gives them (its
+/// `start` and `end`, negative ones from the end, clamped).
+pub(super) fn shape_of(node: &NodeProto, dims: &[u64]) -> Const {
+    let rank = dims.len() as i64;
+    let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
+    let (start, end) = (clamp(int(node, "start", 0)), clamp(int(node, "end", rank)));
+    Const::ints(dims[start..end.max(start)].iter().map(|&d| d as i64).collect())
+}
+
+impl<'g> Walk<'g> {
+    pub(super) fn squeeze(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let axes = self.integers(node, 1, "axes", at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        let dims = if at.op == "Squeeze" {
+            // never the batch
+            let axes = axes.unwrap_or_else(|| (1..full.len() as i64).filter(|&i| full[i as usize] == 1).collect());
+            values::squeezed(&full, Some(&axes))
+        } else {
+            values::unsqueezed(&full, &axes.unwrap_or_default())
+        }
+        .map_err(|p| fail(Some(at.clone()), p))?;
+        self.batch_kept(&dims, at)?;
+        let y = x.reshaped(dims[1..].to_vec()).map_err(|p| fail(Some(at.clone()), p))?;
+        self.set(node, Value::Act(y));
+        self.merged(at.op.clone());
+        Ok(())
+    }
+
+    pub(super) fn split(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let rank = x.dims.len() + 1;
+        let axis = values::axis(int(node, "axis", 0), rank).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis == 0 && self.past_weights() {
+            // the network's output split into its images: their post-processing
+            return self.drop_node(node, at, Dropped::PostProcessing);
+        }
+        if axis == 0 || x.roles[axis - 1] != Role::Channel {
+            return Err(fail(Some(at.clone()), "only a Split of the channels is supported"));
+        }
+        let size = x.dims[axis - 1];
+        let outputs = node.output.len().max(1) as u64;
+        let parts: Vec<u64> = match self.integers(node, 1, "split", at)? {
+            Some(p) => non_negative(&p, "split", at)?,
+            None => {
+                let each = size.div_ceil(outputs);
+                (0..outputs).map(|i| each.min(size.saturating_sub(i * each))).collect()
+            }
+        };
+        if parts.len() != node.output.len() || parts.iter().try_fold(0u64, |a, &p| a.checked_add(p)) != Some(size) {
+            return Err(fail(
+                Some(at.clone()),
+                format!("its parts {parts:?} do not split {size} channels"),
+            ));
+        }
+        for (name, part) in node.output.iter().zip(parts) {
+            let mut y = x.clone();
+            y.dims[axis - 1] = part;
+            self.values.insert(name.as_str(), Value::Act(y));
+        }
+        self.merged("Split");
+        Ok(())
+    }
+
+    pub(super) fn slice(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let starts = self.integers(node, 1, "starts", at)?.unwrap_or_default();
+        let ends = self.integers(node, 2, "ends", at)?.unwrap_or_default();
+        let axes = self.integers(node, 3, "axes", at)?;
+        let steps = self.integers(node, 4, "steps", at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        let shaped = Const::new(full, None).map_err(|p| fail(Some(at.clone()), p))?;
+        let sliced = values::slice(&shaped, &starts, &ends, axes.as_deref(), steps.as_deref())
+            .map_err(|p| fail(Some(at.clone()), p))?;
+        self.batch_kept(&sliced.dims, at)?;
+        let mut y = x.clone();
+        y.dims = sliced.dims[1..].to_vec();
+        if y.dims.contains(&0) {
+            return Err(fail(Some(at.clone()), "it leaves an empty tensor"));
+        }
+        self.set(node, Value::Act(y));
+        self.merged("Slice");
+        Ok(())
+    }
+
+    pub(super) fn concat(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let mut parts = Vec::new();
+        for i in 0..node.input.len() {
+            if node.input[i].is_empty() {
+                continue;
+            }
+            match self.input(node, i, at)? {
+                Value::Act(a) => parts.push(a.clone()),
+                Value::Norm(..) => return Err(norm_misused(at)),
+                Value::Const(_) => {
+                    return Err(fail(
+                        Some(at.clone()),
+                        "a concatenation of a constant with a computed tensor (a learned token) is not a layer of this model",
+                    ));
+                }
+            }
+        }
+        let Some(first) = parts.first().cloned() else {
+            return Err(fail(Some(at.clone()), "a concatenation of nothing"));
+        };
+        let axis = values::axis(int(node, "axis", 1), first.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis == 0 {
+            if parts.len() == 1 {
+                // a batch of one image made a list of batches (torchvision's `batch_images`)
+                self.set(node, Value::Act(first));
+                self.merged("Concat (of one batch)");
+                return Ok(());
+            }
+            return Err(fail(Some(at.clone()), "a concatenation along the batch is not a layer"));
+        }
+        // along the channels, or another axis (a detection head's outputs of every level joined
+        // along their anchors; the layout of the first part)
+        let mut dims = first.dims.clone();
+        let mut channels = 0u64;
+        for p in &parts {
+            let same =
+                p.dims.len() == dims.len() && p.dims.iter().enumerate().all(|(i, &d)| i == axis - 1 || d == dims[i]);
+            if !same {
+                return Err(fail(
+                    Some(at.clone()),
+                    "its inputs differ beyond the axis they are joined along",
+                ));
+            }
+            channels = channels
+                .checked_add(p.dims[axis - 1])
+                .ok_or_else(|| fail(Some(at.clone()), "its channels overflow"))?;
+        }
+        dims[axis - 1] = channels;
+        let mut joined = first.clone();
+        joined.dims = dims.clone();
+        let reads: Vec<Option<usize>> = parts.iter().map(|p| p.producer).collect();
+        self.layer_reading(node, at, LayerKind::Concat, &joined, &reads, Vec::new(), dims)?;
+        Ok(())
+    }
+
+    pub(super) fn resize(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.channels_first(node, at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        // sizes (input 3), else scales (input 2 of Resize, 1 of Upsample)
+        let sizes = match node.input.get(3).filter(|n| !n.is_empty()) {
+            Some(_) => Some(
+                self.konst(node, 3, at)?
+                    .integers()
+                    .ok_or_else(|| fail(Some(at.clone()), "its sizes are not known"))?,
+            ),
+            None => None,
+        };
+        let dims: Vec<u64> = match sizes {
+            Some(s) => non_negative(&s, "sizes", at)?,
+            None => {
+                let index = if at.op == "Upsample" { 1 } else { 2 };
+                let scales = self.konst(node, index, at)?;
+                let scales: Vec<f64> = match scales.values {
+                    Some(Values::Float(f)) => f,
+                    Some(Values::Int(i)) => i.into_iter().map(|v| v as f64).collect(),
+                    None => return Err(fail(Some(at.clone()), "its scales are not known")),
+                };
+                if scales.len() != full.len() || scales.iter().any(|s| !(s.is_finite() && *s > 0.0 && *s <= 1e6)) {
+                    return Err(fail(
+                        Some(at.clone()),
+                        format!("its scales {scales:?} do not fit its input"),
+                    ));
+                }
+                full.iter()
+                    .zip(&scales)
+                    .map(|(&d, &s)| (d as f64 * s).floor() as u64)
+                    .collect()
+            }
+        };
+        if dims.len() != full.len() || dims[0] != 1 || dims[1] != full[1] || dims.contains(&0) {
+            return Err(fail(
+                Some(at.clone()),
+                format!("a resize of {full:?} to {dims:?}: only positions may change"),
+            ));
+        }
+        items(&dims).map_err(|p| fail(Some(at.clone()), p))?;
+        self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims[1..].to_vec())?;
+        Ok(())
+    }
+
+    /// Identity and casts: the same tensor.
+    pub(super) fn identity(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let x = self.input(node, 0, at)?.clone();
+        self.set(node, x);
+        self.merged(op);
+        Ok(())
+    }
+
+    /// The sizes of a tensor (batch first), a constant.
+    pub(super) fn shape(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let mut dims = vec![1u64];
+        match self.input(node, 0, at)? {
+            Value::Act(a) | Value::Norm(a, _) => dims.extend(&a.dims),
+            Value::Const(c) => dims = c.dims.clone(),
+        }
+        self.set(node, Value::Const(shape_of(node, &dims)));
+        self.merged(op);
+        Ok(())
+    }
+
+    /// Flatten after the batch axis: a view; across the batch after the
+    /// network's layers, post-processing.
+    pub(super) fn flatten(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let x = self.act(node, 0, at)?;
+        let axis = values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis != 1 {
+            if self.past_weights() {
+                // the network's output viewed across its batch: for its loss or decoding
+                return self.drop_node(node, at, Dropped::PostProcessing);
+            }
+            return Err(fail(
+                Some(at.clone()),
+                "only a Flatten after the batch dimension (axis 1) is supported",
+            ));
+        }
+        let total = items(&x.dims).map_err(|p| fail(Some(at.clone()), p))?;
+        let y = x.reshaped(vec![total]).map_err(|p| fail(Some(at.clone()), p))?;
+        self.set(node, Value::Act(y));
+        self.merged(op);
+        Ok(())
+    }
+
+    /// A view keeping the batch axis first; a head's `[anchors, K]` output
+    /// viewed across the batch is post-processing.
+    pub(super) fn reshape(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let x = self.act(node, 0, at)?;
+        let target = self
+            .integers(node, 1, "shape", at)?
+            .ok_or_else(|| fail(Some(at.clone()), "a Reshape without a shape"))?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        let dims =
+            values::reshaped(&full, &target, int(node, "allowzero", 0) != 0).map_err(|p| fail(Some(at.clone()), p))?;
+        let anchors = x.roles == [Role::Mixed, Role::Channel];
+        if dims.first() != Some(&1) && anchors && self.past_weights() {
+            // a head's output `[anchors, K]` (positions and anchors flattened together)
+            // viewed across its batch: for its loss or decoding (a reshape that folds
+            // the batch of an image or of per-sample weights stays refused below)
+            return self.drop_node(node, at, Dropped::PostProcessing);
+        }
+        self.batch_kept(&dims, at)?;
+        let y = x.reshaped(dims[1..].to_vec()).map_err(|p| fail(Some(at.clone()), p))?;
+        self.set(node, Value::Act(y));
+        self.merged(op);
+        Ok(())
+    }
+
+    /// A broadcast view (`expand_as`): no kernel, no memory.
+    pub(super) fn expand(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        // a broadcast view (`expand_as`): no kernel, no memory; what reads it broadcasts
+        let x = self.act(node, 0, at)?;
+        let shape = self
+            .integers(node, 1, "shape", at)?
+            .ok_or_else(|| fail(Some(at.clone()), "an Expand without a shape"))?;
+        let shape = non_negative(&shape, "its shape", at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        let mut dims = values::broadcast(&full, &shape).map_err(|p| fail(Some(at.clone()), p))?;
+        if dims.len() != full.len() {
+            return Err(fail(Some(at.clone()), "an Expand that adds dimensions"));
+        }
+        dims[0] = 1;
+        items(&dims).map_err(|p| fail(Some(at.clone()), p))?;
+        let y = Act {
+            dims: dims[1..].to_vec(),
+            roles: x.roles.clone(),
+            producer: x.producer,
+            unflat: None,
+            origin: None,
+        };
+        self.set(node, Value::Act(y));
+        self.merged(op);
+        Ok(())
+    }
+
+    /// A permutation of the axes: a view that keeps track of where the
+    /// channels went.
+    pub(super) fn transpose(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let op = at.op.as_str();
+        let x = self.act(node, 0, at)?;
+        let rank = x.dims.len() + 1;
+        let perm: Vec<usize> = match ints(node, "perm") {
+            Some(p) => p
+                .iter()
+                .map(|&a| values::axis(a, rank))
+                .collect::<Result<_, _>>()
+                .map_err(|p| fail(Some(at.clone()), p))?,
+            None => (0..rank).rev().collect(),
+        };
+        let y = x.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))?;
+        self.set(node, Value::Act(y));
+        self.merged(op);
+        Ok(())
+    }
+
+    /// A pad of the positions: a layer without weights (a reflection or
+    /// replication pad saves its input).
+    pub(super) fn pad(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.channels_first(node, at)?;
+        let pads = self
+            .integers(node, 1, "pads", at)?
+            .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
+        let n = x.dims.len() + 1;
+        if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 || pads[1] != 0 || pads[n + 1] != 0 {
+            return Err(fail(
+                Some(at.clone()),
+                "only a Pad of the spatial dimensions is supported",
+            ));
+        }
+        let dims = padded_positions(&x.dims, &pads[1..n], &pads[n + 1..], at)?;
+        self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
+        // a reflection or replication pad saves its input for its gradient (PyTorch's
+        // `reflection_pad2d_backward(grad, self, padding)`); a constant pad nothing
+        if text(node, "mode").is_some_and(|mode| mode != "constant") {
+            self.function(Function::Other);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::build::{floats, int, int64s, node, text, weight};
+    use super::super::{kinds_and_outputs, small};
+    use super::*;
+
+    fn at() -> NodeRef {
+        NodeRef {
+            index: 0,
+            name: "p".into(),
+            op: "Pad".into(),
+        }
+    }
+
+    #[test]
+    fn pads_grow_positions_and_negative_ones_crop() {
+        assert_eq!(
+            padded_positions(&[3, 8, 8], &[0, 1, 2], &[0, 1, -2], &at()).unwrap(),
+            vec![3, 10, 8]
+        );
+        assert!(padded_positions(&[3, 2, 2], &[0, -1, 0], &[0, -1, 0], &at()).is_err());
+    }
+
+    #[test]
+    fn a_shape_node_gives_its_range_of_dimensions() {
+        let n = node("Shape", "s", &["x"], &["y"], vec![int("start", 1), int("end", -1)]);
+        assert_eq!(shape_of(&n, &[1, 3, 8, 8]).integers(), Some(vec![3, 8]));
+    }
+
+    #[test]
+    fn views_and_joins_are_no_layers_but_pads_and_resizes_are() {
+        let c = small(
+            vec![
+                node("Split", "split", &["data", "parts"], &["a", "b"], vec![int("axis", 1)]),
+                node("Concat", "cat", &["b", "a"], &["c"], vec![int("axis", 1)]),
+                node("Pad", "pad", &["c", "pads"], &["p"], vec![text("mode", "reflect")]),
+                node("Resize", "up", &["p", "", "scales"], &["r"], vec![]),
+                node("Flatten", "flat", &["r"], &["f"], vec![]),
+                node("Gemm", "fc", &["f", "w"], &["y"], vec![int("transB", 1)]),
+            ],
+            vec![
+                int64s("parts", &[3, 5]),
+                int64s("pads", &[0, 0, 1, 1, 0, 0, 1, 1]),
+                floats("scales", &[1.0, 1.0, 2.0, 2.0]),
+                weight("w", &[10, 8 * 20 * 20]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            kinds_and_outputs(&c),
+            vec![
+                (LayerKind::Concat, vec![8, 8, 8]),
+                (LayerKind::Other, vec![8, 10, 10]),
+                (LayerKind::Other, vec![8, 20, 20]),
+                (LayerKind::Fc, vec![10, 1, 1]),
+            ]
+        );
+        assert_eq!(
+            c.layers[1].function,
+            Some(Function::Other),
+            "a reflection pad saves its input"
+        );
+        assert_eq!(c.merged.get("Split"), Some(&1));
+        assert_eq!(c.merged.get("Flatten"), Some(&1));
+    }
+
+    #[test]
+    fn a_split_of_positions_or_a_fold_of_the_batch_is_refused() {
+        let split = small(
+            vec![node("Split", "split", &["data"], &["a", "b"], vec![int("axis", 2)])],
+            vec![],
+        )
+        .unwrap_err();
+        assert!(split.problem.contains("Split of the channels"), "{}", split.problem);
+        let folded = small(
+            vec![node("Reshape", "r", &["data", "shape"], &["y"], vec![])],
+            vec![int64s("shape", &[8, 8, 8])],
+        )
+        .unwrap_err();
+        assert!(folded.problem.contains("batch dimension first"), "{}", folded.problem);
+    }
+}

@@ -1,0 +1,255 @@
+//! Layers with weights: convolutions (and transposed ones) and matrix
+//! products by a weight.
+
+use super::super::super::padded;
+use super::super::act::{Act, Role};
+use super::super::proto::NodeProto;
+use super::super::values::items;
+use super::attributes::{groups, int, ints, non_negative, positive, text};
+use super::{Value, Walk, fail};
+use crate::oracle::formats::sizes::{self};
+use crate::oracle::model::errors::{GraphError, NodeRef};
+use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::shape::Shape;
+
+impl<'g> Walk<'g> {
+    pub(super) fn conv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        // ONNX's Conv reads axis 1 as the channels whatever they held before (ECA's 1-D
+        // convolution across the channels, a space-to-depth stem's stacked pixels)
+        let read = self.act(node, 0, at)?;
+        let x = Act::channels_first(read.dims.clone(), read.producer);
+        let w = self.konst(node, 1, at)?.dims;
+        let groups = groups(node, at)?;
+        let (Some(&filters), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
+            return Err(fail(Some(at.clone()), "its weight must be [F, C/group, kernel...]"));
+        };
+        let channels = x.dims[0];
+        let spatial = &x.dims[1..];
+        if kernel.len() != spatial.len() || per_group.checked_mul(groups) != Some(channels) {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its weight {} does not fit its input {} with {groups} group(s)",
+                    Shape::new(w.clone()),
+                    Shape::new(x.dims.clone())
+                ),
+            ));
+        }
+        if let Some(shape) = ints(node, "kernel_shape")
+            && (shape.len() != kernel.len() || shape.iter().zip(kernel).any(|(&a, &b)| u64::try_from(a) != Ok(b)))
+        {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its kernel_shape {:?} contradicts its weight {}",
+                    &shape[..shape.len().min(8)],
+                    Shape::new(w.clone())
+                ),
+            ));
+        }
+        let out = self.window(node, at, spatial, kernel)?;
+        self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)
+    }
+
+    /// Adds a convolution (plain or transposed), with the node's bias if it
+    /// has one.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn convolution(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        kind: LayerKind,
+        x: &Act,
+        filters: u64,
+        kernel: Vec<u64>,
+        out: Vec<u64>,
+        groups: u64,
+    ) -> Result<(), GraphError> {
+        let mut weights = vec![x.dims[0], filters];
+        weights.extend(&kernel);
+        let mut y = vec![filters];
+        y.extend(out);
+        self.layer(node, at, kind, x, weights, y)?;
+        self.weight_tensor(node, 1);
+        if let Some(layer) = self.out.layers.last_mut() {
+            layer.groups = groups;
+            layer.bias = node.input.get(2).is_some_and(|b| !b.is_empty());
+        }
+        Ok(())
+    }
+
+    pub(super) fn deconv(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.channels_first(node, at)?;
+        let w = self.konst(node, 1, at)?.dims;
+        let groups = groups(node, at)?;
+        let channels = x.dims[0];
+        let spatial = x.dims[1..].to_vec();
+        let (Some(&c), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
+            return Err(fail(Some(at.clone()), "its weight must be [C, F/group, kernel...]"));
+        };
+        if c != channels || kernel.len() != spatial.len() {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its weight {} does not fit its input {}",
+                    Shape::new(w.clone()),
+                    Shape::new(x.dims.clone())
+                ),
+            ));
+        }
+        if text(node, "auto_pad").is_some_and(|p| p != "NOTSET") || ints(node, "output_shape").is_some() {
+            return Err(fail(
+                Some(at.clone()),
+                "a ConvTranspose with auto_pad or output_shape is not supported: give pads",
+            ));
+        }
+        let n = spatial.len();
+        let strides = positive(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
+        let dilations = positive(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
+        let pads = non_negative(ints(node, "pads").unwrap_or(&[]), "pads", at)?;
+        let extra = non_negative(ints(node, "output_padding").unwrap_or(&[]), "output_padding", at)?;
+        let get = |v: &[u64], j: usize, d: u64| v.get(j).copied().unwrap_or(d);
+        let out = (0..n)
+            .map(|i| {
+                sizes::transposed(
+                    spatial[i],
+                    kernel[i],
+                    get(&strides, i, 1),
+                    get(&dilations, i, 1),
+                    (get(&pads, i, 0), get(&pads, i + n, 0)),
+                    get(&extra, i, 0),
+                )
+            })
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| fail(Some(at.clone()), "its pads leave no output"))?;
+        let filters = per_group
+            .checked_mul(groups)
+            .ok_or_else(|| fail(Some(at.clone()), "its filters overflow"))?;
+        self.convolution(node, at, LayerKind::Deconv, &x, filters, kernel.to_vec(), out, groups)
+    }
+
+    pub(super) fn matmul(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let w = match self.input(node, 1, at)? {
+            Value::Const(c) => c.dims.clone(),
+            Value::Act(_) | Value::Norm(..) => {
+                return Err(fail(
+                    Some(at.clone()),
+                    "a product of two computed tensors (attention, a bilinear form) is not a layer of this model",
+                ));
+            }
+        };
+        if int(node, "transA", 0) != 0 {
+            return Err(fail(Some(at.clone()), "a transposed input (transA) is not supported"));
+        }
+        let (k, f) = match (w.as_slice(), int(node, "transB", 0) != 0 && at.op == "Gemm") {
+            ([k, f], false) => (*k, *f),
+            ([f, k], true) => (*k, *f),
+            _ => return Err(fail(Some(at.clone()), "its weight must be a matrix")),
+        };
+        let bias = at.op == "Gemm" && node.input.get(2).is_some_and(|b| !b.is_empty());
+        let last = x.dims.len().saturating_sub(1);
+        if x.dims.len() >= 2 && x.dims[last] == k {
+            // a linear layer at every position: a 1x1 convolution over the positions
+            if x.roles[last] == Role::Mixed {
+                return Err(fail(Some(at.clone()), "a product over mixed channels and positions"));
+            }
+            let mut y = x.dims.clone();
+            y[last] = f;
+            let mut per_position = x.clone();
+            per_position.roles[last] = Role::Channel;
+            for (i, role) in per_position.roles.iter_mut().enumerate().take(last) {
+                if *role == Role::Channel || *role == Role::Mixed {
+                    *role = Role::Spatial(i as u8);
+                }
+            }
+            let canonical = per_position.canonical();
+            let mut weights = vec![k, f];
+            weights.extend(canonical[1..].iter().map(|_| 1));
+            self.layer(node, at, LayerKind::Conv, &per_position, weights, y)?;
+            self.weight_tensor(node, 1);
+            if let Some(layer) = self.out.layers.last_mut() {
+                layer.bias = bias;
+            }
+            return Ok(());
+        }
+        // a fully connected layer reads the tensor as ParaDL's files give it: its shape before
+        // flattening, the kernel over its spatial dimensions
+        let input = x.unflat.clone().unwrap_or_else(|| x.canonical());
+        let total = items(&input).map_err(|p| fail(Some(at.clone()), p))?;
+        if total != k {
+            return Err(fail(
+                Some(at.clone()),
+                format!("its weight expects {k} inputs, the tensor has {total}"),
+            ));
+        }
+        let input = padded(&input, self.rank);
+        let mut weights = vec![input[0], f];
+        weights.extend(&input[1..]);
+        self.push(at, LayerKind::Fc, input, weights, vec![f], &[x.producer])?;
+        self.weight_tensor(node, 1);
+        if let Some(layer) = self.out.layers.last_mut() {
+            layer.bias = bias;
+        }
+        let producer = self.out.layers.len() - 1;
+        let mut y = Act::channels_first(vec![f], Some(producer));
+        y.roles = vec![Role::Mixed];
+        self.set(node, Value::Act(y));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::build::{int, ints, node, weight};
+    use super::super::{kinds_and_outputs, small};
+    use super::*;
+
+    #[test]
+    fn a_strided_grouped_convolution_has_the_output_onnx_defines() {
+        // ⌊(8 + 2·1 − 3)/2⌋ + 1 = 4 positions; 16 filters of 8/2 channels
+        let c = small(
+            vec![node(
+                "Conv",
+                "conv",
+                &["data", "w", "b"],
+                &["y"],
+                vec![ints("pads", &[1, 1, 1, 1]), ints("strides", &[2, 2]), int("group", 2)],
+            )],
+            vec![weight("w", &[16, 4, 3, 3]), weight("b", &[16])],
+        )
+        .unwrap();
+        assert_eq!(kinds_and_outputs(&c), vec![(LayerKind::Conv, vec![16, 4, 4])]);
+        assert_eq!(c.layers[0].groups, 2);
+        assert!(c.layers[0].bias);
+    }
+
+    #[test]
+    fn a_transposed_convolution_doubles_positions_at_stride_2() {
+        let c = small(
+            vec![node(
+                "ConvTranspose",
+                "up",
+                &["data", "w"],
+                &["y"],
+                vec![ints("strides", &[2, 2]), ints("kernel_shape", &[2, 2])],
+            )],
+            vec![weight("w", &[8, 4, 2, 2])],
+        )
+        .unwrap();
+        assert_eq!(kinds_and_outputs(&c), vec![(LayerKind::Deconv, vec![4, 16, 16])]);
+    }
+
+    #[test]
+    fn a_weight_of_the_wrong_width_is_refused() {
+        let e = small(
+            vec![
+                node("Flatten", "f", &["data"], &["f"], vec![]),
+                node("MatMul", "fc", &["f", "w"], &["y"], vec![]),
+            ],
+            vec![weight("w", &[100, 10])],
+        )
+        .unwrap_err();
+        assert!(e.node.is_some_and(|n| n.op == "MatMul"));
+    }
+}
