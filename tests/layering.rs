@@ -3,8 +3,9 @@
 //! modules left out) is resolved to the file that defines it, through the
 //! `pub use` re-exports of `mod.rs` files. No two files may import each
 //! other, however indirectly, and each layer imports only the layers
-//! below it: in the engine units, model, cost, report, scenario, the file
-//! formats (which write projections and plans too), presets, validation;
+//! below it: in the engine units, model, the file formats (which read and
+//! write the model's documents only), cost, report, scenario (which writes
+//! projections as CSV), presets, validation;
 //! the command line and the app on top;
 //! in the app its ground `input`, then what builds on it (the link, the
 //! results, the charts, the lessons, the planner, the page's glue), then
@@ -193,10 +194,10 @@ fn rank(module: &[String]) -> Option<u32> {
     Some(match (at(0), at(1)) {
         (Some("oracle"), Some("units")) => 0,
         (Some("oracle"), Some("model")) => 1,
-        (Some("oracle"), Some("cost")) => 2,
-        (Some("oracle"), Some("report")) => 3,
-        (Some("oracle"), Some("scenario")) => 4,
-        (Some("oracle"), Some("formats")) => 5,
+        (Some("oracle"), Some("formats")) => 2,
+        (Some("oracle"), Some("cost")) => 3,
+        (Some("oracle"), Some("report")) => 4,
+        (Some("oracle"), Some("scenario")) => 5,
         (Some("oracle"), Some("presets")) => 6,
         (Some("oracle"), Some("validation")) => 7,
         (Some("cli"), _) => 10,

@@ -6,7 +6,7 @@ use super::args::{ListFormat, OneFormat};
 use super::{CliError, json};
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{
-    Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Violations, formats, presets, units,
+    Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Violations, presets, scenario, units,
 };
 
 /// One projection.
@@ -119,7 +119,7 @@ pub fn explanation(e: &crate::oracle::Explanation, format: OneFormat) -> Result<
 pub fn projections(points: &[Projection], format: ListFormat) -> Result<String, CliError> {
     match format {
         ListFormat::Json => json(&points),
-        ListFormat::Csv => Ok(formats::csv::projections(points)),
+        ListFormat::Csv => Ok(scenario::csv::projections(points)),
         ListFormat::Table => {
             let mut text = table(points);
             if let Some(first) = points.first() {
@@ -303,7 +303,7 @@ fn table(points: &[Projection]) -> String {
 pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
     match format {
         ListFormat::Json => json(plan),
-        ListFormat::Csv => Ok(formats::csv::configs(&plan.front)),
+        ListFormat::Csv => Ok(scenario::csv::configs(&plan.front)),
         ListFormat::Table => {
             let mut text = format!(
                 "evaluated {} configurations: {} feasible, {} on the Pareto front; {} invalid runs, {} skipped (more GPUs than the cluster has)\n",

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::AnswerProps;
 use crate::app::browser;
-use crate::oracle::formats;
+use crate::oracle::scenario;
 
 /// CSV and JSON buttons.
 #[function_component(Exports)]
@@ -15,9 +15,11 @@ pub fn exports(props: &AnswerProps) -> Html {
             let _ = browser::download_text(name, mime, &make(&answer.results));
         })
     };
-    let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| formats::csv::projections(r.sweep()));
+    let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| {
+        scenario::csv::projections(r.sweep())
+    });
     let ranking_csv = download("paradl-ranking.csv", "text/csv", |r| {
-        formats::csv::projections(&r.ranking)
+        scenario::csv::projections(&r.ranking)
     });
     let json = download("paradl-results.json", "application/json", |r| {
         let document = serde_json::json!({ "ranking": r.ranking, "sweep": r.sweep() });

@@ -17,3 +17,4 @@ pub mod split;
 pub mod strategies;
 pub mod table;
 pub mod terms;
+pub mod times;

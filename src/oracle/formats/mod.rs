@@ -3,7 +3,6 @@
 //! pure function from text to checked values whose errors carry a line and
 //! column; every writer is its inverse.
 
-pub mod csv;
 pub mod json;
 pub mod keras;
 pub mod lc;

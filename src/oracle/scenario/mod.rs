@@ -7,6 +7,7 @@
 
 mod calibrate;
 mod capacity;
+pub mod csv;
 mod explain;
 mod fit;
 mod place;
@@ -26,7 +27,8 @@ pub use sweep::{Skipped, Sweep, gpu_counts};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::oracle::cost::table::{CostTable, LayerCost, TimeBasis};
+use crate::oracle::cost::table::{CostTable, LayerCost};
+use crate::oracle::cost::times::TimeBasis;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::network::Network;

@@ -50,7 +50,7 @@ impl Scenario {
     /// `κ_comp(serial)·(D/b₁)·c(b₁) / p`, the one-GPU compute `c` at the
     /// template's batch on one GPU `b₁`.
     pub fn ideal_epoch_s(&self, template: &RunSpec, gpus: u64) -> f64 {
-        let table = self.table_for(&crate::oracle::cost::table::TimeBasis {
+        let table = self.table_for(&crate::oracle::cost::times::TimeBasis {
             fidelity: template.fidelity,
             item_bytes: template.bytes_per_item * template.precision.item_share(),
             precision: template.precision,

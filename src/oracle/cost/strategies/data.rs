@@ -1,9 +1,10 @@
 //! Serial and data parallelism.
 
-use super::{
-    IterationCost, Route, batch_bound, derived_exchange, derived_weight_allgather, gradient_exchange, kept_whole,
-    memory_derivation, overlap_buckets, with_kernels,
-};
+use super::IterationCost;
+use super::buckets::overlap_buckets;
+use super::derivations::{derived_exchange, derived_weight_allgather, memory_derivation, with_kernels};
+use super::routes::{Route, gradient_exchange};
+use super::splits::{batch_bound, kept_whole};
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Symbol, Unit};

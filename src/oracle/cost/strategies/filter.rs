@@ -1,9 +1,10 @@
 //! Filter and channel parallelism and the data+filter hybrid.
 
-use super::{
-    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, kept_whole,
-    memory_derivation, overlap_buckets, redundancy, split_compute, split_limits,
-};
+use super::IterationCost;
+use super::buckets::overlap_buckets;
+use super::derivations::{derived_exchange, derived_weight_allgather, memory_derivation};
+use super::routes::{Route, gradient_exchange};
+use super::splits::{groups, kept_whole, redundancy, split_compute, split_limits};
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};

@@ -1,6 +1,8 @@
 //! Pipeline parallelism.
 
-use super::{IterationCost, ScalingBound, StageBalance, kept_of, memory_derivation, with_kernels};
+use super::derivations::{memory_derivation, with_kernels};
+use super::splits::kept_of;
+use super::{IterationCost, ScalingBound, StageBalance};
 use crate::oracle::cost::collectives::{Fabric, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};

@@ -1,9 +1,10 @@
 //! Spatial parallelism and its hybrid with data parallelism.
 
-use super::{
-    IterationCost, Route, derived_exchange, derived_weight_allgather, gradient_exchange, groups, kept_of,
-    memory_derivation, overlap_buckets, redundancy, split_compute, split_limits,
-};
+use super::IterationCost;
+use super::buckets::overlap_buckets;
+use super::derivations::{derived_exchange, derived_weight_allgather, memory_derivation};
+use super::routes::{Route, gradient_exchange};
+use super::splits::{groups, kept_of, redundancy, split_compute, split_limits};
 use crate::oracle::cost::collectives::{Fabric, allgather, p2p};
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
