@@ -188,7 +188,7 @@ async fn large_networks(driver: &web::Driver, base: &str) -> String {
         let layers = spec.layers.len();
         let mut document = Document::default();
         document.question.model = ModelSource::Custom(Box::new(spec));
-        let link = paradl::app::url::encode(&document);
+        let link = paradl::app::page::url::encode(&document);
         let client = web::browser(driver).await;
         page::goto(&client, &format!("{base}?s={link}")).await;
         client
@@ -338,7 +338,7 @@ async fn planner(driver: &web::Driver, base: &str) -> String {
     document.question.model = ModelSource::Preset("resnet152".into());
     document.view.plan.open = true;
     document.view.plan.gpus = Some(2048);
-    let link = paradl::app::url::encode(&document);
+    let link = paradl::app::page::url::encode(&document);
     let client = web::browser(driver).await;
     page::goto(&client, &format!("{base}?s={link}")).await;
     client

@@ -5,14 +5,14 @@
 use std::rc::Rc;
 
 use paradl::app::charts::{Area, Drawn, Target};
-use paradl::app::components::app::{App, AppProps};
-use paradl::app::components::number_field::{NumberField, NumberFieldProps};
-use paradl::app::components::plan_table::{PlanTable, PlanTableProps};
-use paradl::app::components::plot_frame::{PlotFrame, PlotFrameProps};
-use paradl::app::components::ranking_table::{RankingTable, RankingTableProps};
-use paradl::app::components::shipped_text::{FetchLine, FetchLineProps, Fetched};
+use paradl::app::components::page::app::{App, AppProps};
+use paradl::app::components::page::number_field::{NumberField, NumberFieldProps};
+use paradl::app::components::page::shipped_text::{FetchLine, FetchLineProps, Fetched};
+use paradl::app::components::planner::plan_table::{PlanTable, PlanTableProps};
+use paradl::app::components::plots::plot_frame::{PlotFrame, PlotFrameProps};
+use paradl::app::components::results::ranking_table::{RankingTable, RankingTableProps};
 use paradl::app::input::document::Document;
-use paradl::app::shipped::{self, Shipped};
+use paradl::app::reference::shipped_files::{self, Shipped};
 use paradl::app::state::AppState;
 use paradl::oracle::{Batch, Config, Objective, RankBy, RunSpec, Strategy, presets};
 use wasm_bindgen::JsCast;
@@ -498,7 +498,7 @@ async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
         let c = plan
             .front
             .iter()
-            .find(|c| paradl::app::components::plan_table::config_key(c) == key)
+            .find(|c| paradl::app::components::planner::plan_table::config_key(c) == key)
             .expect("a front member");
         memories.push(c.memory_bytes);
     }
@@ -508,7 +508,7 @@ async fn the_plan_table_lists_the_best_ten_and_a_click_picks_one() {
 #[wasm_bindgen_test]
 async fn a_clicked_number_opens_its_explanation_and_the_diagram_follows_a_pick() {
     // the contract is fetched from beside the built page; this test page has none
-    shipped::keep(Shipped::ModelDoc, include_str!("../src/oracle/ORACLE-MODEL.md").into());
+    shipped_files::keep(Shipped::ModelDoc, include_str!("../src/oracle/ORACLE-MODEL.md").into());
     let initial = Rc::new(AppState::new(Document::default(), None));
     let root = mount::<App>(AppProps { initial: Some(initial) });
     until("the app", || count(&root, "#ranking tbody tr") == 7).await;

@@ -302,7 +302,7 @@ async fn a_view_beyond_the_largest_allocation_opens_from_its_link_and_survives_r
     let client = web::browser(&s.driver).await;
     let mut document = paradl::app::input::document::Document::default();
     document.question.run.gpus = 8192;
-    let link = paradl::app::url::encode(&document);
+    let link = paradl::app::page::url::encode(&document);
     let rows = open(&client, &format!("{}?s={link}", s.base)).await;
     assert_eq!(value(&client, "#gpus").await, "8192");
     assert_eq!(
@@ -1215,7 +1215,7 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
     let href = page::share_link(&client, |href| {
         href.split("?s=")
             .nth(1)
-            .and_then(|state| paradl::app::url::decode(state).ok())
+            .and_then(|state| paradl::app::page::url::decode(state).ok())
             .is_some_and(|inputs| {
                 inputs.question.run.gpus == 16
                     && inputs.view.explaining.map(|t| t.key()).as_deref() == Some("filter@64:memory")
@@ -1642,12 +1642,12 @@ async fn every_preset_strategy_and_lesson_reads_without_doubled_words_or_raw_lab
     for preset in paradl::oracle::presets::NETWORKS {
         let mut d = Document::default();
         d.question.model = ModelSource::Preset(preset.key.into());
-        pages.push(format!("?s={}", paradl::app::url::encode(&d)));
+        pages.push(format!("?s={}", paradl::app::page::url::encode(&d)));
     }
     for preset in paradl::oracle::presets::CLUSTERS {
         let mut d = Document::default();
         d.question.cluster = ClusterSource::Preset(preset.key.into());
-        pages.push(format!("?s={}", paradl::app::url::encode(&d)));
+        pages.push(format!("?s={}", paradl::app::page::url::encode(&d)));
     }
     for lesson in &paradl::app::lessons::LESSONS {
         pages.push(paradl::app::lessons::query(lesson, false));
@@ -2127,7 +2127,7 @@ async fn every_number_of_the_findings_the_edition_note_the_limits_and_the_diagra
     for cluster in ["dgx-h100", "dgx1-v100-16gb"] {
         let mut d = Document::default();
         d.question.cluster = ClusterSource::Preset(cluster.into());
-        pages.push(format!("?s={}", paradl::app::url::encode(&d)));
+        pages.push(format!("?s={}", paradl::app::page::url::encode(&d)));
     }
     for lesson in &paradl::app::lessons::LESSONS {
         pages.push(paradl::app::lessons::query(lesson, false));

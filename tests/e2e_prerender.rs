@@ -1,4 +1,4 @@
-//! End-to-end tests of the pre-rendered pages (src/app/prerender.rs) in
+//! End-to-end tests of the pre-rendered pages (src/app/page/prerender.rs) in
 //! headless Chromium: what each page shows before its WebAssembly arrives
 //! (the WebAssembly blocked, or JavaScript off), that it is what the app
 //! then shows, and that an address the pre-render cannot know waits for the
@@ -13,7 +13,7 @@ mod web;
 
 use fantoccini::{Client, Locator};
 use paradl::app::lessons::{LESSONS, page_file};
-use paradl::app::prerender::pages;
+use paradl::app::page::prerender::pages;
 use serde_json::{Value, json};
 
 /// A session whose page never gets its WebAssembly: what a visitor sees
@@ -152,7 +152,7 @@ async fn an_address_the_prerender_cannot_know_waits_for_the_app() {
     let base = format!("http://127.0.0.1:{port}/");
     let driver = web::driver();
     let lesson = &LESSONS[0];
-    let other = paradl::app::url::encode(&(LESSONS[1].inputs)());
+    let other = paradl::app::page::url::encode(&(LESSONS[1].inputs)());
     let addresses = [
         // a share link, on the default page and on a lesson's page
         format!("{base}?s={other}"),

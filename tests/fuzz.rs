@@ -530,7 +530,7 @@ fn targets() -> Vec<Target> {
 fn link_target() -> Option<Target> {
     use paradl::app::input::document::Document;
     use paradl::app::input::source::{ClusterSource, ModelSource};
-    use paradl::app::url;
+    use paradl::app::page::url;
     let mut custom = presets::network("alexnet").ok()?.spec();
     custom.dataset.samples = 50_000;
     let mut vgg = Document::default();

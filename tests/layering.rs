@@ -7,9 +7,10 @@
 //! write the model's documents only), cost, report, scenario (which writes
 //! projections as CSV), presets, validation;
 //! the command line and the app on top;
-//! in the app its ground `input`, then what builds on it (the link, the
-//! results, the charts, the lessons, the planner, the page's glue), then
-//! the reducer `state`, the boot, and the components.
+//! in the app its ground `input`, then what builds on it (the results, the
+//! charts, the lessons, the planner and reader in the worker, the page's
+//! glue and link, the reference texts), then the reducer `state`, the
+//! page's boot, and the components.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -202,15 +203,13 @@ fn rank(module: &[String]) -> Option<u32> {
         (Some("oracle"), Some("validation")) => 7,
         (Some("cli"), _) => 10,
         (Some("app"), Some("input")) => 20,
+        (Some("app"), Some("page")) if at(2) == Some("boot") => 23,
+        (Some("app"), Some("page")) if at(2) == Some("prerender") => return None,
         (
             Some("app"),
-            Some(
-                "url" | "results" | "charts" | "lessons" | "planner" | "reader" | "thread" | "worker" | "browser"
-                | "model_doc" | "shipped" | "track" | "words" | "guess",
-            ),
+            Some("url" | "results" | "charts" | "lessons" | "planner" | "reader" | "worker" | "page" | "reference"),
         ) => 21,
         (Some("app"), Some("state")) => 22,
-        (Some("app"), Some("boot")) => 23,
         (Some("app"), Some("components")) => 24,
         _ => return None,
     })
@@ -222,7 +221,7 @@ fn imports_run_down_the_layers_and_no_files_import_each_other() {
     assert!(source.files.len() > 150, "{} files read", source.files.len());
     let imports = source.imports();
     // the engine's facade re-exports, the app's reducer is imported by its components
-    let components = ["app".to_string(), "components".into(), "app".into()];
+    let components = ["app".to_string(), "components".into(), "page".into(), "app".into()];
     assert!(
         imports[&components[..]]
             .iter()

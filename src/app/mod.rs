@@ -10,25 +10,16 @@
 //! reducer and its editors, and above it [`components`], the Yew
 //! components. No file imports one above it (`tests/layering.rs`).
 
-pub mod boot;
-pub mod browser;
 pub mod charts;
 pub mod components;
-pub mod guess;
 pub mod input;
 pub mod lessons;
-pub mod model_doc;
+pub mod page;
 pub mod planner;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod prerender;
 pub mod reader;
+pub mod reference;
 pub mod results;
-pub mod shipped;
 pub mod state;
-pub mod thread;
-pub mod track;
-pub mod url;
-pub mod words;
 pub mod worker;
 
 /// Mounts the app on the page's body, in place of `index.html`'s
@@ -36,18 +27,18 @@ pub mod worker;
 /// first render follows in the same task, before anything is painted:
 /// nothing blank, and the page keeps where it was scrolled). The parts of a
 /// pre-rendered view the app draws after its first frame are kept first
-/// and stay on screen until then ([`components::later`],
-/// [`components::settled`]).
+/// and stay on screen until then ([`components::page::after_first_frame`],
+/// [`components::results::after_ranking`]).
 pub fn start() {
     // the app benchmark's mark: the WebAssembly is compiled and running
-    browser::mark_once("paradl-started");
+    page::browser::mark_once("paradl-started");
     // mounting empties the page's body: the pre-rendered parts the app adopts are kept first
-    browser::keep_prerendered(&[
-        components::results_view::FIRST_PART,
-        components::results_view::LATER_PART,
-        components::app::PAGE_LATER,
-        components::app::INPUTS_NETWORK,
-        components::app::INPUTS_EDITION,
+    page::browser::keep_prerendered(&[
+        components::results::results_view::FIRST_PART,
+        components::results::results_view::LATER_PART,
+        components::page::app::PAGE_LATER,
+        components::page::app::INPUTS_NETWORK,
+        components::page::app::INPUTS_EDITION,
     ]);
-    yew::Renderer::<components::app::App>::new().render();
+    yew::Renderer::<components::page::app::App>::new().render();
 }

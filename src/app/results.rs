@@ -3,9 +3,9 @@
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-use super::input::keys::{self, Errors};
-use super::input::question::Question;
-use super::input::run_fields;
+use crate::app::input::keys::{self, Errors};
+use crate::app::input::question::Question;
+use crate::app::input::run_fields;
 use crate::oracle::formats::measured;
 use crate::oracle::{Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts};
 
@@ -212,8 +212,8 @@ pub fn default_results() -> Results {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::app::input::keys::{Key, RunKey};
+    use crate::app::results::*;
     use crate::oracle::Batch;
 
     /// The results the page computes (the ranking at once, the rest when a

@@ -1,10 +1,10 @@
-//! Writes the pre-rendered pages (src/app/prerender.rs) into a built app's
+//! Writes the pre-rendered pages (src/app/page/prerender.rs) into a built app's
 //! folder: Trunk's `post_build` hook runs it on its staging folder
 //! (`TRUNK_STAGING_DIR`), or give the folder as the argument.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
-    use paradl::app::prerender::{page_html, pages, render_view};
+    use paradl::app::page::prerender::{page_html, pages, render_view};
     let Some(folder) = std::env::args_os()
         .nth(1)
         .or_else(|| std::env::var_os("TRUNK_STAGING_DIR"))

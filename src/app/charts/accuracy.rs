@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::{
+use crate::app::charts::{
     Area, ChartError, Drawn, Swatch, Target, dashed, fail, legend, log_bounds, log_log, render, strategy_color,
 };
 use crate::oracle::validation::{Method, Report};
@@ -113,7 +113,7 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::accuracy::*;
     use crate::oracle::validation::{Tier, report};
 
     #[test]
@@ -129,6 +129,6 @@ mod tests {
         assert!(drawn.svg.contains("within 2x"));
         // log-log: a larger prediction sits higher, a larger measurement further right
         let values: Vec<(f64, f64)> = points.iter().map(|p| (p.measured_s, p.predicted_s)).collect();
-        super::super::assert_placed_by(&drawn, &values);
+        crate::app::charts::assert_placed_by(&drawn, &values);
     }
 }

@@ -3,8 +3,8 @@
 
 use plotters::style::RGBColor;
 
-use super::stacked::{self, Frame, Stack};
-use super::{Canvas, ChartError, Drawn, describe, part_color, render_on};
+use crate::app::charts::stacked::{self, Frame, Stack};
+use crate::app::charts::{Canvas, ChartError, Drawn, describe, part_color, render_on};
 use crate::app::results::Results;
 use crate::oracle::{CommKind, Projection, units};
 
@@ -97,8 +97,8 @@ pub fn draw(bars: &[Projection], canvas: Canvas) -> Result<Drawn, ChartError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Area, Target};
-    use super::*;
+    use crate::app::charts::comparison::*;
+    use crate::app::charts::{Area, Target};
     use crate::oracle::Strategy;
 
     #[test]

@@ -11,7 +11,7 @@ pub const DIAGRAM_WIDTH: u32 = 720;
 /// Width of the diagram's coordinate space on a phone: the plots' (a 360
 /// px phone's content width), so that its 12-unit text stays 12 px (at 720
 /// units across such a screen it was 6 px).
-pub const NARROW_DIAGRAM_WIDTH: u32 = super::NARROW_WIDTH;
+pub const NARROW_DIAGRAM_WIDTH: u32 = crate::app::charts::NARROW_WIDTH;
 /// The narrowest a GPU is drawn: its label ("layers 12–25", "filters
 /// 2/4") fits at 12 px. More GPUs than fit a row wrap to the next.
 pub const MIN_GPU_WIDTH: u32 = 80;
@@ -143,7 +143,7 @@ pub fn layout(placement: &Placement, width: u32) -> Layout {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::diagram::*;
     use crate::oracle::{Batch, RunSpec, Strategy, presets};
 
     fn placement(strategy: Strategy, gpus: u64) -> Placement {

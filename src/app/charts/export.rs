@@ -1,7 +1,7 @@
 //! A plot exported as a figure: its SVG under the caption that says what it
 //! shows and the link that reproduces it.
 
-use super::frame::{Drawn, FONT};
+use crate::app::charts::frame::{Drawn, FONT};
 
 /// Height of one caption line of an exported plot, in SVG units.
 const CAPTION_LINE: u32 = 18;
@@ -46,7 +46,7 @@ pub fn titled(drawn: &Drawn, lines: &[String]) -> (String, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::export::*;
     use crate::app::charts::frame::{HEIGHT, render};
 
     #[test]

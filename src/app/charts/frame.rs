@@ -360,7 +360,7 @@ pub fn log_bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::frame::*;
 
     #[test]
     fn a_dashed_line_is_one_element_with_a_dash_pattern_in_its_colour() {

@@ -1,7 +1,7 @@
 //! What a pointer over a plot finds: the nearest mark and the numbers it
 //! stands for.
 
-use super::frame::{Area, Target};
+use crate::app::charts::frame::{Area, Target};
 use crate::oracle::{Projection, units};
 
 /// The hover text of a projection.
@@ -61,7 +61,7 @@ pub fn nearest(targets: &[Target], x: f64, y: f64, reach: f64) -> Option<usize> 
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::hover::*;
 
     #[test]
     fn the_nearest_mark_wins() {

@@ -5,8 +5,8 @@
 
 use plotters::style::RGBColor;
 
-use super::stacked::{self, Frame, Stack};
-use super::{Canvas, ChartError, Drawn, describe, render_on};
+use crate::app::charts::stacked::{self, Frame, Stack};
+use crate::app::charts::{Canvas, ChartError, Drawn, describe, render_on};
 use crate::app::results::Results;
 use crate::oracle::{Capacity, FindingDetail, Part, Projection, units};
 
@@ -39,7 +39,7 @@ pub struct MemoryData {
 /// The bars of the chosen strategies.
 pub fn data(results: &Results, chosen: &[crate::oracle::Strategy]) -> MemoryData {
     MemoryData {
-        bars: super::comparison::data(results, chosen),
+        bars: crate::app::charts::comparison::data(results, chosen),
         fits: results.fits().to_vec(),
         capacity_bytes: results.capacity_bytes,
     }
@@ -136,7 +136,7 @@ pub fn draw(data: &MemoryData, canvas: Canvas) -> Result<Drawn, ChartError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::memory::*;
     use crate::oracle::Strategy;
 
     #[test]

@@ -45,7 +45,7 @@ pub fn assert_placed_by(drawn: &Drawn, values: &[(f64, f64)]) {
 
 #[cfg(test)]
 mod edge_tests {
-    use super::*;
+    use crate::app::charts::*;
     use crate::app::input::question::Question;
     use crate::app::input::source::{ClusterSource, ModelSource};
     use crate::app::results::Results;
@@ -65,11 +65,21 @@ mod edge_tests {
         inputs.run.gpus = 1;
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        let scaling = scaling::draw(&scaling::data(&results, &[]), super::Canvas::WIDE).unwrap();
+        let scaling = scaling::draw(&scaling::data(&results, &[]), crate::app::charts::Canvas::WIDE).unwrap();
         assert_eq!(scaling.targets.len(), 1);
         let bars = comparison::data(&results, &inputs.strategies);
-        assert_eq!(comparison::draw(&bars, super::Canvas::WIDE).unwrap().targets.len(), 1);
-        let memory = memory::draw(&memory::data(&results, &inputs.strategies), super::Canvas::WIDE).unwrap();
+        assert_eq!(
+            comparison::draw(&bars, crate::app::charts::Canvas::WIDE)
+                .unwrap()
+                .targets
+                .len(),
+            1
+        );
+        let memory = memory::draw(
+            &memory::data(&results, &inputs.strategies),
+            crate::app::charts::Canvas::WIDE,
+        )
+        .unwrap();
         assert_eq!(memory.targets.len(), 1);
     }
 
@@ -93,12 +103,24 @@ mod edge_tests {
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep().iter().all(|p| p.compute_s == 0.0));
-        let drawn = scaling::draw(&scaling::data(&results, &[]), super::Canvas::WIDE).unwrap();
+        let drawn = scaling::draw(&scaling::data(&results, &[]), crate::app::charts::Canvas::WIDE).unwrap();
         // communication latency still takes time, so there are points to draw
         assert_eq!(drawn.targets.len(), results.sweep().len());
         assert!(!drawn.targets.is_empty());
         assert!(drawn.targets.iter().all(|t| matches!(t.area, Area::Point { .. })));
-        assert!(comparison::draw(&comparison::data(&results, &inputs.strategies), super::Canvas::WIDE).is_ok());
-        assert!(memory::draw(&memory::data(&results, &inputs.strategies), super::Canvas::WIDE).is_ok());
+        assert!(
+            comparison::draw(
+                &comparison::data(&results, &inputs.strategies),
+                crate::app::charts::Canvas::WIDE
+            )
+            .is_ok()
+        );
+        assert!(
+            memory::draw(
+                &memory::data(&results, &inputs.strategies),
+                crate::app::charts::Canvas::WIDE
+            )
+            .is_ok()
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use plotters::style::RGBColor;
 
-use super::frame::Swatch;
+use crate::app::charts::frame::Swatch;
 use crate::oracle::{CommKind, Strategy};
 
 /// The colour of a strategy, the same in every plot: Okabe and Ito's
@@ -61,7 +61,7 @@ mod tests {
     //! The palette against WCAG's contrast ratio and simulated colour
     //! vision deficiencies (Machado, Oliveira and Fernandes 2009, severity
     //! 1.0), in CIELAB distances.
-    use super::*;
+    use crate::app::charts::palette::*;
 
     fn linear(c: u8) -> f64 {
         let c = f64::from(c) / 255.0;

@@ -5,7 +5,9 @@
 
 use plotters::prelude::*;
 
-use super::{Area, ChartError, Drawn, Swatch, Target, fail, legend, log_bounds, log_log, render, strategy_color};
+use crate::app::charts::{
+    Area, ChartError, Drawn, Swatch, Target, fail, legend, log_bounds, log_log, render, strategy_color,
+};
 use crate::oracle::{Config, Plan, Strategy, units};
 
 /// One configuration on the plot.
@@ -129,7 +131,7 @@ pub fn draw(points: &[FrontPoint]) -> Result<Drawn, ChartError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::plan::*;
     use crate::oracle::{Batch, Objective, RunSpec, presets};
 
     #[test]
@@ -145,7 +147,7 @@ mod tests {
         assert!(drawn.svg.contains("GPU-hours per epoch"));
         // slower sits higher, dearer further right
         let values: Vec<(f64, f64)> = points.iter().map(|p| (p.gpu_hours, p.total_s)).collect();
-        super::super::assert_placed_by(&drawn, &values);
+        crate::app::charts::assert_placed_by(&drawn, &values);
         assert!(points.iter().all(|p| (0.0..=1.0).contains(&p.memory_share)));
     }
 

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::{
+use crate::app::charts::{
     Area, Canvas, ChartError, Drawn, Swatch, Target, count_label, dashed, describe, fail, legend, log_bounds, log_log,
     render_on, strategy_color, strategy_dash, strategy_swatch,
 };
@@ -159,7 +159,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::charts::scaling::*;
 
     #[test]
     fn curves_per_strategy_with_every_point_hoverable() {
@@ -177,7 +177,10 @@ mod tests {
             let Area::Point { x, y } = t.area else {
                 panic!("points only")
             };
-            assert!((0..super::super::WIDTH as i32).contains(&x) && (0..super::super::HEIGHT as i32).contains(&y));
+            assert!(
+                (0..crate::app::charts::WIDTH as i32).contains(&x)
+                    && (0..crate::app::charts::HEIGHT as i32).contains(&y)
+            );
         }
         // more GPUs further right
         let xs: Vec<i32> = drawn.targets[1..14]

@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{AXIS_SIZE, Area, Canvas, ChartError, FONT, Root, Swatch, TEXT_SIZE, Target, fail, legend};
+use crate::app::charts::{AXIS_SIZE, Area, Canvas, ChartError, FONT, Root, Swatch, TEXT_SIZE, Target, fail, legend};
 
 /// One bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -204,8 +204,8 @@ pub fn draw(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::app::charts::render;
+    use crate::app::charts::stacked::*;
 
     const PARTS: [(&str, RGBColor); 2] = [
         ("low", RGBColor(0x00, 0x72, 0xb2)),

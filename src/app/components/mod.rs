@@ -1,76 +1,25 @@
-//! The Yew components, one per file. Panels read the app state from the
+//! The Yew components, one per file, in a folder per panel of the page
+//! (page, network, cluster, run, results, plots, planner, accuracy,
+//! lessons). Panels read the app state from the
 //! context ([`AppContext`]); leaf components take plain props.
 
-pub mod accuracy_table;
-pub mod accuracy_view;
-pub mod app;
-pub mod calibration_panel;
-pub mod calibration_table;
-pub mod cluster_panel;
-pub mod comparison_plot;
-pub mod edition_note;
-pub mod edition_panel;
-pub mod explain_button;
-pub mod explain_panel;
-pub mod explanation_view;
-pub mod exports;
-pub mod facts_table;
-pub mod fallback_note;
-pub mod file_drop;
-pub mod findings;
-pub mod glossary;
-pub mod guess_form;
-pub mod history;
-pub mod input_section;
-pub mod later;
-pub mod layer_row;
-pub mod layer_table;
-pub mod lazy_details;
-pub mod lesson_box;
-pub mod lessons_list;
-pub mod level_table;
-pub mod linked_model;
-pub mod media;
-pub mod memory_plot;
-pub mod model_doc_view;
-pub mod model_import;
-pub mod model_panel;
-pub mod notice;
-pub mod number_field;
-pub mod plan_panel;
-pub mod plan_plot;
-pub mod plan_table;
-pub mod plot_frame;
-pub mod plot_marks;
-pub mod practice_fields;
-pub mod profile_drop;
-pub mod profile_note;
-pub mod ranking_table;
-pub mod reading;
-pub mod results_view;
-pub mod run_field;
-pub mod run_panel;
-pub mod said;
-pub mod scaling_plot;
-pub mod select_field;
-pub mod settled;
-pub mod share_bar;
-pub mod shipped_text;
-pub mod stale_note;
-pub mod strategy_diagram;
-pub mod strategy_picker;
-pub mod summary_bar;
-pub mod term;
-pub mod track_badge;
-pub mod why_wins;
+pub mod accuracy;
+pub mod cluster;
+pub mod lessons;
+pub mod network;
+pub mod page;
+pub mod planner;
+pub mod plots;
+pub mod results;
+pub mod run;
 
 use std::ops::Deref;
 use std::rc::Rc;
 
 use yew::{Callback, UseReducerHandle, hook, use_context};
 
-use super::state::action::Action;
-use super::state::{Answer, AppState};
+use crate::app::state::action::Action;
+use crate::app::state::{Answer, AppState};
 
 /// The app state and its dispatcher, shared with every panel.
 pub type AppContext = UseReducerHandle<AppState>;
@@ -131,7 +80,7 @@ pub fn caption(answer: &Answer, plot: &str) -> Rc<Vec<String>> {
     };
     let link = answer.link.as_deref().map_or_else(
         || "(too large for a link: download the network to share it)".to_string(),
-        super::browser::share_url,
+        crate::app::page::browser::share_url,
     );
     Rc::new(vec![
         format!(

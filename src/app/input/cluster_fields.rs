@@ -5,7 +5,7 @@
 //! together by the cluster editor: a half-given group is an error on its
 //! blank cell, never a placeholder in the engine's value.
 
-use super::keys::{ClusterKey, Key, LevelColumn};
+use crate::app::input::keys::{ClusterKey, Key, LevelColumn};
 use crate::oracle::{ClusterSpec, FrameworkMemory, InputError, Segment};
 
 /// Which group of fields a field belongs to.
@@ -466,7 +466,7 @@ pub fn of_cluster(error: &InputError) -> Key {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::cluster_fields::*;
     use crate::oracle::{Field, Rule};
 
     #[test]

@@ -1,12 +1,12 @@
 //! The share link's document: the question and the view, as serde writes
 //! them with the short keys every link has used (`m`, `g`, `b`, `ex`, ...),
-//! each left out at the first visit's value. [`crate::app::url`] adds the
+//! each left out at the first visit's value. [`crate::app::page::url`] adds the
 //! version, compresses it and checks what it reads.
 
 use serde::{Deserialize, Serialize};
 
-use super::question::Question;
-use super::view::View;
+use crate::app::input::question::Question;
+use crate::app::input::view::View;
 
 /// Everything a view depends on: what a share link carries.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -39,7 +39,7 @@ impl Document {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::document::*;
     use crate::app::input::explain_target::ExplainTarget;
     use crate::app::input::source::{ClusterSource, ModelSource};
     use crate::oracle::{Batch, Fidelity, Objective, Optimizer, Precision, Quantity, Strategy, presets};

@@ -53,7 +53,7 @@ impl ExplainTarget {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::explain_target::*;
     use crate::oracle::{CommKind, Part};
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::oracle::{Field, InputError, OracleError, ParseError};
 
-/// A run setting (see [`super::run_fields::RUN_FIELDS`]).
+/// A run setting (see [`crate::app::input::run_fields::RUN_FIELDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RunKey {
     /// GPU budget.
@@ -45,7 +45,7 @@ pub enum RunKey {
 }
 
 /// A cell of the cluster editor: a field by its engine path (one of
-/// [`super::cluster_fields::PARAMS`] or [`super::cluster_fields::FACTS`]),
+/// [`crate::app::input::cluster_fields::PARAMS`] or [`crate::app::input::cluster_fields::FACTS`]),
 /// a switch level's cell, or the whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClusterKey {
@@ -178,7 +178,7 @@ pub fn import_message(error: &OracleError) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::keys::*;
     use crate::oracle::Rule;
 
     #[test]

@@ -124,7 +124,7 @@ pub fn parse(text: &str, field_unit: &str, scale: f64) -> Result<f64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::quantity::*;
 
     #[test]
     fn units_convert_to_the_fields_own() {

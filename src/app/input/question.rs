@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::source::{ClusterSource, ModelSource};
+use crate::app::input::source::{ClusterSource, ModelSource};
 use crate::oracle::{
     Batch, Cluster, Factors, Fidelity, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,
     RunSpec, Scenario, Strategy,
@@ -173,7 +173,7 @@ mod strategy_list {
 mod run_link {
     use serde::{Deserialize, Serialize};
 
-    use super::{
+    use crate::app::input::question::{
         Batch, DEFAULT_GPUS, DEFAULT_SAMPLES_PER_GPU, Factors, Fidelity, MemoryFormat, Optimizer, Precision, RunSpec,
         Strategy, is_default,
     };
@@ -254,7 +254,7 @@ mod run_link {
     mod batch {
         use serde::{Deserialize, Serialize};
 
-        use super::{Batch, DEFAULT_SAMPLES_PER_GPU};
+        use crate::app::input::question::run_link::{Batch, DEFAULT_SAMPLES_PER_GPU};
 
         #[derive(Default, Serialize, Deserialize)]
         struct BatchKeys {

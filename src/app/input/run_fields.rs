@@ -7,9 +7,9 @@
 
 use std::str::FromStr;
 
-use super::keys::{Key, RunKey};
-use super::quantity;
-use super::question::Question;
+use crate::app::input::keys::{Key, RunKey};
+use crate::app::input::quantity;
+use crate::app::input::question::Question;
 use crate::oracle::{Batch, Fidelity, InputError, MAX_ZERO_STAGE, Optimizer, Precision, Strategy, units};
 
 /// One run setting.
@@ -349,7 +349,7 @@ pub fn shown(value: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::input::run_fields::*;
     use crate::oracle::{Field, Rule};
 
     #[test]

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::explain_target::ExplainTarget;
+use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{Objective, Strategy};
 
 /// The view of an answer.
@@ -51,7 +51,7 @@ fn is_default_objective(objective: &Objective) -> bool {
 mod explained {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use super::ExplainTarget;
+    use crate::app::input::view::ExplainTarget;
 
     pub fn serialize<S: Serializer>(target: &Option<ExplainTarget>, s: S) -> Result<S::Ok, S::Error> {
         match target {

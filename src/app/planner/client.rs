@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::JsValue;
 use yew::prelude::*;
 
-use super::protocol::{self, Reply, Request};
-use crate::app::thread::Thread;
+use crate::app::planner::protocol::{self, Reply, Request};
+use crate::app::worker::thread::Thread;
 use crate::oracle::Plan;
 
 /// Where a search stands.

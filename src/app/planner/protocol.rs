@@ -107,7 +107,7 @@ pub fn answer(request: &Request, mut report: impl FnMut(Reply)) -> Reply {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::planner::protocol::*;
     use crate::oracle::{Batch, Strategy, presets};
 
     fn request() -> Request {

@@ -5,9 +5,9 @@
 
 use wasm_bindgen::prelude::JsValue;
 
-use super::protocol::{ReadReply, ReadRequest};
 use crate::app::planner::protocol::{self, Reply};
-use crate::app::thread::Thread;
+use crate::app::reader::protocol::{ReadReply, ReadRequest};
+use crate::app::worker::thread::Thread;
 
 /// Reads `bytes` as `request` asks in a worker; `ondone` gets the reply.
 /// `None` (and a failed reply) when this browser cannot start a worker.

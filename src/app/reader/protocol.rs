@@ -80,8 +80,8 @@ pub fn answer(request: &ReadRequest, bytes: &[u8]) -> ReadReply {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::app::planner::protocol::{read, write};
+    use crate::app::reader::protocol::*;
 
     fn request(name: &str, input_shape: &str) -> ReadRequest {
         ReadRequest {

@@ -114,7 +114,7 @@ pub enum PageAction {
     /// Show a lesson's results (without a guess).
     Reveal,
     /// Commit a guess to a lesson's question and show the results.
-    Guess(super::Guess),
+    Guess(crate::app::state::Guess),
     /// Put the lesson away.
     CloseLesson,
     /// Hide the notice.
@@ -172,7 +172,7 @@ impl Action {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::state::action::*;
 
     #[test]
     fn each_group_touches_its_part_and_views_touch_no_question() {

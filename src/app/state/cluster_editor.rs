@@ -1,15 +1,15 @@
 //! The cluster as the user edits it, in display units (GB, GB/s, µs,
 //! TFLOP/s): the cluster underneath and the cells typed over it (see
-//! [`super::editor`]), each read by its row of
+//! [`crate::app::state::editor`]), each read by its row of
 //! [`crate::app::input::cluster_fields`]. Fields the user has not touched
 //! keep their exact values, so an untouched preset is the preset bit for
 //! bit.
 
-use super::editor::Editor;
 use crate::app::input::cluster_fields::{self, ClusterField, HaloPart, KernelPart, PARAMS, Set};
 use crate::app::input::keys::{self, ClusterKey, Errors, Key, LevelColumn};
 use crate::app::input::quantity;
 use crate::app::input::source::ClusterSource;
+use crate::app::state::editor::Editor;
 use crate::oracle::{
     AllreduceAlgorithm, Cluster, ClusterSpec, GemmRates, HaloTransport, KernelFacts, OracleError, SwitchLevelSpec,
     presets, units,
@@ -360,7 +360,7 @@ fn read(spec: &mut ClusterSpec, groups: &mut Groups, key: ClusterKey, text: &str
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::state::cluster_editor::*;
 
     fn abci() -> ClusterEditor {
         ClusterEditor::from_source(&ClusterSource::Preset("abci".into())).unwrap()

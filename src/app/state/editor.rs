@@ -75,7 +75,7 @@ impl<B: Clone, K: Ord + Copy> Editor<B, K> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::state::editor::*;
 
     #[test]
     fn typed_cells_read_over_the_base_and_bad_ones_are_kept_as_errors() {

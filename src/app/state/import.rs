@@ -6,9 +6,9 @@
 
 use std::rc::Rc;
 
-use super::AppState;
-use super::model_editor::{self, ModelEditor};
 use crate::app::reader::protocol::{ReadReply, ReadRequest};
+use crate::app::state::AppState;
+use crate::app::state::model_editor::{self, ModelEditor};
 
 /// Where a file to read came from: what its reply is for.
 #[derive(Debug, Clone, PartialEq)]

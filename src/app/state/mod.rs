@@ -18,13 +18,13 @@ use self::action::{Action, ClusterAction, ModelAction, PageAction, RunAction, To
 use self::cluster_editor::ClusterEditor;
 use self::model_editor::ModelEditor;
 use self::run_editor::RunEditor;
-use super::input::document::Document;
-use super::input::keys::{Errors, Key};
-use super::input::question::Question;
-use super::input::source::{ClusterSource, ModelSource};
-use super::input::view::View;
-use super::results::Results;
-use super::url;
+use crate::app::input::document::Document;
+use crate::app::input::keys::{Errors, Key};
+use crate::app::input::question::Question;
+use crate::app::input::source::{ClusterSource, ModelSource};
+use crate::app::input::view::View;
+use crate::app::page::url;
+use crate::app::results::Results;
 use crate::oracle::{Cluster, MAX_GPUS, Network, Projection, Scenario};
 
 /// A valid document and what the engine computed for its question.
@@ -96,7 +96,7 @@ pub struct LessonState {
     pub guess: Option<Guess>,
 }
 
-pub use crate::app::guess::Guess;
+pub use crate::app::lessons::guess::Guess;
 
 impl PartialEq for LessonState {
     fn eq(&self, other: &Self) -> bool {
@@ -462,9 +462,9 @@ impl Reducible for AppState {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::app::input::keys::{ClusterKey, LayerColumn, RunKey};
     use crate::app::state::action::{ModelAction, PageAction};
+    use crate::app::state::*;
 
     /// Sends an action; a file it hands to the worker is read as the
     /// worker reads it ([`crate::app::reader::protocol::answer`]) and the
@@ -632,7 +632,7 @@ mod tests {
             "{summary}"
         );
         // the imported network travels in the share link
-        let reopened = crate::app::url::decode(answer.link.as_deref().unwrap_or("")).unwrap();
+        let reopened = crate::app::page::url::decode(answer.link.as_deref().unwrap_or("")).unwrap();
         assert_eq!(reopened.question.network().unwrap().weight_items(), 1_235_496.0);
     }
 
@@ -777,7 +777,7 @@ mod tests {
         // the share link carries the profile, compactly, and reopens it exactly
         let link = answer.link.as_deref().unwrap_or_default();
         assert!(link.len() < 12_000, "{} characters", link.len());
-        let reopened = crate::app::url::decode(link).unwrap();
+        let reopened = crate::app::page::url::decode(link).unwrap();
         assert_eq!(reopened, answer.document);
         assert_eq!(reopened.question.network().unwrap().step(), network.step());
     }

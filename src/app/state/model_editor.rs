@@ -1,13 +1,13 @@
 //! The network as the user edits it: the network underneath and the cells
-//! typed over it (see [`super::editor`]), a layer's cells by row and
+//! typed over it (see [`crate::app::state::editor`]), a layer's cells by row and
 //! column. Inserting, removing and moving layers change the network
 //! underneath and move the typed cells with their rows.
 
 use std::rc::Rc;
 
-use super::editor::Editor;
 use crate::app::input::keys::{self, Errors, Key, LayerColumn};
 use crate::app::input::source::ModelSource;
+use crate::app::state::editor::Editor;
 use crate::oracle::formats::{self, parse_shape};
 use crate::oracle::{LayerKind, LayerSpec, Network, NetworkSpec, OracleError, Shape, edit, presets};
 
@@ -340,7 +340,7 @@ fn imported(source: &str, network: &Network) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::state::model_editor::*;
 
     #[test]
     fn an_untouched_preset_stays_a_preset() {

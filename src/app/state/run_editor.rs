@@ -2,10 +2,10 @@
 //! measured runs underneath, and the cells typed over them, each read by
 //! its row of [`RUN_FIELDS`].
 
-use super::editor::Editor;
 use crate::app::input::keys::{self, Errors, Key, RunKey};
 use crate::app::input::question::Question;
 use crate::app::input::run_fields::{self, GLOBAL, PER_GPU};
+use crate::app::state::editor::Editor;
 use crate::oracle::Config;
 use crate::oracle::formats::measured;
 
@@ -112,7 +112,7 @@ impl RunEditor {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::state::run_editor::*;
     use crate::oracle::{Batch, Fidelity, Strategy};
 
     #[test]

@@ -1,0 +1,40 @@
+//! `#scaling-plot`: epoch time against GPUs for each chosen strategy.
+
+use yew::prelude::*;
+
+use crate::app::charts::scaling;
+use crate::app::components::page::media::use_canvas;
+use crate::app::components::plots::plot_frame::PlotFrame;
+use crate::app::components::{AnswerProps, Same};
+
+/// The scaling curves of a view.
+#[function_component(ScalingPlot)]
+pub fn scaling_plot(props: &AnswerProps) -> Html {
+    // a short screen (a projector at 150%) keeps the text size and draws the plot shorter
+    let canvas = use_canvas();
+    let answer = &props.answer;
+    let compare = answer.view().compare_editions;
+    let deps = (
+        Same(answer.results.clone()),
+        Same(answer.scenario.clone()),
+        compare,
+        canvas,
+    );
+    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, canvas)| {
+        let other = if *compare { results.other_sweep(scenario) } else { &[] };
+        scaling::draw(&scaling::data(results, other), *canvas)
+    });
+    let summary = match &answer.question().run.batch {
+        crate::oracle::Batch::SamplesPerGpu(b) => {
+            format!(
+                "Weak scaling at {} per GPU, log-log; crosses are infeasible; dashed: ideal.",
+                crate::oracle::units::count_of(*b, 6, "sample")
+            )
+        }
+        crate::oracle::Batch::MiniBatch(b) => {
+            format!("Strong scaling at a mini-batch of {b}, log-log; crosses are infeasible; dashed: ideal.")
+        }
+    };
+    let caption = crate::app::components::caption(answer, "Scaling");
+    html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} /> }
+}

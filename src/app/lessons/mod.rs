@@ -1,0 +1,244 @@
+//! Lessons: ready views with a question and its answer, for a class. Each
+//! opens from a link (`?s=…&lesson=ID`); with `&predict=1` the results stay
+//! hidden until the student commits to a guess and reveals them. What each
+//! answer says is checked against the engine by the tests below.
+
+pub mod guess;
+
+use crate::app::input::document::Document;
+use crate::app::input::explain_target::ExplainTarget;
+use crate::app::input::question::Question;
+use crate::app::input::source::ModelSource;
+use crate::app::input::view::View;
+use crate::app::lessons::guess::Asks;
+use crate::app::page::url;
+use crate::oracle::{Batch, CommKind, Quantity, Strategy};
+
+/// The plot a lesson is about: shown right under the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LessonPlot {
+    /// The scaling curves.
+    Scaling,
+    /// The memory bars.
+    Memory,
+    /// The diagram of how a strategy places the work.
+    Diagram,
+}
+
+/// A lesson.
+#[derive(Debug)]
+pub struct Lesson {
+    /// Its key in links.
+    pub id: &'static str,
+    /// Title.
+    pub title: &'static str,
+    /// The question asked before the results are shown.
+    pub question: &'static str,
+    /// What the results show.
+    pub answer: &'static str,
+    /// The document it opens.
+    pub inputs: fn() -> Document,
+    /// The plot it is about.
+    pub plot: LessonPlot,
+    /// The kind of guess its question asks.
+    pub asks: Asks,
+}
+
+/// A question on the first visit's, changed by `edit`.
+fn asking(edit: impl FnOnce(&mut Question)) -> Question {
+    let mut question = Question::default();
+    edit(&mut question);
+    question
+}
+
+fn data_stops_scaling() -> Document {
+    Document {
+        question: asking(|q| {
+            q.run.gpus = 1024;
+            q.run.batch = Batch::MiniBatch(8192);
+            q.strategies = vec![Strategy::Data];
+        }),
+        view: View {
+            // the number to look at: the gradient Allreduce of an epoch
+            explaining: Some(ExplainTarget::new(
+                Strategy::Data,
+                1024,
+                Quantity::Kind(CommKind::GradientAllreduce),
+            )),
+            ..View::default()
+        },
+    }
+}
+
+fn spatial_for_cosmoflow() -> Document {
+    Document {
+        question: asking(|q| {
+            q.model = ModelSource::Preset("cosmoflow".into());
+            q.run.gpus = 64;
+            q.run.batch = Batch::SamplesPerGpu(0.25);
+            q.strategies = vec![Strategy::Data, Strategy::Spatial, Strategy::DataSpatial];
+        }),
+        view: View {
+            drawing: Some(Strategy::DataSpatial),
+            ..View::default()
+        },
+    }
+}
+
+fn memory_wall() -> Document {
+    Document {
+        question: asking(|q| {
+            q.model = ModelSource::Preset("vgg16".into());
+            q.run.gpus = 8;
+            q.run.batch = Batch::SamplesPerGpu(256.0);
+        }),
+        view: View {
+            explaining: Some(ExplainTarget::new(Strategy::Data, 8, Quantity::Memory)),
+            ..View::default()
+        },
+    }
+}
+
+/// The lessons.
+pub const LESSONS: [Lesson; 3] = [
+    Lesson {
+        id: "data-stops-scaling",
+        title: "Why data parallelism stops scaling",
+        question: "ResNet-50 with a fixed mini-batch of 8192: does doubling the GPUs keep halving the epoch, all the way to 1024 GPUs?",
+        answer: "No. With a fixed mini-batch, compute shrinks with every GPU added but the gradient Allreduce of every iteration does not: past a few hundred GPUs communication takes most of the epoch and the curve leaves the ideal line. The explanation opened with the lesson shows why: each GPU exchanges every gradient (m = h·W bytes) whatever the GPU count, so the Allreduce stops shrinking while the compute keeps shrinking.",
+        inputs: data_stops_scaling,
+        plot: LessonPlot::Scaling,
+        asks: Asks::KeepsHalving,
+    },
+    Lesson {
+        id: "spatial-cosmoflow",
+        title: "When spatial parallelism wins: CosmoFlow",
+        question: "CosmoFlow's 512³ volumes are trained a quarter of a sample per GPU. On 64 GPUs, which strategy is fastest, and why can data parallelism not run at all?",
+        answer: "Data parallelism needs at least one whole sample per GPU, so a quarter of a sample rules it out; splitting each volume spatially (in groups, with data parallelism between them) is what makes training possible. The diagram shows each volume's slices across a node's GPUs and the halo exchange between neighbours.",
+        inputs: spatial_for_cosmoflow,
+        plot: LessonPlot::Diagram,
+        asks: Asks::Fastest,
+    },
+    Lesson {
+        id: "memory-wall",
+        title: "What the memory wall is",
+        question: "VGG-16 at 256 samples per GPU on 16 GB V100s: which strategies fit in a GPU's memory?",
+        answer: "Data parallelism keeps every activation of 256 samples on each GPU and runs out of memory; the memory plot shows activations as the largest part. The findings list what would make it fit: recompute, a smaller batch or a hybrid. The explanation opened with the lesson gives each part's formula.",
+        inputs: memory_wall,
+        plot: LessonPlot::Memory,
+        asks: Asks::WhichFit,
+    },
+];
+
+/// The lesson of a link's `lesson=` key.
+pub fn find(id: &str) -> Option<&'static Lesson> {
+    LESSONS.iter().find(|l| l.id == id)
+}
+
+/// The query of a lesson's link (to append to the page's address).
+pub fn query(lesson: &Lesson, predict: bool) -> String {
+    let state = url::encode(&(lesson.inputs)());
+    format!("?s={state}{}", suffix(lesson, predict))
+}
+
+/// The file of a lesson's own page, pre-rendered beside `index.html`
+/// (`lesson-ID.html`), which shows it with no query.
+pub fn page_file(lesson: &Lesson) -> String {
+    format!("lesson-{}.html", lesson.id)
+}
+
+/// The address of a lesson's own page, relative to the app's page (so that
+/// any sub-path works); with `predict`, opened in predict, then reveal.
+pub fn page_address(lesson: &Lesson, predict: bool) -> String {
+    let query = if predict { query(lesson, true) } else { String::new() };
+    format!("./{}{query}", page_file(lesson))
+}
+
+/// What a lesson adds to an address: `&lesson=ID`, and `&predict=1` for
+/// predict, then reveal.
+pub fn suffix(lesson: &Lesson, predict: bool) -> String {
+    let predict = if predict { "&predict=1" } else { "" };
+    format!("&lesson={}{predict}", lesson.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::lessons::*;
+    use crate::app::results::Results;
+    use crate::oracle::Violation;
+
+    fn results(lesson: &Lesson) -> Results {
+        let question = (lesson.inputs)().question;
+        let scenario = question.scenario().unwrap();
+        Results::compute(&question, &scenario).unwrap()
+    }
+
+    #[test]
+    fn data_parallelism_leaves_the_ideal_line() {
+        let r = results(find("data-stops-scaling").unwrap());
+        let at = |p: u64| {
+            r.sweep()
+                .iter()
+                .find(|x| x.gpus == p && x.strategy == Strategy::Data)
+                .unwrap()
+        };
+        let ideal = |p: u64| r.ideal().iter().find(|(g, _)| *g == p).unwrap().1;
+        // close to ideal at 8 GPUs, far from it at 1024; communication most of the epoch there
+        assert!(at(8).total_s < 1.2 * ideal(8));
+        assert!(at(1024).total_s > 2.0 * ideal(1024));
+        assert!(at(1024).communication_s > at(1024).compute_s);
+    }
+
+    #[test]
+    fn cosmoflow_needs_a_spatial_split() {
+        let r = results(find("spatial-cosmoflow").unwrap());
+        let data = r.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
+        assert!(!data.feasible && data.violations.contains(&Violation::Batch));
+        let best = r.ranking.first().unwrap();
+        assert!(best.feasible && matches!(best.strategy, Strategy::Spatial | Strategy::DataSpatial));
+    }
+
+    #[test]
+    fn vgg_hits_the_memory_wall() {
+        let r = results(find("memory-wall").unwrap());
+        let data = r.ranking.iter().find(|p| p.strategy == Strategy::Data).unwrap();
+        assert!(data.violations.contains(&Violation::Memory));
+        assert_eq!(data.memory.dominant(), crate::oracle::Part::Activations);
+    }
+
+    #[test]
+    fn the_numbers_a_lesson_opens_are_the_ones_its_answer_names() {
+        let lesson = find("data-stops-scaling").unwrap();
+        let inputs = (lesson.inputs)();
+        let scenario = inputs.question.scenario().unwrap();
+        let r = results(lesson);
+        let target = inputs.view.explaining.unwrap();
+        let spec = r.template.for_strategy(target.strategy, target.gpus);
+        let e = scenario.explain(&spec, target.quantity).unwrap();
+        let data = r
+            .sweep()
+            .iter()
+            .find(|p| p.gpus == 1024 && p.strategy == Strategy::Data)
+            .unwrap();
+        assert_eq!(e.result, data.communication.get(CommKind::GradientAllreduce));
+        assert!(e.terms[0].formula.starts_with("AR(d, m)") || e.terms[0].formula.contains("least of"));
+        let wall = find("memory-wall").unwrap();
+        let inputs = (wall.inputs)();
+        let e = inputs.question.scenario().unwrap().explain(
+            &results(wall).template.for_strategy(Strategy::Data, 8),
+            inputs.view.explaining.unwrap().quantity,
+        );
+        assert!(e.unwrap().steps.iter().any(|s| s.label == "activations per GPU"));
+    }
+
+    #[test]
+    fn links_open_their_view() {
+        for lesson in &LESSONS {
+            let q = query(lesson, true);
+            assert!(q.ends_with(&format!("&lesson={}&predict=1", lesson.id)));
+            let state = q.trim_start_matches("?s=").split('&').next().unwrap();
+            assert_eq!(url::decode(state).unwrap(), (lesson.inputs)());
+        }
+        assert!(find("none").is_none());
+    }
+}
