@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use paradl::oracle::{Batch, CommKind, Fidelity, Objective, Optimizer, Quantity, RankBy, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, CommKind, Edition, Objective, Optimizer, Quantity, RankBy, RunSpec, Strategy, presets};
 
 fn full_sweep(c: &mut Criterion) {
     let scenario = match presets::scenario("resnet152", "abci") {
@@ -15,15 +15,15 @@ fn full_sweep(c: &mut Criterion) {
         Err(e) => panic!("preset: {e}"),
     };
     let samples: Vec<f64> = (0..=8).map(|e| f64::from(1u32 << e)).collect();
-    for fidelity in Fidelity::ALL {
+    for edition in Edition::ALL {
         c.bench_function(
-            &format!("sweep resnet152 all strategies 1..4096 GPUs x 1..256 samples ({fidelity})"),
+            &format!("sweep resnet152 all strategies 1..4096 GPUs x 1..256 samples ({edition})"),
             |b| {
                 b.iter(|| {
                     let mut points = 0;
                     for &per_gpu in &samples {
                         let template =
-                            RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(per_gpu)).in_edition(fidelity);
+                            RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(per_gpu)).in_edition(edition);
                         let sweep = scenario.sweep(&template, &Strategy::ALL, 4096);
                         points += sweep.points.len();
                     }

@@ -6,15 +6,15 @@
 mod toy;
 
 use paradl::oracle::formats::measured;
-use paradl::oracle::{Batch, Calibration, Fidelity, Rule, RunSpec, Strategy, accuracy};
+use paradl::oracle::{Batch, Calibration, Edition, Rule, RunSpec, Strategy, accuracy};
 
-fn template(fidelity: Fidelity) -> RunSpec {
-    RunSpec::new(Strategy::Data, 1, Batch::MiniBatch(1)).in_edition(fidelity)
+fn template(edition: Edition) -> RunSpec {
+    RunSpec::new(Strategy::Data, 1, Batch::MiniBatch(1)).in_edition(edition)
 }
 
 fn calibrate(csv: &str) -> Result<Calibration, paradl::oracle::ParseError> {
     let runs = measured::parse(&format!("{}\n{csv}", measured::HEADER))?;
-    toy::scenario().calibrate(&runs, &template(Fidelity::Realistic))
+    toy::scenario().calibrate(&runs, &template(Edition::Realistic))
 }
 
 /// The projection of a run per iteration: (compute, communication).
@@ -114,7 +114,7 @@ fn bad_runs_name_their_line_and_column() {
     );
     // nothing measured
     let runs = measured::parse(measured::HEADER).unwrap();
-    assert!(toy::scenario().calibrate(&runs, &template(Fidelity::Ideal)).is_err());
+    assert!(toy::scenario().calibrate(&runs, &template(Edition::Ideal)).is_err());
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn calibration_json_reads_back_as_factors() {
     let json = serde_json::to_string(&c).unwrap();
     let factors = paradl::oracle::formats::json::factors(&json).unwrap();
     assert_eq!(factors, c.factors().unwrap());
-    assert_eq!(factors.fidelity(), Fidelity::Realistic);
+    assert_eq!(factors.edition(), Edition::Realistic);
 }
 
 #[test]

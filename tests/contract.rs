@@ -2,11 +2,11 @@
 //! ideal edition (sections 1 to 6).
 #![cfg(not(target_arch = "wasm32"))]
 
-use paradl::oracle::{Batch, Fidelity, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Edition, RunSpec, Strategy, presets};
 
 /// A run of the ideal edition (sections 1 to 6: this file's checks).
 fn ideal(strategy: Strategy, gpus: u64, batch: Batch) -> RunSpec {
-    RunSpec::new(strategy, gpus, batch).in_edition(Fidelity::Ideal)
+    RunSpec::new(strategy, gpus, batch).in_edition(Edition::Ideal)
 }
 
 /// Checks `got` against a decimal `want`, to half a unit of its last digit.

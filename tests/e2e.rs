@@ -346,13 +346,13 @@ async fn edition_and_calibration_change_the_ranking_and_travel_in_the_link() {
     ];
     assert_eq!(realistic, cli_rank(&base));
     // the ideal edition: ParaDL's published numbers
-    let fidelity = first.find(Locator::Css("#fidelity")).await.expect("#fidelity");
-    fidelity.select_by_value("ideal").await.expect("selected");
+    let edition = first.find(Locator::Css("#fidelity")).await.expect("#fidelity");
+    edition.select_by_value("ideal").await.expect("selected");
     let mut ideal_args = base.to_vec();
     ideal_args.extend_from_slice(&["--fidelity", "ideal"]);
     let ideal = ranking_becomes(&first, &cli_rank(&ideal_args)).await;
     assert_ne!(ideal, realistic);
-    fidelity.select_by_value("realistic").await.expect("selected");
+    edition.select_by_value("realistic").await.expect("selected");
     ranking_becomes(&first, &realistic).await;
 
     // measured runs calibrate every strategy; the ranking equals the CLI's calibrated one

@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::{
-    AllreduceAlgorithm, Batch, CommKind, Derivation, Explanation, Fidelity, Optimizer, Part, Precision, Projection,
+    AllreduceAlgorithm, Batch, CommKind, Derivation, Edition, Explanation, Optimizer, Part, Precision, Projection,
     Quantity, RunSpec, Scenario, Strategy, Violation, presets,
 };
 
@@ -144,8 +144,8 @@ fn check_part(e: &Explanation, part: Part, spec: &RunSpec) {
 /// argument).
 fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
     let p: Projection = scenario.project(spec).unwrap();
-    let what = format!("{} at {} GPUs ({:?})", spec.strategy, spec.gpus, spec.fidelity);
-    let ideal_ring = spec.fidelity == Fidelity::Ideal;
+    let what = format!("{} at {} GPUs ({:?})", spec.strategy, spec.gpus, spec.edition);
+    let ideal_ring = spec.edition == Edition::Ideal;
     for quantity in every_quantity() {
         let e = scenario.explain(spec, quantity).unwrap();
         let want = match quantity {
@@ -264,11 +264,11 @@ fn check_figures(scenario: &Scenario, spec: &RunSpec, p: &Projection) -> Vec<Str
             }
         }
     }
-    for fidelity in [Fidelity::Ideal, Fidelity::Realistic] {
-        let e = scenario.explain(spec, Quantity::Edition(fidelity)).unwrap();
-        let there = scenario.project(&spec.clone().in_edition(fidelity)).unwrap();
-        assert_eq!(e.result.to_bits(), there.total_s.to_bits(), "{fidelity}");
-        assert!(e.title.contains(fidelity.name()), "{}", e.title);
+    for edition in [Edition::Ideal, Edition::Realistic] {
+        let e = scenario.explain(spec, Quantity::Edition(edition)).unwrap();
+        let there = scenario.project(&spec.clone().in_edition(edition)).unwrap();
+        assert_eq!(e.result.to_bits(), there.total_s.to_bits(), "{edition}");
+        assert!(e.title.contains(edition.name()), "{}", e.title);
     }
     checked
 }
@@ -284,8 +284,8 @@ fn specs(template: &RunSpec, gpus: u64) -> Vec<RunSpec> {
             spec.segments = Some(gpus * 4);
         }
         all.push(spec.clone());
-        for fidelity in [Fidelity::Ideal, Fidelity::Realistic] {
-            all.push(spec.clone().in_edition(fidelity));
+        for edition in [Edition::Ideal, Edition::Realistic] {
+            all.push(spec.clone().in_edition(edition));
         }
         if strategy.has_data_dimension() {
             for zero in 1..=3 {
@@ -350,7 +350,7 @@ fn the_other_allreduce_algorithms_are_named() {
             presets::network("resnet50").unwrap(),
             paradl::oracle::Cluster::new(cluster.clone()).unwrap(),
         );
-        let spec = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(Fidelity::Realistic);
+        let spec = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(Edition::Realistic);
         check(&s, &spec);
         let e = s.explain(&spec, Quantity::Kind(CommKind::GradientAllreduce)).unwrap();
         let formula = e.terms[0].formula;
@@ -380,12 +380,12 @@ fn the_other_allreduce_algorithms_are_named() {
 fn quantities_have_keys_that_read_back() {
     let mut more = vec![Quantity::FitOption(0), Quantity::FitOption(5)];
     more.extend(Violation::ALL.map(Quantity::Bound));
-    more.extend([Fidelity::Ideal, Fidelity::Realistic].map(Quantity::Edition));
+    more.extend([Edition::Ideal, Edition::Realistic].map(Quantity::Edition));
     for quantity in every_quantity().into_iter().chain(more) {
         assert_eq!(Quantity::parse(&quantity.key()), Some(quantity));
     }
     assert_eq!(Quantity::Bound(Violation::Split).key(), "bound-split");
-    assert_eq!(Quantity::Edition(Fidelity::Ideal).key(), "total-ideal");
+    assert_eq!(Quantity::Edition(Edition::Ideal).key(), "total-ideal");
     for bad in [
         "",
         "Total",

@@ -4,7 +4,7 @@
 
 use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::{
-    Batch, Cluster, DatasetSpec, Fidelity, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec,
+    Batch, Cluster, DatasetSpec, Edition, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec,
     Optimizer, Precision, RunSpec, Shape, Strategy as Par, presets,
 };
 use proptest::prelude::*;
@@ -306,7 +306,7 @@ proptest! {
             group_size: group,
             split,
             update_s: update,
-            fidelity: if mini { Fidelity::Ideal } else { Fidelity::Realistic },
+            edition: if mini { Edition::Ideal } else { Edition::Realistic },
             calibration: None,
             precision: Precision::ALL[(gpus % 4) as usize],
             optimizer: Optimizer::ALL[(gpus / 4 % 4) as usize],

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use paradl::oracle::formats::{json, lc, measured, net, plat};
-use paradl::oracle::{Batch, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, presets};
+use paradl::oracle::{Batch, Capacity, Edition, Projection, RankBy, RunSpec, Scenario, Strategy, presets};
 
 /// Counts live and peak heap bytes.
 struct Counting;
@@ -311,8 +311,8 @@ fn targets() -> Vec<Target> {
                 assert_eq!(again, plain, "written back differently");
                 let scenario = SCENARIO.with(|s| s.clone());
                 let mut out = Numbers::new();
-                for fidelity in Fidelity::ALL {
-                    let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(fidelity);
+                for edition in Edition::ALL {
+                    let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(edition);
                     if let Ok(c) = scenario.calibrate(&runs, &template) {
                         out.extend([c.global.compute, c.global.communication, c.mean_accuracy_after]);
                         let factors = c.factors().ok();
@@ -511,7 +511,7 @@ fn targets() -> Vec<Target> {
             let network = PROFILED_GRAPH.with(Clone::clone);
             let applied = paradl::oracle::formats::profile::apply(&network, &p, presets::devices::known_gpu).ok()?;
             let scenario = Scenario::new(applied.network, presets::cluster("dgx-h100").ok()?);
-            let check = scenario.profile_check(Fidelity::Realistic)?;
+            let check = scenario.profile_check(Edition::Realistic)?;
             if check.same_gpu {
                 let gap = (check.projected_step_s - check.measured_step_s).abs();
                 assert!(gap <= 1e-9 * check.measured_step_s, "{check:?}");

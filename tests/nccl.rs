@@ -10,7 +10,7 @@ mod columns;
 
 use paradl::oracle::cost::collectives::Fabric;
 use paradl::oracle::cost::terms::Terms;
-use paradl::oracle::{Fidelity, presets};
+use paradl::oracle::{Edition, presets};
 
 const CSV: &str = include_str!("validation/nccl-allreduce-h100.csv");
 
@@ -35,7 +35,7 @@ fn median(values: &mut [f64]) -> f64 {
 #[test]
 fn allreduces_on_h100_nodes_match_nccl_tests() {
     let cluster = presets::cluster("dgx-h100").expect("a preset");
-    let terms = Terms::new(&cluster, Fidelity::Realistic);
+    let terms = Terms::new(&cluster, Edition::Realistic);
     let fabric = Fabric::new(&cluster, &terms);
     let rows = rows();
     assert_eq!(rows.len(), 44);
@@ -79,7 +79,7 @@ fn allreduces_at_scale_match_published_nccl_tests() {
         let mut spec = presets::cluster(preset).unwrap().spec().clone();
         spec.max_gpus = spec.max_gpus.max(n);
         let cluster = paradl::oracle::Cluster::new(spec).unwrap();
-        let terms = Terms::new(&cluster, Fidelity::Realistic);
+        let terms = Terms::new(&cluster, Edition::Realistic);
         let fabric = Fabric::new(&cluster, &terms);
         let ratio = fabric.allreduce_consecutive(n, bytes) / measured_s;
         eprintln!("{system:42} {n:5} GPUs {bytes:>12} B: model / measured {ratio:.2}");

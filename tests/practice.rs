@@ -8,7 +8,7 @@
 mod toy;
 
 use paradl::oracle::{
-    Batch, Cluster, CommKind, Fidelity, Optimizer, Precision, PrecisionRates, Projection, RunSpec, Scenario, Strategy,
+    Batch, Cluster, CommKind, Edition, Optimizer, Precision, PrecisionRates, Projection, RunSpec, Scenario, Strategy,
 };
 
 fn close(got: f64, want: f64) {
@@ -34,7 +34,7 @@ fn project(spec: RunSpec) -> Projection {
 }
 
 fn run(strategy: Strategy, gpus: u64) -> RunSpec {
-    RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal)
+    RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(Edition::Ideal)
 }
 
 #[test]

@@ -8,7 +8,7 @@ use paradl::oracle::formats::network::{Hints, read_network};
 use paradl::oracle::formats::profile::{self, ProfileWarning, TorchProfile};
 use paradl::oracle::presets::devices::known_gpu;
 use paradl::oracle::{
-    Batch, Cluster, Fidelity, Network, OracleError, Precision, ProfileError, Run, RunSpec, Scenario, Strategy, Term,
+    Batch, Cluster, Edition, Network, OracleError, Precision, ProfileError, Run, RunSpec, Scenario, Strategy, Term,
     presets,
 };
 
@@ -63,10 +63,10 @@ fn plain_cluster() -> Cluster {
 
 /// The step the model projects: serial, one GPU, at `batch`: forward and
 /// backward, and the framework's cost.
-fn step_s(scenario: &Scenario, batch: u64, fidelity: Fidelity, precision: Precision) -> f64 {
+fn step_s(scenario: &Scenario, batch: u64, edition: Edition, precision: Precision) -> f64 {
     let spec = RunSpec {
         precision,
-        ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(batch)).in_edition(fidelity)
+        ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(batch)).in_edition(edition)
     };
     let run = Run::new(&spec, scenario.network(), scenario.cluster()).unwrap();
     let cost = scenario.iteration(&run);
@@ -79,8 +79,8 @@ fn the_projection_at_the_profiles_batch_reproduces_the_measured_step() {
         let (p, applied) = profiled(fixture);
         for cluster in ["dgx-h100", "dgx-a100", "abci", "mi300x"] {
             let scenario = Scenario::new(applied.network.clone(), presets::cluster(cluster).unwrap());
-            for fidelity in [Fidelity::Realistic, Fidelity::Ideal] {
-                let check = scenario.profile_check(fidelity).unwrap();
+            for edition in [Edition::Realistic, Edition::Ideal] {
+                let check = scenario.profile_check(edition).unwrap();
                 assert!(check.same_gpu, "{cluster}: a CPU profile is taken as the cluster's GPU");
                 close(check.projected_step_s, p.iteration_s, 1e-9);
                 close(check.measured_step_s, p.iteration_s, 0.0);
@@ -88,7 +88,7 @@ fn the_projection_at_the_profiles_batch_reproduces_the_measured_step() {
         }
         let scenario = Scenario::new(applied.network.clone(), plain_cluster());
         close(
-            scenario.profile_check(Fidelity::Realistic).unwrap().projected_step_s,
+            scenario.profile_check(Edition::Realistic).unwrap().projected_step_s,
             p.iteration_s,
             1e-9,
         );
@@ -101,7 +101,7 @@ fn an_epoch_adds_the_framework_cost_once_per_iteration() {
     let framework_s = applied.network.framework_s();
     assert!(framework_s > 0.0 && framework_s < p.iteration_s);
     let scenario = Scenario::new(applied.network.clone(), plain_cluster());
-    let spec = RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(p.batch)).in_edition(Fidelity::Realistic);
+    let spec = RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(p.batch)).in_edition(Edition::Realistic);
     let projection = scenario.project(&spec).unwrap();
     let samples = applied.network.dataset_samples() as f64;
     let iterations = projection.iterations as f64;
@@ -127,7 +127,7 @@ fn other_batches_scale_by_the_kernels_and_linearly_without_them() {
     let per_sample = (p.iteration_s - f) / p.batch as f64;
     for batch in [1, 3, 32, 256] {
         close(
-            step_s(&plain, batch, Fidelity::Realistic, Precision::Fp32),
+            step_s(&plain, batch, Edition::Realistic, Precision::Fp32),
             batch as f64 * per_sample + f,
             1e-9,
         );
@@ -135,7 +135,7 @@ fn other_batches_scale_by_the_kernels_and_linearly_without_them() {
     // with them too: a CPU is no GPU this tool knows, and one batch says nothing of how the
     // time follows the batch, so it scales linearly (the warning says so)
     let h100 = Scenario::new(applied.network.clone(), presets::cluster("dgx-h100").unwrap());
-    let per = |b: u64| (step_s(&h100, b, Fidelity::Realistic, Precision::Fp32) - f) / b as f64;
+    let per = |b: u64| (step_s(&h100, b, Edition::Realistic, Precision::Fp32) - f) / b as f64;
     for b in [1, 8, 256] {
         close(per(b), per_sample, 1e-9);
     }
@@ -152,7 +152,7 @@ fn other_batches_scale_by_the_kernels_and_linearly_without_them() {
         Network::new(on_v100).unwrap(),
         presets::cluster("dgx1-v100-16gb").unwrap(),
     );
-    let per = |b: u64| (step_s(&v100, b, Fidelity::Realistic, Precision::Fp32) - f) / b as f64;
+    let per = |b: u64| (step_s(&v100, b, Edition::Realistic, Precision::Fp32) - f) / b as f64;
     assert!(
         per(1) > per(8) && per(8) > per(256),
         "{} {} {}",
@@ -163,7 +163,7 @@ fn other_batches_scale_by_the_kernels_and_linearly_without_them() {
     close(per(8), per_sample, 1e-9);
     // a bf16 run on a GPU whose tensor cores are faster than its FP32 takes less
     assert!(
-        step_s(&h100, 8, Fidelity::Realistic, Precision::Bf16) < step_s(&h100, 8, Fidelity::Realistic, Precision::Fp32)
+        step_s(&h100, 8, Edition::Realistic, Precision::Bf16) < step_s(&h100, 8, Edition::Realistic, Precision::Fp32)
     );
 }
 
@@ -263,12 +263,12 @@ fn a_profile_of_a_known_gpu_is_its_own_on_that_gpu_and_scaled_elsewhere() {
         presets::cluster("dgx-h100").unwrap().realistic().kernels
     );
     let on = |cluster: &str| Scenario::new(applied.network.clone(), presets::cluster(cluster).unwrap());
-    let h100 = on("dgx-h100").profile_check(Fidelity::Realistic).unwrap();
+    let h100 = on("dgx-h100").profile_check(Edition::Realistic).unwrap();
     assert!(h100.same_gpu);
     close(h100.projected_step_s, p.iteration_s, 1e-9);
     // the H200 has the H100's compute and a faster memory; the B200 is faster in both
     let b200 = on("dgx-b200");
-    let check = b200.profile_check(Fidelity::Realistic).unwrap();
+    let check = b200.profile_check(Edition::Realistic).unwrap();
     assert!(!check.same_gpu);
     assert!(check.projected_step_s < p.iteration_s);
     let projection = b200
@@ -276,7 +276,7 @@ fn a_profile_of_a_known_gpu_is_its_own_on_that_gpu_and_scaled_elsewhere() {
         .unwrap();
     assert!(projection.terms.iter().any(|t| t.term == Term::ProfileScaling));
     assert!(
-        on("abci").profile_check(Fidelity::Realistic).unwrap().projected_step_s > p.iteration_s,
+        on("abci").profile_check(Edition::Realistic).unwrap().projected_step_s > p.iteration_s,
         "a V100 is slower than an H100"
     );
 }
@@ -336,7 +336,7 @@ fn a_layers_sum_beyond_the_step_is_scaled_to_it() {
     assert_eq!(applied.network.framework_s(), 0.0);
     let scenario = Scenario::new(applied.network, plain_cluster());
     close(
-        scenario.profile_check(Fidelity::Ideal).unwrap().projected_step_s,
+        scenario.profile_check(Edition::Ideal).unwrap().projected_step_s,
         p.iteration_s,
         1e-9,
     );
@@ -416,7 +416,7 @@ fn a_two_batch_profile_projects_a_third_batch_within_ten_percent() {
         applied.warnings
     );
     let scenario = Scenario::new(applied.network.clone(), plain_cluster());
-    let projected = step_s(&scenario, 8, Fidelity::Realistic, Precision::Fp32);
+    let projected = step_s(&scenario, 8, Edition::Realistic, Precision::Fp32);
     let ratio = projected / reference.iteration_s;
     println!(
         "projected {projected:.4} s at batch 8, measured {:.4} s: {ratio:.3}",
@@ -427,12 +427,12 @@ fn a_two_batch_profile_projects_a_third_batch_within_ten_percent() {
     assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
     // and at its own two batches, each measured step
     close(
-        step_s(&scenario, 4, Fidelity::Realistic, Precision::Fp32),
+        step_s(&scenario, 4, Edition::Realistic, Precision::Fp32),
         p.iteration_s,
         0.01,
     );
     close(
-        step_s(&scenario, 16, Fidelity::Realistic, Precision::Fp32),
+        step_s(&scenario, 16, Edition::Realistic, Precision::Fp32),
         p.iteration2_s.unwrap(),
         0.02,
     );

@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::{
-    AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Fidelity, FrameworkMemory, GemmRates, HaloTransport,
+    AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Edition, FrameworkMemory, GemmRates, HaloTransport,
     KernelFacts, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec, Optimizer, Precision,
     PrecisionRates, ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par,
     SwitchLevelSpec, Term, Violation, formats, presets,
@@ -99,7 +99,7 @@ proptest! {
         ideal in any::<bool>(),
     ) {
         let s = scenario(model, cluster);
-        let edition = if ideal { Fidelity::Ideal } else { Fidelity::Realistic };
+        let edition = if ideal { Edition::Ideal } else { Edition::Realistic };
         let at = |b: f64| s.project(&RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)).in_edition(edition));
         if let (Ok(small), Ok(large)) = (at(b), at(2.0 * b)) {
             COMPARED[9].fetch_add(1, Ordering::Relaxed);
@@ -164,7 +164,7 @@ proptest! {
         spec.realistic.intra_node_bus_bandwidth_bytes_per_s = None;
         spec.realistic.nic_bus_bandwidth_bytes_per_s = None;
         let without = Scenario::new(with.network().clone(), Cluster::new(spec).unwrap());
-        let run = RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)).in_edition(Fidelity::Ideal);
+        let run = RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)).in_edition(Edition::Ideal);
         if let (Ok(a), Ok(c)) = (with.project(&run), without.project(&run)) {
             COMPARED[11].fetch_add(1, Ordering::Relaxed);
             prop_assert_eq!(a, c);
@@ -195,10 +195,10 @@ proptest! {
         let s = scenario(model, "dgx-a100");
         let batch = if strong { Batch::MiniBatch(4096) } else { Batch::SamplesPerGpu(b) };
         // the ideal edition: D·Σt over p, exactly
-        let ideal = RunSpec::new(Par::Data, p, batch).in_edition(Fidelity::Ideal);
+        let ideal = RunSpec::new(Par::Data, p, batch).in_edition(Edition::Ideal);
         if let Ok(proj) = s.project(&ideal) {
             COMPARED[2].fetch_add(1, Ordering::Relaxed);
-            let sum_t = s.table_for(&paradl::oracle::TimeBasis::edition(Fidelity::Ideal)).time_per_sample_s();
+            let sum_t = s.table_for(&paradl::oracle::TimeBasis::edition(Edition::Ideal)).time_per_sample_s();
             let whole = s.network().dataset_samples() as f64 * sum_t;
             prop_assert!((proj.compute_s * p as f64 - whole).abs() <= 1e-9 * whole);
         }
@@ -286,7 +286,7 @@ proptest! {
     ) {
         let s = without_facts(model, cluster);
         let spec = RunSpec { bytes_per_item: bytes, ..RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(b)) };
-        let (real, ideal) = (s.project(&spec), s.project(&spec.clone().in_edition(Fidelity::Ideal)));
+        let (real, ideal) = (s.project(&spec), s.project(&spec.clone().in_edition(Edition::Ideal)));
         if let (Ok(real), Ok(ideal)) = (real, ideal) {
             COMPARED[4].fetch_add(1, Ordering::Relaxed);
             // times agree; memory is the framework's in the realistic edition on every cluster
@@ -756,7 +756,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
         prop_oneof![Just(0.0), log_uniform(1e-9, 1e6)],
         corruption(),
         (
-            prop::sample::select(Fidelity::ALL.to_vec()),
+            prop::sample::select(Edition::ALL.to_vec()),
             prop::sample::select(Precision::ALL.to_vec()),
             prop::sample::select(Optimizer::ALL.to_vec()),
             0u8..5,
@@ -777,7 +777,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                 split,
                 update_s,
                 corrupt,
-                (fidelity, precision, optimizer, zero, recompute, overlap, bucket_mib, memory_format),
+                (edition, precision, optimizer, zero, recompute, overlap, bucket_mib, memory_format),
             )| {
                 let mut run = RunSpec {
                     strategy,
@@ -788,7 +788,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     group_size,
                     split,
                     update_s,
-                    fidelity,
+                    edition,
                     calibration: None,
                     precision,
                     optimizer,

@@ -9,7 +9,7 @@
 mod toy;
 
 use paradl::oracle::{
-    AllreduceAlgorithm, Batch, Cluster, CommKind, Fidelity, HaloTransport, Network, ProfiledGpu, Projection,
+    AllreduceAlgorithm, Batch, Cluster, CommKind, Edition, HaloTransport, Network, ProfiledGpu, Projection,
     RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
 };
 
@@ -45,7 +45,7 @@ fn a_cluster_without_an_algorithm_gets_nccls_best() {
     assert_eq!(terms(&p), [Term::Allreduce, Term::FrameworkMemory]);
     // the ideal edition keeps ParaDL's rings
     let ideal = Scenario::new(toy::network(), Cluster::new(spec).unwrap())
-        .project(&RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal))
+        .project(&RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16)).in_edition(Edition::Ideal))
         .unwrap();
     close(ideal.communication_s, 63.0 * 33.144e-6);
 }
@@ -62,9 +62,9 @@ fn a_cluster_without_an_algorithm_gets_nccls_best() {
 ///   = 32.71 µs.
 const NCCL_RING_LL_S: f64 = 6.6e-6 + 4.0 * 0.6e-6 / 3.4 + 2.0 * 2.7e-6 * 4.1 / 14.0 + 2848.0 / (0.25e9 * 4.0 / 6.0);
 
-fn project(network: Network, facts: RealisticFacts, strategy: Strategy, gpus: u64, fidelity: Fidelity) -> Projection {
+fn project(network: Network, facts: RealisticFacts, strategy: Strategy, gpus: u64, edition: Edition) -> Projection {
     Scenario::new(network, cluster(facts))
-        .project(&RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(fidelity))
+        .project(&RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(edition))
         .unwrap()
 }
 
@@ -86,7 +86,7 @@ fn allreduce_algorithms_by_hand() {
         RealisticFacts::default(),
         Strategy::Data,
         4,
-        Fidelity::Realistic,
+        Edition::Realistic,
     );
     close(ring.communication_s, 63.0 * 33.144e-6);
     // memory as the framework holds it is in force on every cluster
@@ -101,10 +101,10 @@ fn allreduce_algorithms_by_hand() {
             allreduce: Some(algorithm),
             ..Default::default()
         };
-        let p = project(toy::network(), facts, Strategy::Data, 4, Fidelity::Realistic);
+        let p = project(toy::network(), facts, Strategy::Data, 4, Edition::Realistic);
         close(p.communication.get(CommKind::GradientAllreduce), 63.0 * per_iteration);
         // the ideal edition keeps rings whatever the cluster says
-        let ideal = project(toy::network(), facts, Strategy::Data, 4, Fidelity::Ideal);
+        let ideal = project(toy::network(), facts, Strategy::Data, 4, Edition::Ideal);
         close(ideal.communication_s, 63.0 * 33.144e-6);
         assert!(ideal.terms.is_empty());
     }
@@ -118,10 +118,10 @@ fn nic_sharing_by_hand() {
         nic_sharing: Some(2),
         ..Default::default()
     };
-    let p = project(toy::network(), facts, Strategy::Data, 4, Fidelity::Realistic);
+    let p = project(toy::network(), facts, Strategy::Data, 4, Edition::Realistic);
     close(p.communication_s, 63.0 * 41.688e-6);
     assert_eq!(terms(&p), [Term::NicSharing, Term::FrameworkMemory]);
-    let inside = project(toy::network(), facts, Strategy::Data, 2, Fidelity::Realistic);
+    let inside = project(toy::network(), facts, Strategy::Data, 2, Edition::Realistic);
     // 2 GPUs in a node: 2·1·(1 µs + 2848·1 ns/2) = 4.848 µs
     close(inside.communication_s, 63.0 * 4.848e-6);
     assert_eq!(terms(&inside), [Term::FrameworkMemory]);
@@ -141,12 +141,12 @@ fn roofline_by_hand() {
         memory_bandwidth_bytes_per_s: Some(1e9),
         ..Default::default()
     };
-    let p = project(network.clone(), facts, Strategy::Serial, 1, Fidelity::Realistic);
+    let p = project(network.clone(), facts, Strategy::Serial, 1, Edition::Realistic);
     close(p.compute_s, 62.5 * 16.0 * 15.48e-6);
     assert_eq!(terms(&p), [Term::Roofline, Term::FrameworkMemory]);
     assert!(p.terms[0].detail().contains("4 of 4 layers"), "{}", p.terms[0].detail());
     // ideal: 3·(9216 + 256 + 256 + 1280)/1e12 = 33.024 ns a sample
-    let ideal = project(network, facts, Strategy::Serial, 1, Fidelity::Ideal);
+    let ideal = project(network, facts, Strategy::Serial, 1, Edition::Ideal);
     close(ideal.compute_s, 62.5 * 16.0 * 33.024e-9);
 }
 
@@ -166,12 +166,12 @@ fn a_profile_scales_to_the_clusters_gpu() {
         RealisticFacts::default(),
         Strategy::Serial,
         1,
-        Fidelity::Realistic,
+        Edition::Realistic,
     );
     close(p.compute_s, 62.5 * 16.0 * 16e-3);
     assert_eq!(terms(&p), [Term::ProfileScaling, Term::FrameworkMemory]);
     close(p.terms[0].value(), 2.0);
-    let ideal = project(network, RealisticFacts::default(), Strategy::Serial, 1, Fidelity::Ideal);
+    let ideal = project(network, RealisticFacts::default(), Strategy::Serial, 1, Edition::Ideal);
     close(ideal.compute_s, 62.5 * 16.0 * 8e-3);
 }
 
@@ -179,32 +179,32 @@ fn a_profile_scales_to_the_clusters_gpu() {
 fn resnet50s_v100_profile_on_other_gpus() {
     // 64 GPUs at 32 samples: D·T/p = 1,280,000 · 3.119502 ms / 64 = 62.39004 s on ABCI's V100
     // (section 7's roofline: the clusters without section 11's kernel facts)
-    let compute = |mut spec: paradl::oracle::ClusterSpec, fidelity| {
+    let compute = |mut spec: paradl::oracle::ClusterSpec, edition| {
         spec.realistic.kernels = None;
         // a named GPU would bring its kernel facts back
         spec.gpu = None;
         Scenario::new(presets::network("resnet50").unwrap(), Cluster::new(spec).unwrap())
-            .project(&RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(fidelity))
+            .project(&RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(edition))
             .unwrap()
             .compute_s
     };
     let abci = presets::clusters::abci();
-    close(compute(abci.clone(), Fidelity::Realistic), 62.39004);
+    close(compute(abci.clone(), Edition::Realistic), 62.39004);
     // a GPU twice as fast in arithmetic and memory: every roofline weight halves
     let mut twice = abci.clone();
     twice.gpu_flops_per_s *= 2.0;
     twice.realistic.memory_bandwidth_bytes_per_s = Some(900e9);
-    close(compute(twice, Fidelity::Realistic), 62.39004 / 2.0);
+    close(compute(twice, Edition::Realistic), 62.39004 / 2.0);
     // 1,000 TFLOP/s but the same memory: only the arithmetic-bound layers speed up
     let mut fast = abci.clone();
     fast.gpu_flops_per_s = 1e15;
-    let on_fast = compute(fast.clone(), Fidelity::Realistic);
+    let on_fast = compute(fast.clone(), Edition::Realistic);
     assert!(on_fast < 62.39004 && on_fast > 62.39004 / 128.0, "{on_fast}");
     // the ideal edition uses the profile as it is, on any GPU
-    close(compute(fast, Fidelity::Ideal), 62.39004);
+    close(compute(fast, Edition::Ideal), 62.39004);
     let h100 = presets::clusters::dgx_h100();
-    assert!(compute(h100.clone(), Fidelity::Realistic) < 62.39004 / 4.0);
-    close(compute(h100, Fidelity::Ideal), 62.39004);
+    assert!(compute(h100.clone(), Edition::Realistic) < 62.39004 / 4.0);
+    close(compute(h100, Edition::Ideal), 62.39004);
 }
 
 #[test]
@@ -216,10 +216,10 @@ fn elementwise_layers_split_with_the_spatial_split() {
         memory_bandwidth_bytes_per_s: Some(1e9),
         ..Default::default()
     };
-    let p = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Realistic);
+    let p = project(toy::network(), facts, Strategy::Spatial, 2, Edition::Realistic);
     close(p.compute_s, 62.5 * 16.0 * 5e-3);
     assert!(terms(&p).contains(&Term::ElementwiseSplit));
-    let ideal = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Ideal);
+    let ideal = project(toy::network(), facts, Strategy::Spatial, 2, Edition::Ideal);
     close(ideal.compute_s, 62.5 * 16.0 * 5.5e-3);
     // ParaDL's memory, 2·4·(16·426 + 712), in the ideal edition; the realistic edition holds what
     // autograd saves and the framework reserves
@@ -241,18 +241,18 @@ fn host_staged_halos_by_hand() {
         }),
         ..Default::default()
     };
-    let p = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Realistic);
+    let p = project(toy::network(), facts, Strategy::Spatial, 2, Edition::Realistic);
     close(p.communication.get(CommKind::Halo), 63.0 * 2.0 * (4e-3 + 24.576e-6));
     assert_eq!(terms(&p), [Term::HaloTransport, Term::FrameworkMemory]);
     // GPU to GPU over NVLink-like 1 GB/s, 1 µs: each layer 2·(1 µs + 1.024 µs) + 2·(1 µs + 2.048 µs)
-    let ideal = project(toy::network(), facts, Strategy::Spatial, 2, Fidelity::Ideal);
+    let ideal = project(toy::network(), facts, Strategy::Spatial, 2, Edition::Ideal);
     close(ideal.communication.get(CommKind::Halo), 63.0 * 2.0 * (4e-6 + 6.144e-6));
 }
 
 #[test]
 fn a_calibration_of_the_other_edition_is_refused() {
     let calibration = paradl::oracle::Factors::new(paradl::oracle::FactorsSpec {
-        fidelity: Fidelity::Ideal,
+        edition: Edition::Ideal,
         global: paradl::oracle::Kappa::ONE,
         strategies: vec![],
     })
@@ -263,7 +263,7 @@ fn a_calibration_of_the_other_edition_is_refused() {
     };
     let err = toy::scenario().project(&spec).unwrap_err();
     assert_eq!(err.field, "calibration.fidelity");
-    assert!(err.to_string().contains("--fidelity realistic"), "{err}");
+    assert!(err.to_string().contains("--edition realistic"), "{err}");
 }
 
 #[test]
@@ -302,12 +302,12 @@ fn in_network_reduction_crosses_each_nic_once() {
         in_network_reduction: sharp,
         ..RealisticFacts::default()
     };
-    let data = |sharp, gpus| project(toy::network(), facts(sharp), Strategy::Data, gpus, Fidelity::Realistic);
+    let data = |sharp, gpus| project(toy::network(), facts(sharp), Strategy::Data, gpus, Edition::Realistic);
     close(data(Some(true), 4).communication_s, data(None, 4).communication_s);
     close(data(Some(true), 4).communication_s, 63.0 * 18.744e-6);
     assert!(data(Some(true), 8).communication_s < data(None, 8).communication_s);
     // the ideal edition has no switches that reduce
-    let ideal = project(toy::network(), facts(Some(true)), Strategy::Data, 8, Fidelity::Ideal);
-    let plain = project(toy::network(), facts(None), Strategy::Data, 8, Fidelity::Ideal);
+    let ideal = project(toy::network(), facts(Some(true)), Strategy::Data, 8, Edition::Ideal);
+    let plain = project(toy::network(), facts(None), Strategy::Data, 8, Edition::Ideal);
     close(ideal.communication_s, plain.communication_s);
 }

@@ -7,7 +7,7 @@
 mod toy;
 
 use paradl::oracle::{
-    Batch, CommKind, DatasetSpec, Fidelity, LayerKind, LayerSpec, Network, NetworkSpec, Optimizer, Precision,
+    Batch, CommKind, DatasetSpec, Edition, LayerKind, LayerSpec, Network, NetworkSpec, Optimizer, Precision,
     Projection, RunSpec, Scenario, Strategy, presets,
 };
 
@@ -76,7 +76,7 @@ fn k_uses_of_one_tensor_hold_and_exchange_one_tensor() {
         let data = RunSpec {
             precision: Precision::Bf16,
             optimizer: Optimizer::Adam,
-            ..RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal)
+            ..RunSpec::new(Strategy::Data, 4, Batch::MiniBatch(16)).in_edition(Edition::Ideal)
         };
         let p = project(shared.clone(), &data);
         let single = project(one.clone(), &data);
@@ -119,10 +119,10 @@ fn k_uses_of_one_tensor_hold_and_exchange_one_tensor() {
             }
         }
         // a filter split divides the one tensor
-        let filter = RunSpec::new(Strategy::Filter, 2, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal);
+        let filter = RunSpec::new(Strategy::Filter, 2, Batch::MiniBatch(16)).in_edition(Edition::Ideal);
         assert_eq!(project(shared.clone(), &filter).memory.weights_bytes, 4.0 * ONE / 2.0);
         // a pipeline holds it in the stage of its first use: the largest stage holds at most one
-        let pipeline = RunSpec::new(Strategy::Pipeline, 2, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal);
+        let pipeline = RunSpec::new(Strategy::Pipeline, 2, Batch::MiniBatch(16)).in_edition(Edition::Ideal);
         assert!(project(shared.clone(), &pipeline).memory.weights_bytes <= 4.0 * ONE);
     }
 }
@@ -134,7 +134,7 @@ fn the_kernels_compute_per_use_in_the_realistic_edition() {
     let run = RunSpec {
         precision: Precision::Bf16,
         optimizer: Optimizer::Adam,
-        ..RunSpec::new(Strategy::Data, 8, Batch::MiniBatch(64)).in_edition(Fidelity::Realistic)
+        ..RunSpec::new(Strategy::Data, 8, Batch::MiniBatch(64)).in_edition(Edition::Realistic)
     };
     let shared = Scenario::new(heads(4, true), cluster.clone()).project(&run).unwrap();
     let own = Scenario::new(heads(4, false), cluster).project(&run).unwrap();

@@ -6,7 +6,7 @@
 #[path = "support/toy.rs"]
 mod toy;
 
-use paradl::oracle::{Batch, CommKind, Fidelity, Projection, RunSpec, Strategy, Violation};
+use paradl::oracle::{Batch, CommKind, Edition, Projection, RunSpec, Strategy, Violation};
 
 fn close(got: f64, want: f64) {
     assert!(
@@ -18,7 +18,7 @@ fn close(got: f64, want: f64) {
 fn project(strategy: Strategy, gpus: u64, group: Option<u64>) -> Projection {
     let spec = RunSpec {
         group_size: group,
-        ..RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal)
+        ..RunSpec::new(strategy, gpus, Batch::MiniBatch(16)).in_edition(Edition::Ideal)
     };
     toy::scenario().project(&spec).unwrap()
 }

@@ -11,7 +11,7 @@
 mod toy;
 
 use paradl::oracle::{
-    Batch, Cluster, CommKind, Fidelity, FrameworkMemory, GemmRates, KernelFacts, Network, Precision, Projection,
+    Batch, Cluster, CommKind, Edition, FrameworkMemory, GemmRates, KernelFacts, Network, Precision, Projection,
     RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
 };
 
@@ -73,7 +73,7 @@ fn memory_as_autograd_keeps_it_by_hand() {
     let p = project(
         toy::network(),
         facts,
-        RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(16)).in_edition(Fidelity::Realistic),
+        RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(16)).in_edition(Edition::Realistic),
     );
     close(p.memory.activations_bytes, 16.0 * 2304.0);
     // the largest layer's input and output: RELU's 256 + 256 items, 4 bytes, 16 samples
@@ -84,7 +84,7 @@ fn memory_as_autograd_keeps_it_by_hand() {
     let three = project(
         toy::network(),
         facts,
-        RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(3)).in_edition(Fidelity::Realistic),
+        RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(3)).in_edition(Edition::Realistic),
     );
     close(three.memory.allocator_bytes, 256.0);
     assert!(
@@ -106,7 +106,7 @@ fn memory_as_autograd_keeps_it_by_hand() {
     let ideal = project(
         toy::network(),
         facts,
-        RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(16)).in_edition(Fidelity::Ideal),
+        RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(16)).in_edition(Edition::Ideal),
     );
     close(ideal.memory.activations_bytes, 2.0 * 4.0 * 16.0 * 778.0);
     assert_eq!(ideal.memory.transient_bytes + ideal.memory.workspace_bytes, 0.0);
@@ -122,7 +122,7 @@ fn kernels_by_hand() {
     // MPOOL: forward 4·16·320 B = 20.48 µs, backward 40.96: 61.44 µs.
     // FC: 3 GEMMs of 20,480 FLOPs, each bound by its 4·(16·74 + 640) = 7,296 bytes: 21.888 µs.
     // A step: 231.36 µs; an epoch's compute D/B·c = 62.5 · 231.36 µs.
-    let serial = RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(16)).in_edition(Fidelity::Realistic);
+    let serial = RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(16)).in_edition(Edition::Realistic);
     let p = project(unprofiled(), kernels(1e-6), serial.clone());
     close(p.compute_s, 62.5 * 231.36e-6);
     let applied = p.terms.iter().find(|t| t.term == Term::Kernels).unwrap();
@@ -171,7 +171,7 @@ fn a_split_makes_smaller_kernels() {
     assert!(filter > one / 8.0 * 1.5 && filter < one, "{one} {filter}");
     // in the ideal edition a split divides the split layers' time exactly
     let ideal = |strategy, gpus| {
-        s.project(&RunSpec::new(strategy, gpus, Batch::MiniBatch(4)).in_edition(Fidelity::Ideal))
+        s.project(&RunSpec::new(strategy, gpus, Batch::MiniBatch(4)).in_edition(Edition::Ideal))
             .unwrap()
             .compute_s
     };
@@ -190,7 +190,7 @@ fn bus_bandwidth_by_hand() {
         allreduce: Some(paradl::oracle::AllreduceAlgorithm::Ring),
         ..Default::default()
     };
-    let data = |gpus| RunSpec::new(Strategy::Data, gpus, Batch::MiniBatch(16)).in_edition(Fidelity::Realistic);
+    let data = |gpus| RunSpec::new(Strategy::Data, gpus, Batch::MiniBatch(16)).in_edition(Edition::Realistic);
     let two = project(toy::network(), facts, data(2));
     close(two.communication.get(CommKind::GradientAllreduce), 63.0 * 7.696e-6);
     let four = project(toy::network(), facts, data(4));
@@ -205,7 +205,7 @@ fn bus_bandwidth_by_hand() {
     );
     assert!(one.terms.iter().all(|t| t.term != Term::BusBandwidth));
     // the ideal edition keeps the links
-    let ideal = project(toy::network(), facts, data(2).in_edition(Fidelity::Ideal));
+    let ideal = project(toy::network(), facts, data(2).in_edition(Edition::Ideal));
     close(ideal.communication_s, 63.0 * 2.0 * (1e-6 + 2848.0 * 1e-9 / 2.0));
 }
 

@@ -7,7 +7,7 @@ use crate::app::input::keys::{self, Errors};
 use crate::app::input::question::Question;
 use crate::app::input::run_fields;
 use crate::oracle::formats::measured;
-use crate::oracle::{Calibration, Capacity, Fidelity, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts};
+use crate::oracle::{Calibration, Capacity, Edition, Projection, RankBy, RunSpec, Scenario, Strategy, gpu_counts};
 
 /// Per-layer totals of the layer table.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,7 +32,7 @@ pub struct Results {
     /// Every strategy that applies at the budget, ranked as `paradl rank`.
     pub ranking: Vec<Projection>,
     /// The edition shown.
-    pub fidelity: Fidelity,
+    pub edition: Edition,
     /// The calibration from the measured runs, if any (applied to the
     /// ranking, the sweep and the ideal line).
     pub calibration: Option<Calibration>,
@@ -102,7 +102,7 @@ impl Results {
             gpus,
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),
             ranking,
-            fidelity: question.run.fidelity,
+            edition: question.run.edition,
             calibration,
             template,
             strategies: question.strategies.clone(),
@@ -163,7 +163,7 @@ impl Results {
             calibration: None,
             ..self.template.clone()
         }
-        .in_edition(self.fidelity.other())
+        .in_edition(self.edition.other())
     }
 
     fn other_ranking_of(&self, scenario: &Scenario) -> Vec<Projection> {
@@ -221,9 +221,9 @@ mod tests {
     /// computed at once, in both editions.
     #[test]
     fn parts_computed_when_asked_for_equal_those_computed_at_once() {
-        for fidelity in [crate::oracle::Fidelity::Realistic, crate::oracle::Fidelity::Ideal] {
+        for edition in [crate::oracle::Edition::Realistic, crate::oracle::Edition::Ideal] {
             let mut question = Question::default();
-            question.run.fidelity = fidelity;
+            question.run.edition = edition;
             let scenario = Rc::new(question.scenario().unwrap());
             let now = Results::compute(&question, &scenario).unwrap();
             let later = Results::compute_ranking(&question, &scenario).unwrap();
@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(data.compute_s, scenario.project(&run).unwrap().compute_s);
         // the ideal edition: the hand-computed value above
         let ideal = scenario
-            .project(&run.in_edition(crate::oracle::Fidelity::Ideal))
+            .project(&run.in_edition(crate::oracle::Edition::Ideal))
             .unwrap();
         assert!((ideal.compute_s - 62.39004).abs() < 1e-9, "{}", ideal.compute_s);
         // the sweep: the 8 chosen strategies at 1, 2, 4 ... 4096 GPUs (serial at 1 only)

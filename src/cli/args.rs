@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::oracle::validation::Tier;
-use crate::oracle::{Fidelity, InputError, MemoryFormat, Objective, Optimizer, Precision, Strategy};
+use crate::oracle::{Edition, InputError, MemoryFormat, Objective, Optimizer, Precision, Strategy};
 
 /// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
 #[derive(Debug, Parser)]
@@ -81,8 +81,8 @@ pub struct ModelArgs {
     pub cluster: String,
     /// The edition of the model: ParaDL's published one (ideal) or with
     /// what real clusters add (realistic).
-    #[arg(long, value_parser = parse_named::<Fidelity>, default_value = "realistic")]
-    pub fidelity: Fidelity,
+    #[arg(long, alias = "fidelity", value_parser = parse_named::<Edition>, default_value = "realistic")]
+    pub edition: Edition,
     /// A ParaDL `.lc` split-set file for model-parallel strategies.
     #[arg(long)]
     pub split: Option<PathBuf>,

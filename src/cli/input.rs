@@ -27,7 +27,7 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
         network = profiled(network, path)?;
     }
     let cluster = cluster(&args.cluster)?;
-    if args.fidelity == crate::oracle::Fidelity::Realistic {
+    if args.edition == crate::oracle::Edition::Realistic {
         warn_fallbacks(&args.cluster, &cluster);
     }
     let split = match &args.split {
@@ -51,7 +51,7 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
             overlap: args.overlap,
             bucket_mib: args.bucket_mib,
             memory_format: args.memory_format,
-            ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.fidelity)
+            ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.edition)
         },
     })
 }

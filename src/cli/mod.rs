@@ -86,7 +86,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             let loaded = input::load(&a.common)?;
             let spec = loaded.template.at(a.strategy, a.gpus);
             let projection = loaded.scenario.project(&spec).map_err(|e| input::run_error(e.into()))?;
-            let check = loaded.scenario.profile_check(projection.fidelity);
+            let check = loaded.scenario.profile_check(projection.edition);
             output::projection(&projection, check.as_ref(), a.format)
         }
         Command::Explain(a) => {

@@ -24,7 +24,7 @@ pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFor
                 let _ = writeln!(text, "  {}", check.step_sentence());
                 let _ = writeln!(text, "  {}", check.memory_sentence());
             }
-            let _ = writeln!(text, "  edition: {}", p.fidelity.label());
+            let _ = writeln!(text, "  edition: {}", p.edition.label());
             if let Some(band) = &p.band {
                 let _ = writeln!(
                     text,
@@ -123,7 +123,7 @@ pub fn projections(points: &[Projection], format: ListFormat) -> Result<String, 
         ListFormat::Table => {
             let mut text = table(points);
             if let Some(first) = points.first() {
-                let _ = writeln!(text, "edition: {}", first.fidelity.label());
+                let _ = writeln!(text, "edition: {}", first.edition.label());
                 if first.calibration.is_some() {
                     let _ = writeln!(text, "calibrated (see project for each strategy's factors)");
                 }
@@ -143,7 +143,7 @@ pub fn calibration(c: &Calibration, format: OneFormat) -> Result<String, CliErro
     }
     let mut text = format!(
         "calibration of the {} edition on {} runs\n{:<13} {:>5} {:>10} {:>10}\n",
-        c.fidelity,
+        c.edition,
         c.runs.len(),
         "strategy",
         "runs",

@@ -26,9 +26,9 @@
 //! contract's section 6 table.
 //!
 //! ```
-//! # use paradl::oracle::{presets, Batch, Fidelity, RunSpec, Strategy};
+//! # use paradl::oracle::{presets, Batch, Edition, RunSpec, Strategy};
 //! # let scenario = presets::scenario("resnet50", "abci")?;
-//! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0)).in_edition(Fidelity::Ideal);
+//! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0)).in_edition(Edition::Ideal);
 //! let p = scenario.project(&run)?;
 //! assert_eq!(p.iterations, 2500);
 //! assert!((p.compute_s - 499.12032).abs() < 1e-6);
@@ -46,11 +46,11 @@
 //! run at the 64 samples a GPU holds (section 11).
 //!
 //! ```
-//! # use paradl::oracle::{presets, Batch, Fidelity, RunSpec, Strategy, Term};
+//! # use paradl::oracle::{presets, Batch, Edition, RunSpec, Strategy, Term};
 //! # let scenario = presets::scenario("resnet50", "abci")?;
 //! let run = RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(64.0));
 //! let p = scenario.project(&run)?;
-//! assert_eq!(p.fidelity, Fidelity::Realistic);
+//! assert_eq!(p.edition, Edition::Realistic);
 //! assert!(p.terms.iter().any(|t| t.term == Term::NicSharing));
 //! assert!(p.terms.iter().any(|t| t.term == Term::Kernels));
 //! assert!(p.communication_s > 33.2384724);
@@ -121,10 +121,10 @@ pub use cost::times::{ProfileScaling, TimeBasis};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
 pub use model::cluster::{Cluster, ClusterSpec, Fallback, LinkSpec, PrecisionRates, SwitchLevelSpec};
 pub use model::edit;
+pub use model::edition::Edition;
 pub use model::errors::{GraphError, InputError, NodeRef, OracleError, ParseError, ParseProblem, ProfileError, Rule};
 pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
 pub use model::facts::{AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, RealisticFacts};
-pub use model::fidelity::Fidelity;
 pub use model::field::{Field, Segment};
 pub use model::inventory::{Inventory, LayerFacts, weight_sharing};
 pub use model::layer::{Function, Layer, LayerKind, LayerSpec, Source};

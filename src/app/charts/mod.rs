@@ -99,7 +99,7 @@ mod edge_tests {
             model: ModelSource::Custom(Box::new(spec)),
             ..Question::default()
         };
-        inputs.run.fidelity = crate::oracle::Fidelity::Ideal;
+        inputs.run.edition = crate::oracle::Edition::Ideal;
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep().iter().all(|p| p.compute_s == 0.0));

@@ -58,7 +58,7 @@ pub fn data(results: &Results, other: &[Projection]) -> ScalingData {
         ideal: results.ideal().to_vec(),
         budget: results.gpus,
         other: curves(other),
-        other_name: results.fidelity.other().name(),
+        other_name: results.edition.other().name(),
     }
 }
 
@@ -244,7 +244,7 @@ mod tests {
             data.other
                 .iter()
                 .flat_map(|c| &c.points)
-                .all(|p| p.fidelity == crate::oracle::Fidelity::Ideal)
+                .all(|p| p.edition == crate::oracle::Edition::Ideal)
         );
         let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
         assert!(drawn.svg.contains("thin dashed: ideal"));

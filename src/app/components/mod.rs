@@ -88,7 +88,7 @@ pub fn caption(answer: &Answer, plot: &str) -> Rc<Vec<String>> {
             answer.scenario.network().name(),
             answer.scenario.cluster().name(),
             run.gpus,
-            run.fidelity.name()
+            run.edition.name()
         ),
         format!("ParaDL oracle · {link}"),
     ])

@@ -42,7 +42,7 @@ mod tests {
     use crate::app::input::document::*;
     use crate::app::input::explain_target::ExplainTarget;
     use crate::app::input::source::{ClusterSource, ModelSource};
-    use crate::oracle::{Batch, Fidelity, Objective, Optimizer, Precision, Quantity, Strategy, presets};
+    use crate::oracle::{Batch, Edition, Objective, Optimizer, Precision, Quantity, Strategy, presets};
 
     /// A document with every field away from the first visit's value.
     pub fn everything() -> Document {
@@ -55,7 +55,7 @@ mod tests {
         question.run.bytes_per_item = 2.0;
         question.run.segments = Some(64);
         question.run.group_size = Some(8);
-        question.run.fidelity = Fidelity::Ideal;
+        question.run.edition = Edition::Ideal;
         question.run.precision = Precision::Bf16;
         question.run.optimizer = Optimizer::Adam;
         question.run.zero = 2;

@@ -27,7 +27,7 @@ pub enum RunKey {
     /// Hybrid group size.
     GroupSize,
     /// The edition of the model.
-    Fidelity,
+    Edition,
     /// Arithmetic.
     Precision,
     /// Optimizer.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::app::input::source::{ClusterSource, ModelSource};
 use crate::oracle::{
-    Batch, Cluster, Factors, Fidelity, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,
+    Batch, Cluster, Edition, Factors, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,
     RunSpec, Scenario, Strategy,
 };
 
@@ -174,7 +174,7 @@ mod run_link {
     use serde::{Deserialize, Serialize};
 
     use crate::app::input::question::{
-        Batch, DEFAULT_GPUS, DEFAULT_SAMPLES_PER_GPU, Factors, Fidelity, MemoryFormat, Optimizer, Precision, RunSpec,
+        Batch, DEFAULT_GPUS, DEFAULT_SAMPLES_PER_GPU, Edition, Factors, MemoryFormat, Optimizer, Precision, RunSpec,
         Strategy, is_default,
     };
     use crate::oracle::DEFAULT_BUCKET_MIB;
@@ -200,7 +200,7 @@ mod run_link {
         #[serde(skip)]
         update_s: f64,
         #[serde(rename = "f", default, skip_serializing_if = "is_default")]
-        fidelity: Fidelity,
+        edition: Edition,
         #[serde(skip)]
         calibration: Option<Factors>,
         #[serde(rename = "pr", default, skip_serializing_if = "is_default")]

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::input::quantity;
 use crate::app::input::question::Question;
-use crate::oracle::{Batch, Fidelity, InputError, MAX_ZERO_STAGE, Optimizer, Precision, Strategy, units};
+use crate::oracle::{Batch, Edition, InputError, MAX_ZERO_STAGE, Optimizer, Precision, Strategy, units};
 
 /// One run setting.
 #[derive(Debug, Clone, Copy)]
@@ -220,16 +220,16 @@ pub const RUN_FIELDS: [RunField; 16] = [
         set: |q, t| optional(t).map(|p| q.run.group_size = p),
     },
     RunField {
-        key: RunKey::Fidelity,
+        key: RunKey::Edition,
         id: "fidelity",
         label: "Edition",
         unit: "",
         typed: false,
         help: "ParaDL's published model (ideal) or with what real clusters add (realistic).",
         path: &["fidelity"],
-        text: |q| q.run.fidelity.name().into(),
+        text: |q| q.run.edition.name().into(),
         set: |q, t| {
-            q.run.fidelity = Fidelity::from_name(t.trim()).ok_or_else(|| format!("Not an edition: '{}'", t.trim()))?;
+            q.run.edition = Edition::from_name(t.trim()).ok_or_else(|| format!("Not an edition: '{}'", t.trim()))?;
             Ok(())
         },
     },

@@ -180,7 +180,7 @@ mod tests {
     use crate::app::input::question::Question;
     use crate::app::input::source::{ClusterSource, ModelSource};
     use crate::app::input::view::View;
-    use crate::oracle::{Batch, Fidelity, Objective, Optimizer, Precision, presets};
+    use crate::oracle::{Batch, Edition, Objective, Optimizer, Precision, presets};
 
     fn custom() -> Document {
         let mut spec = presets::network("alexnet").unwrap().spec();
@@ -214,7 +214,7 @@ mod tests {
         run.bytes_per_item = 2.0;
         run.segments = Some(64);
         run.group_size = Some(8);
-        run.fidelity = Fidelity::Ideal;
+        run.edition = Edition::Ideal;
         run.precision = Precision::Bf16;
         run.optimizer = Optimizer::Adam;
         run.zero = 2;

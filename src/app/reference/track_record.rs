@@ -4,7 +4,7 @@
 //! (the accuracy view's report, every tier, uncalibrated); with one, the
 //! user's own runs after calibration.
 
-use crate::oracle::{Calibration, Fidelity, Strategy};
+use crate::oracle::{Calibration, Edition, Strategy};
 
 /// The mean accuracy `min(pred/meas, meas/pred)` of one edition on the
 /// measured runs of one strategy (`None`: every run).
@@ -68,10 +68,10 @@ impl Typical {
     }
 }
 
-/// The track record of `strategy` in `fidelity`: the calibration's runs
+/// The track record of `strategy` in `edition`: the calibration's runs
 /// after it when one is loaded (those of the strategy, else all of them),
 /// else ABCI's (the strategy's, else every run).
-pub fn typical(strategy: Strategy, fidelity: Fidelity, calibration: Option<&Calibration>) -> Option<Typical> {
+pub fn typical(strategy: Strategy, edition: Edition, calibration: Option<&Calibration>) -> Option<Typical> {
     if let Some(c) = calibration {
         let own: Vec<f64> = c
             .runs
@@ -94,9 +94,9 @@ pub fn typical(strategy: Strategy, fidelity: Fidelity, calibration: Option<&Cali
         .iter()
         .find(|r| r.strategy == Some(strategy))
         .or_else(|| ABCI.iter().find(|r| r.strategy.is_none()))?;
-    let mean = match fidelity {
-        Fidelity::Ideal => record.ideal,
-        Fidelity::Realistic => record.realistic,
+    let mean = match edition {
+        Edition::Ideal => record.ideal,
+        Edition::Realistic => record.realistic,
     };
     (mean > 0.0).then(|| Typical {
         factor: 1.0 / mean,
@@ -132,9 +132,9 @@ mod tests {
 
     #[test]
     fn a_strategy_never_measured_takes_every_run() {
-        let pipeline = typical(Strategy::Pipeline, Fidelity::Realistic, None).unwrap();
+        let pipeline = typical(Strategy::Pipeline, Edition::Realistic, None).unwrap();
         assert_eq!(pipeline.runs, 107);
-        let data = typical(Strategy::Data, Fidelity::Ideal, None).unwrap();
+        let data = typical(Strategy::Data, Edition::Ideal, None).unwrap();
         assert!((data.factor - 1.0 / 0.16947528795463848).abs() < 1e-12);
         assert!(
             data.sentence(Strategy::Data)

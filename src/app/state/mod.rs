@@ -767,7 +767,7 @@ mod tests {
         let answer = state.answer.as_ref().unwrap();
         let network = answer.scenario.network();
         assert_eq!(network.step().map(|s| s.batch), Some(8));
-        let check = answer.scenario.profile_check(answer.results.fidelity).unwrap();
+        let check = answer.scenario.profile_check(answer.results.edition).unwrap();
         assert!(
             check
                 .source()

@@ -113,7 +113,7 @@ impl RunEditor {
 #[cfg(test)]
 mod tests {
     use crate::app::state::run_editor::*;
-    use crate::oracle::{Batch, Fidelity, Strategy};
+    use crate::oracle::{Batch, Edition, Strategy};
 
     #[test]
     fn round_trip_and_errors() {
@@ -155,10 +155,10 @@ mod tests {
             RunKey::Measured,
             "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\ndata,8,256,,1,,\n".into(),
         );
-        editor.set(RunKey::Fidelity, "ideal".into());
+        editor.set(RunKey::Edition, "ideal".into());
         editor.apply(&mut q).unwrap();
         assert!(q.calibrated());
-        assert_eq!(q.run.fidelity, Fidelity::Ideal);
+        assert_eq!(q.run.edition, Edition::Ideal);
     }
 
     #[test]

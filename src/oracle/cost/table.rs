@@ -15,7 +15,7 @@ use super::terms::Terms;
 use super::times::{Kernels, ProfileScaling, TimeBasis};
 use super::times::{cut_of, ideal_times, line_s, profile_lines, realistic_times};
 use crate::oracle::model::cluster::Cluster;
-use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::network::Network;
 
 /// The cost table: per-layer costs and their sums, for one edition of
@@ -45,7 +45,7 @@ impl CostTable {
     /// The costs of `network`'s layers on `cluster` in the ideal edition
     /// (see [`CostTable::for_edition`]).
     pub fn new(network: &Network, cluster: &Cluster) -> Self {
-        Self::for_basis(network, cluster, &TimeBasis::edition(Fidelity::Ideal))
+        Self::for_basis(network, cluster, &TimeBasis::edition(Edition::Ideal))
     }
 
     /// The costs of `network`'s layers on `cluster` in one edition, with
@@ -72,10 +72,10 @@ impl CostTable {
     /// by `R/R_p` in the ideal edition), `δ` the run's item size `h`, and
     /// recompute multiplies every time by 4/3.
     pub fn for_basis(network: &Network, cluster: &Cluster, basis: &TimeBasis) -> Self {
-        let terms = Terms::new(cluster, basis.fidelity);
-        let (mut times, memory_bound_layers, profile_scaling, mut kernels) = match basis.fidelity {
-            Fidelity::Ideal => (ideal_times(network, cluster, basis.precision), 0, None, None),
-            Fidelity::Realistic => realistic_times(network, cluster, &terms, basis),
+        let terms = Terms::new(cluster, basis.edition);
+        let (mut times, memory_bound_layers, profile_scaling, mut kernels) = match basis.edition {
+            Edition::Ideal => (ideal_times(network, cluster, basis.precision), 0, None, None),
+            Edition::Realistic => realistic_times(network, cluster, &terms, basis),
         };
         if basis.recompute {
             for t in &mut times {
@@ -90,8 +90,8 @@ impl CostTable {
             None => vec![SavedTensors::default(); network.layers().len()],
         };
         // without kernels, a two-batch profile's lines still give the time at another batch
-        let lines = match (&kernels, basis.fidelity) {
-            (None, Fidelity::Realistic) => profile_lines(network, false),
+        let lines = match (&kernels, basis.edition) {
+            (None, Edition::Realistic) => profile_lines(network, false),
             _ => None,
         };
         let lines = lines.map(|lines| {

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::facts::{AllreduceAlgorithm, FrameworkMemory, HaloTransport, KernelFacts};
-use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::names::named_enum;
 use crate::oracle::model::practice::MemoryFormat;
 
@@ -39,7 +39,7 @@ named_enum! {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Terms {
     /// The edition.
-    pub fidelity: Fidelity,
+    pub edition: Edition,
     /// GPU memory bandwidth (bytes/s) of the roofline; `None`: off.
     pub memory_bandwidth_bytes_per_s: Option<f64>,
     /// Whether elementwise layers inside a spatial split are split (on
@@ -70,7 +70,7 @@ impl Terms {
     /// Every term off: the ideal edition.
     pub fn ideal() -> Self {
         Self {
-            fidelity: Fidelity::Ideal,
+            edition: Edition::Ideal,
             memory_bandwidth_bytes_per_s: None,
             elementwise_split: false,
             allreduce: AllreduceAlgorithm::Ring,
@@ -85,14 +85,14 @@ impl Terms {
         }
     }
 
-    /// The terms of `fidelity` on `cluster`: each on when the edition is
+    /// The terms of `edition` on `cluster`: each on when the edition is
     /// realistic and the cluster gives its fact.
-    pub fn new(cluster: &Cluster, fidelity: Fidelity) -> Self {
+    pub fn new(cluster: &Cluster, edition: Edition) -> Self {
         let facts = cluster.realistic();
-        match fidelity {
-            Fidelity::Ideal => Self::ideal(),
-            Fidelity::Realistic => Self {
-                fidelity,
+        match edition {
+            Edition::Ideal => Self::ideal(),
+            Edition::Realistic => Self {
+                edition,
                 memory_bandwidth_bytes_per_s: facts.memory_bandwidth_bytes_per_s,
                 elementwise_split: facts.memory_bandwidth_bytes_per_s.is_some(),
                 // left out: NCCL's choice (today's practice), except on a flat ParaDL

@@ -10,8 +10,8 @@ use super::split::{SplitAxis, SplitPlan};
 use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::devices;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::facts::KernelFacts;
-use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
 use crate::oracle::model::practice::{MemoryFormat, Precision};
@@ -437,7 +437,7 @@ impl Kernels {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimeBasis {
     /// The edition.
-    pub fidelity: Fidelity,
+    pub edition: Edition,
     /// `h`: bytes of an item (the roofline's traffic).
     pub item_bytes: f64,
     /// The arithmetic (`R_p`).
@@ -451,9 +451,9 @@ pub struct TimeBasis {
 impl TimeBasis {
     /// The basis of an edition at the defaults (fp32, 4-byte items, no
     /// recompute).
-    pub fn edition(fidelity: Fidelity) -> Self {
+    pub fn edition(edition: Edition) -> Self {
         Self {
-            fidelity,
+            edition,
             item_bytes: DEFAULT_BYTES_PER_ITEM,
             precision: Precision::Fp32,
             recompute: false,
@@ -464,7 +464,7 @@ impl TimeBasis {
     /// The basis a checked run is costed on.
     pub fn of(run: &Run) -> Self {
         Self {
-            fidelity: run.fidelity,
+            edition: run.edition,
             item_bytes: run.item_bytes(),
             precision: run.precision,
             recompute: run.recompute,

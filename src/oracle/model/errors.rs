@@ -93,7 +93,7 @@ pub enum Rule {
     Repeated(String),
     /// A calibration made for the other edition of the model.
     #[error(
-        "was made for the {made_for} edition, but the run uses the {found} edition: calibrate again with --fidelity {found}"
+        "was made for the {made_for} edition, but the run uses the {found} edition: calibrate again with --edition {found}"
     )]
     EditionMismatch { made_for: String, found: String },
     /// A measurement against a projection whose ratio is not finite and

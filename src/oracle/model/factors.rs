@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::checks;
+use super::edition::Edition;
 use super::errors::{InputError, Rule};
-use super::fidelity::Fidelity;
 use super::field::Field;
 use super::strategy::Strategy;
 
@@ -50,7 +50,8 @@ pub struct StrategyKappa {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FactorsSpec {
     /// The edition whose projections were calibrated.
-    pub fidelity: Fidelity,
+    #[serde(rename = "fidelity")]
+    pub edition: Edition,
     /// The factors of strategies that no run measured.
     pub global: Kappa,
     /// The factors of the strategies that runs measured.
@@ -69,7 +70,7 @@ pub const MAX_FACTOR: f64 = 1e6;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "FactorsSpec", into = "FactorsSpec")]
 pub struct Factors {
-    fidelity: Fidelity,
+    edition: Edition,
     global: Kappa,
     measured: [Option<Kappa>; Strategy::ALL.len()],
 }
@@ -98,15 +99,15 @@ impl Factors {
             *slot = Some(entry.kappa);
         }
         Ok(Self {
-            fidelity: spec.fidelity,
+            edition: spec.edition,
             global: spec.global,
             measured,
         })
     }
 
     /// The edition whose projections these factors correct.
-    pub fn fidelity(&self) -> Fidelity {
-        self.fidelity
+    pub fn edition(&self) -> Edition {
+        self.edition
     }
 
     /// The global factors.
@@ -137,7 +138,7 @@ impl TryFrom<FactorsSpec> for Factors {
 impl From<Factors> for FactorsSpec {
     fn from(factors: Factors) -> Self {
         FactorsSpec {
-            fidelity: factors.fidelity,
+            edition: factors.edition,
             global: factors.global,
             strategies: Strategy::ALL
                 .into_iter()
@@ -155,7 +156,7 @@ mod tests {
 
     fn spec() -> FactorsSpec {
         FactorsSpec {
-            fidelity: Fidelity::Realistic,
+            edition: Edition::Realistic,
             global: Kappa {
                 compute: 1.5,
                 communication: 2.0,
@@ -197,9 +198,6 @@ mod tests {
         assert!(matches!(Factors::new(bad).unwrap_err().rule, Rule::Repeated(_)));
         // extra keys of the calibration report are ignored
         let json = r#"{"fidelity":"ideal","global":{"compute":1,"communication":1},"runs":[1,2]}"#;
-        assert_eq!(
-            serde_json::from_str::<Factors>(json).unwrap().fidelity(),
-            Fidelity::Ideal
-        );
+        assert_eq!(serde_json::from_str::<Factors>(json).unwrap().edition(), Edition::Ideal);
     }
 }

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_COUNT, MAX_GPUS};
 use super::cluster::Cluster;
+use super::edition::Edition;
 use super::errors::{InputError, Rule};
 use super::factors::{Factors, Kappa};
-use super::fidelity::Fidelity;
 use super::network::Network;
 use super::practice::{MemoryFormat, Optimizer, Precision};
 use super::strategy::Strategy;
@@ -76,8 +76,8 @@ pub struct RunSpec {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub update_s: f64,
     /// The edition of the model (default: realistic).
-    #[serde(default)]
-    pub fidelity: Fidelity,
+    #[serde(default, rename = "fidelity")]
+    pub edition: Edition,
     /// Calibration factors (section 8) to apply, made for the same edition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Factors>,
@@ -126,7 +126,7 @@ impl RunSpec {
             group_size: None,
             split: None,
             update_s: 0.0,
-            fidelity: Fidelity::default(),
+            edition: Edition::default(),
             calibration: None,
             precision: Precision::default(),
             optimizer: Optimizer::default(),
@@ -152,8 +152,8 @@ impl RunSpec {
 
     /// The same run in another edition of the model.
     #[must_use]
-    pub fn in_edition(self, fidelity: Fidelity) -> Self {
-        Self { fidelity, ..self }
+    pub fn in_edition(self, edition: Edition) -> Self {
+        Self { edition, ..self }
     }
 }
 
@@ -183,7 +183,7 @@ pub struct Run {
     /// `F` holds the optimizer's step).
     pub measured_step: bool,
     /// The edition of the model.
-    pub fidelity: Fidelity,
+    pub edition: Edition,
     /// Calibration factors, if any.
     pub calibration: Option<Factors>,
     /// Arithmetic.
@@ -216,7 +216,7 @@ impl Run {
     /// (0, 1024]; `segments` below 1; for hybrids a `group_size` that does
     /// not divide `gpus`; a split set whose length is not the layer count;
     /// a negative or non-finite `update_s`; a calibration made for the
-    /// other edition (`calibration.fidelity`); a ZeRO stage above 3, or
+    /// other edition (`calibration.edition`); a ZeRO stage above 3, or
     /// above 0 for a strategy without a data-parallel dimension; a bucket
     /// outside 1 KiB to 1e6 MiB.
     pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
@@ -254,13 +254,13 @@ impl Run {
         };
         let update_s = checks::within("update_s", spec.update_s, 0.0, 1e6)?;
         if let Some(factors) = &spec.calibration
-            && factors.fidelity() != spec.fidelity
+            && factors.edition() != spec.edition
         {
             return Err(InputError::new(
                 "calibration.fidelity",
                 Rule::EditionMismatch {
-                    made_for: factors.fidelity().name().into(),
-                    found: spec.fidelity.name().into(),
+                    made_for: factors.edition().name().into(),
+                    found: spec.edition.name().into(),
                 },
             ));
         }
@@ -285,7 +285,7 @@ impl Run {
             update_s,
             framework_s: network.framework_s(),
             measured_step: network.step().is_some(),
-            fidelity: spec.fidelity,
+            edition: spec.edition,
             calibration: spec.calibration,
             precision: spec.precision,
             optimizer: spec.optimizer,
@@ -309,7 +309,7 @@ impl Run {
             group_size: self.strategy.is_hybrid().then_some(self.group_size),
             split: self.split.clone(),
             update_s: self.update_s,
-            fidelity: self.fidelity,
+            edition: self.edition,
             calibration: self.calibration,
             precision: self.precision,
             optimizer: self.optimizer,

@@ -36,7 +36,7 @@ impl Quantity {
                     _ => None,
                 })
                 .unwrap_or(f64::NAN),
-            Self::Edition(fidelity) if fidelity == p.fidelity => p.total_s,
+            Self::Edition(edition) if edition == p.edition => p.total_s,
             Self::Edition(_) => f64::NAN,
         }
     }

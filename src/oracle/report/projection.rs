@@ -9,7 +9,7 @@ use super::track_record::Band;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::terms::AppliedTerm;
-use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::practice::{Optimizer, Precision};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
@@ -22,7 +22,8 @@ pub struct Projection {
     /// Strategy.
     pub strategy: Strategy,
     /// The edition of the model it follows.
-    pub fidelity: Fidelity,
+    #[serde(rename = "fidelity")]
+    pub edition: Edition,
     /// `p`.
     pub gpus: u64,
     /// `B`.

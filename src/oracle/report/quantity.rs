@@ -6,7 +6,7 @@
 use crate::oracle::cost::communication::CommKind;
 use crate::oracle::cost::derivation::Unit;
 use crate::oracle::cost::memory::Part;
-use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::violation::Violation;
 
 /// A number a projection shows.
@@ -33,7 +33,7 @@ pub enum Quantity {
     /// run that does not fit fit (its `MemoryFit` finding's options).
     FitOption(u8),
     /// Time per epoch in the given edition (the other edition's number).
-    Edition(Fidelity),
+    Edition(Edition),
 }
 
 impl Quantity {
@@ -50,7 +50,7 @@ impl Quantity {
             Self::Part(part) => format!("memory-{}", part.key()),
             Self::Bound(limit) => format!("bound-{}", limit.name()),
             Self::FitOption(i) => format!("fit-{i}"),
-            Self::Edition(fidelity) => format!("total-{}", fidelity.name()),
+            Self::Edition(edition) => format!("total-{}", edition.name()),
         }
     }
 
@@ -76,7 +76,7 @@ impl Quantity {
             })
             .or_else(|| Violation::from_name(key.strip_prefix("bound-")?).map(Self::Bound))
             .or_else(|| key.strip_prefix("fit-")?.parse().ok().map(Self::FitOption))
-            .or_else(|| Fidelity::from_name(key.strip_prefix("total-")?).map(Self::Edition))
+            .or_else(|| Edition::from_name(key.strip_prefix("total-")?).map(Self::Edition))
     }
 
     /// What it is, in words: "epoch time", "halo exchange per epoch".
@@ -91,7 +91,7 @@ impl Quantity {
             Self::Part(part) => format!("{} per GPU", part.label()),
             Self::Bound(limit) => format!("scaling limit ({})", limit.label()),
             Self::FitOption(i) => format!("memory per GPU with change {} tried to make it fit", u16::from(i) + 1),
-            Self::Edition(fidelity) => format!("time per epoch in the {fidelity} edition"),
+            Self::Edition(edition) => format!("time per epoch in the {edition} edition"),
         }
     }
 

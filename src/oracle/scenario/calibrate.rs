@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use super::Scenario;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::errors::{InputError, ParseError, ParseProblem, Rule};
 use crate::oracle::model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
-use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::measured::{Located, MeasuredColumn, MeasuredRun};
 use crate::oracle::model::run::{Batch, Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -86,7 +86,8 @@ pub struct StrategyFactors {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Calibration {
     /// The edition whose projections were calibrated.
-    pub fidelity: Fidelity,
+    #[serde(rename = "fidelity")]
+    pub edition: Edition,
     /// The factors of strategies no run measured.
     pub global: Kappa,
     /// The factors of the measured strategies.
@@ -233,7 +234,7 @@ impl Calibration {
     /// factors are checked; an [`InputError`] naming a factor otherwise.
     pub fn factors(&self) -> Result<Factors, InputError> {
         Factors::new(FactorsSpec {
-            fidelity: self.fidelity,
+            edition: self.edition,
             global: self.global,
             strategies: self
                 .strategies
@@ -391,7 +392,7 @@ impl Scenario {
         let warnings = warnings(&measured, &strategies);
         let calibration = Calibration {
             warnings,
-            fidelity: template.fidelity,
+            edition: template.edition,
             global,
             strategies,
             mean_accuracy_before: mean(|r| r.accuracy_before),

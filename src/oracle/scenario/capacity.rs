@@ -57,7 +57,7 @@ mod tests {
     fn data_parallel_capacity_is_the_largest_fitting_batch() {
         let s = presets::scenario("resnet50", "abci").unwrap();
         let template =
-            RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(1.0)).in_edition(crate::oracle::Fidelity::Ideal);
+            RunSpec::new(Strategy::Data, 8, Batch::SamplesPerGpu(1.0)).in_edition(crate::oracle::Edition::Ideal);
         let cap = s.capacity(&template).unwrap();
         let best = cap.max_mini_batch.unwrap();
         let at = |b| {
@@ -76,7 +76,7 @@ mod tests {
         // the allocator and ABCI's 781 MiB reserved): the largest batch that fits, and more
         // samples per GPU than ParaDL's accounting allows
         let realistic = RunSpec {
-            fidelity: crate::oracle::Fidelity::Realistic,
+            edition: crate::oracle::Edition::Realistic,
             ..template
         };
         let real = s.capacity(&realistic).unwrap();

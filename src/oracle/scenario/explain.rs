@@ -7,9 +7,9 @@ use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
 use crate::oracle::cost::terms::Term;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::factors::Kappa;
-use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::network::ProfiledStep;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -124,7 +124,7 @@ impl Context<'_> {
     /// edition's terms and the calibration.
     fn time_sections(&self, own: &[u8]) -> Vec<u8> {
         let mut sections = own.to_vec();
-        if self.run.fidelity == Fidelity::Realistic {
+        if self.run.edition == Edition::Realistic {
             sections.push(7);
         }
         if self.run.calibration.is_some() {
@@ -396,9 +396,9 @@ impl Scenario {
     /// An [`InputError`] from [`Run::new`] when the run is invalid.
     pub fn explain(&self, spec: &RunSpec, quantity: Quantity) -> Result<Explanation, InputError> {
         match quantity {
-            Quantity::Edition(fidelity) => {
+            Quantity::Edition(edition) => {
                 let spec = RunSpec {
-                    fidelity,
+                    edition,
                     ..spec.clone()
                 };
                 let mut e = self.explain(&spec, Quantity::Total)?;
@@ -408,7 +408,7 @@ impl Scenario {
                     step.explains = None;
                 }
                 e.title = format!(
-                    "Time per epoch in the {fidelity} edition of {}",
+                    "Time per epoch in the {edition} edition of {}",
                     of_run(spec.strategy, spec.gpus)
                 );
                 return Ok(e);

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::oracle::cost::table::{CostTable, LayerCost};
 use crate::oracle::cost::times::TimeBasis;
 use crate::oracle::model::cluster::Cluster;
-use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::network::Network;
 use crate::oracle::model::practice::{MemoryFormat, Precision};
 use crate::oracle::model::run::Run;
@@ -40,7 +40,7 @@ use crate::oracle::model::run::Run;
 /// item size of the roofline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct TableKey {
-    fidelity: Fidelity,
+    edition: Edition,
     item_bytes_bits: u64,
     precision: Precision,
     recompute: bool,
@@ -50,18 +50,18 @@ struct TableKey {
 impl TableKey {
     fn new(basis: &TimeBasis) -> Self {
         Self {
-            fidelity: basis.fidelity,
+            edition: basis.edition,
             // the ideal edition's times do not depend on the item size
-            item_bytes_bits: match basis.fidelity {
-                Fidelity::Ideal => 0,
-                Fidelity::Realistic => basis.item_bytes.to_bits(),
+            item_bytes_bits: match basis.edition {
+                Edition::Ideal => 0,
+                Edition::Realistic => basis.item_bytes.to_bits(),
             },
             precision: basis.precision,
             recompute: basis.recompute,
             // the ideal edition's times do not depend on the layout
-            memory_format: match basis.fidelity {
-                Fidelity::Ideal => MemoryFormat::Nchw,
-                Fidelity::Realistic => basis.memory_format,
+            memory_format: match basis.edition {
+                Edition::Ideal => MemoryFormat::Nchw,
+                Edition::Realistic => basis.memory_format,
             },
         }
     }
@@ -97,7 +97,7 @@ impl Scenario {
     /// the per-layer times). The realistic edition's table at the defaults
     /// is built now, the others when first asked for.
     pub fn new(network: Network, cluster: Cluster) -> Self {
-        let basis = TimeBasis::edition(Fidelity::Realistic);
+        let basis = TimeBasis::edition(Edition::Realistic);
         let table = Arc::new(CostTable::for_basis(&network, &cluster, &basis));
         let mut tables = HashMap::new();
         tables.insert(TableKey::new(&basis), Arc::clone(&table));

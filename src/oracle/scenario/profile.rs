@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::Scenario;
 use crate::oracle::cost::memory::Part;
 use crate::oracle::cost::strategies::iteration_cost;
-use crate::oracle::model::fidelity::Fidelity;
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::practice::{Optimizer, Precision};
 use crate::oracle::model::run::{Batch, Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -49,19 +49,19 @@ pub struct ProfileCheck {
 
 impl Scenario {
     /// The network's measured step beside the model's projection of it, in
-    /// `fidelity`; `None` for a network without a measured step.
+    /// `edition`; `None` for a network without a measured step.
     ///
     /// # Formula
     /// The run is serial, one GPU, the profile's batch `B` and precision,
     /// with SGD and momentum (as the profiler steps): projected step
     /// `c + F` (`c` its forward and backward compute, uncalibrated);
     /// memory `Σ parts − reserved`; saved bytes `B·Σ saved_l`.
-    pub fn profile_check(&self, fidelity: Fidelity) -> Option<ProfileCheck> {
+    pub fn profile_check(&self, edition: Edition) -> Option<ProfileCheck> {
         let step = self.network().step()?;
         let spec = RunSpec {
             precision: step.precision,
             optimizer: Optimizer::Momentum,
-            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(step.batch)).in_edition(fidelity)
+            ..RunSpec::new(Strategy::Serial, 1, Batch::MiniBatch(step.batch)).in_edition(edition)
         };
         let run = Run::new(&spec, self.network(), self.cluster()).ok()?;
         let table = self.table_of(&run);

@@ -138,7 +138,7 @@ impl Scenario {
         }));
         Projection {
             strategy: run.strategy,
-            fidelity: run.fidelity,
+            edition: run.edition,
             gpus: run.gpus,
             mini_batch: run.mini_batch,
             samples_per_gpu: run.samples_per_gpu(),
@@ -163,7 +163,7 @@ impl Scenario {
             overlap: run.overlap,
             bottlenecks,
             terms,
-            band: (run.fidelity == crate::oracle::model::fidelity::Fidelity::Realistic)
+            band: (run.edition == crate::oracle::model::edition::Edition::Realistic)
                 .then(|| track_record::band(self.cluster().device().map(|g| g.architecture), run.precision)),
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,

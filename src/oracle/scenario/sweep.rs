@@ -51,7 +51,7 @@ impl Scenario {
     /// template's batch on one GPU `b₁`.
     pub fn ideal_epoch_s(&self, template: &RunSpec, gpus: u64) -> f64 {
         let table = self.table_for(&crate::oracle::cost::times::TimeBasis {
-            fidelity: template.fidelity,
+            edition: template.edition,
             item_bytes: template.bytes_per_item * template.precision.item_share(),
             precision: template.precision,
             recompute: template.recompute,
@@ -98,7 +98,7 @@ mod tests {
         let s = presets::scenario("resnet50", "abci").unwrap();
         for template in [
             RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)),
-            RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)).in_edition(crate::oracle::Fidelity::Ideal),
+            RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(64.0)).in_edition(crate::oracle::Edition::Ideal),
         ] {
             let serial = s.project(&template).unwrap();
             assert_eq!(s.ideal_epoch_s(&template, 1), serial.total_s);

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::CLUSTER;
 use super::runs::{Selected, Tier, ValidationRun, parse, runs};
+use crate::oracle::model::edition::Edition;
 use crate::oracle::model::errors::OracleError;
-use crate::oracle::model::fidelity::Fidelity;
 use crate::oracle::model::measured::{Located, MeasuredRun};
 use crate::oracle::model::run::{Batch, RunSpec};
 use crate::oracle::model::strategy::Strategy;
@@ -234,15 +234,15 @@ fn report_of(selected: Selected, tier: Tier) -> Result<Report, OracleError> {
     }
     let mut predicted: Vec<Option<Predictions>> = vec![None; runs.len()];
     let mut skipped = Vec::new();
-    let template = |fidelity: Fidelity| RunSpec::new(Strategy::Data, 1, Batch::MiniBatch(1)).in_edition(fidelity);
+    let template = |edition: Edition| RunSpec::new(Strategy::Data, 1, Batch::MiniBatch(1)).in_edition(edition);
     // uncalibrated, run by run
     let mut before: Vec<[Option<(f64, f64)>; 2]> = vec![[None; 2]; runs.len()];
     for (i, run) in runs.iter().enumerate() {
         let Some(scenario) = scenarios.get(&run.model) else {
             continue;
         };
-        for (slot, fidelity) in [Fidelity::Ideal, Fidelity::Realistic].into_iter().enumerate() {
-            match scenario.calibrate(std::slice::from_ref(&located(run)), &template(fidelity)) {
+        for (slot, edition) in [Edition::Ideal, Edition::Realistic].into_iter().enumerate() {
+            match scenario.calibrate(std::slice::from_ref(&located(run)), &template(edition)) {
                 Ok(c) => {
                     let b = c.runs[0].before;
                     before[i][slot] = Some((b.compute_s, b.communication_s));

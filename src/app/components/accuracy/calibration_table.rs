@@ -68,7 +68,7 @@ pub fn calibration_table(props: &CalibrationTableProps) -> Html {
     html! {
         <div class="calibration-result">
             <table class="factors">
-                <caption>{ format!("Factors of the {} edition", c.fidelity) }</caption>
+                <caption>{ format!("Factors of the {} edition", c.edition) }</caption>
                 <thead><tr>
                     <th scope="col">{ "strategy" }</th><th scope="col">{ "runs" }</th>
                     <th scope="col">{ "κ compute" }</th><th scope="col">{ "κ communication" }</th>

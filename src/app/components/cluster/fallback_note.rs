@@ -5,12 +5,12 @@
 use yew::prelude::*;
 
 use crate::app::components::AnswerProps;
-use crate::oracle::{Fallback, Fidelity};
+use crate::oracle::{Edition, Fallback};
 
 /// The note, in the realistic edition, when a term fell back.
 #[function_component(FallbackNote)]
 pub fn fallback_note(props: &AnswerProps) -> Html {
-    if props.answer.results.fidelity != Fidelity::Realistic {
+    if props.answer.results.edition != Edition::Realistic {
         return html! {};
     }
     let fallbacks = props.answer.scenario.cluster().fallbacks();

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::app::components::AnswerProps;
-use crate::oracle::{Fidelity, Profile, Term, units};
+use crate::oracle::{Edition, Profile, Term, units};
 
 /// The note under the network's origin.
 #[function_component(ProfileNote)]
@@ -28,10 +28,10 @@ pub fn profile_note(props: &AnswerProps) -> Html {
         .ranking
         .first()
         .and_then(|p| p.terms.iter().find(|t| t.term == Term::ProfileScaling));
-    let effect = match (results.fidelity, scaled) {
-        (Fidelity::Ideal, _) => "The ideal edition uses it as it is, on any GPU.".to_string(),
-        (Fidelity::Realistic, Some(term)) => format!("Scaled to this cluster's GPU: {}.", term.detail()),
-        (Fidelity::Realistic, None) => "Same GPU as this cluster's: used as it is.".to_string(),
+    let effect = match (results.edition, scaled) {
+        (Edition::Ideal, _) => "The ideal edition uses it as it is, on any GPU.".to_string(),
+        (Edition::Realistic, Some(term)) => format!("Scaled to this cluster's GPU: {}.", term.detail()),
+        (Edition::Realistic, None) => "Same GPU as this cluster's: used as it is.".to_string(),
     };
     html! {
         <p class="source" id="profile-note">
@@ -44,7 +44,7 @@ pub fn profile_note(props: &AnswerProps) -> Html {
 /// beside the model's at its batch on one GPU of this cluster.
 fn measured_note(props: &AnswerProps) -> Html {
     let answer = &props.answer;
-    let Some(check) = answer.scenario.profile_check(answer.results.fidelity) else {
+    let Some(check) = answer.scenario.profile_check(answer.results.edition) else {
         return html! {};
     };
     html! {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::app::components::AnswerProps;
 use crate::app::components::results::explained_sentence::{Said, Span, spans};
-use crate::oracle::{CommKind, Fidelity, Quantity, units};
+use crate::oracle::{CommKind, Edition, Quantity, units};
 
 /// The note under the findings.
 #[function_component(EditionNote)]
@@ -25,7 +25,7 @@ pub fn edition_note(props: &AnswerProps) -> Html {
         };
         // the GPU count opens the GPU-hours (which count them); the other
         // edition's numbers open its own explanation
-        let there = Quantity::Edition(o.fidelity);
+        let there = Quantity::Edition(o.edition);
         vec![
             Span::Text(format!("{strategy} at ")),
             at(Quantity::GpuHours, gpus.to_string(), gpus as f64),
@@ -35,7 +35,7 @@ pub fn edition_note(props: &AnswerProps) -> Html {
             at(there, units::seconds(o.total_s), o.total_s),
             Span::Text(format!(
                 " in the {} edition{} (",
-                o.fidelity,
+                o.edition,
                 if shown.calibration.is_some() {
                     ", uncalibrated"
                 } else {
@@ -59,9 +59,9 @@ pub fn edition_note(props: &AnswerProps) -> Html {
         said
     });
     html! {
-        <section id="edition" class="edition-note" data-fidelity={results.fidelity.name()} aria-label="Edition of the model">
-            <p><strong>{ format!("{} edition. ", capitalised(results.fidelity)) }</strong><Said spans={comparison.unwrap_or_default()} /></p>
-            if results.fidelity == Fidelity::Realistic {
+        <section id="edition" class="edition-note" data-edition={results.edition.name()} aria-label="Edition of the model">
+            <p><strong>{ format!("{} edition. ", capitalised(results.edition)) }</strong><Said spans={comparison.unwrap_or_default()} /></p>
+            if results.edition == Edition::Realistic {
                 if shown.terms.is_empty() {
                     <p class="quiet">{ "No realistic term applied: this cluster gives none of their facts, so both editions agree." }</p>
                 } else {
@@ -73,9 +73,9 @@ pub fn edition_note(props: &AnswerProps) -> Html {
     }
 }
 
-fn capitalised(fidelity: Fidelity) -> &'static str {
-    match fidelity {
-        Fidelity::Ideal => "Ideal",
-        Fidelity::Realistic => "Realistic",
+fn capitalised(edition: Edition) -> &'static str {
+    match edition {
+        Edition::Ideal => "Ideal",
+        Edition::Realistic => "Realistic",
     }
 }

@@ -50,7 +50,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 </>
             }
         };
-        let record = track_record::typical(p.strategy, p.fidelity, props.calibration.as_ref());
+        let record = track_record::typical(p.strategy, p.edition, props.calibration.as_ref());
         let epoch = record.map_or_else(
             || html! {},
             |r| {

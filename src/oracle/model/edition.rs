@@ -5,7 +5,7 @@ use super::names::named_enum;
 
 named_enum! {
     /// Which edition of the model a projection follows.
-    pub enum Fidelity {
+    pub enum Edition {
         /// Sections 1 to 6 exactly: ParaDL's published model.
         Ideal => ("ideal", "ideal (ParaDL's published model)"),
         /// The ideal model plus the terms of section 7, each driven by a
@@ -15,14 +15,14 @@ named_enum! {
     }
 }
 
-impl Default for Fidelity {
+impl Default for Edition {
     /// The realistic edition is the default everywhere.
     fn default() -> Self {
         Self::Realistic
     }
 }
 
-impl std::str::FromStr for Fidelity {
+impl std::str::FromStr for Edition {
     type Err = super::errors::InputError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
@@ -30,7 +30,7 @@ impl std::str::FromStr for Fidelity {
     }
 }
 
-impl Fidelity {
+impl Edition {
     /// The other edition.
     pub fn other(self) -> Self {
         match self {
@@ -46,9 +46,9 @@ mod tests {
 
     #[test]
     fn realistic_by_default_and_names_parse() {
-        assert_eq!(Fidelity::default(), Fidelity::Realistic);
-        assert_eq!(" Ideal ".parse::<Fidelity>().unwrap(), Fidelity::Ideal);
-        assert_eq!(Fidelity::Ideal.other(), Fidelity::Realistic);
-        assert_eq!("exact".parse::<Fidelity>().unwrap_err().field, "fidelity");
+        assert_eq!(Edition::default(), Edition::Realistic);
+        assert_eq!(" Ideal ".parse::<Edition>().unwrap(), Edition::Ideal);
+        assert_eq!(Edition::Ideal.other(), Edition::Realistic);
+        assert_eq!("exact".parse::<Edition>().unwrap_err().field, "fidelity");
     }
 }
