@@ -641,9 +641,11 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
                     sms,
                     gemm_flops_per_s: GemmRates {
                         fp32,
-                        tf32: half,
-                        fp16: half,
-                        bf16: None,
+                        by_precision: PrecisionRates {
+                            tf32: half,
+                            fp16: half,
+                            bf16: None,
+                        },
                     },
                     kernel_overhead_s,
                     stream_bytes_per_s,

@@ -11,8 +11,8 @@
 mod toy;
 
 use paradl::oracle::{
-    Batch, Cluster, CommKind, Edition, FrameworkMemory, GemmRates, KernelFacts, Network, Precision, Projection,
-    RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
+    Batch, Cluster, CommKind, Edition, FrameworkMemory, GemmRates, KernelFacts, Network, Precision, PrecisionRates,
+    Projection, RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
 };
 
 fn close(got: f64, want: f64) {
@@ -48,9 +48,11 @@ fn kernels(overhead_s: f64) -> RealisticFacts {
             sms: 2,
             gemm_flops_per_s: GemmRates {
                 fp32: 1e12,
-                tf32: None,
-                fp16: Some(4e12),
-                bf16: None,
+                by_precision: PrecisionRates {
+                    tf32: None,
+                    fp16: Some(4e12),
+                    bf16: None,
+                },
             },
             kernel_overhead_s: overhead_s,
             stream_bytes_per_s: None,

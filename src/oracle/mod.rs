@@ -119,12 +119,14 @@ pub use cost::table::{CostTable, LayerCost};
 pub use cost::terms::{Applied, AppliedTerm, Term, Terms};
 pub use cost::times::{ProfileScaling, TimeBasis};
 pub use model::checks::{MAX_COUNT, MAX_GPUS};
-pub use model::cluster::{Cluster, ClusterSpec, Fallback, LinkSpec, PrecisionRates, SwitchLevelSpec};
+pub use model::cluster::{Cluster, ClusterSpec, Fallback, LinkSpec, SwitchLevelSpec};
 pub use model::edit;
 pub use model::edition::Edition;
 pub use model::errors::{GraphError, InputError, NodeRef, OracleError, ParseError, ParseProblem, ProfileError, Rule};
 pub use model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
-pub use model::facts::{AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, RealisticFacts};
+pub use model::facts::{
+    AllreduceAlgorithm, FrameworkMemory, GemmRates, HaloTransport, KernelFacts, PrecisionRates, RealisticFacts,
+};
 pub use model::field::{Field, Segment};
 pub use model::inventory::{Inventory, LayerFacts, weight_sharing};
 pub use model::layer::{Function, Layer, LayerKind, LayerSpec, Source};

@@ -373,7 +373,7 @@ pub const FACTS: [ClusterField; 17] = [
         unit: "TFLOP/s",
         scale: 1e12,
         whole: false,
-        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.tf32),
+        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.by_precision.tf32),
         set: Set::Kernel(KernelPart::Tf32),
     },
     ClusterField {
@@ -384,7 +384,7 @@ pub const FACTS: [ClusterField; 17] = [
         unit: "TFLOP/s",
         scale: 1e12,
         whole: false,
-        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.fp16),
+        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.by_precision.fp16),
         set: Set::Kernel(KernelPart::Fp16),
     },
     ClusterField {
@@ -395,7 +395,7 @@ pub const FACTS: [ClusterField; 17] = [
         unit: "TFLOP/s",
         scale: 1e12,
         whole: false,
-        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.bf16),
+        get: |c| c.realistic.kernels.and_then(|k| k.gemm_flops_per_s.by_precision.bf16),
         set: Set::Kernel(KernelPart::Bf16),
     },
     ClusterField {

@@ -11,8 +11,8 @@ use crate::app::input::quantity;
 use crate::app::input::source::ClusterSource;
 use crate::app::state::editor::Editor;
 use crate::oracle::{
-    AllreduceAlgorithm, Cluster, ClusterSpec, GemmRates, HaloTransport, KernelFacts, OracleError, SwitchLevelSpec,
-    presets, units,
+    AllreduceAlgorithm, Cluster, ClusterSpec, GemmRates, HaloTransport, KernelFacts, OracleError, PrecisionRates,
+    SwitchLevelSpec, presets, units,
 };
 
 /// The cluster editor.
@@ -221,9 +221,9 @@ impl Groups {
             kernels: [
                 k.map(|k| k.sms as f64),
                 k.map(|k| k.gemm_flops_per_s.fp32),
-                k.and_then(|k| k.gemm_flops_per_s.tf32),
-                k.and_then(|k| k.gemm_flops_per_s.fp16),
-                k.and_then(|k| k.gemm_flops_per_s.bf16),
+                k.and_then(|k| k.gemm_flops_per_s.by_precision.tf32),
+                k.and_then(|k| k.gemm_flops_per_s.by_precision.fp16),
+                k.and_then(|k| k.gemm_flops_per_s.by_precision.bf16),
                 k.map(|k| k.kernel_overhead_s),
             ],
         }
@@ -285,7 +285,10 @@ impl Groups {
             _ if self.kernels.iter().all(Option::is_none) => None,
             (Some(sms), Some(fp32), Some(kernel_overhead_s)) => Some(KernelFacts {
                 sms: sms as u64,
-                gemm_flops_per_s: GemmRates { fp32, tf32, fp16, bf16 },
+                gemm_flops_per_s: GemmRates {
+                    fp32,
+                    by_precision: PrecisionRates { tf32, fp16, bf16 },
+                },
                 kernel_overhead_s,
                 stream_bytes_per_s,
             }),

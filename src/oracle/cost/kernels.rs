@@ -579,7 +579,11 @@ impl GpuModel {
                 r.rate(Precision::Fp16),
                 r.rate(Precision::Bf16),
             ],
-            tensor: [r.tf32.is_some(), r.fp16.is_some(), r.bf16.is_some()],
+            tensor: [
+                r.by_precision.tf32.is_some(),
+                r.by_precision.fp16.is_some(),
+                r.by_precision.bf16.is_some(),
+            ],
             bandwidth: facts.stream_bytes_per_s.unwrap_or(bandwidth),
             facts: Some(facts),
         }
@@ -634,7 +638,7 @@ impl GpuModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::model::facts::GemmRates;
+    use crate::oracle::model::facts::{GemmRates, PrecisionRates};
     use crate::oracle::model::layer::LayerSpec;
 
     fn gpu(sms: u64, overhead: f64) -> GpuModel {
@@ -643,9 +647,11 @@ mod tests {
                 sms,
                 gemm_flops_per_s: GemmRates {
                     fp32: 10e12,
-                    tf32: None,
-                    fp16: Some(100e12),
-                    bf16: None,
+                    by_precision: PrecisionRates {
+                        tf32: None,
+                        fp16: Some(100e12),
+                        bf16: None,
+                    },
                 },
                 kernel_overhead_s: overhead,
                 stream_bytes_per_s: None,

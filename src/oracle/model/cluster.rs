@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::checks::{self, MAX_GPUS, MAX_LATENCY_S, MAX_RATE, MIN_RATE};
 use super::devices::{self, Datasheet, Gpu, SUSTAINED};
 use super::errors::{InputError, Rule};
-use super::facts::{FRAMEWORK_MEMORY, RESERVED_BYTES, RealisticFacts};
+use super::facts::{FRAMEWORK_MEMORY, PrecisionRates, RESERVED_BYTES, RealisticFacts};
 use super::field::Field;
 use super::practice::Precision;
 
@@ -28,28 +28,6 @@ pub struct SwitchLevelSpec {
     pub span_nodes: Option<u64>,
     /// Latency of one switch of this level, in seconds.
     pub latency_s: f64,
-}
-
-/// Sustained FLOP/s of one GPU in the precisions other than FP32 (whose
-/// rate is `R`); a rate left out is `R` (section 9).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct PrecisionRates {
-    /// TF32 tensor cores.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tf32: Option<f64>,
-    /// FP16 tensor cores (FP32 accumulate).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fp16: Option<f64>,
-    /// BF16 tensor cores.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bf16: Option<f64>,
-}
-
-impl PrecisionRates {
-    /// None is given.
-    pub fn is_empty(&self) -> bool {
-        *self == Self::default()
-    }
 }
 
 /// A cluster as entered: plain data, not yet checked.
@@ -258,12 +236,8 @@ impl Cluster {
         }
         check_switch_levels(&spec.switch_levels)?;
         spec.realistic.check()?;
-        let rates = spec.gpu_flops_by_precision;
-        for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
-            if let Some(rate) = rate {
-                checks::within(Field::from("gpu_flops_by_precision").key(key), rate, MIN_RATE, MAX_RATE)?;
-            }
-        }
+        spec.gpu_flops_by_precision
+            .check(&Field::from("gpu_flops_by_precision"))?;
         if let Some(gpu) = &spec.gpu {
             checks::name("gpu", gpu)?;
         }
@@ -314,14 +288,9 @@ impl Cluster {
     /// `R_p`: sustained FLOP/s of one GPU in `precision` (`R` when the
     /// cluster gives no rate for it).
     pub fn flops_per_s(&self, precision: Precision) -> f64 {
-        let rates = &self.spec.gpu_flops_by_precision;
-        let rate = match precision {
-            Precision::Fp32 => None,
-            Precision::Tf32 => rates.tf32,
-            Precision::Fp16 => rates.fp16,
-            Precision::Bf16 => rates.bf16,
-        };
-        rate.unwrap_or(self.spec.gpu_flops_per_s)
+        self.spec
+            .gpu_flops_by_precision
+            .rate(precision, self.spec.gpu_flops_per_s)
     }
 
     /// `M`: bytes of memory per GPU.

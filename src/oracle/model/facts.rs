@@ -90,17 +90,15 @@ pub struct RealisticFacts {
     pub in_network_reduction: Option<bool>,
 }
 
-/// Sustained FLOP/s of one GPU's large matrix multiplications, per
-/// precision (section 11): the datasheet's dense peak times a measured
-/// fraction. A precision left out runs at the FP32 rate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct GemmRates {
-    /// FP32 (CUDA cores).
-    pub fp32: f64,
+/// Sustained FLOP/s of one GPU in the precisions other than FP32, each
+/// optional (sections 9 and 11): a precision left out runs at the FP32
+/// rate.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct PrecisionRates {
     /// TF32 tensor cores.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tf32: Option<f64>,
-    /// FP16 tensor cores.
+    /// FP16 tensor cores (FP32 accumulate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fp16: Option<f64>,
     /// BF16 tensor cores.
@@ -108,16 +106,55 @@ pub struct GemmRates {
     pub bf16: Option<f64>,
 }
 
-impl GemmRates {
-    /// The rate of `precision` (FP32's when the GPU gives none for it).
-    pub fn rate(&self, precision: Precision) -> f64 {
+impl PrecisionRates {
+    /// None is given.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The rate of `precision`: `fp32_flops_per_s` for FP32 or a precision
+    /// without a rate of its own.
+    pub fn rate(&self, precision: Precision, fp32_flops_per_s: f64) -> f64 {
         let rate = match precision {
             Precision::Fp32 => None,
             Precision::Tf32 => self.tf32,
             Precision::Fp16 => self.fp16,
             Precision::Bf16 => self.bf16,
         };
-        rate.unwrap_or(self.fp32)
+        rate.unwrap_or(fp32_flops_per_s)
+    }
+
+    /// Checks each rate given.
+    ///
+    /// # Errors
+    /// An [`InputError`] naming the rate (`at.tf32`...) outside
+    /// `[MIN_RATE, MAX_RATE]`.
+    pub fn check(&self, at: &Field) -> Result<(), InputError> {
+        for (key, rate) in [("tf32", self.tf32), ("fp16", self.fp16), ("bf16", self.bf16)] {
+            if let Some(rate) = rate {
+                checks::within(at.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Sustained FLOP/s of one GPU's large matrix multiplications, per
+/// precision (section 11): the datasheet's dense peak times a measured
+/// fraction. Written as one object (`{"fp32": .., "tf32": ..}`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GemmRates {
+    /// FP32 (CUDA cores).
+    pub fp32: f64,
+    /// The tensor cores' precisions.
+    #[serde(flatten)]
+    pub by_precision: PrecisionRates,
+}
+
+impl GemmRates {
+    /// The rate of `precision` (FP32's when the GPU gives none for it).
+    pub fn rate(&self, precision: Precision) -> f64 {
+        self.by_precision.rate(precision, self.fp32)
     }
 }
 
@@ -185,11 +222,7 @@ impl KernelFacts {
         let rates = self.gemm_flops_per_s;
         let gemm = at.clone().key("gemm_flops_per_s");
         checks::within(gemm.clone().key("fp32"), rates.fp32, MIN_RATE, MAX_RATE)?;
-        for (key, rate) in [("tf32", rates.tf32), ("fp16", rates.fp16), ("bf16", rates.bf16)] {
-            if let Some(rate) = rate {
-                checks::within(gemm.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
-            }
-        }
+        rates.by_precision.check(&gemm)?;
         if let Some(bw) = self.stream_bytes_per_s {
             checks::within(at.clone().key("stream_bytes_per_s"), bw, MIN_RATE, MAX_RATE)?;
         }

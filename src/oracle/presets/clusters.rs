@@ -75,7 +75,8 @@
 //!   hybrid cube mesh, ABCI (whose facts are the original tool's) or
 //!   RCCL's inter-node rate: those keep their links' bandwidth.
 
-use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, PrecisionRates, SwitchLevelSpec};
+use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
+use crate::oracle::model::facts::PrecisionRates;
 use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, KernelFacts, RealisticFacts};
 use crate::oracle::model::network::ProfiledGpu;
 

@@ -17,7 +17,7 @@
 
 use super::checks::{self, MAX_RATE, MIN_RATE};
 use super::errors::{InputError, Rule};
-use super::facts::{GemmRates, KernelFacts};
+use super::facts::{GemmRates, KernelFacts, PrecisionRates};
 use super::field::Field;
 use super::network::ProfiledGpu;
 use serde::{Deserialize, Serialize};
@@ -281,9 +281,11 @@ impl Gpu {
             sms: self.sms,
             gemm_flops_per_s: GemmRates {
                 fp32: self.peaks.fp32 * self.fp32_fraction.value,
-                tf32: tensor(self.peaks.tf32),
-                fp16: tensor(self.peaks.fp16),
-                bf16: tensor(self.peaks.bf16),
+                by_precision: PrecisionRates {
+                    tf32: tensor(self.peaks.tf32),
+                    fp16: tensor(self.peaks.fp16),
+                    bf16: tensor(self.peaks.bf16),
+                },
             },
             kernel_overhead_s: KERNEL_OVERHEAD_S,
             stream_bytes_per_s: Some(self.stream_bytes_per_s.value),
@@ -507,15 +509,15 @@ mod tests {
     fn kernel_facts_are_the_measured_fractions_of_the_peaks() {
         let a100 = device("A100", None).unwrap().kernels();
         assert_eq!(a100.sms, 108);
-        assert!((a100.gemm_flops_per_s.bf16.unwrap() - 0.869 * 312e12).abs() < 1.0);
+        assert!((a100.gemm_flops_per_s.by_precision.bf16.unwrap() - 0.869 * 312e12).abs() < 1.0);
         assert!((a100.gemm_flops_per_s.fp32 - 0.85 * 19.5e12).abs() < 1.0);
         // V100 has no TF32 or BF16 units: those run at FP32
         let v100 = device("V100", None).unwrap().kernels();
-        assert_eq!(v100.gemm_flops_per_s.tf32, None);
-        assert_eq!(v100.gemm_flops_per_s.bf16, None);
+        assert_eq!(v100.gemm_flops_per_s.by_precision.tf32, None);
+        assert_eq!(v100.gemm_flops_per_s.by_precision.bf16, None);
         // a Pascal GPU has no tensor cores: FP16 runs at the FP32 rate
         let p100 = device("Tesla P100-SXM2-16GB", None).unwrap().kernels();
-        assert_eq!(p100.gemm_flops_per_s.fp16, None);
+        assert_eq!(p100.gemm_flops_per_s.by_precision.fp16, None);
         // H100 and B200 differ from A100 by their own measurements, not by ratio of peaks
         let h100 = device("H100", None).unwrap().gpu();
         let b200 = device("B200", None).unwrap().gpu();
@@ -568,7 +570,7 @@ mod tests {
         let gpu = sheet.gpu("my card");
         let k = gpu.kernels();
         assert_eq!(k.sms, 76);
-        assert!((k.gemm_flops_per_s.fp16.unwrap() - 1.016 * 97.5e12).abs() < 1.0);
+        assert!((k.gemm_flops_per_s.by_precision.fp16.unwrap() - 1.016 * 97.5e12).abs() < 1.0);
         assert!((k.stream_bytes_per_s.unwrap() - 0.891 * 716.8e9).abs() < 1.0);
         // the same as the table's RTX 4080, which is this card
         let table = device("NVIDIA GeForce RTX 4080", None).unwrap().kernels();
