@@ -206,7 +206,6 @@ fn preset_or_file<T>(
 
 /// A model read from a preset or file, and what an ONNX import merged.
 pub struct Model {
-    /// The network.
     pub network: Network,
     /// ONNX operators that became no layer, with their counts (empty for
     /// the other sources).

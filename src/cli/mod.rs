@@ -29,7 +29,6 @@ pub enum CliError {
     /// A file could not be read.
     #[error("{path}: {source}")]
     Io {
-        /// The path.
         path: String,
         /// Why.
         source: std::io::Error,

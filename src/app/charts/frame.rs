@@ -26,7 +26,6 @@ pub const LEGEND_BELOW: u32 = LEGEND_ROWS * LEGEND_ROW + 8;
 /// [`WIDTH`] puts the legend under the plot instead of on its right.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Canvas {
-    /// Width.
     pub width: u32,
     /// Height (a narrow one's includes its legend).
     pub height: u32,
@@ -102,9 +101,7 @@ pub enum Area {
         x: i32,
         /// Top.
         y: i32,
-        /// Width.
         width: i32,
-        /// Height.
         height: i32,
     },
 }

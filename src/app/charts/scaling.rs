@@ -14,7 +14,6 @@ use crate::oracle::{Projection, Quantity, Strategy, units};
 /// One strategy's curve.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
-    /// Strategy.
     pub strategy: Strategy,
     /// Its projections, GPU count ascending.
     pub points: Vec<Projection>,

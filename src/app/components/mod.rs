@@ -65,7 +65,6 @@ pub fn use_app() -> Option<AppHandle> {
 /// Props of the components that show an answer.
 #[derive(yew::Properties, Clone, Debug)]
 pub struct AnswerProps {
-    /// The answer.
     pub answer: Rc<Answer>,
 }
 

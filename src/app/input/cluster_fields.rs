@@ -66,7 +66,6 @@ pub struct ClusterField {
     pub path: &'static [&'static str],
     /// A stable id for the input (`cluster-gpu-flops-per-s`).
     pub id: &'static str,
-    /// Label.
     pub label: &'static str,
     /// Display unit.
     pub unit: &'static str,

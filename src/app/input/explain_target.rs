@@ -9,7 +9,6 @@ use crate::oracle::{Quantity, Strategy};
 /// A number of the view to explain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExplainTarget {
-    /// The strategy.
     pub strategy: Strategy,
     /// At this many GPUs.
     pub gpus: u64,

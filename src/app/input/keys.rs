@@ -30,7 +30,6 @@ pub enum RunKey {
     Edition,
     /// Arithmetic.
     Precision,
-    /// Optimizer.
     Optimizer,
     /// ZeRO stage.
     Zero,
@@ -69,9 +68,7 @@ pub enum LevelColumn {
 /// A column of the layer table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LayerColumn {
-    /// Name.
     Name,
-    /// Kind.
     Kind,
     /// Input shape.
     X,

@@ -21,7 +21,6 @@ pub struct Question {
     /// The network.
     #[serde(flatten)]
     pub model: ModelSource,
-    /// The cluster.
     #[serde(flatten)]
     pub cluster: ClusterSource,
     /// The run every strategy is projected with: its GPU budget, batch and

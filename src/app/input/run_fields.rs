@@ -19,7 +19,6 @@ pub struct RunField {
     pub key: RunKey,
     /// The input's id in the page.
     pub id: &'static str,
-    /// Label.
     pub label: &'static str,
     /// Display unit (blank for a choice).
     pub unit: &'static str,

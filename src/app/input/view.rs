@@ -28,7 +28,6 @@ pub struct View {
 /// what it calls best.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlanView {
-    /// Open.
     #[serde(rename = "pl", default, skip_serializing_if = "is_false")]
     pub open: bool,
     /// Its GPU budget (`None`: the run's).

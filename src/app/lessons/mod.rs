@@ -30,7 +30,6 @@ pub enum LessonPlot {
 pub struct Lesson {
     /// Its key in links.
     pub id: &'static str,
-    /// Title.
     pub title: &'static str,
     /// The question asked before the results are shown.
     pub question: &'static str,

@@ -20,7 +20,6 @@ pub enum Status {
     Starting,
     /// Configurations projected so far, of all.
     Running {
-        /// Done.
         done: usize,
         /// All.
         total: usize,

@@ -8,9 +8,7 @@ use crate::oracle::{Cluster, ClusterSpec, Network, NetworkSpec, Objective, Oracl
 /// What the page asks: search this network on this cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request {
-    /// The network.
     pub network: NetworkSpec,
-    /// The cluster.
     pub cluster: ClusterSpec,
     /// The settings every configuration shares (batch, precision,
     /// optimizer, edition, calibration, overlap); its strategy, GPUs,
@@ -53,7 +51,6 @@ pub enum Reply {
     Ready,
     /// Configurations projected so far, of all.
     Progress {
-        /// Done.
         done: usize,
         /// All.
         total: usize,

@@ -27,7 +27,6 @@ pub enum ReadReply {
     Read {
         /// The request's id.
         id: u64,
-        /// The network.
         network: Box<NetworkSpec>,
         /// Layers, parameters, FLOPs and operators merged, for people.
         summary: String,
@@ -37,7 +36,6 @@ pub enum ReadReply {
     Failed {
         /// The request's id.
         id: u64,
-        /// The message.
         message: String,
     },
 }

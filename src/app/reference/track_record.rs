@@ -12,7 +12,6 @@ use crate::oracle::{Calibration, Edition, Strategy};
 pub struct Record {
     /// The strategy, or every run.
     pub strategy: Option<Strategy>,
-    /// Runs.
     pub runs: usize,
     /// Mean accuracy of the ideal edition, uncalibrated.
     pub ideal: f64,

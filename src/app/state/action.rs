@@ -128,11 +128,8 @@ pub enum PageAction {
 pub struct Touched {
     /// The network.
     pub model: bool,
-    /// The cluster.
     pub cluster: bool,
-    /// The run.
     pub run: bool,
-    /// The view.
     pub view: bool,
 }
 

@@ -63,12 +63,10 @@ impl Answer {
         }
     }
 
-    /// The question.
     pub fn question(&self) -> &Question {
         &self.document.question
     }
 
-    /// The view.
     pub fn view(&self) -> &View {
         &self.document.view
     }
@@ -86,7 +84,6 @@ impl Answer {
 /// A lesson on screen: which, and whether its results wait for a guess.
 #[derive(Debug, Clone, Copy)]
 pub struct LessonState {
-    /// The lesson.
     pub lesson: &'static crate::app::lessons::Lesson,
     /// Predict, then reveal: the results stay hidden until revealed.
     pub predict: bool,

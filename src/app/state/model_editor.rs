@@ -14,9 +14,7 @@ use crate::oracle::{LayerKind, LayerSpec, Network, NetworkSpec, OracleError, Sha
 /// One layer's cells as shown.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerRow {
-    /// Name.
     pub name: String,
-    /// Kind.
     pub kind: LayerKind,
     /// Input shape, e.g. `3x224x224`.
     pub x: String,

@@ -16,11 +16,9 @@ pub enum Unit {
     Count,
     /// Samples (may be fractional: `B/p`).
     Samples,
-    /// Seconds.
     Seconds,
     /// Seconds per sample.
     SecondsPerSample,
-    /// Bytes.
     Bytes,
     /// Items (numbers held in memory or sent).
     Items,

@@ -7,7 +7,6 @@ use crate::oracle::model::layer::{Layer, LayerKind};
 /// What one layer costs, per sample, on one cluster.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerCost {
-    /// Kind.
     pub kind: LayerKind,
     /// `t_l`: training (forward + backward) seconds per sample.
     pub time_s: f64,

@@ -37,15 +37,11 @@ pub struct MemoryParts {
 /// A part of memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// Weights.
     Weights,
-    /// Gradients.
     Gradients,
     /// Optimizer states.
     Optimizer,
-    /// Activations.
     Activations,
-    /// Reserved.
     Reserved,
     /// The backward pass's transient gradient buffers.
     Transient,

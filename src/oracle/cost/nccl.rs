@@ -112,9 +112,7 @@ pub struct Shape {
 /// One of NCCL's candidates, with its predicted time.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Candidate {
-    /// The algorithm.
     pub algorithm: Algorithm,
-    /// The protocol.
     pub protocol: Protocol,
     /// Its latency, s.
     pub latency_s: f64,

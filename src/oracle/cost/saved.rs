@@ -66,7 +66,6 @@ enum Saves {
     Inputs,
     /// Its output.
     Output,
-    /// Nothing.
     Nothing,
 }
 

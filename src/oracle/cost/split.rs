@@ -43,7 +43,6 @@ pub struct SplitPlan {
     pub parts: u64,
     /// Largest `q` the split set allows (0 when it is empty).
     pub bound: u64,
-    /// The axis.
     pub axis: SplitAxis,
 }
 

@@ -38,7 +38,6 @@ named_enum! {
 /// ideal edition, or for a fact left out, each is off.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Terms {
-    /// The edition.
     pub edition: Edition,
     /// GPU memory bandwidth (bytes/s) of the roofline; `None`: off.
     pub memory_bandwidth_bytes_per_s: Option<f64>,
@@ -125,7 +124,6 @@ pub enum Applied {
         bandwidth_bytes_per_s: f64,
         /// Layers bound by memory traffic.
         memory_bound: usize,
-        /// Layers.
         layers: usize,
     },
     /// A profile scaled to this GPU.
@@ -146,10 +144,7 @@ pub enum Applied {
         parts: u64,
     },
     /// The Allreduce algorithm.
-    Allreduce {
-        /// The algorithm.
-        algorithm: AllreduceAlgorithm,
-    },
+    Allreduce { algorithm: AllreduceAlgorithm },
     /// GPUs sharing a path to a NIC.
     NicSharing {
         /// How many.
@@ -197,7 +192,6 @@ pub enum Applied {
 /// `{term, label, value, detail}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppliedTerm {
-    /// The term.
     pub term: Term,
     /// What it acted with.
     pub applied: Applied,

@@ -436,7 +436,6 @@ impl Kernels {
 /// What per-layer times depend on besides the network and the cluster.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimeBasis {
-    /// The edition.
     pub edition: Edition,
     /// `h`: bytes of an item (the roofline's traffic).
     pub item_bytes: f64,

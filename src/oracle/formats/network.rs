@@ -63,7 +63,6 @@ impl Default for Hints {
 /// (ONNX).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Read {
-    /// The network.
     pub network: Network,
     /// Its file's format.
     pub format: Format,

@@ -33,7 +33,6 @@ pub struct SwitchLevelSpec {
 /// A cluster as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClusterSpec {
-    /// Name.
     pub name: String,
     /// Where the numbers come from.
     #[serde(default)]
@@ -275,7 +274,6 @@ impl Cluster {
         out
     }
 
-    /// Name.
     pub fn name(&self) -> &str {
         &self.spec.name
     }

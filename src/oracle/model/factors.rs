@@ -38,7 +38,6 @@ impl Kappa {
 /// The factors of one strategy, as written in a calibration's JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StrategyKappa {
-    /// The strategy.
     pub strategy: Strategy,
     /// Its factors.
     #[serde(flatten)]

@@ -10,9 +10,7 @@ use super::shape::Shape;
 /// One layer's facts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LayerFacts {
-    /// Name.
     pub name: String,
-    /// Kind.
     pub kind: LayerKind,
     /// Input shape.
     pub x: Shape,
@@ -53,7 +51,6 @@ pub struct Inventory {
     pub parameters: f64,
     /// `A = Σ act_l`: activation items kept per sample.
     pub activations_per_sample: f64,
-    /// Forward FLOPs per sample.
     pub forward_flops_per_sample: f64,
     /// Every layer, in order.
     pub layers: Vec<LayerFacts>,

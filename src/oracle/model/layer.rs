@@ -27,7 +27,6 @@ named_enum! {
         Bn => ("bn", "batch normalisation"),
         /// Residual sum.
         Add => ("add", "residual sum"),
-        /// Dropout.
         Dropout => ("dropout", "dropout"),
         /// Anything else (no FLOPs).
         Other => ("other", "other"),
@@ -121,13 +120,11 @@ named_enum! {
         Relu6 => ("relu6", "ReLU6 or clip"),
         /// SiLU (swish).
         Silu => ("silu", "SiLU"),
-        /// GELU.
         Gelu => ("gelu", "GELU"),
         /// Hard swish.
         Hardswish => ("hardswish", "hard swish"),
         /// Hard sigmoid.
         Hardsigmoid => ("hardsigmoid", "hard sigmoid"),
-        /// Mish.
         Mish => ("mish", "Mish"),
         /// Any other elementwise function (saves its input).
         Other => ("other", "other function"),
@@ -195,7 +192,6 @@ pub const MAX_TIME_S: f64 = 1e9;
 pub struct LayerSpec {
     /// Name (need not be unique).
     pub name: String,
-    /// Kind.
     pub kind: LayerKind,
     /// Input shape `[C, spatial...]`.
     pub x: Shape,
@@ -362,12 +358,10 @@ impl Layer {
         &self.0
     }
 
-    /// Name.
     pub fn name(&self) -> &str {
         &self.0.name
     }
 
-    /// Kind.
     pub fn kind(&self) -> LayerKind {
         self.0.kind
     }

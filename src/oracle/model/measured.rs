@@ -8,7 +8,6 @@ use super::strategy::Strategy;
 /// One measured run: a configuration and its seconds per iteration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeasuredRun {
-    /// Strategy.
     pub strategy: Strategy,
     /// `p`.
     pub gpus: u64,
@@ -30,13 +29,10 @@ pub struct MeasuredRun {
 /// A column of the measured-runs CSV, in the header's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MeasuredColumn {
-    /// `strategy`
     Strategy,
-    /// `gpus`
     Gpus,
     /// `mini_batch`
     MiniBatch,
-    /// `group`
     Group,
     /// `iteration_s`
     IterationS,
@@ -76,7 +72,6 @@ impl MeasuredColumn {
 /// of its fields, so that an error about it points at the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Located {
-    /// The run.
     pub run: MeasuredRun,
     /// 1-based line.
     pub line: usize,

@@ -109,9 +109,7 @@ mod tests {
     named_enum! {
         /// A test enum.
         pub enum Colour {
-            /// Red.
             Red => ("red", "bright red"),
-            /// Blue.
             Blue => ("blue", "deep blue"),
         }
     }

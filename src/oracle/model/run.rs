@@ -53,7 +53,6 @@ pub const MAX_ZERO_STAGE: u8 = 3;
 /// A run as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSpec {
-    /// Strategy.
     pub strategy: Strategy,
     /// `p`: GPUs.
     pub gpus: u64,
@@ -160,7 +159,6 @@ impl RunSpec {
 /// A checked run with every default resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
-    /// Strategy.
     pub strategy: Strategy,
     /// `p`.
     pub gpus: u64,
@@ -188,7 +186,6 @@ pub struct Run {
     pub calibration: Option<Factors>,
     /// Arithmetic.
     pub precision: Precision,
-    /// Optimizer.
     pub optimizer: Optimizer,
     /// ZeRO stage (0 for strategies without a data-parallel dimension).
     pub zero: u8,

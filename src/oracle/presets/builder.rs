@@ -51,11 +51,9 @@ pub enum Then {
 pub struct Conv {
     /// Kernel size (the same along every spatial dimension).
     pub kernel: u64,
-    /// Stride.
     pub stride: u64,
     /// Padding on each side.
     pub pad: u64,
-    /// Groups.
     pub groups: u64,
     /// A bias.
     pub bias: bool,

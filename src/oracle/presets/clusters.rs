@@ -151,7 +151,6 @@ fn dgx_facts(node: &EightGpuNode) -> RealisticFacts {
 struct EightGpuNode {
     name: &'static str,
     source: &'static str,
-    /// The GPU.
     gpu: &'static Device,
     link_bytes_per_s: f64,
     nic_bytes_per_s: f64,

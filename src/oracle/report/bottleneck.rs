@@ -74,7 +74,6 @@ pub enum FindingDetail {
     },
     /// A count at, near or past the strategy's bound.
     ScalingLimit {
-        /// The limit.
         limit: Violation,
         /// What is counted.
         counted: &'static str,
@@ -82,7 +81,6 @@ pub enum FindingDetail {
         bounded_by: &'static str,
         /// Its value.
         value: u64,
-        /// The bound.
         bound: u64,
     },
     /// Pipeline stages of uneven time.
@@ -363,7 +361,6 @@ pub const AT_SCALE_GPUS: u64 = 64;
 /// A step's parts at scale, seconds a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
-    /// GPUs.
     pub gpus: u64,
     /// Compute.
     pub compute_s: f64,

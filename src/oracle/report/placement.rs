@@ -27,7 +27,6 @@ pub enum Share {
         parts: u64,
         /// Layers in the split set.
         split_layers: usize,
-        /// Layers.
         layers: usize,
         /// Samples per group per iteration.
         samples: f64,
@@ -80,7 +79,6 @@ pub struct Collective {
 /// The placement of a run on a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Placement {
-    /// Strategy.
     pub strategy: Strategy,
     /// `p`.
     pub gpus: u64,

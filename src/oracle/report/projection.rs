@@ -19,7 +19,6 @@ use crate::oracle::units;
 /// bottlenecks.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Projection {
-    /// Strategy.
     pub strategy: Strategy,
     /// The edition of the model it follows.
     #[serde(rename = "fidelity")]
@@ -63,7 +62,6 @@ pub struct Projection {
     pub hidden_communication_s: f64,
     /// Arithmetic.
     pub precision: Precision,
-    /// Optimizer.
     pub optimizer: Optimizer,
     /// ZeRO stage.
     pub zero: u8,

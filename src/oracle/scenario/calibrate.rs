@@ -71,7 +71,6 @@ pub struct CalibratedRun {
 /// The factors of one strategy and how many runs gave them.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct StrategyFactors {
-    /// The strategy.
     pub strategy: Strategy,
     /// `κ_comp`.
     pub compute: f64,

@@ -11,7 +11,6 @@ use crate::oracle::model::strategy::Strategy;
 /// The largest batch that fits in memory for one strategy at one GPU count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Capacity {
-    /// Strategy.
     pub strategy: Strategy,
     /// GPU count.
     pub gpus: u64,

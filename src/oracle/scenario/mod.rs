@@ -130,12 +130,10 @@ impl Scenario {
         self.table_for(&TimeBasis::of(run))
     }
 
-    /// The network.
     pub fn network(&self) -> &Network {
         &self.network
     }
 
-    /// The cluster.
     pub fn cluster(&self) -> &Cluster {
         &self.cluster
     }

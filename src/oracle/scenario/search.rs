@@ -68,7 +68,6 @@ impl FromStr for Objective {
 /// to reproduce it (with the template's other settings), and its numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
-    /// Strategy.
     pub strategy: Strategy,
     /// `p`.
     pub gpus: u64,

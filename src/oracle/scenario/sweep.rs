@@ -10,7 +10,6 @@ use crate::oracle::report::projection::Projection;
 /// A point of a sweep or ranking that could not be projected.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Skipped {
-    /// Strategy.
     pub strategy: Strategy,
     /// GPU count.
     pub gpus: u64,

@@ -47,7 +47,6 @@ pub struct PublishedRun {
     pub cluster: String,
     /// GPUs that trained.
     pub gpus: u64,
-    /// Samples per GPU.
     pub samples_per_gpu: f64,
     /// Arithmetic.
     pub precision: Precision,
@@ -66,7 +65,6 @@ pub struct PublishedRun {
 /// A published run and its projection.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PublishedProjection {
-    /// The run.
     pub run: PublishedRun,
     /// Projected samples per second.
     pub projected_samples_per_s: f64,

@@ -32,7 +32,6 @@ pub struct Predictions {
 /// A run with its predictions.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ValidatedRun {
-    /// The run.
     #[serde(flatten)]
     pub run: ValidationRun,
     /// The predictions.

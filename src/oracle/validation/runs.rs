@@ -17,13 +17,11 @@ pub struct ValidationRun {
     pub id: String,
     /// Model preset key (`alexnet`, `resnet50`, `cosmoflow`).
     pub model: String,
-    /// Strategy.
     pub strategy: Strategy,
     /// The code variant that ran.
     pub variant: String,
     /// `HEAD` (Jan 2020 code) or `historical` (Sep–Dec 2019 code).
     pub tier: String,
-    /// GPUs.
     pub gpus: u64,
     /// Global mini-batch.
     pub mini_batch: u64,
@@ -106,7 +104,6 @@ impl std::str::FromStr for Tier {
 /// The selected runs of a file and the names of their series, by index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Selected {
-    /// The runs.
     pub runs: Vec<ValidationRun>,
     /// The series: `model strategy variant (tier, --batchsize arg)`.
     pub series: Vec<String>,

@@ -10,7 +10,6 @@ use crate::oracle::validation::{Accuracy, Method, Report};
 /// Props of [`AccuracyTable`].
 #[derive(Properties, Clone)]
 pub struct AccuracyTableProps {
-    /// The report.
     pub report: Rc<Report>,
 }
 

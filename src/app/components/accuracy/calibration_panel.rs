@@ -17,7 +17,6 @@ use crate::app::state::action::{Action, RunAction};
 use crate::oracle::formats::measured;
 use crate::oracle::validation::{self, Tier};
 
-/// The calibration panel.
 #[function_component(CalibrationPanel)]
 pub fn calibration_panel() -> Html {
     let fetched = use_state(|| Fetched::Idle);

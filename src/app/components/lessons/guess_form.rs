@@ -32,7 +32,6 @@ pub struct GuessProps {
     pub asks: Asks,
 }
 
-/// The guess form.
 #[function_component(GuessForm)]
 pub fn guess_form(props: &GuessProps) -> Html {
     let strategy = use_state(|| None::<Strategy>);

@@ -6,7 +6,6 @@ use yew::prelude::*;
 use crate::app::reference::glossary::WORDS;
 use crate::oracle::{CommKind, Strategy};
 
-/// The glossary.
 #[function_component(Glossary)]
 pub fn glossary() -> Html {
     html! {

@@ -8,7 +8,6 @@ use yew::prelude::*;
 pub struct NumberFieldProps {
     /// The input's id (a stable hook for tests).
     pub id: AttrValue,
-    /// Label.
     pub label: AttrValue,
     /// Unit shown after the input.
     #[prop_or_default]

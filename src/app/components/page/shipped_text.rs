@@ -68,7 +68,6 @@ pub fn use_shipped(file: Shipped, wanted: bool) -> Fetched {
 /// Props of [`FetchLine`].
 #[derive(Properties, PartialEq, Clone)]
 pub struct FetchLineProps {
-    /// The file.
     pub file: Shipped,
     /// Where it stands.
     pub fetched: Fetched,

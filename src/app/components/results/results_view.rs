@@ -27,7 +27,6 @@ use crate::app::state::Answer;
 /// Props of [`ResultsView`].
 #[derive(Properties, Clone)]
 pub struct ResultsViewProps {
-    /// The answer.
     pub answer: Rc<Answer>,
     /// The plot shown first, under the ranking (a lesson's).
     #[prop_or_default]

@@ -31,7 +31,6 @@ pub struct ScalingBound {
     pub value: u64,
     /// What bounds it, in words.
     pub bounded_by: &'static str,
-    /// The bound.
     pub bound: u64,
 }
 

@@ -34,7 +34,6 @@ pub const DEFAULT_SAMPLES: u64 = 1_281_167;
 /// What an import gives: the network and what became no layer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
-    /// The network.
     pub network: Network,
     /// Operators that became no layer (shape-only or constants) or were
     /// merged into one (a bias add), with their counts.

@@ -47,7 +47,6 @@ pub enum ProfileWarning {
     /// its times are used as if measured on the cluster's GPU, and at one
     /// batch they scale linearly with the batch.
     UnknownDevice {
-        /// The device.
         device: String,
         /// Whether the profile has a second batch (each layer a line
         /// through both).

@@ -185,7 +185,6 @@ impl Datasheet {
 /// A figure in force and where it comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Figure {
-    /// The value.
     pub value: f64,
     /// Measured on the GPU, on its architecture, or borrowed.
     pub basis: Basis,
