@@ -8,7 +8,7 @@
 //! from the page by [`thread`]), and [`browser`] the little glue to the page (location,
 //! history, storage, clipboard, downloads). Above them [`state`], the one
 //! reducer and its editors, and above it [`components`], the Yew
-//! components. No file imports one above it (`tests/layering.rs`).
+//! components. No file imports one above it (`tests/engine/layering.rs`).
 
 pub mod charts;
 pub mod components;

@@ -1,4 +1,4 @@
-# Writes the Keras fixtures of tests/keras.rs (run with KERAS_BACKEND=jax,
+# Writes the Keras fixtures of tests/importers/keras.rs (run with KERAS_BACKEND=jax,
 # keras 3 and jax from PyPI) and prints each model's trainable parameters
 # (what the model's W counts; batch norm's moving statistics are not
 # trained), which the test compares with.

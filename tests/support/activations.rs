@@ -1,6 +1,6 @@
 //! What the realistic edition holds for activations, per sample, as
-//! PyTorch's count of autograd's saved bytes is taken (`tests/published.rs`
-//! for the presets, `tests/universe.rs` for every imported graph).
+//! PyTorch's count of autograd's saved bytes is taken (`tests/measured/published.rs`
+//! for the presets, `tests/measured/universe.rs` for every imported graph).
 
 use paradl::oracle::{Batch, Precision, RunSpec, Scenario, Strategy};
 

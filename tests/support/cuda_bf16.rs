@@ -1,6 +1,6 @@
 //! The `cuda_bf16.csv` fixtures (`tests/timm/`, `tests/torch/`, made by
 //! `tests/timm/cuda_amp.py`): each network's bytes autograd saves per
-//! sample under CUDA's BF16 autocast (`tests/universe.rs`, `tests/timm.rs`).
+//! sample under CUDA's BF16 autocast (`tests/measured/universe.rs`, `tests/importers/timm.rs`).
 
 use std::collections::HashMap;
 

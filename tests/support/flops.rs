@@ -1,5 +1,5 @@
 //! The FLOPs `FlopCounterMode` counts, from an imported network
-//! (`tests/universe.rs`, `tests/timm.rs`).
+//! (`tests/measured/universe.rs`, `tests/importers/timm.rs`).
 
 use paradl::oracle::{LayerKind, Network};
 

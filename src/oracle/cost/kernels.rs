@@ -105,7 +105,7 @@ pub enum ConvClass {
 /// (baidu-research/DeepBench@da81ba7, results/train/DeepBench_NV_V100.xlsx,
 /// sheets "Results - FP16 ip, Mixed math" and "Results FP32"), the model
 /// being this module's GEMM kernel at the V100's measured GEMM rates (100.6
-/// and 13.3 TFLOP/s) and STREAM bandwidth (`tests/kernels.rs` recomputes
+/// and 13.3 TFLOP/s) and STREAM bandwidth (`tests/measured/kernels.rs` recomputes
 /// each median from `tests/validation/deepbench-v100-conv.csv`): tensor
 /// cores, 3×3 1/1.10, 1/1.165, 1/1.28 (forward, input and weight
 /// gradients), 1×1 1/1.90, 1/2.85, 1/3.16, larger (5×5, strided) 1/1.23,
@@ -118,7 +118,7 @@ pub enum ConvClass {
 /// cuDNN 8.0.5 FP16 channels-last 3D convolutions of a 3D U-Net at 128³,
 /// batch 2, at least 32 input channels, on an A100 and a V100
 /// (xwang233/code-snippet@2c053c8, conv3d-channels-last; backward timed as
-/// one, so both gradients share its median). `tests/kernels.rs` recomputes
+/// one, so both gradients share its median). `tests/measured/kernels.rs` recomputes
 /// them from `tests/validation/conv3d-a100-v100-fp16.csv`.
 pub fn conv_efficiency(tensor: bool, class: ConvClass, pass: Pass) -> f64 {
     1.0 / measured_over_model(tensor, class, pass)

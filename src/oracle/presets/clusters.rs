@@ -28,7 +28,7 @@
 //! step less the leaf switch's 130 ns. Measured, nccl-tests' Allreduce of
 //! 16 MB on 8 × H100 with 8 NDR NICs a node takes 123, 184, 258 and 374 µs
 //! on 1, 2, 4 and 8 nodes (NVIDIA/dgxc-benchmarking, NVIDIA/nccl-tests#309:
-//! `tests/validation/nccl-allreduce-h100.csv`, held by `tests/nccl.rs`).
+//! `tests/validation/nccl-allreduce-h100.csv`, held by `tests/measured/nccl.rs`).
 //! NCCL's per-call base latency (8.4 µs) and its faster protocols for small
 //! messages (LL, LL128) are not modelled: an Allreduce of a few kilobytes
 //! is projected slower than it runs. ABCI keeps its measured 9 µs (intra-node) and 20.11 µs (one NIC

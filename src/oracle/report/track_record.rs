@@ -6,7 +6,7 @@
 //! projected time of every committed published run of that architecture
 //! and precision, uncalibrated: Lambda's PyTorch and TensorFlow runs
 //! (`tests/validation/lambda-*.csv`) and the runs of `published-runs.csv`
-//! (DeepLearningExamples, MLPerf Training). `tests/lambda.rs` projects them
+//! (DeepLearningExamples, MLPerf Training). `tests/measured/lambda.rs` projects them
 //! all again and fails when this table is no longer what they give. A class
 //! no committed run covers takes the widest band of the covered classes
 //! (its lowest low and highest high), and says so.
@@ -77,7 +77,7 @@ const fn record(architecture: Architecture, precision: PrecisionClass, runs: u32
     }
 }
 
-/// Every committed run, whatever its class (`tests/lambda.rs` recomputes
+/// Every committed run, whatever its class (`tests/measured/lambda.rs` recomputes
 /// it): `[q10, q90]` of measured/projected time.
 pub const POOLED: Spread = Spread {
     runs: 599,
@@ -85,7 +85,7 @@ pub const POOLED: Spread = Spread {
     high: 1.35,
 };
 
-/// Every class with committed runs (`tests/lambda.rs` recomputes it).
+/// Every class with committed runs (`tests/measured/lambda.rs` recomputes it).
 pub const TRACK_RECORD: [Record; 16] = [
     record(A::Pascal, P::Fp32, 3, 1.23, 1.58),
     record(A::Pascal, P::Half, 3, 1.18, 1.52),

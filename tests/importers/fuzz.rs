@@ -10,8 +10,7 @@
 //! the executions per target.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/generate.rs"]
-mod generate;
+use crate::generate;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -53,7 +52,7 @@ thread_local! {
     );
     /// The graph of the committed ResNet-18 profile, for the profile target.
     static PROFILED_GRAPH: paradl::oracle::Network = paradl::oracle::formats::network::read_network(
-        include_bytes!("profile/resnet18-cpu-b8/model.onnx"),
+        include_bytes!("../profile/resnet18-cpu-b8/model.onnx"),
         "model.onnx",
         &paradl::oracle::formats::network::Hints::default(),
     )
@@ -497,8 +496,8 @@ fn targets() -> Vec<Target> {
         name: "profiles",
         short: 300,
         seeds: vec![
-            include_bytes!("profile/resnet18-cpu-b8/profile.json").to_vec(),
-            include_bytes!("profile/mobilenet_v3_small-cpu-b2/profile.json").to_vec(),
+            include_bytes!("../profile/resnet18-cpu-b8/profile.json").to_vec(),
+            include_bytes!("../profile/mobilenet_v3_small-cpu-b2/profile.json").to_vec(),
         ],
         run: |data| {
             // read, written back the same, applied to ResNet-18's graph and checked against the model

@@ -9,8 +9,7 @@
 //! `min(p, m) / max(p, m)` of projected and measured samples per second.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/timm_zip.rs"]
-mod timm_zip;
+use crate::timm_zip;
 
 use paradl::oracle::formats::json;
 use paradl::oracle::formats::network::{Hints, read_network};
@@ -45,8 +44,8 @@ struct Row {
 /// `--channels-last`).
 fn rows(format: MemoryFormat) -> Vec<Row> {
     let csv = match format {
-        MemoryFormat::Nchw => include_str!("validation/timm-train-rtx3090.csv"),
-        MemoryFormat::Nhwc => include_str!("validation/timm-train-rtx3090-nhwc.csv"),
+        MemoryFormat::Nchw => include_str!("../validation/timm-train-rtx3090.csv"),
+        MemoryFormat::Nhwc => include_str!("../validation/timm-train-rtx3090-nhwc.csv"),
     };
     csv.lines()
         .skip(1)

@@ -10,8 +10,7 @@
 
 use std::collections::BTreeMap;
 
-#[path = "support/columns.rs"]
-mod columns;
+use crate::columns;
 
 use paradl::oracle::formats::onnx;
 use paradl::oracle::validation::throughput;
@@ -29,7 +28,7 @@ fn retinanet_from_one_node_to_2528_gpus() {
         .unwrap()
         .network;
     let table = columns::rows(
-        include_str!("validation/mlperf-retinanet.csv"),
+        include_str!("../validation/mlperf-retinanet.csv"),
         ["system", "cluster", "gpus", "samples_per_gpu", "images_per_s_per_gpu"],
     );
     let mut by_scale: BTreeMap<&str, Vec<f64>> = BTreeMap::new();

@@ -2,8 +2,7 @@
 //! network and cluster of `support/toy.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/toy.rs"]
-mod toy;
+use crate::toy;
 
 use paradl::oracle::formats::measured;
 use paradl::oracle::{Batch, Calibration, Edition, Rule, RunSpec, Strategy, accuracy};

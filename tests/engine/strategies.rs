@@ -3,8 +3,7 @@
 //! With B = 16: I = ceil(1000/16) = 63 iterations, D/B = 62.5.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/toy.rs"]
-mod toy;
+use crate::toy;
 
 use paradl::oracle::{Batch, CommKind, Edition, Projection, RunSpec, Strategy, Violation};
 

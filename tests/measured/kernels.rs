@@ -18,7 +18,7 @@ use paradl::oracle::cost::kernels::{ConvClass, Cut, GpuModel, LayerWork, Numbers
 use paradl::oracle::model::devices::device;
 use paradl::oracle::{Layer, LayerKind, LayerSpec, MemoryFormat, Precision};
 
-const CSV: &str = include_str!("validation/deepbench-v100-conv.csv");
+const CSV: &str = include_str!("../validation/deepbench-v100-conv.csv");
 
 /// One convolution of the workbook.
 struct Row {
@@ -239,7 +239,7 @@ struct Row3d {
 }
 
 fn rows_3d() -> Vec<Row3d> {
-    let text = include_str!("validation/conv3d-a100-v100-fp16.csv");
+    let text = include_str!("../validation/conv3d-a100-v100-fp16.csv");
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
@@ -354,7 +354,7 @@ fn three_d_convolutions_on_ncdhw_pay_their_transposes() {
     }
 }
 
-const DEPTHWISE: &str = include_str!("validation/depthwise-v100-passes.csv");
+const DEPTHWISE: &str = include_str!("../validation/depthwise-v100-passes.csv");
 
 /// Each depthwise layer of the fixture: its layer, batch, stride and measured
 /// seconds by pass.

@@ -4,8 +4,7 @@
 //! A = 778; 2 GPUs per node at 1 GB/s, 1 µs; a 0.5 GB/s NIC per node, 2 µs).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/toy.rs"]
-mod toy;
+use crate::toy;
 
 use paradl::oracle::{
     Batch, Cluster, CommKind, Edition, Optimizer, Precision, PrecisionRates, Projection, RunSpec, Scenario, Strategy,
@@ -39,7 +38,7 @@ fn run(strategy: Strategy, gpus: u64) -> RunSpec {
 
 #[test]
 fn the_defaults_are_the_contracts_model() {
-    // serial: 2·4·(16·778 + 712) bytes, the toy's hand value in tests/strategies.rs
+    // serial: 2·4·(16·778 + 712) bytes, the toy's hand value in tests/engine/strategies.rs
     let p = project(run(Strategy::Serial, 1));
     assert_eq!(p.memory_bytes, 105_280.0);
     assert_eq!(p.memory.weights_bytes, 4.0 * 712.0);

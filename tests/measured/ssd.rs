@@ -13,10 +13,8 @@
 //! held to today's: a guard, not a fit.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/columns.rs"]
-mod columns;
-#[path = "support/flops.rs"]
-mod flops;
+use crate::columns;
+use crate::flops;
 use flops::gemm_flops;
 
 use paradl::oracle::formats::onnx;
@@ -62,7 +60,7 @@ fn accuracy(ratio: f64) -> f64 {
 
 #[test]
 fn both_ssds_import_with_pytorchs_numbers() {
-    let mut lines = include_str!("onnx/ssd/truth.csv").lines();
+    let mut lines = include_str!("../onnx/ssd/truth.csv").lines();
     assert_eq!(
         lines.next(),
         Some("network,input,params,forward_flops,saved_fp32_bytes_per_image")
@@ -79,7 +77,7 @@ fn both_ssds_import_with_pytorchs_numbers() {
 #[test]
 fn deep_learning_examples_ssd300_runs() {
     let n = network("ssd_resnet50_nvidia");
-    let mut lines = include_str!("validation/dle-ssd300-pytorch.csv").lines();
+    let mut lines = include_str!("../validation/dle-ssd300-pytorch.csv").lines();
     assert_eq!(
         lines.next(),
         Some("model,cluster,gpus,samples_per_gpu,precision,images_per_s_per_gpu,readme_date,commit,file")
@@ -111,7 +109,7 @@ fn deep_learning_examples_ssd300_runs() {
 fn mlperf_ssd_runs_from_one_node_to_1024_gpus() {
     let n = network("ssd_resnet34_mlperf");
     let table = columns::rows(
-        include_str!("validation/mlperf-ssd.csv"),
+        include_str!("../validation/mlperf-ssd.csv"),
         ["system", "cluster", "gpus", "samples_per_gpu", "images_per_s_per_gpu"],
     );
     let (mut node, mut scale) = (Vec::new(), Vec::new());

@@ -5,8 +5,7 @@
 //! 0.5 GB/s NIC per node, 2 µs; a 2-node leaf of 100 ns).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/toy.rs"]
-mod toy;
+use crate::toy;
 
 use paradl::oracle::{
     AllreduceAlgorithm, Batch, Cluster, CommKind, Edition, HaloTransport, Network, ProfiledGpu, Projection,

@@ -4,8 +4,7 @@
 //! tests/torch/truth.py; the tests read the CSV and never run PyTorch).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/activations.rs"]
-mod activations;
+use crate::activations;
 use activations::activations_per_sample;
 use paradl::oracle::validation::{PublishedRun, project_published};
 use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, RunSpec, Strategy, presets};
@@ -122,7 +121,7 @@ fn check(table: Table) {
 #[test]
 fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percent() {
     check(Table {
-        csv: include_str!("validation/dle-resnet50-pytorch.csv"),
+        csv: include_str!("../validation/dle-resnet50-pytorch.csv"),
         count: 12,
         model: "resnet50",
         optimizer: Optimizer::Momentum,
@@ -137,7 +136,7 @@ fn the_twelve_deep_learning_examples_runs_fit_and_are_projected_within_30_percen
 #[test]
 fn the_twelve_resnext101_runs_fit_and_are_projected_within_30_percent() {
     check(Table {
-        csv: include_str!("validation/dle-resnext101-pytorch.csv"),
+        csv: include_str!("../validation/dle-resnext101-pytorch.csv"),
         count: 12,
         model: "resnext101",
         optimizer: Optimizer::Momentum,
@@ -152,7 +151,7 @@ fn the_twelve_resnext101_runs_fit_and_are_projected_within_30_percent() {
 #[test]
 fn the_twelve_seresnext101_runs_fit_and_are_projected_within_30_percent() {
     check(Table {
-        csv: include_str!("validation/dle-seresnext101-pytorch.csv"),
+        csv: include_str!("../validation/dle-seresnext101-pytorch.csv"),
         count: 12,
         model: "seresnext101",
         optimizer: Optimizer::Momentum,
@@ -168,7 +167,7 @@ fn the_twelve_seresnext101_runs_fit_and_are_projected_within_30_percent() {
 #[test]
 fn the_eight_efficientnet_runs_fit_and_are_projected_within_a_factor() {
     check(Table {
-        csv: include_str!("validation/dle-efficientnet-b0-pytorch.csv"),
+        csv: include_str!("../validation/dle-efficientnet-b0-pytorch.csv"),
         count: 8,
         model: "efficientnet-b0",
         optimizer: Optimizer::Adam,
@@ -180,7 +179,7 @@ fn the_eight_efficientnet_runs_fit_and_are_projected_within_a_factor() {
 /// PyTorch's numbers for a torchvision network: saved bytes per sample in
 /// FP32 and in BF16 autocast.
 fn autograd_saved(model: &str) -> Option<(f64, f64)> {
-    let text = include_str!("torch/torchvision.csv");
+    let text = include_str!("../torch/torchvision.csv");
     text.lines().skip(1).find_map(|line| {
         let f: Vec<&str> = line.split(',').collect();
         (f[0] == model).then(|| (f[4].parse().unwrap(), f[5].parse().unwrap()))
@@ -280,7 +279,7 @@ impl MlperfRun<'_> {
 #[test]
 fn mlperf_resnet50_runs_are_projected_from_one_gpu_to_thousands() {
     let (mut all, mut at_scale) = (Vec::new(), Vec::new());
-    for run in mlperf_runs(include_str!("validation/mlperf-resnet50.csv")) {
+    for run in mlperf_runs(include_str!("../validation/mlperf-resnet50.csv")) {
         let MlperfRun {
             system, gpus, batch, ..
         } = run;
@@ -318,7 +317,7 @@ fn mlperf_resnet50_runs_are_projected_from_one_gpu_to_thousands() {
 #[test]
 fn mlperf_unet3d_runs_are_projected_within_a_factor() {
     let mut accuracies = Vec::new();
-    for run in mlperf_runs(include_str!("validation/mlperf-unet3d.csv")) {
+    for run in mlperf_runs(include_str!("../validation/mlperf-unet3d.csv")) {
         let MlperfRun {
             system, gpus, batch, ..
         } = run;

@@ -11,10 +11,8 @@
 //! autograd saves within a band.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/activations.rs"]
-mod activations;
-#[path = "support/flops.rs"]
-mod flops;
+use crate::activations;
+use crate::flops;
 use activations::activations_per_sample;
 use flops::gemm_flops;
 
@@ -26,7 +24,7 @@ const SECOND_STAGE: &str = "parameters of the second stage, not counted";
 #[test]
 fn every_torchvision_detection_and_segmentation_network_imports_whole() {
     let cluster = presets::cluster("dgx-a100").unwrap();
-    let csv = include_str!("onnx/detection/truth.csv");
+    let csv = include_str!("../onnx/detection/truth.csv");
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
@@ -94,7 +92,7 @@ fn every_torchvision_detection_and_segmentation_network_imports_whole() {
 /// refused at its attention product, naming the node.
 #[test]
 fn ultralytics_yolo_exports_import_with_the_fused_models_parameters() {
-    let mut lines = include_str!("onnx/yolo/truth.csv").lines();
+    let mut lines = include_str!("../onnx/yolo/truth.csv").lines();
     assert_eq!(lines.next(), Some("network,params,fused_params"));
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();

@@ -169,7 +169,7 @@ fn check(results: &[(String, String, f64)], floors: &[(&str, f64)]) -> f64 {
 
 #[test]
 fn pytorch_resnet50_on_sixteen_kinds_of_gpu() {
-    let rows = runs(include_str!("validation/lambda-pytorch-resnet50.csv"), false);
+    let rows = runs(include_str!("../validation/lambda-pytorch-resnet50.csv"), false);
     assert_eq!(rows.len(), 292);
     let results = project(rows, Optimizer::Momentum, true);
     // every GPU of the fixture is known by the string nvidia-smi printed
@@ -197,7 +197,7 @@ fn pytorch_resnet50_on_sixteen_kinds_of_gpu() {
 
 #[test]
 fn tensorflow_cnns_on_eleven_kinds_of_gpu() {
-    let rows = runs(include_str!("validation/lambda-tf.csv"), true);
+    let rows = runs(include_str!("../validation/lambda-tf.csv"), true);
     assert_eq!(rows.len(), 227);
     // tf_cnn_benchmarks: SGD, all-reduce after the backward pass
     let results = project(rows, Optimizer::Sgd, false);
@@ -237,8 +237,8 @@ fn the_track_record_is_what_the_runs_give() {
             .or_default()
             .push(ratio);
     };
-    let pytorch = runs(include_str!("validation/lambda-pytorch-resnet50.csv"), false);
-    let tensorflow = runs(include_str!("validation/lambda-tf.csv"), true);
+    let pytorch = runs(include_str!("../validation/lambda-pytorch-resnet50.csv"), false);
+    let tensorflow = runs(include_str!("../validation/lambda-tf.csv"), true);
     for results in [
         project(pytorch, Optimizer::Momentum, true),
         project(tensorflow, Optimizer::Sgd, false),

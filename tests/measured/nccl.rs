@@ -5,14 +5,13 @@
 //! NVIDIA/nccl-tests#309; 1 MiB to 1 GiB, NCCL's default algorithm).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/columns.rs"]
-mod columns;
+use crate::columns;
 
 use paradl::oracle::cost::collectives::Fabric;
 use paradl::oracle::cost::terms::Terms;
 use paradl::oracle::{Edition, presets};
 
-const CSV: &str = include_str!("validation/nccl-allreduce-h100.csv");
+const CSV: &str = include_str!("../validation/nccl-allreduce-h100.csv");
 
 /// (GPUs, bytes, measured seconds) of every row.
 fn rows() -> Vec<(u64, f64, f64)> {
@@ -67,7 +66,7 @@ fn allreduces_on_h100_nodes_match_nccl_tests() {
 #[test]
 fn allreduces_at_scale_match_published_nccl_tests() {
     let table = columns::rows(
-        include_str!("validation/nccl-allreduce-scale.csv"),
+        include_str!("../validation/nccl-allreduce-scale.csv"),
         ["system", "preset", "gpus", "size_bytes", "time_us"],
     );
     let mut ratios: Vec<f64> = Vec::new();

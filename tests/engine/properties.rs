@@ -881,10 +881,10 @@ proptest! {
         cut in 0usize..3,
     ) {
         let sources = [
-            include_str!("../src/oracle/presets/reference/RESNET50_ImageNet_profall.net_sc"),
-            include_str!("../src/oracle/presets/reference/COSMOFLOW.net"),
-            include_str!("../src/oracle/presets/reference/ABCI.plat"),
-            include_str!("../src/oracle/presets/reference/spatial_alexnet.lc"),
+            include_str!("../../src/oracle/presets/reference/RESNET50_ImageNet_profall.net_sc"),
+            include_str!("../../src/oracle/presets/reference/COSMOFLOW.net"),
+            include_str!("../../src/oracle/presets/reference/ABCI.plat"),
+            include_str!("../../src/oracle/presets/reference/spatial_alexnet.lc"),
         ];
         for source in sources {
             let chars: Vec<char> = source.chars().collect();

@@ -3,8 +3,7 @@
 //! exchange of one tensor, and the FLOPs of `k` uses.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/toy.rs"]
-mod toy;
+use crate::toy;
 
 use paradl::oracle::{
     Batch, CommKind, DatasetSpec, Edition, LayerKind, LayerSpec, Network, NetworkSpec, Optimizer, Precision,

@@ -12,27 +12,27 @@ use proptest::prelude::*;
 const REFERENCE_NETS: [(&str, &str); 7] = [
     (
         "ALEXNET_ImageNet.net",
-        include_str!("../src/oracle/presets/reference/ALEXNET_ImageNet.net"),
+        include_str!("../../src/oracle/presets/reference/ALEXNET_ImageNet.net"),
     ),
     (
         "ALEXNET_ImageNet_profall.net_sc",
-        include_str!("../src/oracle/presets/reference/ALEXNET_ImageNet_profall.net_sc"),
+        include_str!("../../src/oracle/presets/reference/ALEXNET_ImageNet_profall.net_sc"),
     ),
     (
         "VGG_ImageNet_profall.net_sc",
-        include_str!("../src/oracle/presets/reference/VGG_ImageNet_profall.net_sc"),
+        include_str!("../../src/oracle/presets/reference/VGG_ImageNet_profall.net_sc"),
     ),
     (
         "RESNET50_ImageNet_profall.net_sc",
-        include_str!("../src/oracle/presets/reference/RESNET50_ImageNet_profall.net_sc"),
+        include_str!("../../src/oracle/presets/reference/RESNET50_ImageNet_profall.net_sc"),
     ),
     (
         "COSMOFLOW.net",
-        include_str!("../src/oracle/presets/reference/COSMOFLOW.net"),
+        include_str!("../../src/oracle/presets/reference/COSMOFLOW.net"),
     ),
     (
         "COSMOFLOW.net_256",
-        include_str!("../src/oracle/presets/reference/COSMOFLOW.net_256"),
+        include_str!("../../src/oracle/presets/reference/COSMOFLOW.net_256"),
     ),
     (
         "ALEXNET (CRLF)",
@@ -115,42 +115,42 @@ fn reference_split_sets_read_and_round_trip() {
     let files = [
         (
             "alexnet",
-            include_str!("../src/oracle/presets/reference/filter_alexnet.lc"),
+            include_str!("../../src/oracle/presets/reference/filter_alexnet.lc"),
             5,
         ),
         (
             "alexnet",
-            include_str!("../src/oracle/presets/reference/spatial_alexnet.lc"),
+            include_str!("../../src/oracle/presets/reference/spatial_alexnet.lc"),
             7,
         ),
         (
             "vgg16",
-            include_str!("../src/oracle/presets/reference/filter_vgg.lc"),
+            include_str!("../../src/oracle/presets/reference/filter_vgg.lc"),
             13,
         ),
         (
             "vgg16",
-            include_str!("../src/oracle/presets/reference/spatial_vgg.lc"),
+            include_str!("../../src/oracle/presets/reference/spatial_vgg.lc"),
             18,
         ),
         (
             "resnet50",
-            include_str!("../src/oracle/presets/reference/filter_resnet.lc"),
+            include_str!("../../src/oracle/presets/reference/filter_resnet.lc"),
             49,
         ),
         (
             "resnet50",
-            include_str!("../src/oracle/presets/reference/channel_resnet.lc"),
+            include_str!("../../src/oracle/presets/reference/channel_resnet.lc"),
             49,
         ),
         (
             "resnet50",
-            include_str!("../src/oracle/presets/reference/spatial_resnet.lc"),
+            include_str!("../../src/oracle/presets/reference/spatial_resnet.lc"),
             49,
         ),
         (
             "cosmoflow",
-            include_str!("../src/oracle/presets/reference/spatial_cosmolow.lc"),
+            include_str!("../../src/oracle/presets/reference/spatial_cosmolow.lc"),
             2,
         ),
     ];
@@ -164,7 +164,7 @@ fn reference_split_sets_read_and_round_trip() {
 
 #[test]
 fn reference_platform_round_trips() {
-    let text = include_str!("../src/oracle/presets/reference/ABCI.plat");
+    let text = include_str!("../../src/oracle/presets/reference/ABCI.plat");
     let cluster = plat::parse(text, "ABCI").unwrap();
     assert_eq!(plat::parse(&plat::write(&cluster).unwrap(), "ABCI").unwrap(), cluster);
     assert_eq!(json::cluster(&json::write(cluster.spec()).unwrap()).unwrap(), cluster);

@@ -13,12 +13,12 @@ use paradl::oracle::{
 };
 
 const RESNET18: (&str, &[u8]) = (
-    include_str!("profile/resnet18-cpu-b8/profile.json"),
-    include_bytes!("profile/resnet18-cpu-b8/model.onnx"),
+    include_str!("../profile/resnet18-cpu-b8/profile.json"),
+    include_bytes!("../profile/resnet18-cpu-b8/model.onnx"),
 );
 const MOBILENET: (&str, &[u8]) = (
-    include_str!("profile/mobilenet_v3_small-cpu-b2/profile.json"),
-    include_bytes!("profile/mobilenet_v3_small-cpu-b2/model.onnx"),
+    include_str!("../profile/mobilenet_v3_small-cpu-b2/profile.json"),
+    include_bytes!("../profile/mobilenet_v3_small-cpu-b2/model.onnx"),
 );
 
 fn imported(onnx: &[u8]) -> Network {
@@ -399,10 +399,10 @@ fn hostile_profiles_are_errors_with_a_position() {
 #[test]
 fn a_two_batch_profile_projects_a_third_batch_within_ten_percent() {
     let two = (
-        include_str!("profile/resnet18-cpu-b4-16/profile.json"),
-        &include_bytes!("profile/resnet18-cpu-b4-16/model.onnx")[..],
+        include_str!("../profile/resnet18-cpu-b4-16/profile.json"),
+        &include_bytes!("../profile/resnet18-cpu-b4-16/model.onnx")[..],
     );
-    let reference = profile::parse(include_str!("profile/resnet18-cpu-b8-ref/profile.json")).unwrap();
+    let reference = profile::parse(include_str!("../profile/resnet18-cpu-b8-ref/profile.json")).unwrap();
     assert_eq!(reference.batch, 8);
     let (p, applied) = profiled(two);
     assert_eq!((p.batch, p.batch2), (4, Some(16)));

@@ -17,12 +17,9 @@
 
 use std::io::{Cursor, Read};
 
-#[path = "support/activations.rs"]
-mod activations;
-#[path = "support/cuda_bf16.rs"]
-mod cuda_bf16;
-#[path = "support/flops.rs"]
-mod flops;
+use crate::activations;
+use crate::cuda_bf16;
+use crate::flops;
 use activations::activations_per_sample;
 use flops::gemm_flops;
 
@@ -45,10 +42,10 @@ fn file(zip: &mut zip::ZipArchive<Cursor<&'static [u8]>>, name: &str) -> Option<
 
 #[test]
 fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
-    let mut zip = archive(include_bytes!("torch/onnx.zip"));
+    let mut zip = archive(include_bytes!("../torch/onnx.zip"));
     let cluster = presets::cluster("dgx-a100").unwrap();
-    let csv = include_str!("torch/torchvision.csv");
-    let cuda = cuda_bf16::saved_bytes(include_str!("torch/cuda_bf16.csv"));
+    let csv = include_str!("../torch/torchvision.csv");
+    let cuda = cuda_bf16::saved_bytes(include_str!("../torch/cuda_bf16.csv"));
     let (mut imported, mut refused, mut cuda_checked) = (0, 0, 0);
     for line in csv.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
@@ -112,8 +109,8 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
 
 #[test]
 fn every_keras_application_imports_with_keras_own_parameter_count() {
-    let mut zip = archive(include_bytes!("keras/applications.zip"));
-    let csv = include_str!("keras/applications.csv");
+    let mut zip = archive(include_bytes!("../keras/applications.zip"));
+    let csv = include_str!("../keras/applications.csv");
     let mut count = 0;
     for line in csv.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();

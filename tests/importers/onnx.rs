@@ -10,8 +10,7 @@ use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
 use paradl::oracle::{Function, LayerKind, OracleError, Precision, Scenario, Shape, presets};
 use prost::Message;
 
-#[path = "support/activations.rs"]
-mod activations;
+use crate::activations;
 use activations::activations_per_sample;
 
 fn file(name: &str) -> Vec<u8> {
@@ -803,7 +802,7 @@ fn nodes_reading_one_initializer_share_it() {
 /// parameters and MLPerf's with 78.3 M.
 #[test]
 fn retinanets_heads_are_counted_once() {
-    let truth: serde_json::Value = serde_json::from_str(include_str!("onnx/retinanet/torch_truth.json")).unwrap();
+    let truth: serde_json::Value = serde_json::from_str(include_str!("../onnx/retinanet/torch_truth.json")).unwrap();
     // MLPerf's backbone freezes its batch norms (FrozenBatchNorm2d), exported as a per-channel
     // Mul and Add of constants computed from the running statistics: folded into the
     // convolutions, they train nothing (they were 68,224 parameters and 106 layers)

@@ -3,13 +3,8 @@
 //! (the WebAssembly blocked, or JavaScript off), that it is what the app
 //! then shows, and that an address the pre-render cannot know waits for the
 //! app instead.
-#![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/page.rs"]
-#[allow(dead_code)]
-mod page;
-#[path = "support/web.rs"]
-mod web;
+use super::{page, web};
 
 use fantoccini::{Client, Locator};
 use paradl::app::lessons::{LESSONS, page_file};
@@ -18,7 +13,7 @@ use serde_json::{Value, json};
 
 /// A session whose page never gets its WebAssembly: what a visitor sees
 /// until it arrives.
-async fn before_the_app(driver: &web::Driver) -> Client {
+pub(crate) async fn before_the_app(driver: &web::Driver) -> Client {
     let client = web::browser(driver).await;
     web::devtools(driver, &client, "Network.enable", json!({})).await;
     web::devtools(driver, &client, "Network.setBlockedURLs", json!({ "urls": ["*.wasm"] })).await;
@@ -27,12 +22,12 @@ async fn before_the_app(driver: &web::Driver) -> Client {
 
 /// What the page shows of its answer: the ranking's rows, the verdict, the
 /// lesson's question and every plot's SVG, read from what is displayed.
-const SHOWN: &str = r#"
-const shown = (e) => e && e.offsetParent !== null;
-const rows = Array.from(document.querySelectorAll('#ranking tbody tr')).filter(shown).map(r =>
+pub(crate) const SHOWN: &str = r#"
+pub(crate) const shown = (e) => e && e.offsetParent !== null;
+pub(crate) const rows = Array.from(document.querySelectorAll('#ranking tbody tr')).filter(shown).map(r =>
   [r.dataset.strategy, r.dataset.totalS, r.dataset.memoryBytes, r.dataset.feasible]);
-const verdict = document.querySelector('#verdict');
-const question = document.querySelector('#lesson .question');
+pub(crate) const verdict = document.querySelector('#verdict');
+pub(crate) const question = document.querySelector('#lesson .question');
 return {
   rows,
   verdict: shown(verdict) ? verdict.textContent : null,
@@ -41,13 +36,13 @@ return {
 };
 "#;
 
-async fn shown(client: &Client) -> Value {
+pub(crate) async fn shown(client: &Client) -> Value {
     client.execute(SHOWN, vec![]).await.expect("read the page")
 }
 
 /// Whether the element `css` lies wholly in the viewport, above the note
 /// fixed at its foot while the app wakes up.
-async fn on_screen(client: &Client, css: &str) -> bool {
+pub(crate) async fn on_screen(client: &Client, css: &str) -> bool {
     let script = format!(
         "const e = document.querySelector('{css}'); if (!e) return false; const r = e.getBoundingClientRect();
          const note = document.querySelector('.waking'); const foot = note ? note.getBoundingClientRect().top : innerHeight;
@@ -214,10 +209,10 @@ async fn an_address_the_prerender_cannot_know_waits_for_the_app() {
 /// on the page (`gaps` counts frames after the ranking first showed that had
 /// none), and opens the glossary of the pre-rendered view as soon as it is
 /// parsed, as a visitor may before the app draws that part itself.
-const WATCH: &str = r#"
+pub(crate) const WATCH: &str = r#"
 window.__watch = { frames: 0, gaps: 0, seen: false, errors: [], unmarked: 0 };
 addEventListener('error', (e) => window.__watch.errors.push(String(e.message)));
-const look = () => {
+pub(crate) const look = () => {
   const w = window.__watch;
   const plot = document.querySelector('#scaling-plot svg');
   if (plot) w.seen = true; else if (w.seen) w.gaps += 1;

@@ -8,14 +8,10 @@
 //! Networks with attention are refused at their attention, naming the node.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/activations.rs"]
-mod activations;
-#[path = "support/cuda_bf16.rs"]
-mod cuda_bf16;
-#[path = "support/flops.rs"]
-mod flops;
-#[path = "support/timm_zip.rs"]
-mod timm_zip;
+use crate::activations;
+use crate::cuda_bf16;
+use crate::flops;
+use crate::timm_zip;
 use activations::activations_per_sample;
 use flops::gemm_flops;
 
@@ -38,8 +34,8 @@ struct Truth {
 }
 
 fn truths() -> Vec<Truth> {
-    let csv = include_str!("timm/timm.csv");
-    let cuda = cuda_bf16::saved_bytes(include_str!("timm/cuda_bf16.csv"));
+    let csv = include_str!("../timm/timm.csv");
+    let cuda = cuda_bf16::saved_bytes(include_str!("../timm/cuda_bf16.csv"));
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();

@@ -6,9 +6,7 @@
 //! facts they claim.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "support/toy.rs"]
-#[allow(dead_code)]
-mod toy;
+use crate::toy;
 
 use paradl::oracle::{
     Batch, Cluster, CommKind, Edition, FrameworkMemory, GemmRates, KernelFacts, Network, Precision, PrecisionRates,

@@ -1,0 +1,128 @@
+//! End-to-end tests of the built app (`dist/`) in headless Chromium:
+//! load it, change inputs, read the DOM, share links, bad links and bad
+//! values. The ranking on screen must equal what `paradl rank` prints.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod editing;
+mod explaining;
+mod first_visit;
+mod importing;
+mod lessons;
+mod links;
+mod planner;
+mod prerender;
+mod screens;
+
+#[path = "../support/page.rs"]
+mod page;
+#[path = "../support/web.rs"]
+mod web;
+
+use std::process::Command;
+
+use fantoccini::{Client, Locator};
+use page::{Row, ranking, ranking_becomes, ranking_change};
+use serde_json::Value;
+use web::eventually;
+
+/// What `paradl rank` prints for a view, as rows.
+fn cli_ranking(model: &str, cluster: &str, gpus: u64, samples_per_gpu: &str) -> Vec<Row> {
+    cli_rank(&[
+        "--model",
+        model,
+        "--cluster",
+        cluster,
+        "--gpus",
+        &gpus.to_string(),
+        "--samples-per-gpu",
+        samples_per_gpu,
+    ])
+}
+
+/// Runs `paradl` and returns what it prints.
+fn cli(args: &[&str]) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_paradl"))
+        .args(args)
+        .output()
+        .expect("paradl runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// What `paradl rank ARGS --format json` prints, as rows.
+fn cli_rank(args: &[&str]) -> Vec<Row> {
+    let mut line = vec!["rank"];
+    line.extend_from_slice(args);
+    line.extend_from_slice(&["--format", "json"]);
+    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|p| Row {
+            strategy: p["strategy"].as_str().unwrap_or_default().to_string(),
+            total_s: p["total_s"].as_f64().unwrap_or(f64::NAN),
+            memory_bytes: p["memory_bytes"].as_f64().unwrap_or(f64::NAN),
+            feasible: p["feasible"].as_bool().unwrap_or(false),
+        })
+        .collect()
+}
+
+async fn value(client: &Client, css: &str) -> String {
+    let element = client.find(Locator::Css(css)).await.expect(css);
+    element.prop("value").await.ok().flatten().unwrap_or_default()
+}
+
+async fn open(client: &Client, url: &str) -> Vec<Row> {
+    page::goto(client, url).await;
+    eventually("the ranking", || async {
+        let rows = ranking(client).await;
+        (!rows.is_empty()).then_some(rows)
+    })
+    .await
+}
+
+/// Waits until `script` returns `true` in the page.
+async fn until_true(client: &Client, what: &str, script: &str) {
+    eventually(what, || async {
+        let done = client.execute(script, vec![]).await.ok()?;
+        done.as_bool().filter(|d| *d)
+    })
+    .await;
+}
+
+async fn history_length(client: &Client) -> i64 {
+    client
+        .execute("return history.length;", vec![])
+        .await
+        .ok()
+        .and_then(|v| v.as_i64())
+        .unwrap_or(-1)
+}
+
+struct Setup {
+    base: String,
+    driver: web::Driver,
+}
+
+fn setup() -> Setup {
+    let port = web::serve(web::dist());
+    Setup {
+        base: format!("http://127.0.0.1:{port}/"),
+        driver: web::driver(),
+    }
+}
+
+/// Whether the button `css` selects (which must be there) can be pressed.
+async fn enabled(client: &Client, css: &str) -> bool {
+    let v = client
+        .execute(&format!("return !document.querySelector('{css}').disabled;"), vec![])
+        .await
+        .expect("a button");
+    v.as_bool().unwrap_or(false)
+}
+
+/// Opens a page whose results wait for a guess.
+async fn open_predict(client: &Client, url: &str) {
+    page::goto(client, url).await;
+    page::text_once(client, "#hidden-results", "hidden").await;
+}

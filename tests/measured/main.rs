@@ -1,0 +1,28 @@
+//! The engine against measurements made outside this project: NVIDIA's
+//! published runs, Lambda's and timm's benchmarks, every GPU's datasheet
+//! and kernel rates, NCCL's measured collectives, MLPerf's and NVIDIA's
+//! SSD runs. Each fixture says where it comes from (`tests/validation/`).
+#![cfg(not(target_arch = "wasm32"))]
+
+#[path = "../support/activations.rs"]
+#[allow(dead_code)]
+mod activations;
+#[path = "../support/columns.rs"]
+#[allow(dead_code)]
+mod columns;
+#[path = "../support/cuda_bf16.rs"]
+#[allow(dead_code)]
+mod cuda_bf16;
+#[path = "../support/flops.rs"]
+#[allow(dead_code)]
+mod flops;
+#[path = "../support/timm_zip.rs"]
+mod timm_zip;
+
+mod kernels;
+mod lambda;
+mod nccl;
+mod published;
+mod ssd;
+mod timm_rtx3090;
+mod universe;
