@@ -36,8 +36,8 @@ second (each layer timed at the first batch, then at the second, before
 the next layer; the step's runs at the first, then at the second). With
 one batch those four fields are left out.
 
-It writes DIR/profile.json (format "paradl-profile/1", documented in the
-README) and DIR/model.onnx, the same network exported by torch.onnx
+It writes DIR/profile.json (format "paradl-profile/1", documented in
+src/docs/importing.md) and DIR/model.onnx, the same network exported by torch.onnx
 (TorchScript exporter, eval mode, no constant folding, its weights replaced
 by ConstantOfShape nodes to keep the file small), whose node names carry
 the module paths the profile's layers are named by.

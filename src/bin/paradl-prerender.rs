@@ -1,6 +1,8 @@
 //! Writes the pre-rendered pages (src/app/page/prerender.rs) into a built app's
 //! folder: Trunk's `post_build` hook runs it on its staging folder
 //! (`TRUNK_STAGING_DIR`), or give the folder as the argument.
+// no unwrap, expect or panic outside tests: a panic in WebAssembly kills the page (src/ARCHITECTURE.md)
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

@@ -1,5 +1,7 @@
 //! The Web Worker's entry point: the planner's searches and the importers
 //! (built by Trunk for wasm32 as a worker; see `index.html`).
+// no unwrap, expect or panic outside tests: a panic in WebAssembly kills the page (src/ARCHITECTURE.md)
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

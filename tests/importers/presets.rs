@@ -119,3 +119,30 @@ fn every_new_preset_projects_and_ranks() {
         assert!(best.total_s.is_finite() && best.total_s > 0.0, "{key}");
     }
 }
+
+/// Every number a preset shows has a source: each preset cluster names
+/// where its numbers come from, and each GPU of the table its datasheet.
+#[test]
+fn every_preset_cluster_and_gpu_names_its_source() {
+    for preset in presets::CLUSTERS {
+        let cluster = preset.build().unwrap();
+        let source = &cluster.spec().source;
+        assert!(
+            source.len() > 20 && source.chars().any(|c| c.is_ascii_digit()),
+            "{}: {source:?}",
+            preset.key
+        );
+    }
+    let table = include_str!("../../src/oracle/model/devices/gpus.csv");
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header.last(), Some(&"source"));
+    let mut rows = 0;
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        // the source is the last column and may itself hold commas
+        let source = line.splitn(header.len(), ',').last().unwrap_or_default();
+        assert!(source.len() > 10, "a GPU without its source: {line}");
+        rows += 1;
+    }
+    assert!(rows > 100, "{rows} GPUs");
+}
