@@ -251,7 +251,7 @@ async fn a_clicked_number_explains_itself_with_the_engines_values() {
 /// diagram's drawing, its formulas and its picker are not words.
 pub(crate) const UNEXPLAINED_DIGITS: &str = r#"
 document.querySelectorAll('#findings details').forEach(d => d.open = true);
-pub(crate) const out = [];
+const out = [];
 for (const root of document.querySelectorAll('#findings, #edition, #ranking td.num, #ranking td.bad, #diagram')) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {

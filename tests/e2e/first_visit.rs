@@ -191,17 +191,17 @@ async fn every_preset_strategy_and_lesson_reads_without_doubled_words_or_raw_lab
     // (`convnext_tiny`) are not words
     const SCAN: &str = r#"
 document.querySelectorAll('details').forEach(d => d.open = true);
-pub(crate) const skip = '#explain, #model-doc, .layer-table, code, pre, textarea, input, select, #profile-note, .explain';
-pub(crate) const hidden = [...document.querySelectorAll(skip)];
+const skip = '#explain, #model-doc, .layer-table, code, pre, textarea, input, select, #profile-note, .explain';
+const hidden = [...document.querySelectorAll(skip)];
 hidden.forEach(e => e.dataset.scanDisplay = e.style.display);
 hidden.forEach(e => e.style.display = 'none');
-pub(crate) const text = document.body.innerText.replace(/\S*[./]\S*\w/g, ' ').replace(/torchvision's \w+/g, ' ');
+const text = document.body.innerText.replace(/\S*[./]\S*\w/g, ' ').replace(/torchvision's \w+/g, ' ');
 hidden.forEach(e => e.style.display = e.dataset.scanDisplay);
-pub(crate) const found = [];
-pub(crate) const doubled = text.match(/\b(\w{2,})[ \t\u00a0]+\1\b/gi) || [];
+const found = [];
+const doubled = text.match(/\b(\w{2,})[ \t\u00a0]+\1\b/gi) || [];
 for (const d of doubled) found.push('doubled word: ' + d);
 for (const p of ['((', '))', ') (']) if (text.includes(p)) found.push('doubled parentheses: ' + text.substr(text.indexOf(p) - 40, 80));
-pub(crate) const raw = text.match(/\b[a-z]+_[a-z]+\b|Some\(|None\b|\{\}|NaN|undefined/g) || [];
+const raw = text.match(/\b[a-z]+_[a-z]+\b|Some\(|None\b|\{\}|NaN|undefined/g) || [];
 for (const r of raw) found.push('raw label: ' + r);
 return found;
 "#;

@@ -80,12 +80,12 @@ async fn a_whole_detection_export_imports_and_says_what_is_no_layer() {
 
 /// Drops files `[[name, base64], ...]` on the element `target`.
 pub(crate) const DROP_FILES: &str = r#"
-pub(crate) const [target, files] = arguments;
-pub(crate) const transfer = new DataTransfer();
+const [target, files] = arguments;
+const transfer = new DataTransfer();
 for (const [name, base64] of files) {
   transfer.items.add(new File([Uint8Array.from(atob(base64), c => c.charCodeAt(0))], name));
 }
-pub(crate) const zone = document.querySelector(target);
+const zone = document.querySelector(target);
 zone.dispatchEvent(new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: transfer }));
 zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
 "#;

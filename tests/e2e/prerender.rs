@@ -23,11 +23,11 @@ pub(crate) async fn before_the_app(driver: &web::Driver) -> Client {
 /// What the page shows of its answer: the ranking's rows, the verdict, the
 /// lesson's question and every plot's SVG, read from what is displayed.
 pub(crate) const SHOWN: &str = r#"
-pub(crate) const shown = (e) => e && e.offsetParent !== null;
-pub(crate) const rows = Array.from(document.querySelectorAll('#ranking tbody tr')).filter(shown).map(r =>
+const shown = (e) => e && e.offsetParent !== null;
+const rows = Array.from(document.querySelectorAll('#ranking tbody tr')).filter(shown).map(r =>
   [r.dataset.strategy, r.dataset.totalS, r.dataset.memoryBytes, r.dataset.feasible]);
-pub(crate) const verdict = document.querySelector('#verdict');
-pub(crate) const question = document.querySelector('#lesson .question');
+const verdict = document.querySelector('#verdict');
+const question = document.querySelector('#lesson .question');
 return {
   rows,
   verdict: shown(verdict) ? verdict.textContent : null,
@@ -212,7 +212,7 @@ async fn an_address_the_prerender_cannot_know_waits_for_the_app() {
 pub(crate) const WATCH: &str = r#"
 window.__watch = { frames: 0, gaps: 0, seen: false, errors: [], unmarked: 0 };
 addEventListener('error', (e) => window.__watch.errors.push(String(e.message)));
-pub(crate) const look = () => {
+const look = () => {
   const w = window.__watch;
   const plot = document.querySelector('#scaling-plot svg');
   if (plot) w.seen = true; else if (w.seen) w.gaps += 1;

@@ -143,21 +143,7 @@ impl<'g> Walk<'g> {
         };
         let op = at.op.as_str();
         let result = match op {
-            "Constant" => {
-                let attr = node
-                    .attribute
-                    .first()
-                    .ok_or_else(|| fail(Some(at.clone()), "a Constant without a value"))?;
-                match (attr.name.as_deref(), &attr.t) {
-                    (Some("value"), Some(t)) => constant(t),
-                    (Some("value_int"), _) => Const::new(vec![], Some(Values::Int(vec![attr.i.unwrap_or(0)]))),
-                    (Some("value_ints"), _) => Ok(Const::ints(attr.ints.clone())),
-                    (Some("value_float"), _) => {
-                        Const::new(vec![], Some(Values::Float(vec![f64::from(attr.f.unwrap_or(0.0))])))
-                    }
-                    _ => Err("a Constant of an unsupported kind".to_string()),
-                }
-            }
+            "Constant" => constant_attribute(node),
             "ConstantOfShape" => {
                 let shape = c(0)?
                     .integers()
@@ -181,19 +167,7 @@ impl<'g> Walk<'g> {
                     values.or_else(|| (n <= values::MAX_FOLDED_ITEMS).then(|| Values::Float(vec![0.0; n]))),
                 )
             }
-            "Identity" | "Cast" | "CastLike" => {
-                let x = c(0)?;
-                let to = int(node, "to", 1);
-                let float = matches!(to, 1 | 10 | 11 | 16);
-                let values = x.values.map(|v| match (v, float) {
-                    (Values::Int(i), true) => Values::Float(i.into_iter().map(|x| x as f64).collect()),
-                    (Values::Float(f), false) if op == "Cast" => {
-                        Values::Int(f.into_iter().map(|x| if x.is_nan() { 0 } else { x as i64 }).collect())
-                    }
-                    (v, _) => v,
-                });
-                Const::new(x.dims, values)
-            }
+            "Identity" | "Cast" | "CastLike" => cast(c(0)?, int(node, "to", 1), op == "Cast"),
             "Shape" => Ok(Const::ints(c(0)?.dims.iter().map(|&d| d as i64).collect())),
             "Size" => Const::new(vec![], Some(Values::Int(vec![c(0)?.count() as i64]))),
             "Reshape" => {
@@ -261,7 +235,6 @@ impl<'g> Walk<'g> {
                 Const::new(c(0)?.dims, None)
             }
             "Clip" => {
-                let x = c(0)?;
                 // the bounds: inputs 1 and 2 (opset 11 on), or attributes before
                 let bound = |i: usize, name: &str, default: f64| -> Result<f64, GraphError> {
                     if node.input.get(i).is_some_and(|n| !n.is_empty()) {
@@ -271,42 +244,9 @@ impl<'g> Walk<'g> {
                     Ok(attribute(node, name).and_then(|a| a.f).map_or(default, f64::from))
                 };
                 let (lo, hi) = (bound(1, "min", f64::NEG_INFINITY)?, bound(2, "max", f64::INFINITY)?);
-                let values = x.values.map(|v| match v {
-                    Values::Int(i) => Values::Int(i.into_iter().map(|x| (x as f64).max(lo).min(hi) as i64).collect()),
-                    Values::Float(f) => Values::Float(f.into_iter().map(|x| x.max(lo).min(hi)).collect()),
-                });
-                Const::new(x.dims, values)
+                clipped(c(0)?, lo, hi)
             }
-            "Range" => {
-                let (start, limit, delta) = (c(0)?, c(1)?, c(2)?);
-                let get = |k: &Const| {
-                    k.values.as_ref().map(|v| match v {
-                        Values::Int(i) => i.first().copied().unwrap_or(0) as f64,
-                        Values::Float(f) => f.first().copied().unwrap_or(0.0),
-                    })
-                };
-                let (Some(s), Some(l), Some(d)) = (get(&start), get(&limit), get(&delta)) else {
-                    return Err(fail(Some(at.clone()), "its bounds are not known"));
-                };
-                let n = if d == 0.0 {
-                    f64::INFINITY
-                } else {
-                    ((l - s) / d).ceil().max(0.0)
-                };
-                if n > values::MAX_FOLDED_ITEMS as f64 {
-                    return Err(fail(Some(at.clone()), "a range of too many items to fold"));
-                }
-                let v: Vec<f64> = (0..n as usize).map(|i| s + i as f64 * d).collect();
-                let ints = matches!(start.values, Some(Values::Int(_)));
-                Const::new(
-                    vec![v.len() as u64],
-                    Some(if ints {
-                        Values::Int(v.into_iter().map(|x| x as i64).collect())
-                    } else {
-                        Values::Float(v)
-                    }),
-                )
-            }
+            "Range" => range(&c(0)?, &c(1)?, &c(2)?),
             _ => {
                 let parts = (0..node.input.len())
                     .filter(|&i| node.input.get(i).is_some_and(|n| !n.is_empty()))
@@ -323,6 +263,75 @@ impl<'g> Walk<'g> {
         };
         result.map_err(problem)
     }
+}
+
+/// The value a `Constant` node writes (its `value` tensor, or a scalar or
+/// list attribute).
+fn constant_attribute(node: &NodeProto) -> Result<Const, String> {
+    let attr = node.attribute.first().ok_or("a Constant without a value")?;
+    match (attr.name.as_deref(), &attr.t) {
+        (Some("value"), Some(t)) => constant(t),
+        (Some("value_int"), _) => Const::new(vec![], Some(Values::Int(vec![attr.i.unwrap_or(0)]))),
+        (Some("value_ints"), _) => Ok(Const::ints(attr.ints.clone())),
+        (Some("value_float"), _) => Const::new(vec![], Some(Values::Float(vec![f64::from(attr.f.unwrap_or(0.0))]))),
+        _ => Err("a Constant of an unsupported kind".to_string()),
+    }
+}
+
+/// `x` cast to ONNX's element type `to` (a float type: 1, 10, 11, 16),
+/// floats truncated to integers only by `Cast` (`CastLike` and `Identity`
+/// keep them).
+fn cast(x: Const, to: i64, truncates: bool) -> Result<Const, String> {
+    let float = matches!(to, 1 | 10 | 11 | 16);
+    let values = x.values.map(|v| match (v, float) {
+        (Values::Int(i), true) => Values::Float(i.into_iter().map(|x| x as f64).collect()),
+        (Values::Float(f), false) if truncates => {
+            Values::Int(f.into_iter().map(|x| if x.is_nan() { 0 } else { x as i64 }).collect())
+        }
+        (v, _) => v,
+    });
+    Const::new(x.dims, values)
+}
+
+/// `x` clipped to `[lo, hi]`.
+fn clipped(x: Const, lo: f64, hi: f64) -> Result<Const, String> {
+    let values = x.values.map(|v| match v {
+        Values::Int(i) => Values::Int(i.into_iter().map(|x| (x as f64).max(lo).min(hi) as i64).collect()),
+        Values::Float(f) => Values::Float(f.into_iter().map(|x| x.max(lo).min(hi)).collect()),
+    });
+    Const::new(x.dims, values)
+}
+
+/// `Range(start, limit, delta)`: `⌈(limit − start)/delta⌉` values from
+/// `start`, integers when `start` is.
+fn range(start: &Const, limit: &Const, delta: &Const) -> Result<Const, String> {
+    let get = |k: &Const| {
+        k.values.as_ref().map(|v| match v {
+            Values::Int(i) => i.first().copied().unwrap_or(0) as f64,
+            Values::Float(f) => f.first().copied().unwrap_or(0.0),
+        })
+    };
+    let (Some(s), Some(l), Some(d)) = (get(start), get(limit), get(delta)) else {
+        return Err("its bounds are not known".into());
+    };
+    let n = if d == 0.0 {
+        f64::INFINITY
+    } else {
+        ((l - s) / d).ceil().max(0.0)
+    };
+    if n > values::MAX_FOLDED_ITEMS as f64 {
+        return Err("a range of too many items to fold".into());
+    }
+    let v: Vec<f64> = (0..n as usize).map(|i| s + i as f64 * d).collect();
+    let ints = matches!(start.values, Some(Values::Int(_)));
+    Const::new(
+        vec![v.len() as u64],
+        Some(if ints {
+            Values::Int(v.into_iter().map(|x| x as i64).collect())
+        } else {
+            Values::Float(v)
+        }),
+    )
 }
 
 #[cfg(test)]
