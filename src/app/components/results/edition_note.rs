@@ -59,7 +59,7 @@ pub fn edition_note(props: &AnswerProps) -> Html {
         said
     });
     html! {
-        <section id="edition" class="edition-note" data-edition={results.edition.name()} aria-label="Edition of the model">
+        <section id="edition" class="edition-note" data-fidelity={results.edition.name()} aria-label="Edition of the model">
             <p><strong>{ format!("{} edition. ", capitalised(results.edition)) }</strong><Said spans={comparison.unwrap_or_default()} /></p>
             if results.edition == Edition::Realistic {
                 if shown.terms.is_empty() {

@@ -1,4 +1,4 @@
-//! `#edition`: which edition of the model the page shows, and whether the
+//! `#fidelity` (the edition select): which edition of the model the page shows, and whether the
 //! scaling plot draws the other edition's curves too.
 
 use yew::prelude::*;
