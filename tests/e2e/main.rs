@@ -13,10 +13,9 @@ mod planner;
 mod prerender;
 mod screens;
 
-#[path = "../support/page.rs"]
-mod page;
-#[path = "../support/web.rs"]
-mod web;
+#[path = "../support/mod.rs"]
+mod support;
+use support::{page, web};
 
 use std::process::Command;
 

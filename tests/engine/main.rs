@@ -6,9 +6,9 @@
 //! code itself.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../support/toy.rs"]
-#[allow(dead_code)]
-mod toy;
+#[path = "../support/mod.rs"]
+mod support;
+use support::toy;
 
 mod calibration;
 mod contract;

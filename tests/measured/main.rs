@@ -4,20 +4,9 @@
 //! SSD runs. Each fixture says where it comes from (`tests/validation/`).
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../support/activations.rs"]
-#[allow(dead_code)]
-mod activations;
-#[path = "../support/columns.rs"]
-#[allow(dead_code)]
-mod columns;
-#[path = "../support/cuda_bf16.rs"]
-#[allow(dead_code)]
-mod cuda_bf16;
-#[path = "../support/flops.rs"]
-#[allow(dead_code)]
-mod flops;
-#[path = "../support/timm_zip.rs"]
-mod timm_zip;
+#[path = "../support/mod.rs"]
+mod support;
+use support::{activations, columns, cuda_bf16, flops, timm_zip};
 
 mod kernels;
 mod lambda;
