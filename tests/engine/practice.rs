@@ -21,6 +21,7 @@ fn close(got: f64, want: f64) {
 fn scenario() -> Scenario {
     let mut spec = toy::cluster().spec().clone();
     spec.gpu_flops_by_precision = PrecisionRates {
+        fp32: None,
         tf32: None,
         fp16: Some(4e12),
         bf16: Some(4e12),

@@ -642,6 +642,7 @@ fn facts() -> impl Strategy<Value = RealisticFacts> {
                     gemm_flops_per_s: GemmRates {
                         fp32,
                         by_precision: PrecisionRates {
+                            fp32: None,
                             tf32: half,
                             fp16: half,
                             bf16: None,
@@ -724,7 +725,12 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                         })
                         .collect(),
                     realistic,
-                    gpu_flops_by_precision: PrecisionRates { tf32, fp16, bf16 },
+                    gpu_flops_by_precision: PrecisionRates {
+                        fp32: None,
+                        tf32,
+                        fp16,
+                        bf16,
+                    },
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 8 {

@@ -250,11 +250,11 @@ fn host_staged_halos_by_hand() {
 
 #[test]
 fn a_calibration_of_the_other_edition_is_refused() {
-    let calibration = paradl::oracle::Factors::new(paradl::oracle::FactorsSpec {
-        edition: Edition::Ideal,
-        global: paradl::oracle::Kappa::ONE,
-        strategies: vec![],
-    })
+    let calibration = paradl::oracle::Factors::new(paradl::oracle::FactorsSpec::new(
+        Edition::Ideal,
+        paradl::oracle::Kappa::ONE,
+        vec![],
+    ))
     .unwrap();
     let spec = RunSpec {
         calibration: Some(calibration),

@@ -47,6 +47,7 @@ fn kernels(overhead_s: f64) -> RealisticFacts {
             gemm_flops_per_s: GemmRates {
                 fp32: 1e12,
                 by_precision: PrecisionRates {
+                    fp32: None,
                     tf32: None,
                     fp16: Some(4e12),
                     bf16: None,

@@ -319,3 +319,103 @@ proptest! {
         prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);
     }
 }
+
+/// Every object of `value` (by its path), for inserting keys into.
+fn object_paths(value: &serde_json::Value, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            out.push(path.clone());
+            for (k, v) in map {
+                let mut p = path.clone();
+                p.push(k.clone());
+                object_paths(v, p, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let mut p = path.clone();
+                p.push(i.to_string());
+                object_paths(v, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn object_at<'v>(
+    value: &'v mut serde_json::Value,
+    path: &[String],
+) -> &'v mut serde_json::Map<String, serde_json::Value> {
+    let mut at = value;
+    for step in path {
+        at = match at {
+            serde_json::Value::Array(items) => &mut items[step.parse::<usize>().unwrap()],
+            other => &mut other[step.as_str()],
+        };
+    }
+    at.as_object_mut().unwrap()
+}
+
+/// A key misspelled anywhere in a network, a cluster, a calibration or a
+/// run is refused with its line and column and the known name nearest it,
+/// never read as a default (round 4: a layer's `time` for `time_s`).
+#[test]
+fn a_misspelled_key_anywhere_in_a_document_is_refused() {
+    let calibration = r#"{"fidelity": "realistic", "global": {"compute": 1.2, "communication": 0.8},
+        "strategies": [{"strategy": "data", "compute": 1.1, "communication": 0.9, "runs": 2}],
+        "runs": [], "mean_accuracy_before": 0.5, "mean_accuracy_after": 0.9, "warnings": []}"#;
+    assert!(
+        json::factors(calibration).is_ok(),
+        "paradl calibrate's own output reads"
+    );
+    let run = json::write(&RunSpec::new(Par::Data, 8, Batch::MiniBatch(256))).unwrap();
+    let documents: Vec<(&str, String, fn(&str) -> bool)> = vec![
+        (
+            "network",
+            json::write(&presets::network("resnet18").unwrap().spec()).unwrap(),
+            |t| json::network(t).is_ok(),
+        ),
+        (
+            "cluster",
+            json::write(presets::cluster("dgx-h100").unwrap().spec()).unwrap(),
+            |t| json::cluster(t).is_ok(),
+        ),
+        ("calibration", calibration.to_string(), |t| json::factors(t).is_ok()),
+        ("run", run, |t| json::run(t).is_ok()),
+    ];
+    for (what, text, reads) in documents {
+        assert!(reads(&text), "{what} reads as written");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut paths = Vec::new();
+        object_paths(&value, Vec::new(), &mut paths);
+        // every object of a preset network is many layers alike: a sample of them
+        paths.truncate(40);
+        for path in paths {
+            let mut bad = value.clone();
+            let object = object_at(&mut bad, &path);
+            let known = object.keys().next().cloned().unwrap_or_else(|| "name".into());
+            // a run's batch is one of two keys (an enum): misspell it; anywhere else, add one
+            let tag = what == "run" && path == ["batch"];
+            if tag {
+                let value = object.remove(&known).unwrap();
+                object.insert(format!("{known}x"), value);
+            } else {
+                object.insert(format!("{known}x"), serde_json::Value::from(1));
+            }
+            let text = serde_json::to_string_pretty(&bad).unwrap();
+            let err = match what {
+                "network" => json::network(&text).map(|_| ()).unwrap_err().to_string(),
+                "cluster" => json::cluster(&text).map(|_| ()).unwrap_err().to_string(),
+                "calibration" => json::factors(&text).map(|_| ()).unwrap_err().to_string(),
+                _ => json::run(&text).map(|_| ()).unwrap_err().to_string(),
+            };
+            let unknown = if tag { "variant" } else { "field" };
+            assert!(
+                err.contains(&format!("unknown {unknown} `{known}x`"))
+                    && err.contains(&format!("did you mean `{known}`?")),
+                "{what} {path:?}: {err}"
+            );
+            assert!(err.starts_with("line "), "{what} {path:?}: {err}");
+        }
+    }
+}

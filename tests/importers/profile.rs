@@ -376,7 +376,9 @@ fn hostile_profiles_are_errors_with_a_position() {
             text.replacen("\"layers\": [", "\"layers\": 7, \"old\": [", 1),
             "a list of at most",
         ),
-        (format!("{{\"x\": {}", "[".repeat(100_000)), "EOF while parsing a list"),
+        // an unknown key is refused before its value is read, however deep
+        (format!("{{\"x\": {}", "[".repeat(100_000)), "unknown field `x`"),
+        (format!("{{\"name\": {}", "[".repeat(100_000)), "invalid type"),
         (String::new(), "EOF"),
         ("{}".into(), "missing field"),
     ] {

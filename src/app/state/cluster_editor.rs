@@ -287,7 +287,12 @@ impl Groups {
                 sms: sms as u64,
                 gemm_flops_per_s: GemmRates {
                     fp32,
-                    by_precision: PrecisionRates { tf32, fp16, bf16 },
+                    by_precision: PrecisionRates {
+                        fp32: None,
+                        tf32,
+                        fp16,
+                        bf16,
+                    },
                 },
                 kernel_overhead_s,
                 stream_bytes_per_s,

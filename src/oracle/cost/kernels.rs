@@ -648,6 +648,7 @@ mod tests {
                 gemm_flops_per_s: GemmRates {
                     fp32: 10e12,
                     by_precision: PrecisionRates {
+                        fp32: None,
                         tf32: None,
                         fp16: Some(100e12),
                         bf16: None,

@@ -17,8 +17,51 @@ use crate::oracle::model::run::RunSpec;
 /// # Errors
 /// A [`ParseError`] at serde_json's line and column.
 pub fn parse_spec<T: DeserializeOwned>(text: &str) -> Result<T, ParseError> {
-    serde_json::from_str(text)
-        .map_err(|e| ParseError::at(e.line().max(1), e.column().max(1), ParseProblem::Json(e.to_string())))
+    serde_json::from_str(text).map_err(|e| json_error(&e))
+}
+
+/// serde_json's error at its line and column; an unknown key or name
+/// (every document refuses them) says the known one nearest it.
+pub fn json_error(e: &serde_json::Error) -> ParseError {
+    ParseError::at(
+        e.line().max(1),
+        e.column().max(1),
+        ParseProblem::Json(with_suggestion(&e.to_string())),
+    )
+}
+
+/// `message` with "(did you mean `time_s`?)" after an unknown field or
+/// variant whose known names (serde's "expected one of `a`, `b`") hold one
+/// within a third of its length in edits (at least 2), or that starts with
+/// it (preferred).
+fn with_suggestion(message: &str) -> String {
+    let Some((head, rest)) = message
+        .split_once("unknown field `")
+        .or_else(|| message.split_once("unknown variant `"))
+    else {
+        return message.to_string();
+    };
+    let Some((unknown, tail)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let Some((_, expected)) = tail.split_once("expected") else {
+        return message.to_string();
+    };
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    let reach = (unknown.chars().count() / 3).max(2);
+    let nearest = known
+        .iter()
+        .map(|k| (strsim::levenshtein(&unknown.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|(d, k)| *d <= reach || (unknown.len() >= 3 && k.starts_with(unknown)))
+        // a name that extends the unknown one first (`time` → `time_s`, not `name`)
+        .min_by_key(|(d, k)| (!k.starts_with(unknown), *d));
+    match nearest {
+        Some((_, k)) => {
+            let cut = head.len() + message[head.len()..].find('`').unwrap_or(0) + 1 + unknown.len() + 1;
+            format!("{} (did you mean `{k}`?){}", &message[..cut], &message[cut..])
+        }
+        None => message.to_string(),
+    }
 }
 
 /// Reads a network.

@@ -11,6 +11,7 @@ use super::practice::Precision;
 
 /// A link: bandwidth one way and latency.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// Bandwidth in bytes per second.
     pub bandwidth_bytes_per_s: f64,
@@ -20,6 +21,7 @@ pub struct LinkSpec {
 
 /// One level of the switch hierarchy, innermost first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SwitchLevelSpec {
     /// Name, e.g. `leaf`.
     pub name: String,
@@ -32,6 +34,7 @@ pub struct SwitchLevelSpec {
 
 /// A cluster as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClusterSpec {
     pub name: String,
     /// Where the numbers come from.

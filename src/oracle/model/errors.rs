@@ -85,6 +85,9 @@ pub enum Rule {
     /// A split set whose length differs from the network's layer count.
     #[error("must list one entry per layer ({expected}), found {found}")]
     SplitLength { expected: usize, found: usize },
+    /// A value given where it does not belong, with where it goes.
+    #[error("does not belong here: give it as {instead}")]
+    Misplaced { instead: String },
     /// A value that a file format cannot express.
     #[error("cannot be written in this format: {0}")]
     NotRepresentable(String),

@@ -2,6 +2,7 @@
 //! a compute factor `κ_comp` and a communication factor `κ_comm` per
 //! strategy, and global ones for the strategies no run measured.
 
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::checks;
@@ -12,6 +13,7 @@ use super::strategy::Strategy;
 
 /// The two factors of a calibration.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Kappa {
     /// `κ_comp`: multiplies compute and the weight update.
     pub compute: f64,
@@ -37,16 +39,43 @@ impl Kappa {
 
 /// The factors of one strategy, as written in a calibration's JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StrategyKappa {
     pub strategy: Strategy,
-    /// Its factors.
-    #[serde(flatten)]
-    pub kappa: Kappa,
+    /// `κ_comp`.
+    pub compute: f64,
+    /// `κ_comm`.
+    pub communication: f64,
+    /// The measured runs of the strategy the factors come from (as `paradl
+    /// calibrate` prints them; not used).
+    #[serde(default, skip_serializing)]
+    pub runs: Option<u64>,
+}
+
+impl StrategyKappa {
+    /// The strategy's factors, measured by `runs` runs (`None`: not said).
+    pub fn new(strategy: Strategy, kappa: Kappa, runs: Option<u64>) -> Self {
+        Self {
+            strategy,
+            compute: kappa.compute,
+            communication: kappa.communication,
+            runs,
+        }
+    }
+
+    /// Its two factors.
+    pub fn kappa(&self) -> Kappa {
+        Kappa {
+            compute: self.compute,
+            communication: self.communication,
+        }
+    }
 }
 
 /// A calibration's factors as plain data (the JSON that `paradl
 /// calibrate` prints carries more, which is ignored here).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FactorsSpec {
     /// The edition whose projections were calibrated.
     #[serde(rename = "fidelity")]
@@ -56,6 +85,36 @@ pub struct FactorsSpec {
     /// The factors of the strategies that runs measured.
     #[serde(default)]
     pub strategies: Vec<StrategyKappa>,
+    /// What `paradl calibrate` prints beside the factors (the runs, their
+    /// accuracies before and after, its warnings): read and set aside, so
+    /// that its output is a calibration file as it is.
+    #[serde(default, skip_serializing)]
+    pub runs: Option<IgnoredAny>,
+    /// See [`FactorsSpec::runs`].
+    #[serde(default, skip_serializing)]
+    pub mean_accuracy_before: Option<IgnoredAny>,
+    /// See [`FactorsSpec::runs`].
+    #[serde(default, skip_serializing)]
+    pub mean_accuracy_after: Option<IgnoredAny>,
+    /// See [`FactorsSpec::runs`].
+    #[serde(default, skip_serializing)]
+    pub warnings: Option<IgnoredAny>,
+}
+
+impl FactorsSpec {
+    /// The factors of `edition`: `global` for the strategies no run
+    /// measured, and those of `strategies`.
+    pub fn new(edition: Edition, global: Kappa, strategies: Vec<StrategyKappa>) -> Self {
+        Self {
+            edition,
+            global,
+            strategies,
+            runs: None,
+            mean_accuracy_before: None,
+            mean_accuracy_after: None,
+            warnings: None,
+        }
+    }
 }
 
 /// Factors accepted, each at least this (and at most [`MAX_FACTOR`]): a
@@ -87,7 +146,7 @@ impl Factors {
         let mut measured = [None; Strategy::ALL.len()];
         for (i, entry) in spec.strategies.iter().enumerate() {
             let field = Field::from("strategies").index(i);
-            entry.kappa.check(&field)?;
+            entry.kappa().check(&field)?;
             let slot = &mut measured[entry.strategy as usize];
             if slot.is_some() {
                 return Err(InputError::new(
@@ -95,7 +154,7 @@ impl Factors {
                     Rule::Repeated(entry.strategy.name().into()),
                 ));
             }
-            *slot = Some(entry.kappa);
+            *slot = Some(entry.kappa());
         }
         Ok(Self {
             edition: spec.edition,
@@ -136,16 +195,16 @@ impl TryFrom<FactorsSpec> for Factors {
 
 impl From<Factors> for FactorsSpec {
     fn from(factors: Factors) -> Self {
-        FactorsSpec {
-            edition: factors.edition,
-            global: factors.global,
-            strategies: Strategy::ALL
+        FactorsSpec::new(
+            factors.edition,
+            factors.global,
+            Strategy::ALL
                 .into_iter()
                 .filter_map(|strategy| {
-                    factors.measured[strategy as usize].map(|kappa| StrategyKappa { strategy, kappa })
+                    factors.measured[strategy as usize].map(|kappa| StrategyKappa::new(strategy, kappa, None))
                 })
                 .collect(),
-        }
+        )
     }
 }
 
@@ -154,20 +213,21 @@ mod tests {
     use super::*;
 
     fn spec() -> FactorsSpec {
-        FactorsSpec {
-            edition: Edition::Realistic,
-            global: Kappa {
+        FactorsSpec::new(
+            Edition::Realistic,
+            Kappa {
                 compute: 1.5,
                 communication: 2.0,
             },
-            strategies: vec![StrategyKappa {
-                strategy: Strategy::Data,
-                kappa: Kappa {
+            vec![StrategyKappa::new(
+                Strategy::Data,
+                Kappa {
                     compute: 1.1,
                     communication: 0.9,
                 },
-            }],
-        }
+                None,
+            )],
+        )
     }
 
     #[test]
@@ -187,7 +247,7 @@ mod tests {
     #[test]
     fn bad_factors_name_their_field() {
         let mut bad = spec();
-        bad.strategies[0].kappa.compute = f64::INFINITY;
+        bad.strategies[0].compute = f64::INFINITY;
         assert_eq!(Factors::new(bad).unwrap_err().field, "strategies[0].compute");
         let mut bad = spec();
         bad.global.communication = 0.0;

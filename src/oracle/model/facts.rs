@@ -28,6 +28,7 @@ named_enum! {
 /// Halos that travel through host memory (MPI without GPUDirect), as in
 /// the paper's runs: every halo transfer crosses the host's PCIe twice.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HaloTransport {
     /// Latency of one host-staged point-to-point, in seconds.
     pub latency_s: f64,
@@ -44,6 +45,7 @@ pub struct HaloTransport {
 
 /// The section 7 facts of a cluster; every one is optional.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RealisticFacts {
     /// Sustained GPU memory bandwidth in bytes per second (roofline
     /// weights of layers).
@@ -90,11 +92,16 @@ pub struct RealisticFacts {
     pub in_network_reduction: Option<bool>,
 }
 
-/// Sustained FLOP/s of one GPU in the precisions other than FP32, each
-/// optional (sections 9 and 11): a precision left out runs at the FP32
-/// rate.
+/// Sustained FLOP/s of one GPU per precision, each optional (sections 9
+/// and 11): a precision left out runs at the FP32 rate. A cluster's FP32
+/// rate is its `gpu_flops_per_s` (its `fp32` here is refused); the
+/// kernels' [`GemmRates`] need theirs.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PrecisionRates {
+    /// FP32 (CUDA cores).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp32: Option<f64>,
     /// TF32 tensor cores.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tf32: Option<f64>,
@@ -112,11 +119,11 @@ impl PrecisionRates {
         *self == Self::default()
     }
 
-    /// The rate of `precision`: `fp32_flops_per_s` for FP32 or a precision
-    /// without a rate of its own.
+    /// The rate of `precision`: `fp32_flops_per_s` for a precision without
+    /// a rate of its own.
     pub fn rate(&self, precision: Precision, fp32_flops_per_s: f64) -> f64 {
         let rate = match precision {
-            Precision::Fp32 => None,
+            Precision::Fp32 => self.fp32,
             Precision::Tf32 => self.tf32,
             Precision::Fp16 => self.fp16,
             Precision::Bf16 => self.bf16,
@@ -130,7 +137,12 @@ impl PrecisionRates {
     /// An [`InputError`] naming the rate (`at.tf32`...) outside
     /// `[MIN_RATE, MAX_RATE]`.
     pub fn check(&self, at: &Field) -> Result<(), InputError> {
-        for (key, rate) in [("tf32", self.tf32), ("fp16", self.fp16), ("bf16", self.bf16)] {
+        for (key, rate) in [
+            ("fp32", self.fp32),
+            ("tf32", self.tf32),
+            ("fp16", self.fp16),
+            ("bf16", self.bf16),
+        ] {
             if let Some(rate) = rate {
                 checks::within(at.clone().key(key), rate, MIN_RATE, MAX_RATE)?;
             }
@@ -141,13 +153,14 @@ impl PrecisionRates {
 
 /// Sustained FLOP/s of one GPU's large matrix multiplications, per
 /// precision (section 11): the datasheet's dense peak times a measured
-/// fraction. Written as one object (`{"fp32": .., "tf32": ..}`).
+/// fraction. Written as one [`PrecisionRates`] object whose `fp32` is
+/// required (`{"fp32": .., "tf32": ..}`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "PrecisionRates", into = "PrecisionRates")]
 pub struct GemmRates {
     /// FP32 (CUDA cores).
     pub fp32: f64,
-    /// The tensor cores' precisions.
-    #[serde(flatten)]
+    /// The tensor cores' precisions (its `fp32` unused).
     pub by_precision: PrecisionRates,
 }
 
@@ -158,8 +171,32 @@ impl GemmRates {
     }
 }
 
+impl TryFrom<PrecisionRates> for GemmRates {
+    type Error = &'static str;
+
+    fn try_from(rates: PrecisionRates) -> Result<Self, Self::Error> {
+        let fp32 = rates
+            .fp32
+            .ok_or("missing field `fp32` (the FP32 rate of a large matrix multiplication, FLOP/s)")?;
+        Ok(Self {
+            fp32,
+            by_precision: PrecisionRates { fp32: None, ..rates },
+        })
+    }
+}
+
+impl From<GemmRates> for PrecisionRates {
+    fn from(rates: GemmRates) -> Self {
+        Self {
+            fp32: Some(rates.fp32),
+            ..rates.by_precision
+        }
+    }
+}
+
 /// What turns a layer's FLOPs into kernel time on one GPU (section 11).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KernelFacts {
     /// Streaming multiprocessors (NVIDIA) or compute units (AMD): how
     /// many output tiles of a matrix multiplication run at once.
@@ -196,6 +233,7 @@ pub const FRAMEWORK_MEMORY: FrameworkMemory = FrameworkMemory {
 
 /// How a framework holds a training step's memory (section 11).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FrameworkMemory {
     /// Workspace of the convolution and matrix libraries (cuDNN,
     /// cuBLAS), bytes.

@@ -189,6 +189,7 @@ pub const MAX_TIME_S: f64 = 1e9;
 
 /// A layer as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LayerSpec {
     /// Name (need not be unique).
     pub name: String,

@@ -12,6 +12,7 @@ use super::shape::Shape;
 
 /// The training set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DatasetSpec {
     /// Name, e.g. `ImageNet`.
     pub name: String,
@@ -24,6 +25,7 @@ pub struct DatasetSpec {
 /// The GPU a profiled time was measured on (contract, section 7): in the
 /// realistic edition a profile is scaled from it to the cluster's GPU.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProfiledGpu {
     /// Name, e.g. `V100 SXM2 (ABCI)`.
     pub name: String,
@@ -46,6 +48,7 @@ pub struct ProfiledGpu {
 /// where, at which batch and precision, and what it measured beyond the
 /// layers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProfiledStep {
     /// The device as the profiler named it, e.g. `NVIDIA H100 80GB HBM3`.
     pub device: String,
@@ -72,6 +75,7 @@ pub struct ProfiledStep {
 
 /// A network as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NetworkSpec {
     /// Model name, e.g. `ResNet50`.
     pub name: String,

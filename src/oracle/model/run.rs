@@ -52,6 +52,7 @@ pub const MAX_ZERO_STAGE: u8 = 3;
 
 /// A run as entered: plain data, not yet checked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RunSpec {
     pub strategy: Strategy,
     /// `p`: GPUs.

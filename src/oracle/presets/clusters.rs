@@ -123,6 +123,7 @@ pub fn rates(peaks: Peaks) -> (f64, PrecisionRates) {
     (
         peaks.fp32 * SUSTAINED,
         PrecisionRates {
+            fp32: None,
             tf32: rate(peaks.tf32),
             fp16: rate(peaks.fp16),
             bf16: rate(peaks.bf16),
@@ -245,6 +246,7 @@ pub fn abci() -> ClusterSpec {
             level("spine", None, 400e-9),
         ],
         gpu_flops_by_precision: PrecisionRates {
+            fp32: None,
             tf32: None,
             fp16: Some(125e12 * SUSTAINED),
             bf16: None,

@@ -232,21 +232,20 @@ impl Calibration {
     /// Never for a calibration made by [`Scenario::calibrate`], whose
     /// factors are checked; an [`InputError`] naming a factor otherwise.
     pub fn factors(&self) -> Result<Factors, InputError> {
-        Factors::new(FactorsSpec {
-            edition: self.edition,
-            global: self.global,
-            strategies: self
-                .strategies
+        Factors::new(FactorsSpec::new(
+            self.edition,
+            self.global,
+            self.strategies
                 .iter()
-                .map(|s| StrategyKappa {
-                    strategy: s.strategy,
-                    kappa: Kappa {
+                .map(|s| {
+                    let kappa = Kappa {
                         compute: s.compute,
                         communication: s.communication,
-                    },
+                    };
+                    StrategyKappa::new(s.strategy, kappa, u64::try_from(s.runs).ok())
                 })
                 .collect(),
-        })
+        ))
     }
 }
 

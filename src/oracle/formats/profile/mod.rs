@@ -31,6 +31,7 @@ const MAX_RANK: usize = 8;
 
 /// A measured profile as the profiler writes it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TorchProfile {
     /// Always [`FORMAT`].
     #[serde(deserialize_with = "format_tag")]
@@ -106,6 +107,7 @@ pub struct TorchProfile {
 
 /// The device of a profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Device {
     /// `cuda` (NVIDIA and AMD GPUs), `cpu`, `mps`...
     #[serde(rename = "type")]
@@ -126,6 +128,7 @@ pub struct Device {
 
 /// One call of a leaf module, timed alone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ModuleTime {
     /// The module's path in the network (`layer1.0.conv1`).
     pub module: String,
@@ -191,8 +194,7 @@ impl TorchProfile {
 /// batch).
 pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let profile: TorchProfile = serde_json::from_str(text)
-        .map_err(|e| ParseError::at(e.line().max(1), e.column().max(1), ParseProblem::Json(e.to_string())))?;
+    let profile: TorchProfile = serde_json::from_str(text).map_err(|e| super::json::json_error(&e))?;
     for (key, value) in [("name", &profile.name), ("device.name", &profile.device.name)] {
         if value.trim().is_empty() {
             let (line, column) = position_of(text, key);

@@ -281,6 +281,7 @@ impl Gpu {
             gemm_flops_per_s: GemmRates {
                 fp32: self.peaks.fp32 * self.fp32_fraction.value,
                 by_precision: PrecisionRates {
+                    fp32: None,
                     tf32: tensor(self.peaks.tf32),
                     fp16: tensor(self.peaks.fp16),
                     bf16: tensor(self.peaks.bf16),
