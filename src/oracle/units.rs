@@ -100,6 +100,84 @@ fn scaled(value: f64, unit: &str) -> String {
     format!("{} {prefix}{unit}", significant(value, 3))
 }
 
+/// Bytes in one `unit` of size: decimal prefixes (`B`, `kB`/`KB`, `MB`,
+/// `GB`, `TB`, `PB`), binary ones (`KiB`, `MiB`, `GiB`, `TiB`), a lower-case
+/// `b` or `bit` for bits (an eighth of a byte), and `Byte`/`Bytes`.
+pub fn byte_unit(unit: &str) -> Option<f64> {
+    let (prefix, base, binary) = if let Some(p) = unit.strip_suffix("iB") {
+        (p, 1.0, true)
+    } else if let Some(p) = unit
+        .strip_suffix("Bytes")
+        .or_else(|| unit.strip_suffix("Byte"))
+        .or_else(|| unit.strip_suffix("bytes"))
+        .or_else(|| unit.strip_suffix("byte"))
+        .or_else(|| unit.strip_suffix('B'))
+    {
+        (p, 1.0, false)
+    } else if let Some(p) = unit
+        .strip_suffix("bits")
+        .or_else(|| unit.strip_suffix("bit"))
+        .or_else(|| unit.strip_suffix('b'))
+    {
+        (p, 0.125, false)
+    } else {
+        return None;
+    };
+    let scale = match (prefix, binary) {
+        ("", false) => 1.0,
+        ("k" | "K", false) => 1e3,
+        ("M", false) => 1e6,
+        ("G", false) => 1e9,
+        ("T", false) => 1e12,
+        ("P", false) => 1e15,
+        ("K", true) => 1024.0,
+        ("M", true) => 1024.0 * 1024.0,
+        ("G", true) => 1024.0 * 1024.0 * 1024.0,
+        ("T", true) => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    };
+    Some(scale * base)
+}
+
+/// Bytes per second in one `unit` of bandwidth: a [`byte_unit`] then
+/// `/s` or `ps` (`GB/s`, `Gb/s`, `Gbit/s`, `GiB/s`, `Gbps`, ParaDL's `Bps`).
+pub fn byte_rate_unit(unit: &str) -> Option<f64> {
+    unit.strip_suffix("/s")
+        .or_else(|| unit.strip_suffix("ps"))
+        .and_then(byte_unit)
+}
+
+/// FLOP/s in one `unit` of arithmetic rate: `FLOPS` or `FLOP/s` (any case)
+/// with an SI prefix (`k`, `M`, `G`, `T`, `P`, `E`).
+pub fn flop_rate_unit(unit: &str) -> Option<f64> {
+    let upper = unit.to_ascii_uppercase();
+    let prefix = upper.strip_suffix("FLOP/S").or_else(|| upper.strip_suffix("FLOPS"))?;
+    Some(match prefix {
+        "" => 1.0,
+        "K" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        "P" => 1e15,
+        "E" => 1e18,
+        _ => return None,
+    })
+}
+
+/// Seconds in one `unit` of time: `s` (`sec`, `second`, `seconds`), `ms`,
+/// `us`/`µs`/`μs`, `ns`, `min`, `h`.
+pub fn time_unit(unit: &str) -> Option<f64> {
+    Some(match unit {
+        "s" | "sec" | "second" | "seconds" => 1.0,
+        "ms" => 1e-3,
+        "us" | "µs" | "μs" => 1e-6,
+        "ns" => 1e-9,
+        "min" => 60.0,
+        "h" => 3600.0,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +202,24 @@ mod tests {
         assert_eq!(seconds(1e-300), "1.00e-300 s");
         assert_eq!(significant(-2.5e-40, 2), "-2.5e-40");
         assert!(bytes(1e-300).len() < 16, "{}", bytes(1e-300));
+    }
+
+    #[test]
+    fn units_people_write_convert_to_the_base_unit() {
+        assert_eq!(byte_unit("GB"), Some(1e9));
+        assert_eq!(byte_unit("GiB"), Some(1024.0 * 1024.0 * 1024.0));
+        assert_eq!(byte_unit("Bytes"), Some(1.0));
+        assert_eq!(byte_unit("Gb"), Some(1e9 / 8.0));
+        assert_eq!(byte_unit("GHz"), None);
+        assert_eq!(byte_rate_unit("Bps"), Some(1.0));
+        assert_eq!(byte_rate_unit("Gbps"), Some(1e9 / 8.0));
+        assert_eq!(byte_rate_unit("Gbit/s"), Some(1e9 / 8.0));
+        assert_eq!(byte_rate_unit("GB"), None);
+        assert_eq!(flop_rate_unit("TFLOPS"), Some(1e12));
+        assert_eq!(flop_rate_unit("tflop/s"), Some(1e12));
+        assert_eq!(flop_rate_unit("FLOP"), None);
+        assert_eq!(time_unit("us"), Some(1e-6));
+        assert_eq!(time_unit("second"), Some(1.0));
+        assert_eq!(time_unit("GB"), None);
     }
 }

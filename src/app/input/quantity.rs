@@ -1,5 +1,8 @@
 //! Numbers typed with the units people think in ("400 Gb/s", "80 GB",
-//! "989 TFLOPS", "5 us"), converted to a field's own unit.
+//! "989 TFLOPS", "5 us"), converted to a field's own unit by the engine's
+//! unit tables ([`crate::oracle::units`]).
+
+use crate::oracle::units;
 
 /// What a field measures, from its unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,58 +23,6 @@ fn dimension(field_unit: &str) -> Dimension {
         "s" | "ms" | "µs" | "ns" => Dimension::Seconds,
         _ => Dimension::Count,
     }
-}
-
-/// Decimal and binary prefixes of byte sizes, and bits (a lower-case b).
-fn bytes(unit: &str) -> Option<f64> {
-    let (prefix, base) = if let Some(p) = unit.strip_suffix("iB") {
-        (p, 1.0)
-    } else if let Some(p) = unit.strip_suffix('B') {
-        (p, 1.0)
-    } else if let Some(p) = unit.strip_suffix("bit").or_else(|| unit.strip_suffix('b')) {
-        (p, 0.125)
-    } else {
-        return None;
-    };
-    let binary = unit.ends_with("iB");
-    let scale = match (prefix, binary) {
-        ("", _) => 1.0,
-        ("k" | "K", false) => 1e3,
-        ("M", false) => 1e6,
-        ("G", false) => 1e9,
-        ("T", false) => 1e12,
-        ("P", false) => 1e15,
-        ("K", true) => 1024.0,
-        ("M", true) => 1024.0 * 1024.0,
-        ("G", true) => 1024.0 * 1024.0 * 1024.0,
-        ("T", true) => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        _ => return None,
-    };
-    Some(scale * base)
-}
-
-fn flops(unit: &str) -> Option<f64> {
-    let upper = unit.to_ascii_uppercase();
-    let prefix = upper.strip_suffix("FLOP/S").or_else(|| upper.strip_suffix("FLOPS"))?;
-    Some(match prefix {
-        "" => 1.0,
-        "G" => 1e9,
-        "T" => 1e12,
-        "P" => 1e15,
-        _ => return None,
-    })
-}
-
-fn seconds(unit: &str) -> Option<f64> {
-    Some(match unit {
-        "s" => 1.0,
-        "ms" => 1e-3,
-        "us" | "µs" | "μs" => 1e-6,
-        "ns" => 1e-9,
-        "min" => 60.0,
-        "h" => 3600.0,
-        _ => return None,
-    })
 }
 
 /// The value of `text` in the field's unit (`field_unit`, whose size in the
@@ -109,13 +60,10 @@ pub fn parse(text: &str, field_unit: &str, scale: f64) -> Result<f64, String> {
         return Ok(number);
     }
     let base = match dimension {
-        Dimension::Bytes => bytes(unit),
-        Dimension::BytesPerSecond => unit
-            .strip_suffix("/s")
-            .or_else(|| unit.strip_suffix("ps"))
-            .and_then(bytes),
-        Dimension::FlopsPerSecond => flops(unit),
-        Dimension::Seconds => seconds(unit),
+        Dimension::Bytes => units::byte_unit(unit),
+        Dimension::BytesPerSecond => units::byte_rate_unit(unit),
+        Dimension::FlopsPerSecond => units::flop_rate_unit(unit),
+        Dimension::Seconds => units::time_unit(unit),
         Dimension::Count => None,
     };
     base.map(|b| number * b / scale)

@@ -10,7 +10,10 @@
 //! ```
 //!
 //! `MEM_PER_NODE` and `NODE_SPEED` are per GPU (a "node" of the original
-//! tool is one GPU); `MAX_NODE` is the largest allocation in GPUs. A
+//! tool is one GPU); `MAX_NODE` is the largest allocation in GPUs. The
+//! third column is the value's unit, converted ([`crate::oracle::units`]:
+//! `16|GB`, `100|Gbps`, `1.5|us`, `125|TFLOPS`); a unit of another kind, or
+//! a fourth column, is an error at its column. A
 //! platform file describes a flat network: see [`Cluster::flat`].
 
 use std::fmt::Write;
@@ -19,6 +22,7 @@ use super::lines::{Field, Line, end_line, lines, parse_number};
 use crate::oracle::model::cluster::{Cluster, LinkSpec};
 use crate::oracle::model::errors::{InputError, ParseError, ParseProblem, Rule};
 use crate::oracle::model::field::Segment;
+use crate::oracle::units;
 
 const KEYS: [&str; 6] = [
     "MEM_PER_NODE",
@@ -28,6 +32,50 @@ const KEYS: [&str; 6] = [
     "MAX_NODE",
     "GPU_PER_NODE",
 ];
+
+/// What each key of [`KEYS`] measures, for the unit its third column gives.
+#[derive(Debug, Clone, Copy)]
+enum Measure {
+    Bytes,
+    FlopRate,
+    ByteRate,
+    Time,
+    Gpus,
+}
+
+const MEASURES: [Measure; 6] = [
+    Measure::Bytes,
+    Measure::FlopRate,
+    Measure::ByteRate,
+    Measure::Time,
+    Measure::Gpus,
+    Measure::Gpus,
+];
+
+impl Measure {
+    /// The size of one `unit` in the base unit (bytes, FLOP/s, bytes per
+    /// second, seconds, GPUs).
+    fn scale(self, unit: &str) -> Option<f64> {
+        match self {
+            Self::Bytes => units::byte_unit(unit),
+            Self::FlopRate => units::flop_rate_unit(unit),
+            Self::ByteRate => units::byte_rate_unit(unit),
+            Self::Time => units::time_unit(unit),
+            Self::Gpus => matches!(unit, "GPUs" | "GPU" | "gpus" | "gpu").then_some(1.0),
+        }
+    }
+
+    /// The units it takes, for an error.
+    fn expected(self) -> &'static str {
+        match self {
+            Self::Bytes => "a unit of memory: B (Bytes), kB, MB, GB, TB, KiB, MiB, GiB or TiB",
+            Self::FlopRate => "a unit of arithmetic rate: FLOPS (FLOP/s), GFLOPS, TFLOPS or PFLOPS",
+            Self::ByteRate => "a unit of bandwidth: Bps (B/s), MB/s, GB/s, GiB/s, or bits: Gbps, Gb/s, Gbit/s",
+            Self::Time => "a unit of time: s (second), ms, us (µs) or ns",
+            Self::Gpus => "GPUs",
+        }
+    }
+}
 
 /// Reads a `.plat` file into a flat cluster named `name`.
 ///
@@ -53,7 +101,30 @@ pub fn parse(text: &str, name: &str) -> Result<Cluster, ParseError> {
         }
         let field = line.field(1, "value")?;
         let value = parse_number::<f64>(&line, field, "number")?;
-        values[slot] = Some((line, field, value));
+        // the unit (ParaDL's files always give one; without it, the base unit)
+        let measure = MEASURES[slot];
+        let scale = match line.fields.get(2).filter(|u| !u.text.is_empty()) {
+            Some(unit) => measure.scale(unit.text).ok_or_else(|| {
+                line.error(
+                    *unit,
+                    ParseProblem::Unexpected {
+                        found: unit.text.into(),
+                        expected: measure.expected().into(),
+                    },
+                )
+            })?,
+            None => 1.0,
+        };
+        if let Some(extra) = line.fields.get(3) {
+            return Err(line.error(
+                *extra,
+                ParseProblem::Unexpected {
+                    found: extra.text.into(),
+                    expected: "the end of the line (KEY|value|unit)".into(),
+                },
+            ));
+        }
+        values[slot] = Some((line, field, value * scale));
     }
     let mut found = Vec::with_capacity(KEYS.len());
     for (key, value) in KEYS.iter().zip(&values) {
@@ -177,5 +248,35 @@ mod tests {
     fn hierarchical_clusters_cannot_be_written() {
         let abci = crate::oracle::presets::cluster("abci").unwrap();
         assert!(write(&abci).is_err());
+    }
+
+    #[test]
+    fn each_value_is_read_in_its_unit() {
+        let text = "MEM_PER_NODE|16|GB\nNODE_SPEED|7.8|TFLOPS\nBANDWIDTH|100|Gbps\nLATENCY|1.5|us\nMAX_NODE|64|GPUs\nGPU_PER_NODE|4\n";
+        let c = parse(text, "units").unwrap();
+        assert_eq!(c.gpu_memory_bytes(), 16e9);
+        assert_eq!(c.gpu_flops_per_s(), 7.8e12);
+        let link = c.flat_link().unwrap();
+        assert_eq!(link.bandwidth_bytes_per_s, 12.5e9);
+        assert!((link.latency_s - 1.5e-6).abs() < 1e-18);
+        assert_eq!(c.gpus_per_node(), 4);
+        // the same numbers in ParaDL's own units
+        let same = "MEM_PER_NODE|16e9|Bytes\nNODE_SPEED|7.8e12|FLOPS\nBANDWIDTH|12.5e9|Bps\nLATENCY|1.5e-6|second\nMAX_NODE|64|GPUs\nGPU_PER_NODE|4|GPUs\n";
+        assert_eq!(parse(same, "units").unwrap(), c);
+    }
+
+    #[test]
+    fn a_unit_of_another_kind_or_a_fourth_column_is_an_error_at_its_column() {
+        let wrong = ABCI.replace("BANDWIDTH|12.5E9|Bps", "BANDWIDTH|12.5E9|GB");
+        let e = parse(&wrong, "x").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 18));
+        assert!(e.to_string().contains("unit of bandwidth"), "{e}");
+        let extra = ABCI.replace("MEM_PER_NODE|16e9|Bytes", "MEM_PER_NODE|16e9|Bytes|HBM2");
+        let e = parse(&extra, "x").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 25));
+        for unit in ["parsecs", "GHz", "Gbps"] {
+            let e = parse(&ABCI.replace("|second", &format!("|{unit}")), "x").unwrap_err();
+            assert!(e.to_string().contains("unit of time"), "{unit}: {e}");
+        }
     }
 }
