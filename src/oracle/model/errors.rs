@@ -189,13 +189,15 @@ pub fn quoted(text: &str) -> String {
 }
 
 /// `text` cut to `limit` characters (the rest said in a count), its
-/// control characters escaped (`\n`, `\u{1b}`): nothing a file holds
-/// moves a terminal's cursor or clears its screen.
+/// control characters and bidirectional overrides escaped (`\n`,
+/// `\u{1b}`, `\u{202e}`): nothing a file holds moves a terminal's cursor,
+/// clears its screen or reorders the text around it.
 fn cut(text: &str, limit: usize) -> String {
     let mut chars = text.chars();
     let mut head = String::new();
     for c in chars.by_ref().take(limit) {
-        if c.is_control() {
+        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if c.is_control() || bidi {
             head.extend(c.escape_default());
         } else {
             head.push(c);
@@ -227,6 +229,10 @@ pub enum ParseProblem {
     /// A key or line that the format does not know.
     #[error("unexpected '{}'; expected {expected}", quoted(found))]
     Unexpected { found: String, expected: String },
+    /// A layer of a model that cannot be read (the problem in the tool's
+    /// words, each value in it quoted where it was written).
+    #[error("layer '{}': {problem}", quoted(name))]
+    Layer { name: String, problem: String },
     /// A required header or key never appeared.
     #[error("missing '{}'", quoted(.0))]
     Missing(String),

@@ -81,6 +81,23 @@ pub(super) fn text_of<'v>(config: &'v Value, key: &str) -> Option<&'v str> {
     config.get(key).and_then(Value::as_str)
 }
 
+/// Whether a layer pads to keep its positions (`"same"`, and `"causal"`, a
+/// one-sided same) or not (`"valid"`, Keras's default).
+///
+/// # Errors
+/// Another padding, in words.
+pub(super) fn same_padding(config: &Value) -> Result<bool, String> {
+    match config.get("padding") {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::String(p)) if p.eq_ignore_ascii_case("valid") => Ok(false),
+        Some(Value::String(p)) if p.eq_ignore_ascii_case("same") || p.eq_ignore_ascii_case("causal") => Ok(true),
+        Some(other) => Err(format!(
+            "its padding {} (expected \"valid\", \"same\" or \"causal\")",
+            super::super::super::model::errors::quoted(&other.to_string())
+        )),
+    }
+}
+
 /// The output sizes of a window (`same`: padded to keep `ceil(in/stride)`,
 /// else unpadded), as [`sizes::spatial`] computes them for ONNX.
 pub(super) fn window(input: &[u64], kernel: &[u64], strides: &[u64], dilation: &[u64], same: bool) -> Option<Vec<u64>> {

@@ -18,8 +18,6 @@ impl Walk<'_> {
         inputs: &[Tensor],
         x: Tensor,
     ) -> Result<Tensor, ParseError> {
-        let _channels = x.dims.first().copied().unwrap_or(0);
-        let _same_shape = |w: &mut Self, kind: LayerKind| w.push(name, kind, &x.dims, Vec::new(), x.dims.clone());
         // Add and Multiply broadcast sizes of 1; Concatenate joins equal sizes
         let mut dims = x.dims.clone();
         for t in inputs {
@@ -42,8 +40,15 @@ impl Walk<'_> {
         let same_shape = |w: &mut Self, kind: LayerKind| w.push(name, kind, &x.dims, Vec::new(), x.dims.clone());
         Ok(match class {
             "Concatenate" => {
+                // the channels' axis of a Keras tensor (batch first): last, or 1 when first
+                let rank = x.dims.len() as i64 + 1;
                 let axis = config.get("axis").and_then(Value::as_i64).unwrap_or(-1);
-                if axis != -1 && axis != x.dims.len() as i64 {
+                let channels = if self.channels_first {
+                    [1, 1 - rank]
+                } else {
+                    [-1, rank - 1]
+                };
+                if !channels.contains(&axis) {
                     return Err(self.error(name, "only a concatenation along the channels is supported".into()));
                 }
                 let mut y = x.dims.clone();

@@ -21,7 +21,7 @@ use config::{MAX_SETTING, items_of, position, text_of};
 use serde_json::Value;
 
 use super::padded;
-use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem};
+use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem, quoted};
 use crate::oracle::model::layer::{LayerKind, LayerSpec};
 use crate::oracle::model::network::{DatasetSpec, Network, NetworkSpec};
 use crate::oracle::model::shape::Shape;
@@ -46,6 +46,9 @@ struct Tensor {
 
 struct Walk<'t> {
     text: &'t str,
+    /// The model's layers hold their channels first (`data_format:
+    /// "channels_first"`): its input and reshapes are read in that order.
+    channels_first: bool,
     rank: usize,
     tensors: HashMap<String, Tensor>,
     layers: Vec<LayerSpec>,
@@ -72,19 +75,7 @@ struct Walk<'t> {
 
 impl Walk<'_> {
     fn error(&self, name: &str, problem: String) -> ParseError {
-        // a later call of a shared layer (`name#call`) sits at the layer's name
-        let (line, column) = match position(self.text, name) {
-            (1, 1) => position(self.text, name.rsplit_once('#').map_or(name, |(n, _)| n)),
-            found => found,
-        };
-        ParseError::at(
-            line,
-            column,
-            ParseProblem::Unexpected {
-                found: problem,
-                expected: format!("a layer the model knows, with shapes that fit (layer '{name}')"),
-            },
-        )
+        layer_error(self.text, name, problem)
     }
 
     fn push(&mut self, name: &str, kind: LayerKind, x: &[u64], w: Vec<u64>, y: Vec<u64>) -> Tensor {
@@ -175,33 +166,51 @@ fn tensor_key(name: &str, node: u64) -> String {
 /// The inputs of each call of a layer (one list per inbound node), as the
 /// keys of the tensors they read, from Keras 2's `[[["name", 0, 0, {}]],
 /// ...]` or Keras 3's `[{"args": [...keras_history...]}, ...]`: `["name",
-/// node, tensor]` reads the output of that layer's call `node`.
-fn inbound(layer: &Value) -> Vec<Vec<String>> {
-    fn history(v: &Value, out: &mut Vec<String>) {
-        let node = |n: Option<&Value>| n.and_then(Value::as_u64).unwrap_or(0);
+/// node, tensor]` reads the output of that layer's call `node` (every
+/// layer here has one output: `tensor` is 0).
+///
+/// # Errors
+/// A call or output index that is not a count, or an output other than
+/// the first, in words.
+fn inbound(layer: &Value) -> Result<Vec<Vec<String>>, String> {
+    fn reference(name: &str, node: Option<&Value>, tensor: Option<&Value>) -> Result<String, String> {
+        let index = |v: Option<&Value>, what: &str| match v {
+            None => Ok(0),
+            Some(v) => v
+                .as_u64()
+                .filter(|&i| i <= MAX_SETTING)
+                .ok_or_else(|| format!("its input '{}' names {what} {v}, not a count", quoted(name))),
+        };
+        let node = index(node, "the call")?;
+        if index(tensor, "the output")? != 0 {
+            return Err(format!(
+                "its input '{}' names output {} of a layer that has one",
+                quoted(name),
+                tensor.map(ToString::to_string).unwrap_or_default()
+            ));
+        }
+        Ok(tensor_key(name, node))
+    }
+    fn history(v: &Value, out: &mut Vec<String>) -> Result<(), String> {
         match v {
             Value::Object(map) => {
                 if let Some(Value::Array(h)) = map.get("config").and_then(|c| c.get("keras_history")) {
                     if let Some(name) = h.first().and_then(Value::as_str) {
-                        out.push(tensor_key(name, node(h.get(1))));
+                        out.push(reference(name, h.get(1), h.get(2))?);
                     }
-                    return;
+                    return Ok(());
                 }
-                for value in map.values() {
-                    history(value, out);
-                }
+                map.values().try_for_each(|value| history(value, out))
             }
             Value::Array(list) => {
                 // Keras 2: ["name", node, tensor, {kwargs}]
                 if let (Some(Value::String(name)), Some(Value::Number(_))) = (list.first(), list.get(1)) {
-                    out.push(tensor_key(name, node(list.get(1))));
-                    return;
+                    out.push(reference(name, list.get(1), list.get(2))?);
+                    return Ok(());
                 }
-                for value in list {
-                    history(value, out);
-                }
+                list.iter().try_for_each(|value| history(value, out))
             }
-            _ => {}
+            _ => Ok(()),
         }
     }
     let nodes = layer
@@ -212,8 +221,8 @@ fn inbound(layer: &Value) -> Vec<Vec<String>> {
         .iter()
         .map(|call| {
             let mut out = Vec::new();
-            history(call, &mut out);
-            out
+            history(call, &mut out)?;
+            Ok(out)
         })
         .collect()
 }
@@ -278,8 +287,10 @@ pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Net
         .ok_or_else(|| ParseError::at(1, 1, ParseProblem::Missing("config".into())))?;
     let model_name = text_of(config, "name").unwrap_or("Keras model").to_string();
     let sequential = text_of(&root, "class_name") == Some("Sequential");
+    let channels_first = data_format(config, text)?;
     let mut walk = Walk {
         text,
+        channels_first,
         rank: 0,
         tensors: HashMap::new(),
         layers: Vec::new(),
@@ -310,6 +321,69 @@ pub fn read(text: &str, samples: u64, input_shape: Option<&Shape>) -> Result<Net
     })?)
 }
 
+/// An error of layer `name`, at its name in `text`.
+fn layer_error(text: &str, name: &str, problem: String) -> ParseError {
+    // a later call of a shared layer (`name#call`) sits at the layer's name
+    let (line, column) = match position(text, name) {
+        (1, 1) => position(text, name.rsplit_once('#').map_or(name, |(n, _)| n)),
+        found => found,
+    };
+    ParseError::at(
+        line,
+        column,
+        ParseProblem::Layer {
+            name: name.to_string(),
+            problem,
+        },
+    )
+}
+
+/// Whether the model's layers hold their channels first: every
+/// `data_format` it gives is `channels_first` (Keras's default, and what a
+/// layer without one follows, is `channels_last`).
+///
+/// # Errors
+/// A `data_format` of another value, or a model mixing both, at the layer.
+fn data_format(config: &Value, text: &str) -> Result<bool, ParseError> {
+    fn visit<'v>(v: &'v Value, name: Option<&'v str>, found: &mut Vec<(&'v str, &'v str)>) {
+        match v {
+            Value::Object(map) => {
+                let name = map.get("name").and_then(Value::as_str).or(name);
+                if let Some(format) = map.get("data_format").and_then(Value::as_str) {
+                    found.push((format, name.unwrap_or_default()));
+                }
+                map.values().for_each(|value| visit(value, name, found));
+            }
+            Value::Array(items) => items.iter().for_each(|value| visit(value, name, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    visit(config, None, &mut found);
+    let at = |name: &str, problem: String| layer_error(text, name, problem);
+    if let Some((format, name)) = found
+        .iter()
+        .find(|(f, _)| !matches!(*f, "channels_first" | "channels_last"))
+    {
+        return Err(at(
+            name,
+            format!(
+                "data_format '{}' (expected 'channels_first' or 'channels_last')",
+                quoted(format)
+            ),
+        ));
+    }
+    let first = found.iter().find(|(f, _)| *f == "channels_first");
+    let last = found.iter().find(|(f, _)| *f == "channels_last");
+    match (first, last) {
+        (Some(_), Some((_, name))) => Err(at(
+            name,
+            "channels_last in a model whose other layers are channels_first (one layout per model)".into(),
+        )),
+        (first, _) => Ok(first.is_some()),
+    }
+}
+
 /// A config that is not there (borrowed, never cloned).
 static NULL: Value = Value::Null;
 
@@ -329,12 +403,19 @@ impl Walk<'_> {
         let outer = given.map(|_| std::mem::take(&mut self.tensors));
         let mut given = given.map(<[Tensor]>::iter);
         let mut previous: Option<String> = None;
+        let mut names = std::collections::HashSet::new();
         for (index, layer) in layers.iter().enumerate() {
             let class = text_of(layer, "class_name").unwrap_or_default();
             let layer_config = layer.get("config").unwrap_or(&NULL);
             let name = text_of(layer_config, "name")
                 .or_else(|| text_of(layer, "name"))
                 .map_or_else(|| format!("{class}_{index}"), str::to_string);
+            if !names.insert(name.clone()) {
+                return Err(self.error(
+                    &name,
+                    "a second layer of this name (a model's layer names are unique)".into(),
+                ));
+            }
             // a nested model's input layers take the tensors it is given
             if let Some(inputs) = given.as_mut()
                 && (class == "InputLayer" || (sequential && index == 0 && previous.is_none()))
@@ -366,7 +447,7 @@ impl Walk<'_> {
             let calls = if sequential {
                 vec![previous.iter().cloned().collect()]
             } else {
-                match inbound(layer) {
+                match inbound(layer).map_err(|problem| self.error(&name, problem))? {
                     calls if calls.is_empty() => vec![Vec::new()],
                     calls => calls,
                 }
@@ -418,7 +499,8 @@ impl Walk<'_> {
         Ok(output)
     }
 
-    /// The model's data input, channels last in the file, channels first here.
+    /// The model's data input, channels last in the file (or first, for a
+    /// `channels_first` model), channels first here.
     fn input(&mut self, name: &str, shape: &[Value]) -> Result<(), ParseError> {
         let sizes = shape
             .iter()
@@ -434,6 +516,10 @@ impl Walk<'_> {
             .collect::<Result<Vec<Option<u64>>, ParseError>>()?;
         let dims = match (sizes.iter().copied().collect::<Option<Vec<u64>>>(), &self.hint) {
             (_, Some(hint)) if self.rank == 0 => hint.clone(),
+            (Some(known), _) if known.is_empty() => {
+                return Err(self.error(name, "an input without dimensions".into()));
+            }
+            (Some(known), _) if self.channels_first => known,
             (Some(known), _) => {
                 let Some((&c, spatial)) = known.split_last() else {
                     return Err(self.error(name, "an input without dimensions".into()));
@@ -508,4 +594,90 @@ fn sequential(layers: &[&str]) -> Result<Vec<KindWeightsOutput>, OracleError> {
         .iter()
         .map(|l| (l.spec().kind, l.spec().w.dims().to_vec(), l.spec().y.dims().to_vec()))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(input: &str, layers: &[&str]) -> Result<Network, OracleError> {
+        let text = format!(
+            r#"{{"class_name": "Sequential", "config": {{"name": "m", "layers": [
+  {{"class_name": "InputLayer", "config": {{"name": "in", "batch_shape": {input}}}}},
+  {}
+]}}}}"#,
+            layers.join(",\n  ")
+        );
+        read(&text, 100, None)
+    }
+
+    #[test]
+    fn a_channels_first_model_reads_its_input_and_reshapes_in_that_order() {
+        // round 4: a channels_first Conv2D read as channels last had 4,624 parameters, not 448
+        let conv = r#"{"class_name": "Conv2D", "config": {"name": "c", "filters": 16, "kernel_size": 3, "data_format": "channels_first"}}"#;
+        let network = model("[null, 3, 32, 32]", &[conv]).unwrap();
+        assert_eq!(network.weight_items(), 448.0);
+        assert_eq!(network.layers()[0].spec().y.dims(), &[16, 30, 30]);
+        let last = conv.replace("channels_first", "channels_last");
+        assert_eq!(model("[null, 32, 32, 3]", &[&last]).unwrap().weight_items(), 448.0);
+        let mixed = model("[null, 3, 32, 32]", &[conv, &last.replace("\"c\"", "\"d\"")]).unwrap_err();
+        assert!(mixed.to_string().contains("one layout per model"), "{mixed}");
+        let odd = model("[null, 3, 32, 32]", &[&conv.replace("channels_first", "NCHW")]).unwrap_err();
+        assert!(odd.to_string().contains("data_format 'NCHW'"), "{odd}");
+    }
+
+    #[test]
+    fn a_padding_is_valid_same_or_causal_and_nothing_else() {
+        let conv = |padding: &str| {
+            format!(
+                r#"{{"class_name": "Conv2D", "config": {{"name": "c", "filters": 4, "kernel_size": 3, "padding": {padding}}}}}"#
+            )
+        };
+        let y =
+            |padding: &str| model("[null, 8, 8, 3]", &[&conv(padding)]).map(|n| n.layers()[0].spec().y.dims().to_vec());
+        assert_eq!(y("\"same\"").unwrap(), vec![4, 8, 8]);
+        assert_eq!(y("\"valid\"").unwrap(), vec![4, 6, 6]);
+        assert_eq!(y("\"SAME\"").unwrap(), vec![4, 8, 8]);
+        for bad in ["\"smae\"", "\"full\"", "3"] {
+            let e = y(bad).unwrap_err().to_string();
+            assert!(e.contains("its padding"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_reshape_holds_one_inferred_size() {
+        let relu = r#"{"class_name": "ReLU", "config": {"name": "r"}}"#;
+        let flat = r#"{"class_name": "Reshape", "config": {"name": "f", "target_shape": [-1]}}"#;
+        let network = model("[null, 8, 8, 3]", &[flat, relu]).unwrap();
+        assert_eq!(network.layers()[0].spec().y.dims().iter().product::<u64>(), 192);
+        let two = r#"{"class_name": "Reshape", "config": {"name": "f", "target_shape": [-1, -1]}}"#;
+        let e = model("[null, 8, 8, 3]", &[two, relu]).unwrap_err().to_string();
+        assert!(e.contains("[-1,-1] is not sizes") && !e.contains("Number("), "{e}");
+    }
+
+    #[test]
+    fn names_are_unique_and_inputs_name_a_call_and_output_that_exist() {
+        let relu = |name: &str| format!(r#"{{"class_name": "ReLU", "config": {{"name": "{name}"}}}}"#);
+        let e = model("[null, 8, 8, 3]", &[&relu("r"), &relu("r")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a second layer of this name"), "{e}");
+        let functional = |inbound: &str| {
+            format!(
+                r#"{{"class_name": "Functional", "config": {{"name": "f", "layers": [
+  {{"class_name": "InputLayer", "config": {{"name": "in", "batch_shape": [null, 8, 8, 3]}}}},
+  {{"class_name": "ReLU", "config": {{"name": "r"}}, "inbound_nodes": [[{inbound}]]}}
+], "output_layers": [["r", 0, 0]]}}}}"#
+            )
+        };
+        assert!(read(&functional(r#"["in", 0, 0, {}]"#), 100, None).is_ok());
+        for (bad, says) in [
+            (r#"["in", 0, 5, {}]"#, "output 5"),
+            (r#"["in", -1, 0, {}]"#, "not a count"),
+            (r#"["in", 3, 0, {}]"#, "not an earlier layer"),
+        ] {
+            let e = read(&functional(bad), 100, None).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::config::{per_dim, text_of, window};
+use super::config::{per_dim, same_padding, window};
 use super::{Tensor, Walk};
 use crate::oracle::model::errors::ParseError;
 use crate::oracle::model::layer::LayerKind;
@@ -17,7 +17,7 @@ impl Walk<'_> {
             Some(Value::Null) | None => kernel.clone(),
             Some(_) => per_dim(config, "strides", n, 1, 1).map_err(|p| self.error(name, p))?,
         };
-        let same = text_of(config, "padding") == Some("same");
+        let same = same_padding(config).map_err(|p| self.error(name, p))?;
         let spatial = x.dims.get(1..).unwrap_or(&[]);
         let out = window(spatial, &kernel, &strides, &vec![1; n], same)
             .ok_or_else(|| self.error(name, format!("its pool {kernel:?} does not fit its input {spatial:?}")))?;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::super::padded;
-use super::config::{MAX_SETTING, count, items_of, per_dim, text_of, window};
+use super::config::{MAX_SETTING, count, items_of, per_dim, same_padding, window};
 use super::{Tensor, Walk};
 use crate::oracle::model::errors::ParseError;
 use crate::oracle::model::layer::LayerKind;
@@ -23,7 +23,7 @@ impl Walk<'_> {
         let kernel = per_dim(config, "kernel_size", n, 1, 1).map_err(|p| self.error(name, p))?;
         let strides = per_dim(config, "strides", n, 1, 1).map_err(|p| self.error(name, p))?;
         let dilation = per_dim(config, "dilation_rate", n, 1, 1).map_err(|p| self.error(name, p))?;
-        let same = text_of(config, "padding") == Some("same");
+        let same = same_padding(config).map_err(|p| self.error(name, p))?;
         let spatial = x.dims.get(1..).unwrap_or(&[]);
         let out = window(spatial, &kernel, &strides, &dilation, same).ok_or_else(|| {
             self.error(
