@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::formats::onnx::build::{self, int, int64s, ints, model, node, scalar, text, weight};
-use paradl::oracle::formats::onnx::proto::{ModelProto, NodeProto, TensorProto};
+use paradl::oracle::formats::onnx::proto::{AttributeProto, ModelProto, NodeProto, TensorProto};
 use paradl::oracle::formats::onnx::{self, DEFAULT_SAMPLES};
 use paradl::oracle::{Function, LayerKind, OracleError, Precision, Scenario, Shape, presets};
 use prost::Message;
@@ -832,4 +832,170 @@ fn retinanets_heads_are_counted_once() {
         let ratio = n.forward_flops() / flops;
         assert!((ratio - 1.0).abs() < 0.01, "{key}: FLOPs {ratio}");
     }
+}
+
+/// A float-list attribute (as `scales` before opset 9, or `pads` written
+/// wrongly as floats).
+fn floats(name: &str, values: &[f32]) -> paradl::oracle::formats::onnx::proto::AttributeProto {
+    paradl::oracle::formats::onnx::proto::AttributeProto {
+        name: Some(name.into()),
+        floats: values.to_vec(),
+        r#type: Some(6),
+        ..Default::default()
+    }
+}
+
+fn read_at(opset: Option<i64>, nodes: Vec<NodeProto>, weights: Vec<TensorProto>) -> Result<onnx::Imported, String> {
+    let graph = build::graph(&[Some(1), Some(8), Some(8), Some(8)], nodes, weights);
+    onnx::read(&build::model_at(opset, graph), "round4", None, 100).map_err(|e| e.to_string())
+}
+
+/// Round 4: each operator is read by the definition of the opset the file
+/// declares (Resize's scales at opset 10, Upsample's at 7 and 9), and a
+/// file that declares no opset or one no ONNX defines is refused.
+#[test]
+fn operators_are_read_by_their_opset() {
+    let up = |dims: &[u64]| dims.to_vec() == [8, 16, 16];
+    let y = |i: onnx::Imported| i.network.layers()[0].spec().y.dims().to_vec();
+    let scales = build::floats("scales", &[1.0, 1.0, 2.0, 2.0]);
+    // Resize: (X, scales) at opset 10, (X, roi, scales, sizes) from 11
+    let resize10 = read_at(
+        Some(10),
+        vec![node("Resize", "r", &["data", "scales"], &["y"], vec![])],
+        vec![scales.clone()],
+    );
+    assert!(up(&y(resize10.unwrap())));
+    let resize13 = read_at(
+        Some(13),
+        vec![node("Resize", "r", &["data", "", "scales"], &["y"], vec![])],
+        vec![scales.clone()],
+    );
+    assert!(up(&y(resize13.unwrap())));
+    // Upsample: its scales an attribute at opset 7, an input at 9
+    let upsample7 = read_at(
+        Some(7),
+        vec![node(
+            "Upsample",
+            "u",
+            &["data"],
+            &["y"],
+            vec![floats("scales", &[1.0, 1.0, 2.0, 2.0])],
+        )],
+        vec![],
+    );
+    assert!(up(&y(upsample7.unwrap())));
+    let upsample9 = read_at(
+        Some(9),
+        vec![node("Upsample", "u", &["data", "scales"], &["y"], vec![])],
+        vec![scales],
+    );
+    assert!(up(&y(upsample9.unwrap())));
+    let relu = || vec![node("Relu", "r", &["data"], &["y"], vec![])];
+    let none = read_at(None, relu(), vec![]).unwrap_err();
+    assert!(none.contains("declares no version"), "{none}");
+    let absurd = read_at(Some(1_000_000_000), relu(), vec![]).unwrap_err();
+    assert!(
+        absurd.contains("opset 1000000000") && absurd.contains("no ONNX defines"),
+        "{absurd}"
+    );
+}
+
+/// Round 4: attributes of the wrong type, count or value, parameters of
+/// the wrong length, extra inputs and inputs listed twice are errors naming
+/// the node, never defaults; a sparse initializer is a weight.
+#[test]
+fn malformed_attributes_inputs_and_parameters_are_errors_naming_the_node() {
+    let conv = |attributes: Vec<AttributeProto>, inputs: &[&str]| {
+        read_at(
+            Some(17),
+            vec![node("Conv", "c", inputs, &["y"], attributes)],
+            vec![weight("w", &[4, 8, 3, 3]), weight("b", &[4]), weight("b5", &[5])],
+        )
+    };
+    assert!(conv(vec![ints("pads", &[1, 1, 1, 1])], &["data", "w", "b"]).is_ok());
+    for (attributes, inputs, says) in [
+        (
+            vec![floats("pads", &[1.0, 1.0, 1.0, 1.0])],
+            &["data", "w"][..],
+            "must be integers (INTS), found floats",
+        ),
+        (vec![ints("pads", &[1])], &["data", "w"][..], "has 1 values, not 4"),
+        (
+            vec![ints("strides", &[2, 2]), ints("strides", &[1, 1])],
+            &["data", "w"][..],
+            "'strides' is given twice",
+        ),
+        (
+            vec![build::text("auto_pad", "SAME")],
+            &["data", "w"][..],
+            "auto_pad 'SAME'",
+        ),
+        (
+            vec![int("group", 1), ints("dilations", &[1, 1, 1])],
+            &["data", "w"][..],
+            "has 3 values, not 2",
+        ),
+        (vec![], &["data", "w", "b5"][..], "not one value per filter (4)"),
+        (vec![], &["data", "w", "b", "b"][..], "takes at most 3"),
+    ] {
+        let e = conv(attributes, inputs).unwrap_err();
+        assert!(e.contains(says) && e.contains("Conv"), "{says}: {e}");
+    }
+    let bn = read_at(
+        Some(17),
+        vec![node(
+            "BatchNormalization",
+            "bn",
+            &["data", "s", "o", "m", "v"],
+            &["y"],
+            vec![],
+        )],
+        vec![
+            weight("s", &[8]),
+            weight("o", &[8]),
+            weight("m", &[8]),
+            weight("v", &[7]),
+        ],
+    )
+    .unwrap_err();
+    assert!(bn.contains("not one per channel (8)"), "{bn}");
+    let relu = read_at(
+        Some(17),
+        vec![node("Relu", "r", &["data", "data"], &["y"], vec![])],
+        vec![],
+    )
+    .unwrap_err();
+    assert!(relu.contains("takes at most 1"), "{relu}");
+    // an input listed twice
+    let mut graph = build::graph(
+        &[Some(1), Some(8), Some(8), Some(8)],
+        vec![node("Relu", "r", &["data"], &["y"], vec![])],
+        vec![],
+    );
+    graph
+        .input
+        .push(build::input("data", &[Some(1), Some(8), Some(8), Some(8)]));
+    let twice = onnx::read(&build::model_at(Some(17), graph), "twice", None, 100)
+        .unwrap_err()
+        .to_string();
+    assert!(twice.contains("lists its input 'data' twice"), "{twice}");
+    // a weight stored sparse
+    let mut graph = build::graph(
+        &[Some(1), Some(8), Some(8), Some(8)],
+        vec![node("Conv", "c", &["data", "w"], &["y"], vec![])],
+        vec![],
+    );
+    graph
+        .sparse_initializer
+        .push(paradl::oracle::formats::onnx::proto::SparseTensorProto {
+            values: Some(TensorProto {
+                dims: vec![3],
+                data_type: Some(1),
+                name: Some("w".into()),
+                ..TensorProto::default()
+            }),
+            dims: vec![4, 8, 3, 3],
+        });
+    let sparse = onnx::read(&build::model_at(Some(17), graph), "sparse", None, 100).unwrap();
+    assert_eq!(sparse.network.weight_items(), 4.0 * 8.0 * 9.0);
 }

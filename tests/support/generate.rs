@@ -4,8 +4,8 @@
 //! thousands of rows.
 
 use paradl::oracle::formats::onnx::proto::{
-    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, TensorShapeProto, TensorType, TypeProto,
-    ValueInfoProto,
+    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorShapeProto, TensorType,
+    TypeProto, ValueInfoProto,
 };
 use prost::Message;
 
@@ -196,7 +196,12 @@ pub fn onnx_graph(d: &mut Draw) -> Vec<u8> {
             initializer: weights,
             input: vec![value("data", vec![1, channels, side, side])],
             output: vec![value(&current, vec![1])],
+            sparse_initializer: vec![],
         }),
+        opset_import: vec![OperatorSetIdProto {
+            domain: None,
+            version: Some(d.pick(&[7, 9, 10, 11, 13, 17, 18])),
+        }],
     };
     model.encode_to_vec()
 }

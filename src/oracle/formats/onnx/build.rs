@@ -6,8 +6,8 @@
 use prost::Message;
 
 use super::proto::{
-    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, TensorProto, TensorShapeProto, TensorType, TypeProto,
-    ValueInfoProto,
+    AttributeProto, Dimension, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto, TensorShapeProto,
+    TensorType, TypeProto, ValueInfoProto,
 };
 
 /// ONNX's `TensorProto.DataType` FLOAT.
@@ -131,15 +131,32 @@ pub fn graph(input_dims: &[Option<i64>], nodes: Vec<NodeProto>, weights: Vec<Ten
         initializer: weights,
         input: vec![input("data", input_dims)],
         output: vec![],
+        sparse_initializer: vec![],
     }
 }
 
-/// [`graph`] as the bytes of an `.onnx` file (IR version 8).
+/// The default operator set's version [`model`] declares.
+pub const OPSET: i64 = 17;
+
+/// [`graph`] as the bytes of an `.onnx` file (IR version 8, [`OPSET`]).
 pub fn model(input_dims: &[Option<i64>], nodes: Vec<NodeProto>, weights: Vec<TensorProto>) -> Vec<u8> {
+    model_at(Some(OPSET), graph(input_dims, nodes, weights))
+}
+
+/// `graph` as the bytes of an `.onnx` file declaring `opset` of ONNX's
+/// default operators (`None`: declaring none).
+pub fn model_at(opset: Option<i64>, graph: GraphProto) -> Vec<u8> {
     ModelProto {
         ir_version: Some(8),
         producer_name: Some("paradl".into()),
-        graph: Some(graph(input_dims, nodes, weights)),
+        graph: Some(graph),
+        opset_import: opset
+            .map(|version| OperatorSetIdProto {
+                domain: Some(String::new()),
+                version: Some(version),
+            })
+            .into_iter()
+            .collect(),
     }
     .encode_to_vec()
 }

@@ -62,7 +62,8 @@ pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64)
         node: None,
         problem: "an ONNX model without a graph".into(),
     })?;
-    let (converted, sample) = convert::graph(graph, input_shape.map(Shape::dims))?;
+    let opset = default_opset(&model)?;
+    let (converted, sample) = convert::graph(graph, input_shape.map(Shape::dims), opset)?;
     let title = graph
         .name
         .clone()
@@ -83,6 +84,36 @@ pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64)
         network,
         merged: converted.merged,
     })
+}
+
+/// The newest version of ONNX's default operator set a graph may declare:
+/// ONNX 1.19 (2025) defines opset 24, and later ones change operators this
+/// importer does not read; a declared version past this is no ONNX file's.
+pub const NEWEST_OPSET: i64 = 30;
+
+/// The version of ONNX's default operator set (domain `""` or `ai.onnx`)
+/// the graph's operators follow: each is read by its definition there
+/// (Resize before opset 11 takes its scales as input 1, Upsample before
+/// opset 9 as an attribute).
+///
+/// # Errors
+/// A [`GraphError`] for a model that declares none, declares it twice, or
+/// declares a version outside 1 to [`NEWEST_OPSET`].
+fn default_opset(model: &proto::ModelProto) -> Result<i64, GraphError> {
+    let default: Vec<Option<i64>> = model
+        .opset_import
+        .iter()
+        .filter(|o| matches!(o.domain.as_deref(), None | Some("" | "ai.onnx")))
+        .map(|o| o.version)
+        .collect();
+    let problem = match default.as_slice() {
+        [Some(v)] if (1..=NEWEST_OPSET).contains(v) => return Ok(*v),
+        [Some(v)] => format!("it declares opset {v} of ONNX's operators, which no ONNX defines (1 to {NEWEST_OPSET})"),
+        [None] => "its opset_import names ONNX's operators without a version".to_string(),
+        [] => "it declares no version of ONNX's operators (opset_import): export it again with an opset (e.g. opset_version=17)".to_string(),
+        _ => "it declares ONNX's operators more than once (opset_import)".to_string(),
+    };
+    Err(GraphError { node: None, problem })
 }
 
 /// Whether bytes look like an ONNX model rather than text: a protobuf

@@ -16,6 +16,32 @@ pub struct ModelProto {
     /// `graph = 7`.
     #[prost(message, optional, tag = "7")]
     pub graph: Option<GraphProto>,
+    /// `opset_import = 8`: the version of each operator set the graph's
+    /// operators follow.
+    #[prost(message, repeated, tag = "8")]
+    pub opset_import: Vec<OperatorSetIdProto>,
+}
+
+/// `OperatorSetIdProto`: an operator set and its version.
+#[derive(Clone, PartialEq, Message)]
+pub struct OperatorSetIdProto {
+    /// `domain = 1` (empty or `ai.onnx`: the default operators).
+    #[prost(string, optional, tag = "1")]
+    pub domain: Option<String>,
+    /// `version = 2`.
+    #[prost(int64, optional, tag = "2")]
+    pub version: Option<i64>,
+}
+
+/// `SparseTensorProto`: a constant stored as its non-zero values.
+#[derive(Clone, PartialEq, Message)]
+pub struct SparseTensorProto {
+    /// `values = 1`: the non-zero values, named as the whole tensor.
+    #[prost(message, optional, tag = "1")]
+    pub values: Option<TensorProto>,
+    /// `dims = 3`: the whole tensor's sizes.
+    #[prost(int64, repeated, tag = "3")]
+    pub dims: Vec<i64>,
 }
 
 /// `GraphProto`: nodes in topological order, weights, inputs and outputs.
@@ -36,6 +62,9 @@ pub struct GraphProto {
     /// `output = 12`.
     #[prost(message, repeated, tag = "12")]
     pub output: Vec<ValueInfoProto>,
+    /// `sparse_initializer = 15`.
+    #[prost(message, repeated, tag = "15")]
+    pub sparse_initializer: Vec<SparseTensorProto>,
 }
 
 /// `NodeProto`: one operator.
@@ -79,9 +108,20 @@ pub struct AttributeProto {
     /// `t = 5`.
     #[prost(message, optional, tag = "5")]
     pub t: Option<TensorProto>,
+    /// `floats = 7`.
+    #[prost(float, repeated, tag = "7")]
+    pub floats: Vec<f32>,
     /// `ints = 8`.
     #[prost(int64, repeated, tag = "8")]
     pub ints: Vec<i64>,
+    /// `strings = 9`.
+    #[prost(bytes = "vec", repeated, tag = "9")]
+    pub strings: Vec<Vec<u8>>,
+    /// `type = 20`: which of the fields holds the value (`AttributeType`:
+    /// FLOAT 1, INT 2, STRING 3, TENSOR 4, GRAPH 5, FLOATS 6, INTS 7,
+    /// STRINGS 8).
+    #[prost(int32, optional, tag = "20")]
+    pub r#type: Option<i32>,
 }
 
 /// `TensorProto`: a constant tensor (its shape, and its integers when the

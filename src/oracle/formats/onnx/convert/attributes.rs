@@ -4,7 +4,7 @@
 use super::super::proto::{AttributeProto, NodeProto, TensorProto};
 use super::super::values::{self, Const, Values, items};
 use super::fail;
-use crate::oracle::model::errors::{GraphError, NodeRef};
+use crate::oracle::model::errors::{GraphError, NodeRef, quoted};
 
 /// The attribute `name` of a node.
 pub(super) fn attribute<'n>(node: &'n NodeProto, name: &str) -> Option<&'n AttributeProto> {
@@ -14,6 +14,154 @@ pub(super) fn attribute<'n>(node: &'n NodeProto, name: &str) -> Option<&'n Attri
 /// An integer attribute, `default` when absent.
 pub(super) fn int(node: &NodeProto, name: &str, default: i64) -> i64 {
     attribute(node, name).and_then(|a| a.i).unwrap_or(default)
+}
+
+/// The type an attribute the importer reads must have (ONNX's
+/// `AttributeType`: FLOAT 1, INT 2, STRING 3, TENSOR 4, FLOATS 6, INTS 7),
+/// by its name; `None` for one it does not read.
+fn expected_type(name: &str) -> Option<i32> {
+    Some(match name {
+        "alpha" | "beta" | "epsilon" | "momentum" | "min" | "max" | "value_float" | "bias" | "gamma" | "lambd" => 1,
+        "group"
+        | "axis"
+        | "keepdims"
+        | "allowzero"
+        | "transA"
+        | "transB"
+        | "start"
+        | "end"
+        | "to"
+        | "ceil_mode"
+        | "count_include_pad"
+        | "noop_with_empty_axes"
+        | "value_int"
+        | "p" => 2,
+        "auto_pad" | "mode" | "approximate" | "coordinate_transformation_mode" | "nearest_mode" => 3,
+        "value" => 4,
+        "scales" => 6,
+        "pads" | "strides" | "dilations" | "kernel_shape" | "perm" | "axes" | "split" | "starts" | "ends" | "steps"
+        | "output_padding" | "output_shape" | "value_ints" => 7,
+        _ => return None,
+    })
+}
+
+/// The type of an attribute: its `type` field, else the field that holds
+/// its value (`None` when it holds none).
+fn type_of(attribute: &AttributeProto) -> Option<i32> {
+    attribute.r#type.filter(|&t| t != 0).or(if attribute.f.is_some() {
+        Some(1)
+    } else if attribute.i.is_some() {
+        Some(2)
+    } else if attribute.s.is_some() {
+        Some(3)
+    } else if attribute.t.is_some() {
+        Some(4)
+    } else if !attribute.floats.is_empty() {
+        Some(6)
+    } else if !attribute.ints.is_empty() {
+        Some(7)
+    } else {
+        None
+    })
+}
+
+/// ONNX's name of an attribute type.
+fn type_name(kind: i32) -> &'static str {
+    match kind {
+        1 => "a float (FLOAT)",
+        2 => "an integer (INT)",
+        3 => "a string (STRING)",
+        4 => "a tensor (TENSOR)",
+        5 => "a graph (GRAPH)",
+        6 => "floats (FLOATS)",
+        7 => "integers (INTS)",
+        8 => "strings (STRINGS)",
+        _ => "an unknown type",
+    }
+}
+
+/// Checks a node's attributes before it is read: each named once, and
+/// each the importer reads of the type ONNX defines for it (a `pads` of
+/// floats is not read as no pads).
+///
+/// # Errors
+/// A [`GraphError`] naming the attribute.
+pub(super) fn check(node: &NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+    for (i, a) in node.attribute.iter().enumerate() {
+        let name = a.name.as_deref().unwrap_or_default();
+        if node.attribute[..i].iter().any(|b| b.name.as_deref() == Some(name)) {
+            return Err(fail(
+                Some(at.clone()),
+                format!("its attribute '{}' is given twice", quoted(name)),
+            ));
+        }
+        if let (Some(want), Some(found)) = (expected_type(name), type_of(a))
+            && want != found
+        {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its attribute '{name}' must be {}, found {}",
+                    type_name(want),
+                    type_name(found)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A per-dimension attribute (`strides`, `dilations`, `kernel_shape`:
+/// `per` = 1; `pads`: `per` = 2, the begins then the ends) of a window over
+/// `n` dimensions: empty (the default) or `per·n` values, each at least
+/// `min` (1, or 0 for pads).
+///
+/// # Errors
+/// Another count of values, or a value below `min`, naming the attribute.
+pub(super) fn per_dimension(
+    node: &NodeProto,
+    name: &str,
+    n: usize,
+    per: usize,
+    at: &NodeRef,
+) -> Result<Vec<u64>, GraphError> {
+    let values = ints(node, name).unwrap_or(&[]);
+    if !values.is_empty() && values.len() != per * n {
+        return Err(fail(
+            Some(at.clone()),
+            format!(
+                "its {name} has {} values, not {} ({} per dimension of its {n})",
+                values.len(),
+                per * n,
+                per
+            ),
+        ));
+    }
+    if per == 2 || name == "output_padding" {
+        non_negative(values, name, at)
+    } else {
+        positive(values, name, at)
+    }
+}
+
+/// A window's `auto_pad`: `None` for explicit pads (`NOTSET`, or none),
+/// `Some(true)` for `SAME_UPPER`/`SAME_LOWER`, `Some(false)` for `VALID`.
+///
+/// # Errors
+/// Another value, naming it.
+pub(super) fn auto_pad(node: &NodeProto, at: &NodeRef) -> Result<Option<bool>, GraphError> {
+    match text(node, "auto_pad").as_deref() {
+        None | Some("NOTSET") => Ok(None),
+        Some("SAME_UPPER" | "SAME_LOWER") => Ok(Some(true)),
+        Some("VALID") => Ok(Some(false)),
+        Some(other) => Err(fail(
+            Some(at.clone()),
+            format!(
+                "its auto_pad '{}' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID",
+                quoted(other)
+            ),
+        )),
+    }
 }
 
 /// A convolution's `group` attribute (1 when absent), which must be at

@@ -174,7 +174,7 @@ mod tests {
                 int64s("k", &[10]),
             ],
         );
-        let (c, sample) = graph(&g, None).unwrap();
+        let (c, sample) = graph(&g, None, super::super::super::build::OPSET).unwrap();
         assert_eq!(sample, vec![3, 8, 8]);
         let kinds: Vec<LayerKind> = c.layers.iter().map(|l| l.kind).collect();
         assert_eq!(kinds, vec![LayerKind::Other, LayerKind::Conv]);

@@ -84,6 +84,8 @@ const MAX_TOTAL_FOLDED_ITEMS: usize = 1 << 22;
 const SMALL_FOLDED_ITEMS: usize = 4096;
 
 struct Walk<'g> {
+    /// The version of ONNX's default operators the graph follows.
+    opset: i64,
     rank: usize,
     /// Items of the folded values kept so far.
     folded_items: usize,
@@ -386,6 +388,8 @@ impl<'g> Walk<'g> {
         if let Some((x, name)) = self.fused.closing.get(&at.index).cloned() {
             return self.fused_activation(node, at, &x, name);
         }
+        attributes::check(node, at)?;
+        inputs_counted(node, at)?;
         if self.fold_node(node, at)? {
             return Ok(());
         }
@@ -466,6 +470,48 @@ impl<'g> Walk<'g> {
     }
 }
 
+/// The most inputs each operator the importer reads takes, by ONNX's
+/// definitions at every opset (`None`: any number: `Sum`, `Concat`...).
+fn most_inputs(op: &str) -> Option<usize> {
+    Some(match op {
+        "Constant" => 0,
+        "Relu" | "Sigmoid" | "Tanh" | "Softmax" | "LogSoftmax" | "LeakyRelu" | "Elu" | "Selu" | "Celu"
+        | "HardSigmoid" | "HardSwish" | "Gelu" | "Erf" | "Softplus" | "Softsign" | "Mish" | "LRN"
+        | "ThresholdedRelu" | "Exp" | "Sqrt" | "Reciprocal" | "MaxPool" | "AveragePool" | "LpPool"
+        | "GlobalAveragePool" | "GlobalMaxPool" | "Flatten" | "Transpose" | "Identity" | "Cast" | "Shape" | "Size"
+        | "ConstantOfShape" | "Not" | "Neg" | "Abs" | "Floor" | "Ceil" | "Log" => 1,
+        "PRelu" | "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Mod" | "MatMul" | "Reshape" | "Squeeze" | "Unsqueeze"
+        | "Expand" | "CastLike" | "Gather" | "Tile" | "Equal" | "Less" | "Greater" | "Upsample" | "Split" => 2,
+        "Conv"
+        | "ConvTranspose"
+        | "Gemm"
+        | "Clip"
+        | "Dropout"
+        | "InstanceNormalization"
+        | "LayerNormalization"
+        | "GroupNormalization"
+        | "Range"
+        | "Where" => 3,
+        "Pad" | "Resize" => 4,
+        "BatchNormalization" | "Slice" => 5,
+        _ if op.starts_with("Reduce") => 2,
+        _ => return None,
+    })
+}
+
+/// Checks that a node has no more inputs than its operator takes (an
+/// extra input is no input the importer would read, nor a cycle it would
+/// close unseen).
+fn inputs_counted(node: &NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+    match most_inputs(&at.op) {
+        Some(most) if node.input.len() > most => Err(fail(
+            Some(at.clone()),
+            format!("it has {} inputs; {} takes at most {most}", node.input.len(), at.op),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The first node that multiplies two computed tensors (the attention of
 /// a transformer), if any: such a network is not layers of this model.
 fn attention(graph: &GraphProto, data: &str) -> Option<usize> {
@@ -507,13 +553,37 @@ fn data_input<'g>(graph: &'g GraphProto, weights: &HashSet<&str>) -> Result<(&'g
     Ok((input.name.as_deref().unwrap_or_default(), dims))
 }
 
-/// Converts a graph. `input_shape` (`[C, spatial...]`) replaces the data
-/// input's own sizes.
+/// Converts a graph whose operators follow `opset` of ONNX's default
+/// operators. `input_shape` (`[C, spatial...]`) replaces the data input's
+/// own sizes.
 ///
 /// # Errors
 /// A [`GraphError`] naming the node, its operator and its index.
-pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Converted, Vec<u64>), GraphError> {
-    let weights: HashSet<&str> = graph.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
+pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>, opset: i64) -> Result<(Converted, Vec<u64>), GraphError> {
+    // a sparse initializer is a weight of its whole sizes
+    let sparse: Vec<(&str, &[i64])> = graph
+        .sparse_initializer
+        .iter()
+        .filter_map(|s| Some((s.values.as_ref()?.name.as_deref()?, s.dims.as_slice())))
+        .collect();
+    let weights: HashSet<&str> = graph
+        .initializer
+        .iter()
+        .filter_map(|t| t.name.as_deref())
+        .chain(sparse.iter().map(|(n, _)| *n))
+        .collect();
+    let mut listed = HashSet::new();
+    if let Some(twice) = graph
+        .input
+        .iter()
+        .filter_map(|i| i.name.as_deref())
+        .find(|n| !listed.insert(*n))
+    {
+        return Err(fail(
+            None,
+            format!("the graph lists its input '{}' twice", quoted(twice)),
+        ));
+    }
     let (name, dims) = data_input(graph, &weights)?;
     // one image without its batch axis (a detection model's input): every dimension is the sample's
     let unbatched = inference::unbatched(graph, name);
@@ -575,6 +645,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
         }
     }
     let mut walk = Walk {
+        opset,
         rank: sample.len(),
         folded_items: 0,
         scalars,
@@ -606,6 +677,24 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
             )
         })?;
         walk.values.insert(tensor_name, Value::Const(value));
+    }
+    for (tensor_name, dims) in &sparse {
+        let dims = dims
+            .iter()
+            .map(|&d| u64::try_from(d).ok().filter(|&d| d > 0))
+            .collect::<Option<Vec<u64>>>()
+            .and_then(|dims| Const::new(dims, None).ok())
+            .ok_or_else(|| {
+                fail(
+                    Some(NodeRef {
+                        index: 0,
+                        name: (*tensor_name).into(),
+                        op: "sparse_initializer".into(),
+                    }),
+                    format!("its sizes {dims:?} are not sizes"),
+                )
+            })?;
+        walk.values.insert(tensor_name, Value::Const(dims));
     }
     walk.values
         .insert(name, Value::Act(Act::channels_first(sample.clone(), None)));
@@ -657,7 +746,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>) -> Result<(Convert
 #[cfg(test)]
 fn small(nodes: Vec<NodeProto>, weights: Vec<super::proto::TensorProto>) -> Result<Converted, GraphError> {
     let g = super::build::graph(&[None, Some(8), Some(8), Some(8)], nodes, weights);
-    graph(&g, None).map(|(converted, _)| converted)
+    graph(&g, None, super::build::OPSET).map(|(converted, _)| converted)
 }
 
 /// `(kind, y dims)` of each layer.

@@ -3,9 +3,10 @@
 
 use super::super::act::Act;
 use super::super::proto::NodeProto;
-use super::{NormStep, Value, Walk, norm_misused};
-use crate::oracle::model::errors::{GraphError, NodeRef};
+use super::{NormStep, Value, Walk, fail, norm_misused};
+use crate::oracle::model::errors::{GraphError, NodeRef, quoted};
 use crate::oracle::model::layer::LayerKind;
+use crate::oracle::model::shape::Shape;
 
 impl<'g> Walk<'g> {
     /// A step of a layer normalization written as several operators:
@@ -90,6 +91,22 @@ impl<'g> Walk<'g> {
         let op = at.op.as_str();
         let x = self.channels_first(node, at)?;
         let c = self.konst(node, 1, at)?;
+        // its scale, offset (and a batch norm's mean and variance): one value per channel
+        let parameters = if op == "BatchNormalization" { 5 } else { 3 };
+        for i in 1..parameters.min(node.input.len()) {
+            let p = self.konst_shape(node, i, at)?;
+            if p.dims != [x.dims[0]] {
+                return Err(fail(
+                    Some(at.clone()),
+                    format!(
+                        "its input {i} ({}) holds {} values, not one per channel ({})",
+                        quoted(&node.input[i]),
+                        Shape::new(p.dims.clone()),
+                        x.dims[0]
+                    ),
+                ));
+            }
+        }
         let kind = if op == "BatchNormalization" {
             LayerKind::Bn
         } else {

@@ -5,7 +5,7 @@ use super::super::super::padded;
 use super::super::act::{Act, Role};
 use super::super::proto::NodeProto;
 use super::super::values::{self};
-use super::attributes::{int, ints, non_negative, positive, text};
+use super::attributes::{auto_pad, int, ints, per_dimension, positive};
 use super::{NormStep, Value, Walk, fail};
 use crate::oracle::formats::sizes::{self, Padding};
 use crate::oracle::model::errors::{GraphError, NodeRef};
@@ -100,12 +100,14 @@ impl<'g> Walk<'g> {
         spatial: &[u64],
         kernel: &[u64],
     ) -> Result<Vec<u64>, GraphError> {
-        let strides = positive(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
-        let dilations = positive(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
-        let padding = match text(node, "auto_pad").as_deref() {
-            Some("SAME_UPPER" | "SAME_LOWER") => Padding::Same,
-            Some("VALID") => Padding::Valid,
-            _ => Padding::Explicit(non_negative(ints(node, "pads").unwrap_or(&[]), "pads", at)?),
+        let n = spatial.len();
+        let strides = per_dimension(node, "strides", n, 1, at)?;
+        let dilations = per_dimension(node, "dilations", n, 1, at)?;
+        let pads = per_dimension(node, "pads", n, 2, at)?;
+        let padding = match auto_pad(node, at)? {
+            Some(true) => Padding::Same,
+            Some(false) => Padding::Valid,
+            None => Padding::Explicit(pads),
         };
         let ceil = int(node, "ceil_mode", 0) != 0;
         sizes::spatial(spatial, kernel, &strides, &dilations, &padding, ceil).ok_or_else(|| {

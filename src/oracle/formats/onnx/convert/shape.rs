@@ -5,7 +5,7 @@ use super::super::act::{Act, Role};
 use super::super::inference::Dropped;
 use super::super::proto::NodeProto;
 use super::super::values::{self, Const, Values, items};
-use super::attributes::{int, ints, non_negative, text};
+use super::attributes::{attribute, int, ints, non_negative, text};
 use super::{Value, Walk, fail, norm_misused};
 use crate::oracle::model::errors::{GraphError, NodeRef};
 use crate::oracle::model::layer::{Function, LayerKind};
@@ -190,12 +190,25 @@ impl<'g> Walk<'g> {
         let dims: Vec<u64> = match sizes {
             Some(s) => non_negative(&s, "sizes", at)?,
             None => {
-                let index = if at.op == "Upsample" { 1 } else { 2 };
-                let scales = self.konst(node, index, at)?;
-                let scales: Vec<f64> = match scales.values {
-                    Some(Values::Float(f)) => f,
-                    Some(Values::Int(i)) => i.into_iter().map(|v| v as f64).collect(),
-                    None => return Err(fail(Some(at.clone()), "its scales are not known")),
+                // Resize's scales are input 2 from opset 11 (input 1 at opset 10); Upsample's
+                // input 1 from opset 9, an attribute before
+                let scales: Vec<f64> = if at.op == "Upsample" && self.opset < 9 {
+                    let attr = attribute(node, "scales")
+                        .filter(|a| !a.floats.is_empty())
+                        .ok_or_else(|| {
+                            fail(
+                                Some(at.clone()),
+                                "an Upsample (opset 7 and 8) without its scales attribute",
+                            )
+                        })?;
+                    attr.floats.iter().map(|&s| f64::from(s)).collect()
+                } else {
+                    let index = if at.op == "Upsample" || self.opset < 11 { 1 } else { 2 };
+                    match self.konst(node, index, at)?.values {
+                        Some(Values::Float(f)) => f,
+                        Some(Values::Int(i)) => i.into_iter().map(|v| v as f64).collect(),
+                        None => return Err(fail(Some(at.clone()), "its scales are not known")),
+                    }
                 };
                 if scales.len() != full.len() || scales.iter().any(|s| !(s.is_finite() && *s > 0.0 && *s <= 1e6)) {
                     return Err(fail(

@@ -5,7 +5,7 @@ use super::super::super::padded;
 use super::super::act::{Act, Role};
 use super::super::proto::NodeProto;
 use super::super::values::items;
-use super::attributes::{groups, int, ints, non_negative, positive, text};
+use super::attributes::{auto_pad, groups, int, ints, per_dimension};
 use super::{Value, Walk, fail};
 use crate::oracle::formats::sizes::{self};
 use crate::oracle::model::errors::{GraphError, NodeRef};
@@ -65,6 +65,19 @@ impl<'g> Walk<'g> {
         out: Vec<u64>,
         groups: u64,
     ) -> Result<(), GraphError> {
+        // a bias holds one value per filter
+        if node.input.get(2).is_some_and(|b| !b.is_empty()) {
+            let bias = self.konst_shape(node, 2, at)?;
+            if bias.dims != [filters] {
+                return Err(fail(
+                    Some(at.clone()),
+                    format!(
+                        "its bias {} is not one value per filter ({filters})",
+                        Shape::new(bias.dims)
+                    ),
+                ));
+            }
+        }
         let mut weights = vec![x.dims[0], filters];
         weights.extend(&kernel);
         let mut y = vec![filters];
@@ -97,17 +110,17 @@ impl<'g> Walk<'g> {
                 ),
             ));
         }
-        if text(node, "auto_pad").is_some_and(|p| p != "NOTSET") || ints(node, "output_shape").is_some() {
+        if auto_pad(node, at)?.is_some() || ints(node, "output_shape").is_some() {
             return Err(fail(
                 Some(at.clone()),
                 "a ConvTranspose with auto_pad or output_shape is not supported: give pads",
             ));
         }
         let n = spatial.len();
-        let strides = positive(ints(node, "strides").unwrap_or(&[]), "strides", at)?;
-        let dilations = positive(ints(node, "dilations").unwrap_or(&[]), "dilations", at)?;
-        let pads = non_negative(ints(node, "pads").unwrap_or(&[]), "pads", at)?;
-        let extra = non_negative(ints(node, "output_padding").unwrap_or(&[]), "output_padding", at)?;
+        let strides = per_dimension(node, "strides", n, 1, at)?;
+        let dilations = per_dimension(node, "dilations", n, 1, at)?;
+        let pads = per_dimension(node, "pads", n, 2, at)?;
+        let extra = per_dimension(node, "output_padding", n, 1, at)?;
         let get = |v: &[u64], j: usize, d: u64| v.get(j).copied().unwrap_or(d);
         let out = (0..n)
             .map(|i| {
