@@ -439,3 +439,22 @@ fn a_two_batch_profile_projects_a_third_batch_within_ten_percent() {
         0.02,
     );
 }
+
+/// Round 4: a two-batch profile whose larger batch is not slower would
+/// give a step that ignores the batch (13 s an epoch at 4,096 per GPU
+/// against 11,180 s from one batch); it is refused at its second step.
+#[test]
+fn a_second_batch_that_is_not_slower_is_refused() {
+    let text = std::fs::read_to_string(format!(
+        "{}/tests/profile/resnet18-cpu-b4-16/profile.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert!(profile::parse(&text).is_ok());
+    for second in ["0.332826521997049", "0.2"] {
+        let flat = text.replace("\"iteration2_s\": 1.1706294950054144", &format!("\"iteration2_s\": {second}"));
+        let e = profile::parse(&flat).unwrap_err();
+        assert_eq!(e.line, 864, "{e}");
+        assert!(e.to_string().contains("must grow with the batch"), "{e}");
+    }
+}

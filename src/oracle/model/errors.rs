@@ -242,6 +242,10 @@ pub enum ParseProblem {
     /// A value that parsed but breaks a rule of the model.
     #[error("{0}")]
     Invalid(InputError),
+    /// A rule of the format broken, in the tool's words (each value in it
+    /// quoted where it was written; never cut).
+    #[error("{0}")]
+    Broken(String),
     /// A JSON document that does not match the schema (serde_json's
     /// message, without the position the error already gives).
     #[error("{}", without_position(.0))]

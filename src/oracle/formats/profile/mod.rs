@@ -204,7 +204,7 @@ pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
     let second = profile.batch2.is_some();
     let at = |key: &str, problem: String| {
         let (line, column) = position_of(text, key);
-        ParseError::at(line, column, ParseProblem::Missing(problem))
+        ParseError::at(line, column, ParseProblem::Broken(format!("it needs {problem}")))
     };
     if profile.batch2 == Some(profile.batch) {
         return Err(at("batch2", "a second batch other than the first".into()));
@@ -214,6 +214,30 @@ pub fn parse(text: &str) -> Result<TorchProfile, ParseError> {
             if second { "batch2" } else { "iteration2_s" },
             "both batch2 and iteration2_s, or neither".into(),
         ));
+    }
+    // two batches give the step as a line in the batch: the larger batch's step must be slower,
+    // or the line says the step does not grow with the batch (round 4: 13 s an epoch at 4,096
+    // per GPU, against 11,180 s from one batch)
+    if let (Some(b2), Some(t2)) = (profile.batch2, profile.iteration2_s) {
+        let (small, large) = if b2 > profile.batch {
+            ((profile.batch, profile.iteration_s), (b2, t2))
+        } else {
+            ((b2, t2), (profile.batch, profile.iteration_s))
+        };
+        if large.1 <= small.1 {
+            return Err(at(
+                "iteration2_s",
+                format!(
+                    "a step at batch {} slower than at batch {} ({} s against {} s measured): the \
+                     step must grow with the batch for the two batches to give its line; measure \
+                     again with more steps, or give one batch",
+                    large.0,
+                    small.0,
+                    crate::oracle::units::significant(large.1, 3),
+                    crate::oracle::units::significant(small.1, 3)
+                ),
+            ));
+        }
     }
     let quoted = crate::oracle::model::errors::quoted;
     if let Some(m) = profile.layers.iter().find(|m| m.step2_s().is_some() != second) {
