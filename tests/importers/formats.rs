@@ -420,3 +420,47 @@ fn a_misspelled_key_anywhere_in_a_document_is_refused() {
         }
     }
 }
+
+/// Round 4: a layer's `reads` whose shapes its kind cannot take (a ReLU
+/// reading two tensors, a sum of tensors that neither view nor broadcast
+/// to its input, a concatenation of fewer items than it holds) is refused
+/// naming the layer; a branch that fits (a residual sum, a per-channel
+/// gate) reads.
+#[test]
+fn reads_whose_shapes_cannot_fit_are_refused() {
+    let network = |last: &str| {
+        format!(
+            r#"{{"name": "n", "dataset": {{"name": "d", "samples": 10, "sample_shape": [8, 4, 4]}}, "layers": [
+  {{"name": "a", "kind": "conv", "x": [8, 4, 4], "w": [8, 8, 1, 1], "y": [8, 4, 4]}},
+  {{"name": "b", "kind": "conv", "x": [8, 4, 4], "w": [8, 3, 1, 1], "y": [3, 4, 4], "reads": [-1]}},
+  {{"name": "g", "kind": "avgpool", "x": [8, 4, 4], "w": [0, 0, 4, 4], "y": [8, 1, 1], "reads": [0]}},
+  {last}
+]}}"#
+        )
+    };
+    let fits = [
+        r#"{"name": "sum", "kind": "add", "x": [8, 4, 4], "w": [], "y": [8, 4, 4], "reads": [0, -1]}"#,
+        r#"{"name": "gate", "kind": "mul", "x": [8, 4, 4], "w": [], "y": [8, 4, 4], "reads": [0, 2]}"#,
+        r#"{"name": "cat", "kind": "concat", "x": [11, 4, 4], "w": [], "y": [11, 4, 4], "reads": [0, 1]}"#,
+    ];
+    for last in fits {
+        assert!(json::network(&network(last)).is_ok(), "{last}");
+    }
+    for (last, says) in [
+        (
+            r#"{"name": "r", "kind": "relu", "x": [8, 4, 4], "w": [], "y": [8, 4, 4], "reads": [0, -1]}"#,
+            "one tensor",
+        ),
+        (
+            r#"{"name": "sum", "kind": "add", "x": [8, 4, 4], "w": [], "y": [8, 4, 4], "reads": [0, 1]}"#,
+            "items that divide",
+        ),
+        (
+            r#"{"name": "cat", "kind": "concat", "x": [19, 4, 4], "w": [], "y": [19, 4, 4], "reads": [0, 1]}"#,
+            "input's items together",
+        ),
+    ] {
+        let e = json::network(&network(last)).unwrap_err().to_string();
+        assert!(e.contains(says) && e.contains("reads"), "{says}: {e}");
+    }
+}

@@ -452,7 +452,10 @@ fn a_second_batch_that_is_not_slower_is_refused() {
     .unwrap();
     assert!(profile::parse(&text).is_ok());
     for second in ["0.332826521997049", "0.2"] {
-        let flat = text.replace("\"iteration2_s\": 1.1706294950054144", &format!("\"iteration2_s\": {second}"));
+        let flat = text.replace(
+            "\"iteration2_s\": 1.1706294950054144",
+            &format!("\"iteration2_s\": {second}"),
+        );
         let e = profile::parse(&flat).unwrap_err();
         assert_eq!(e.line, 864, "{e}");
         assert!(e.to_string().contains("must grow with the batch"), "{e}");

@@ -6,7 +6,7 @@ use super::checks::{self, MAX_COUNT};
 use super::errors::{InputError, Rule};
 use super::facts::KernelFacts;
 use super::field::Field;
-use super::layer::{Layer, LayerSpec, Source};
+use super::layer::{Layer, LayerKind, LayerSpec, Source};
 use super::practice::Precision;
 use super::shape::Shape;
 
@@ -168,6 +168,7 @@ impl Network {
         for (i, layer) in layers.into_iter().enumerate() {
             let field = layer_field(i, &layer);
             check_reads(i, &layer).map_err(|e| e.within(&field))?;
+            check_read_shapes(&layer, &checked, &dataset.sample_shape).map_err(|e| e.within(&field))?;
             check_shares(i, &layer, &checked).map_err(|e| e.within(&field))?;
             checked.push(Layer::new(layer).map_err(|e| e.within(&field))?);
         }
@@ -376,6 +377,67 @@ fn check_reads(index: usize, layer: &LayerSpec) -> Result<(), InputError> {
         }
     }
     Ok(())
+}
+
+/// Rules of the shapes a layer's `reads` name (their outputs, or the
+/// sample's for `-1`), as far as a view between them (a slice, a crop, a
+/// transpose or a reshape that is no layer) allows: a sum or product
+/// (`add`, `mul`) reads tensors each of at least its input's items (a view
+/// of them) or of items dividing its input's (a factor that broadcasts,
+/// per channel or per group); a concatenation, tensors holding at least
+/// its input's items together; a layer of any other kind but `other`, one
+/// tensor.
+fn check_read_shapes(layer: &LayerSpec, earlier: &[Layer], sample: &Shape) -> Result<(), InputError> {
+    let Some(reads) = &layer.reads else {
+        return Ok(());
+    };
+    let shapes: Vec<&Shape> = reads
+        .iter()
+        .filter_map(|&r| match usize::try_from(r) {
+            Ok(i) => earlier.get(i).map(|l| &l.spec().y),
+            Err(_) => Some(sample),
+        })
+        .collect();
+    let x = layer.x.dims();
+    let misfit = |rule: &str| {
+        Err(InputError::new(
+            "reads",
+            Rule::ReadsMisfit {
+                kind: layer.kind.name().into(),
+                x: layer.x.to_string(),
+                found: shapes
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<String>>()
+                    .join(" and "),
+                rule: rule.into(),
+            },
+        ))
+    };
+    match layer.kind {
+        LayerKind::Other => Ok(()),
+        LayerKind::Add | LayerKind::Mul => {
+            // a view of at least its input's items (a slice, a transpose), or a tensor that
+            // broadcasts to it (a per-channel or per-group factor): items dividing its input's
+            let items = layer.x.items();
+            let fits = |s: &&Shape| s.items() >= items || (s.items() > 0.0 && (items / s.items()).fract() == 0.0);
+            if shapes.iter().all(fits) {
+                Ok(())
+            } else {
+                misfit("each tensor of at least its input's items, or of items that divide its input's")
+            }
+        }
+        LayerKind::Concat => {
+            let together: f64 = shapes.iter().map(|s| s.items()).sum();
+            if together >= layer.x.items() {
+                Ok(())
+            } else {
+                misfit("tensors holding its input's items together")
+            }
+        }
+        _ if shapes.len() != 1 => misfit("one tensor"),
+        _ => Ok(()),
+    }
 }
 
 /// Rules of `shares` (section 10): it names an earlier layer that does not
