@@ -150,3 +150,16 @@ fn one_configuration_measured_far_apart_is_one_warning_naming_its_fastest_and_sl
         c.warnings
     );
 }
+
+/// Round 4: a measured run that `project` rules out (fewer samples than
+/// data-parallel replicas, or than pipeline stages) is refused at its line
+/// and column, not fitted.
+#[test]
+fn a_run_the_model_rules_out_is_refused_not_fitted() {
+    assert!(calibrate("data,4,8,,1,,").is_ok());
+    for (row, column) in [("data,8,4,,1,,", 8), ("pipeline,4,2,,1,,", 12)] {
+        let e = calibrate(row).unwrap_err();
+        assert_eq!((e.line, e.column), (2, column), "{row}: {e}");
+        assert!(e.to_string().contains("batch too small"), "{row}: {e}");
+    }
+}

@@ -464,3 +464,26 @@ fn reads_whose_shapes_cannot_fit_are_refused() {
         assert!(e.contains(says) && e.contains("reads"), "{says}: {e}");
     }
 }
+
+/// Round 4: a directive given twice in a `.net` file (the profile's GPU,
+/// a layer's reads) or a field past a `.lc` line's end is an error at its
+/// line, not a value silently dropped.
+#[test]
+fn directives_given_twice_and_extra_fields_are_errors_at_their_line() {
+    let net = "Dataset|D\nInput|10x3x8x8\nModel|M\nCONV1|3x8x8|3x4x1x1|4x8x8\nCONV2|3x8x8|3x4x1x1|4x8x8\n";
+    let reads = format!("{net}#reads|1|-1\n");
+    assert!(net::parse(&reads).is_ok());
+    let twice = format!("{reads}#reads|1|0\n");
+    let e = net::parse(&twice).unwrap_err().to_string();
+    assert!(e.starts_with("line 7") && e.contains("appears twice"), "{e}");
+    let gpu = "#profiled_on|Tesla V100-SXM2-16GB|15.7e12|900e9\n";
+    assert!(net::parse(&format!("{gpu}{net}")).is_ok());
+    let e = net::parse(&format!("{gpu}{net}{gpu}")).unwrap_err().to_string();
+    assert!(e.starts_with("line 7") && e.contains("appears twice"), "{e}");
+    let e = net::parse(&format!("{reads}#reads|0|-1|2\n")).unwrap_err().to_string();
+    assert!(e.contains("the end of the line"), "{e}");
+    let network = net::parse(net).unwrap();
+    assert!(lc::parse("CONV1|1\nCONV2|0\n", &network).is_ok());
+    let e = lc::parse("CONV1|1|1\nCONV2|0\n", &network).unwrap_err();
+    assert_eq!((e.line, e.column), (1, 9));
+}

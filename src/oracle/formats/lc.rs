@@ -22,6 +22,15 @@ pub fn parse(text: &str, network: &Network) -> Result<Vec<bool>, ParseError> {
         let index = flags.len();
         let label = line.field(0, "layer name")?;
         let flag = line.field(1, "0 or 1")?;
+        if let Some(extra) = line.fields.get(2) {
+            return Err(line.error(
+                *extra,
+                ParseProblem::Unexpected {
+                    found: extra.text.into(),
+                    expected: "the end of the line (LAYER|0 or 1)".into(),
+                },
+            ));
+        }
         let Some(layer) = layers.get(index) else {
             return Err(line.error(
                 label,

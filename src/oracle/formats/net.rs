@@ -36,13 +36,22 @@ const PROFILED_ON: &str = "#profiled_on|";
 
 /// The profile's GPU, from its comment line, if the file has one.
 fn profiled_on(text: &str) -> Result<Option<ProfiledGpu>, ParseError> {
-    let Some((index, raw)) = text
+    let mut found = text
         .split('\n')
         .enumerate()
-        .find(|(_, l)| l.trim_start().starts_with(PROFILED_ON))
-    else {
+        .filter(|(_, l)| l.trim_start().starts_with(PROFILED_ON));
+    let Some((index, raw)) = found.next() else {
         return Ok(None);
     };
+    // one GPU measured the profile: a second line would leave one of them unread
+    if let Some((again, raw)) = found.next() {
+        let column = raw.len() - raw.trim_start().len() + 1;
+        return Err(ParseError::at(
+            again + 1,
+            column,
+            ParseProblem::Duplicate("#profiled_on".into()),
+        ));
+    }
     let line = Line {
         number: index + 1,
         fields: super::lines::split_fields(raw.strip_suffix('\r').unwrap_or(raw)),
@@ -90,7 +99,19 @@ fn layer_comments(text: &str, layers: &mut [LayerSpec]) -> Result<(), ParseError
                 },
             ));
         };
+        if layer.reads.is_some() {
+            return Err(line.error(at, ParseProblem::Duplicate(format!("#reads|{i}"))));
+        }
         let reads = line.field(2, "layers read")?;
+        if let Some(extra) = line.fields.get(3) {
+            return Err(line.error(
+                *extra,
+                ParseProblem::Unexpected {
+                    found: extra.text.into(),
+                    expected: "the end of the line (#reads|INDEX|READS)".into(),
+                },
+            ));
+        }
         let mut sources = Vec::new();
         for part in reads.text.split(',') {
             let field = Field {

@@ -85,14 +85,10 @@ pub enum Rule {
     /// A split set whose length differs from the network's layer count.
     #[error("must list one entry per layer ({expected}), found {found}")]
     SplitLength { expected: usize, found: usize },
-    /// A layer reading tensors whose shapes its kind cannot take.
-    #[error("reads {found}, which a layer of kind {kind} with input {x} cannot take ({rule})")]
-    ReadsMisfit {
-        kind: String,
-        x: String,
-        found: String,
-        rule: String,
-    },
+    /// A layer reading tensors whose shapes its kind cannot take (what it
+    /// reads, its kind and input, and the rule, in words).
+    #[error("{0}")]
+    ReadsMisfit(String),
     /// A value given where it does not belong, with where it goes.
     #[error("does not belong here: give it as {instead}")]
     Misplaced { instead: String },

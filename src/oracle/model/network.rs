@@ -398,20 +398,19 @@ fn check_read_shapes(layer: &LayerSpec, earlier: &[Layer], sample: &Shape) -> Re
             Err(_) => Some(sample),
         })
         .collect();
-    let x = layer.x.dims();
     let misfit = |rule: &str| {
         Err(InputError::new(
             "reads",
-            Rule::ReadsMisfit {
-                kind: layer.kind.name().into(),
-                x: layer.x.to_string(),
-                found: shapes
+            Rule::ReadsMisfit(format!(
+                "reads {}, which a layer of kind {} with input {} cannot take ({rule})",
+                shapes
                     .iter()
                     .map(|s| s.to_string())
                     .collect::<Vec<String>>()
                     .join(" and "),
-                rule: rule.into(),
-            },
+                layer.kind.name(),
+                layer.x
+            )),
         ))
     };
     match layer.kind {

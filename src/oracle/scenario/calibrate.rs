@@ -10,6 +10,7 @@ use crate::oracle::model::factors::{Factors, FactorsSpec, Kappa, StrategyKappa};
 use crate::oracle::model::measured::{Located, MeasuredColumn, MeasuredRun};
 use crate::oracle::model::run::{Batch, Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
+use crate::oracle::model::violation::Violation;
 
 /// Seconds of one iteration: compute (with the weight update and a
 /// profile's framework cost),
@@ -422,6 +423,26 @@ impl Scenario {
             ParseError::at(located.line, located.column(column), ParseProblem::Invalid(e))
         })?;
         let cost = self.iteration(&run);
+        // a run the model rules out (fewer samples than replicas or stages, more parts than the
+        // split makes) has no projection to hold its measurement to; memory is the model's own
+        // estimate, which a run that ran proves wrong, not impossible
+        if let Some(&broken) = cost.violations.iter().find(|v| **v != Violation::Memory) {
+            let column = match broken {
+                Violation::Batch | Violation::Dataset => MeasuredColumn::MiniBatch,
+                Violation::Gpus => MeasuredColumn::Gpus,
+                Violation::Split if m.group.is_some() => MeasuredColumn::Group,
+                _ => MeasuredColumn::Strategy,
+            };
+            return Err(ParseError::at(
+                located.line,
+                located.column(column),
+                ParseProblem::Broken(format!(
+                    "a run the model rules out ({}: {}), which no projection can be held to",
+                    broken.name(),
+                    broken.label()
+                )),
+            ));
+        }
         Ok(IterationTimes::new(
             cost.compute_s + cost.outside_layers_s(&run),
             cost.communication.total_s(),
