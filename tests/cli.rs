@@ -657,7 +657,7 @@ fn hostile_uses_of_the_command_line_get_clear_answers() {
         ),
         (
             "project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 1e30",
-            "samples_per_gpu: must be at most 1125899906842624, found 1000000000000000000000000000000",
+            "samples_per_gpu: must be at most 1.13e15, found 1e30",
         ),
     ] {
         let out = paradl(line);

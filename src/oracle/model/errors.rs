@@ -9,19 +9,19 @@ use super::field::Field;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum Rule {
     /// NaN or an infinity.
-    #[error("must be a finite number, found {found}")]
+    #[error("must be a finite number, found {}", shown(*found))]
     NotFinite { found: f64 },
     /// Zero or negative where only a positive value makes sense.
-    #[error("must be greater than zero, found {found}")]
+    #[error("must be greater than zero, found {}", shown(*found))]
     NotPositive { found: f64 },
     /// Negative where zero is allowed.
-    #[error("must not be negative, found {found}")]
+    #[error("must not be negative, found {}", shown(*found))]
     Negative { found: f64 },
     /// Below an inclusive lower bound.
-    #[error("must be at least {min}, found {found}")]
+    #[error("must be at least {}, found {}", shown(*min), shown(*found))]
     TooSmall { min: f64, found: f64 },
     /// Above an inclusive upper bound.
-    #[error("must be at most {max}, found {found}")]
+    #[error("must be at most {}, found {}", shown(*max), shown(*found))]
     TooLarge { max: f64, found: f64 },
     /// A whole count below an inclusive lower bound.
     #[error("must be at least {min}, found {found}")]
@@ -43,7 +43,7 @@ pub enum Rule {
     #[error("must equal {what} ({expected}), found {found}")]
     Mismatch { what: String, expected: u64, found: u64 },
     /// A value that must be a whole number is not.
-    #[error("must give a whole number of samples, found {found}")]
+    #[error("must give a whole number of samples, found {}", shown(*found))]
     NotWhole { found: f64 },
     /// A hybrid group size that does not divide the GPU count.
     #[error("must divide the GPU count {gpus}, found {group}")]
@@ -71,7 +71,9 @@ pub enum Rule {
     NoFlops,
     /// A search larger than the planner projects (layers × configurations).
     #[error(
-        "asks for {configurations} configurations of a {layers}-layer network ({work} layer projections, more than the {limit} a search makes): lower the budget, or search a smaller network"
+        "asks for {configurations} configurations of a {layers}-layer network ({} layer projections, more than the {} a search makes): lower the budget, or search a smaller network",
+        shown(*work),
+        shown(*limit)
     )]
     SearchTooLarge {
         configurations: usize,
@@ -105,7 +107,11 @@ pub enum Rule {
     EditionMismatch { made_for: String, found: String },
     /// A measurement against a projection whose ratio is not finite and
     /// positive (contract, section 8).
-    #[error("gives a factor measured/projected = {measured} s / {projected} s that is not finite and positive")]
+    #[error(
+        "gives a factor measured/projected = {} s / {} s that is not finite and positive",
+        shown(*measured),
+        shown(*projected)
+    )]
     BadRatio { measured: f64, projected: f64 },
     /// A ZeRO stage for a strategy that has no data-parallel dimension.
     #[error(
@@ -190,6 +196,37 @@ pub const QUOTED_CHARS: usize = 80;
 /// said in a count (a 10 MB cell is not echoed whole).
 pub fn quoted(text: &str) -> String {
     cut(text, QUOTED_CHARS)
+}
+
+/// A number as a person reads it in a message: up to 6 significant
+/// digits between 0.001 and 10^6 (`0.25`, `4096.5`), else 3 significant
+/// digits and an exponent (`1e308`, `4.94e-324`), never hundreds of digits.
+pub fn shown(value: f64) -> String {
+    if !value.is_finite() {
+        return format!("{value}");
+    }
+    if value == 0.0 {
+        return "0".into();
+    }
+    let trim = |text: &str| -> String {
+        if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    let magnitude = value.abs();
+    if (1e-3..1e6).contains(&magnitude) {
+        let digits = magnitude.log10().floor() as i32 + 1;
+        let decimals = (6 - digits).clamp(0, 9) as usize;
+        trim(&format!("{value:.decimals$}"))
+    } else {
+        let text = format!("{value:.2e}");
+        match text.split_once('e') {
+            Some((mantissa, exponent)) => format!("{}e{exponent}", trim(mantissa)),
+            None => text,
+        }
+    }
 }
 
 /// `text` cut to `limit` characters (the rest said in a count), its
@@ -395,5 +432,24 @@ mod tests {
         assert!(text.len() < 1400, "{}", text.len());
         assert!(!text.chars().any(char::is_control), "{text}");
         assert!(text.contains("evil\\u{1b}[2J\\nname"), "{text}");
+    }
+
+    #[test]
+    fn numbers_read_as_people_read_them() {
+        for (value, text) in [
+            (0.0, "0"),
+            (0.25, "0.25"),
+            (4096.5, "4096.5"),
+            (16.0, "16"),
+            (1e308, "1e308"),
+            (5e-324, "4.94e-324"),
+            (-1.5e-7, "-1.5e-7"),
+            (123_456_789.0, "1.23e8"),
+            (f64::INFINITY, "inf"),
+        ] {
+            assert_eq!(shown(value), text);
+        }
+        let e = Rule::TooLarge { max: 1e6, found: 1e308 }.to_string();
+        assert_eq!(e, "must be at most 1e6, found 1e308");
     }
 }
