@@ -885,13 +885,23 @@ fn a_hand_written_cluster_gets_its_gpus_facts_or_says_what_is_missing() {
 
 #[test]
 fn devices_and_pipes_are_read_up_to_the_limit_only() {
-    // /dev/zero reports a size of 0 and never ends: refused once the limit is passed, not read
-    // to exhaustion
+    // /dev/zero reports a size of 0 and never ends: a device is refused at once, not read to
+    // a limit (round 4: buffered to 2 GiB first)
     if std::path::Path::new("/dev/zero").exists() {
-        let out = paradl("project --model resnet50 --cluster /dev/zero --strategy data --gpus 8 --samples-per-gpu 32");
-        assert_eq!(out.status.code(), Some(1));
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("/dev/zero") && err.contains("at most"), "{err}");
+        let started = std::time::Instant::now();
+        for line in [
+            "project --model resnet50 --cluster /dev/zero --strategy data --gpus 8 --samples-per-gpu 32",
+            "inspect --model /dev/zero",
+        ] {
+            let out = paradl(line);
+            assert_eq!(out.status.code(), Some(1));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("/dev/zero") && err.contains("a device, not a file"),
+                "{err}"
+            );
+        }
+        assert!(started.elapsed().as_secs() < 10);
     }
 }
 
@@ -937,4 +947,31 @@ fn calibration_warnings_are_in_the_table_people_read() {
     ] {
         assert!(text.contains(needle), "{needle}: {text}");
     }
+}
+
+/// Round 4: a device is refused at once (not buffered to 2 GiB), and a
+/// file's name is quoted in the error, its control characters escaped.
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_at_once_and_a_path_is_quoted() {
+    let started = std::time::Instant::now();
+    let out = paradl("inspect --model /dev/zero");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("a device, not a file"),
+        "{stderr}"
+    );
+    assert!(started.elapsed().as_secs() < 10);
+    let dir = std::env::temp_dir().join(format!("paradl-quoted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let odd = dir.join("bad\u{1b}[2Jname.net");
+    std::fs::write(&odd, "not a network").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_paradl"))
+        .args(["inspect", "--model"])
+        .arg(&odd)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains('\u{1b}') && stderr.contains("\\u{1b}"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }

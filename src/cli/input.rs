@@ -133,6 +133,9 @@ fn oracle(context: String, source: OracleError) -> CliError {
 /// Largest text file read (a cluster, a calibration, measured runs): 64 MiB.
 pub const MAX_TEXT_BYTES: u64 = 64 << 20;
 
+/// Largest file read from a pipe or another stream without a size: 256 MiB.
+pub const MAX_STREAM_BYTES: u64 = 256 << 20;
+
 /// A file's bytes, refused beyond `limit`: never more than `limit + 1`
 /// bytes are read, whatever the file says its size is (a device such as
 /// `/dev/zero`, a pipe, standard input).
@@ -142,21 +145,46 @@ fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
         path: path.display().to_string(),
         source,
     };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
+    // a device (`/dev/zero`, a disk) is no file to read a model from; a pipe (`<(...)`) has no
+    // size to check first, so it is read to a smaller limit
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = metadata.file_type();
+        if kind.is_char_device() || kind.is_block_device() {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "a device, not a file",
+            )));
+        }
+    }
+    let limit = if metadata.is_file() {
+        limit
+    } else {
+        limit.min(MAX_STREAM_BYTES)
+    };
     let too_big = |size: String| {
         io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("a file of {size} bytes: at most {limit} are read"),
+            format!(
+                "a file of {size}: at most {} are read",
+                crate::oracle::units::bytes(limit as f64)
+            ),
         ))
     };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
+    let size = metadata.len();
     if size > limit {
-        return Err(too_big(size.to_string()));
+        return Err(too_big(crate::oracle::units::bytes(size as f64)));
     }
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > limit {
-        return Err(too_big(format!("more than {limit}")));
+        return Err(too_big(format!(
+            "more than {}",
+            crate::oracle::units::bytes(limit as f64)
+        )));
     }
     Ok(bytes)
 }

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use thiserror::Error;
 
+use crate::oracle::model::errors::quoted;
 use crate::oracle::{InputError, MAX_GPUS, OracleError, RankBy, Strategy, formats, model::checks};
 pub use args::{Cli, Command};
 
@@ -19,7 +20,7 @@ pub use args::{Cli, Command};
 #[derive(Debug, Error)]
 pub enum CliError {
     /// The engine rejected an input.
-    #[error("{context}: {source}")]
+    #[error("{}: {source}", quoted(context))]
     Oracle {
         /// Which input (a preset name or a path).
         context: String,
@@ -27,7 +28,7 @@ pub enum CliError {
         source: Box<OracleError>,
     },
     /// A file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", quoted(path))]
     Io {
         path: String,
         /// Why.

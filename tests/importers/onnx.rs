@@ -999,3 +999,18 @@ fn malformed_attributes_inputs_and_parameters_are_errors_naming_the_node() {
     let sparse = onnx::read(&build::model_at(Some(17), graph), "sparse", None, 100).unwrap();
     assert_eq!(sparse.network.weight_items(), 4.0 * 8.0 * 9.0);
 }
+
+/// Round 4: a graph named as exporters name every graph takes its file's
+/// name, whose control characters (a tab) become spaces rather than make
+/// the network refused.
+#[test]
+fn a_file_name_with_a_tab_names_the_network() {
+    let mut graph = build::graph(
+        &[Some(1), Some(8), Some(8), Some(8)],
+        vec![node("Relu", "r", &["data"], &["y"], vec![])],
+        vec![],
+    );
+    graph.name = Some("main_graph".into());
+    let imported = onnx::read(&build::model_at(Some(17), graph), "my\tnet.onnx", None, 100).unwrap();
+    assert_eq!(imported.network.name(), "my net.onnx");
+}

@@ -64,11 +64,13 @@ pub fn read(bytes: &[u8], name: &str, input_shape: Option<&Shape>, samples: u64)
     })?;
     let opset = default_opset(&model)?;
     let (converted, sample) = convert::graph(graph, input_shape.map(Shape::dims), opset)?;
+    // a file's name may hold what no network name may (a tab, a newline): those become spaces
+    let file_name: String = name.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let title = graph
         .name
         .clone()
-        .filter(|n| !n.trim().is_empty() && (!GENERIC_GRAPH_NAMES.contains(&n.trim()) || name.trim().is_empty()))
-        .unwrap_or_else(|| name.to_string());
+        .filter(|n| !n.trim().is_empty() && (!GENERIC_GRAPH_NAMES.contains(&n.trim()) || file_name.trim().is_empty()))
+        .unwrap_or_else(|| file_name.trim().to_string());
     let network = Network::new(NetworkSpec {
         name: title,
         dataset: DatasetSpec {
