@@ -487,3 +487,63 @@ fn directives_given_twice_and_extra_fields_are_errors_at_their_line() {
     let e = lc::parse("CONV1|1|1\nCONV2|0\n", &network).unwrap_err();
     assert_eq!((e.line, e.column), (1, 9));
 }
+
+/// Round 4: a hostile name (escape sequences, a bell, a right-to-left
+/// override, a megabyte long) reaches no message raw, in any format: every
+/// error shows it escaped and cut, its length said.
+#[test]
+fn a_hostile_name_reaches_no_message_raw_in_any_format() {
+    use paradl::oracle::formats::onnx::{self, build};
+    let hostile = format!("A\u{202e}\u{1b}[2J\u{7}\0{}", "x".repeat(1 << 20));
+    let json_name = serde_json::to_string(&hostile).unwrap();
+    let errors = [
+        // a JSON layer named so (its shapes wrong too)
+        json::network(&format!(
+            r#"{{"name": "n", "dataset": {{"name": "d", "samples": 10, "sample_shape": [3, 8, 8]}},
+                "layers": [{{"name": {json_name}, "kind": "conv", "x": [3, 8, 8], "w": [4, 4, 1, 1], "y": [4, 8, 8]}}]}}"#
+        ))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string(),
+        // a JSON key named so
+        json::cluster(&format!(r#"{{"name": "c", {json_name}: 1}}"#)).map(|_| ()).unwrap_err().to_string(),
+        // a .net layer named so
+        net::parse(&format!("Dataset|D\nInput|10x3x8x8\nModel|M\n{hostile}|3x8x8|4x4x1x1|4x8x8\n"))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string(),
+        // an ONNX node named so, of an operator the importer does not know
+        onnx::read(
+            &build::model(&[Some(1), Some(3), Some(8), Some(8)], vec![build::node("Frobnicate", &hostile, &["data"], &["y"], vec![])], vec![]),
+            "hostile.onnx",
+            None,
+            10,
+        )
+        .map(|_| ())
+        .unwrap_err()
+        .to_string(),
+        // a Keras layer named so
+        paradl::oracle::formats::keras::read(
+            &format!(
+                r#"{{"class_name": "Sequential", "config": {{"name": "m", "layers": [
+  {{"class_name": "InputLayer", "config": {{"name": "in", "batch_shape": [null, 8, 8, 3]}}}},
+  {{"class_name": "Frobnicate", "config": {{"name": {json_name}}}}}]}}}}"#
+            ),
+            10,
+            None,
+        )
+        .map(|_| ())
+        .unwrap_err()
+        .to_string(),
+    ];
+    for e in errors {
+        assert!(e.len() < 4000, "{} bytes", e.len());
+        assert!(
+            !e.chars()
+                .any(|c| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+            "{}",
+            e.escape_debug()
+        );
+        assert!(e.contains("more characters"), "{}", &e[..e.len().min(300)]);
+    }
+}

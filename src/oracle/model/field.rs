@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use super::text::quoted;
+
 /// One step of a [`Field`] path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Segment {
@@ -121,14 +123,14 @@ impl fmt::Display for Field {
                     if i > 0 {
                         f.write_str(".")?;
                     }
-                    f.write_str(key)?;
+                    f.write_str(&quoted(key))?;
                 }
                 Segment::Index(index) => write!(f, "[{index}]")?,
                 Segment::Layer { index, name } => {
                     if i > 0 {
                         f.write_str(".")?;
                     }
-                    write!(f, "layers[{index}] {name}")?;
+                    write!(f, "layers[{index}] {}", quoted(name))?;
                 }
             }
         }

@@ -21,4 +21,5 @@ pub mod practice;
 pub mod run;
 pub mod shape;
 pub mod strategy;
+pub mod text;
 pub mod violation;
