@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::args::{ListFormat, OneFormat};
 use super::{CliError, json};
+use crate::oracle::model::errors::quoted;
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{
     Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Violations, presets, scenario, units,
@@ -389,14 +390,14 @@ pub fn inventory(
     }
     let mut text = format!(
         "{}: {} layers, {} parameters, {} activations per sample, {} GFLOPs forward per sample\n",
-        inventory.name,
+        quoted(&inventory.name),
         inventory.layers.len(),
         inventory.parameters,
         inventory.activations_per_sample,
         units::significant(inventory.forward_flops_per_sample / 1e9, 5)
     );
     if !merged.is_empty() {
-        let list: Vec<String> = merged.iter().map(|(op, n)| format!("{op} {n}")).collect();
+        let list: Vec<String> = merged.iter().map(|(op, n)| format!("{} {n}", quoted(op))).collect();
         let _ = writeln!(text, "operators that became no layer: {}", list.join(", "));
     }
     let timed = inventory.layers.iter().any(|l| l.time_s.is_some());
@@ -421,7 +422,7 @@ pub fn inventory(
         let _ = writeln!(
             text,
             "{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}{}",
-            l.name,
+            quoted(&l.name),
             l.kind.name(),
             l.x.to_string(),
             l.w.to_string(),
