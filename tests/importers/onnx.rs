@@ -1014,3 +1014,105 @@ fn a_file_name_with_a_tab_names_the_network() {
     let imported = onnx::read(&build::model_at(Some(17), graph), "my\tnet.onnx", None, 100).unwrap();
     assert_eq!(imported.network.name(), "my net.onnx");
 }
+
+/// Round 4, the family: every attribute the importer reads, given with a
+/// type ONNX does not define for it, on every operator that has it, at
+/// each opset, is an error naming the attribute, never a default.
+#[test]
+fn every_attribute_of_the_wrong_type_is_refused_at_every_opset() {
+    // (operator, its attributes the importer reads, and their ONNX types: 1 float, 2 int, 3 string, 7 ints)
+    let operators: [(&str, &[(&str, i32)]); 16] = [
+        (
+            "Conv",
+            &[
+                ("strides", 7),
+                ("pads", 7),
+                ("dilations", 7),
+                ("kernel_shape", 7),
+                ("group", 2),
+                ("auto_pad", 3),
+            ],
+        ),
+        (
+            "ConvTranspose",
+            &[("strides", 7), ("pads", 7), ("output_padding", 7), ("group", 2)],
+        ),
+        (
+            "MaxPool",
+            &[
+                ("kernel_shape", 7),
+                ("strides", 7),
+                ("pads", 7),
+                ("ceil_mode", 2),
+                ("auto_pad", 3),
+            ],
+        ),
+        ("AveragePool", &[("kernel_shape", 7), ("count_include_pad", 2)]),
+        ("Transpose", &[("perm", 7)]),
+        ("Flatten", &[("axis", 2)]),
+        ("Concat", &[("axis", 2)]),
+        ("Split", &[("axis", 2), ("split", 7)]),
+        ("Softmax", &[("axis", 2)]),
+        ("LeakyRelu", &[("alpha", 1)]),
+        ("Gemm", &[("transA", 2), ("transB", 2), ("alpha", 1), ("beta", 1)]),
+        ("Squeeze", &[("axes", 7)]),
+        ("ReduceMean", &[("axes", 7), ("keepdims", 2)]),
+        ("Resize", &[("mode", 3), ("coordinate_transformation_mode", 3)]),
+        ("BatchNormalization", &[("epsilon", 1), ("momentum", 1)]),
+        ("Gelu", &[("approximate", 3)]),
+    ];
+    // a value of each type other than the right one
+    let wrong = |name: &str, right: i32| -> Vec<AttributeProto> {
+        let base = AttributeProto {
+            name: Some(name.into()),
+            ..Default::default()
+        };
+        [
+            AttributeProto {
+                f: Some(1.5),
+                r#type: Some(1),
+                ..base.clone()
+            },
+            AttributeProto {
+                i: Some(2),
+                r#type: Some(2),
+                ..base.clone()
+            },
+            AttributeProto {
+                s: Some(b"SAME".to_vec()),
+                r#type: Some(3),
+                ..base.clone()
+            },
+            AttributeProto {
+                floats: vec![1.0, 1.0],
+                r#type: Some(6),
+                ..base.clone()
+            },
+            AttributeProto {
+                ints: vec![1, 1],
+                r#type: Some(7),
+                ..base.clone()
+            },
+        ]
+        .into_iter()
+        .filter(|a| a.r#type != Some(right))
+        .collect()
+    };
+    let mut cases = 0;
+    for opset in [7, 9, 11, 13, 17, 18] {
+        for (op, attributes) in operators {
+            for &(name, right) in attributes {
+                for attribute in wrong(name, right) {
+                    let node = node(op, "n", &["data", "w"], &["y"], vec![attribute]);
+                    let e = read_at(Some(opset), vec![node], vec![weight("w", &[8, 8, 1, 1])]).unwrap_err();
+                    assert!(
+                        e.contains(&format!("attribute '{name}' must be")) && e.contains(op),
+                        "opset {opset} {op}.{name}: {e}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(cases > 500, "{cases}");
+}
