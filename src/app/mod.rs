@@ -1,14 +1,16 @@
 //! The browser app: a Yew single-page app that runs the engine client-side.
 //!
 //! [`input`] is the ground: the question and the view as typed documents,
-//! with the keys and tables of every field. On it: [`url`] the share-link
-//! codec, [`results`] what the engine computes for a question, [`charts`] the
-//! plots (data apart from drawing), [`lessons`] and a student's [`guess`], [`planner`] the search and
+//! with the keys and tables of every field. On it: [`results`] what the
+//! engine computes for a question, [`charts`] the plots (data apart from
+//! drawing), [`lessons`] and a student's guess, [`planner`] the search and
 //! [`reader`] the importers, both in the Web Worker of [`worker`] (started
-//! from the page by [`thread`]), and [`browser`] the little glue to the page (location,
-//! history, storage, clipboard, downloads). Above them [`state`], the one
-//! reducer and its editors, and above it [`components`], the Yew
-//! components. No file imports one above it (`tests/engine/layering.rs`).
+//! from the page by its `thread`), [`page`] the glue to the page (where a
+//! visit starts, the share-link codec, location, history, storage,
+//! clipboard, downloads, the pre-rendered pages) and [`reference`](mod@reference) the texts
+//! shown beside the numbers. Above them [`state`], the one reducer and its
+//! editors, and above it [`components`], the Yew components, a folder per
+//! panel. No file imports one above it (`tests/engine/layering.rs`).
 
 pub mod charts;
 pub mod components;

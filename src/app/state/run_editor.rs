@@ -1,6 +1,6 @@
 //! The run as the user types it: the question's run, strategies and
 //! measured runs underneath, and the cells typed over them, each read by
-//! its row of [`RUN_FIELDS`].
+//! its row of [`RUN_FIELDS`](crate::app::input::run_fields::RUN_FIELDS).
 
 use crate::app::input::keys::{self, Errors, Key, RunKey};
 use crate::app::input::question::Question;

@@ -43,7 +43,7 @@ const REMEMBERED_PARTITIONS: usize = 64;
 
 impl CostTable {
     /// The costs of `network`'s layers on `cluster` in the ideal edition
-    /// (see [`CostTable::for_edition`]).
+    /// (see [`CostTable::for_basis`]).
     pub fn new(network: &Network, cluster: &Cluster) -> Self {
         Self::for_basis(network, cluster, &TimeBasis::edition(Edition::Ideal))
     }
@@ -57,7 +57,7 @@ impl CostTable {
     /// `t_l = 3·fwd_flops_l/R`.
     ///
     /// Realistic edition (section 7), with the roofline weights `w_l` of
-    /// [`roofline_s`] on the cluster's GPU (`w_l`) and on the GPU the
+    /// [`super::times::roofline_s`] on the cluster's GPU (`w_l`) and on the GPU the
     /// profile was measured on (`w'_l`, with `δ = 4` of its fp32 run and,
     /// for a fact it does not record, the cluster GPU's): without a
     /// profile `t_l = w_l`; with a whole-model time `t_l = T·w_l/Σw'`;

@@ -138,7 +138,7 @@ pub fn update_s(table: &CostTable, run: &Run, memory: &MemoryParts) -> f64 {
 ///
 /// # Formula
 /// With `overlap`, the gradient exchange `T_ex` runs bucket by bucket
-/// ([`gradient_buckets`]) during the backward pass `T_bw` (2/3 of the
+/// (`buckets::gradient_buckets`) during the backward pass `T_bw` (2/3 of the
 /// compute; 3/4 with recompute): bucket `k` starts when its gradients are
 /// ready and the bucket before it is sent, `e_k = max(r_k, e_{k−1}) +
 /// T_k`; exposed `min(T_ex, max(0, e_K − T_bw))`; the rest is hidden.
