@@ -119,6 +119,17 @@ fn sweep_lists_every_strategy_and_gpu_count() {
     assert!(lines[0].starts_with("strategy,gpus,mini_batch,"));
     assert_eq!(lines.len(), 1 + 2 * 7);
     assert!(lines[1].starts_with("data,1,1024,"));
+    // a file read alone says what it holds: network, cluster, edition, practice, likely epoch
+    assert!(
+        lines[0].ends_with(
+            ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s"
+        )
+    );
+    assert!(
+        lines[1].contains(",AlexNet,DGX A100 SuperPOD,realistic,fp32,none,0,false,false,"),
+        "{}",
+        lines[1]
+    );
 }
 
 #[test]

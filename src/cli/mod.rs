@@ -115,7 +115,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                     skipped.strategy, skipped.gpus, skipped.error
                 ));
             }
-            output::projections(&sweep.points, a.format)
+            output::projections(&sweep.points, a.format, &loaded.scenario)
         }
         Command::Rank(a) => {
             gpu_budget(a.gpus)?;
@@ -129,7 +129,7 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             if ranking.points.is_empty() {
                 return Err(nothing_applies(&ranking.skipped));
             }
-            output::projections(&ranking.points, a.format.into())
+            output::projections(&ranking.points, a.format.into(), &loaded.scenario)
         }
         Command::Capacity(a) => {
             gpu_budget(a.gpus)?;

@@ -7,7 +7,8 @@ use super::{CliError, json};
 use crate::oracle::model::errors::quoted;
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{
-    Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Violations, presets, scenario, units,
+    Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Scenario, Violations, presets, scenario,
+    units,
 };
 
 /// One projection.
@@ -113,14 +114,18 @@ pub fn explanation(e: &crate::oracle::Explanation, format: OneFormat) -> Result<
     Ok(text)
 }
 
-/// A list of projections (sweep or ranking).
+/// A list of projections (sweep or ranking) of the scenario `of`.
 ///
 /// # Errors
 /// When the JSON cannot be written.
-pub fn projections(points: &[Projection], format: ListFormat) -> Result<String, CliError> {
+pub fn projections(points: &[Projection], format: ListFormat, of: &Scenario) -> Result<String, CliError> {
     match format {
         ListFormat::Json => json(&points),
-        ListFormat::Csv => Ok(scenario::csv::projections(points)),
+        ListFormat::Csv => Ok(scenario::csv::projections(
+            points,
+            of.network().name(),
+            of.cluster().name(),
+        )),
         ListFormat::Table => {
             let mut text = table(points);
             if let Some(first) = points.first() {

@@ -1,18 +1,34 @@
 //! Projections as comma-separated values: one row per projection, times
-//! per epoch in seconds, memory in bytes, communication by kind.
+//! per epoch in seconds, memory in bytes, communication by kind, and what
+//! the row is of (network, cluster, edition, how the run trains) and how
+//! far it is likely off (the error band), so that a file read alone says
+//! what it holds.
 
 use std::fmt::Write;
 
 use crate::oracle::{CommKind, Config, Projection};
 
 /// The header row.
-pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s";
+pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s";
 
-/// Writes `points` with a header; numbers in Rust's shortest exact form,
-/// violations separated by `;`.
-pub fn projections(points: &[Projection]) -> String {
+/// A text cell as RFC 4180 writes it: quoted (its quotes doubled) when it
+/// holds a comma, a quote or a line break.
+fn cell(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Writes `points`, projections of `network` on `cluster`, with a header;
+/// numbers in Rust's shortest exact form, violations separated by `;`;
+/// the likely epoch (`likely_low_s`, `likely_high_s`: the projection times
+/// its error band) empty where it has none (the ideal edition).
+pub fn projections(points: &[Projection], network: &str, cluster: &str) -> String {
     let mut text = String::from(HEADER);
     text.push('\n');
+    let (network, cluster) = (cell(network), cell(cluster));
     for p in points {
         let violations: Vec<&str> = p.violations.iter().map(|v| v.name()).collect();
         let _ = write!(
@@ -34,7 +50,23 @@ pub fn projections(points: &[Projection]) -> String {
         for kind in CommKind::ALL {
             let _ = write!(text, ",{}", p.communication.get(kind));
         }
-        text.push('\n');
+        let likely = |factor: fn(&crate::oracle::report::track_record::Band) -> f64| {
+            p.band
+                .as_ref()
+                .map_or(String::new(), |b| (p.total_s * factor(b)).to_string())
+        };
+        let _ = writeln!(
+            text,
+            ",{network},{cluster},{},{},{},{},{},{},{},{}",
+            p.edition.name(),
+            p.precision.name(),
+            p.optimizer.name(),
+            p.zero,
+            p.recompute,
+            p.overlap,
+            likely(|b| b.low),
+            likely(|b| b.high)
+        );
     }
     text
 }
@@ -81,13 +113,15 @@ mod tests {
             &RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(16.0)),
             RankBy::Time,
         );
-        let text = projections(&ranking.points);
+        let text = projections(&ranking.points, s.network().name(), "ABCI, \"EDR\"");
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some(HEADER));
         let columns = HEADER.split(',').count();
         for (line, p) in lines.zip(&ranking.points) {
-            let cells: Vec<&str> = line.split(',').collect();
-            assert_eq!(cells.len(), columns);
+            // the cluster's name is quoted, its comma and quotes kept
+            let (line, quoted) = line.split_once(",\"ABCI, \"\"EDR\"\"\",").unwrap();
+            let cells: Vec<&str> = line.split(',').chain(quoted.split(',')).collect();
+            assert_eq!(cells.len() + 1, columns);
             assert_eq!(cells[0], p.strategy.name());
             assert_eq!(cells[1].parse::<u64>().unwrap(), p.gpus);
             assert_eq!(cells[7].parse::<f64>().unwrap(), p.total_s);
@@ -99,6 +133,13 @@ mod tests {
                 cells[12].parse::<f64>().unwrap(),
                 p.communication.get(CommKind::GradientAllreduce)
             );
+            // network, then (the cluster split off) edition, precision, ..., the likely epoch
+            assert_eq!(cells[18], s.network().name());
+            assert_eq!(cells[19], p.edition.name());
+            assert_eq!(cells[20], p.precision.name());
+            let band = p.band.as_ref().unwrap();
+            assert_eq!(cells[25].parse::<f64>().unwrap(), p.total_s * band.low);
+            assert_eq!(cells[26].parse::<f64>().unwrap(), p.total_s * band.high);
         }
     }
 

@@ -4,25 +4,25 @@ use yew::prelude::*;
 
 use crate::app::components::AnswerProps;
 use crate::app::page::browser;
+use crate::app::state::Answer;
 use crate::oracle::scenario;
 
 /// CSV and JSON buttons.
 #[function_component(Exports)]
 pub fn exports(props: &AnswerProps) -> Html {
-    let download = |name: &'static str, mime: &'static str, make: fn(&crate::app::results::Results) -> String| {
+    let download = |name: &'static str, mime: &'static str, make: fn(&Answer) -> String| {
         let answer = props.answer.clone();
         Callback::from(move |_: MouseEvent| {
-            let _ = browser::download_text(name, mime, &make(&answer.results));
+            let _ = browser::download_text(name, mime, &make(&answer));
         })
     };
-    let sweep_csv = download("paradl-sweep.csv", "text/csv", |r| {
-        scenario::csv::projections(r.sweep())
-    });
-    let ranking_csv = download("paradl-ranking.csv", "text/csv", |r| {
-        scenario::csv::projections(&r.ranking)
-    });
-    let json = download("paradl-results.json", "application/json", |r| {
-        let document = serde_json::json!({ "ranking": r.ranking, "sweep": r.sweep() });
+    fn csv(a: &Answer, points: &[crate::oracle::Projection]) -> String {
+        scenario::csv::projections(points, a.scenario.network().name(), a.scenario.cluster().name())
+    }
+    let sweep_csv = download("paradl-sweep.csv", "text/csv", |a| csv(a, a.results.sweep()));
+    let ranking_csv = download("paradl-ranking.csv", "text/csv", |a| csv(a, &a.results.ranking));
+    let json = download("paradl-results.json", "application/json", |a| {
+        let document = serde_json::json!({ "ranking": a.results.ranking, "sweep": a.results.sweep() });
         serde_json::to_string_pretty(&document).unwrap_or_default()
     });
     html! {
