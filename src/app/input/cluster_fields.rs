@@ -97,7 +97,7 @@ pub const PARAMS: [ClusterField; 9] = [
         group: None,
         path: &["gpu_flops_per_s"],
         id: "cluster-gpu-flops-per-s",
-        label: "Sustained GPU speed",
+        label: "Sustained GPU speed (not the datasheet peak: about half of it, as ABCI's V100 sustains 7.8 of 15.7)",
         unit: "TFLOP/s",
         scale: 1e12,
         whole: false,

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{json, keras, net, onnx};
+use crate::oracle::model::errors::quoted;
 use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem};
 use crate::oracle::model::network::Network;
 use crate::oracle::model::shape::Shape;
@@ -82,12 +83,29 @@ impl Read {
             n.weight_items(),
             crate::oracle::units::significant(n.forward_flops() / 1e9, 4)
         );
-        if !self.merged.is_empty() {
-            let list: Vec<String> = self.merged.iter().map(|(op, k)| format!("{op} {k}")).collect();
-            text.push_str(&format!("; no layer for: {}", list.join(", ")));
+        // what became no layer, and whether it matters: shape arithmetic, constants, views and
+        // merges change no number; what an export adds for inference, or a second stage, is left
+        // out of every number
+        let left_out = |op: &str| op.contains("post-processing") || op.contains("second stage");
+        let (matters, plain): (Vec<_>, Vec<_>) = self.merged.iter().partition(|(op, _)| left_out(op));
+        if !plain.is_empty() {
+            let list: Vec<String> = plain.iter().map(|(op, k)| format!("{} {k}", quoted(op))).collect();
+            text.push_str(&format!(
+                "; no layer for: {} (shape arithmetic, constants, views and operators merged into a layer: no number changes)",
+                list.join(", ")
+            ));
+        }
+        if !matters.is_empty() {
+            let list: Vec<String> = matters.iter().map(|(op, k)| format!("{} {k}", quoted(op))).collect();
+            text.push_str(&format!(
+                "; left out of every number: {} (no part of a training step)",
+                list.join(", ")
+            ));
         }
         if matches!(self.format, Format::Onnx | Format::KerasArchive | Format::KerasJson) {
-            text.push_str(". The dataset is assumed to be ImageNet-1k: change its size if not.");
+            text.push_str(
+                ". The dataset is assumed to be ImageNet-1k's 1,281,167 images: the time per epoch scales with it (an iteration's does not), so change its size if yours differs.",
+            );
         }
         text
     }
@@ -227,5 +245,29 @@ mod tests {
         let read = read_network(with_bom.as_bytes(), "alexnet.net", &Hints::default()).unwrap();
         assert_eq!(read.format, Format::Net);
         assert_eq!(read.network.layers().len(), net::read(text).unwrap().layers().len());
+    }
+
+    #[test]
+    fn the_summary_says_whether_what_became_no_layer_matters() {
+        let network = crate::oracle::presets::network("resnet18").unwrap();
+        let merged = [
+            ("Reshape".to_string(), 2),
+            (
+                "TopK (inference-only post-processing, no layer of a training step)".to_string(),
+                3,
+            ),
+        ];
+        let read = Read {
+            network,
+            format: Format::Onnx,
+            merged: merged.into_iter().collect(),
+        };
+        let text = read.summary("det.onnx");
+        assert!(text.contains("no layer for: Reshape 2 (shape arithmetic"), "{text}");
+        assert!(text.contains("left out of every number: TopK"), "{text}");
+        assert!(
+            text.contains("1,281,167 images: the time per epoch scales with it"),
+            "{text}"
+        );
     }
 }
