@@ -14,26 +14,64 @@ pub fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// `line` in pieces of at most `chars` characters: broken at spaces where
+/// it can, and inside a word (a link) where one is longer than a piece.
+fn wrapped(line: &str, chars: usize) -> Vec<String> {
+    let chars = chars.max(8);
+    let mut pieces: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        let used = current.chars().count();
+        if used > 0 && used + 1 + word.len() <= chars {
+            current.push(' ');
+            current.extend(word.iter());
+            continue;
+        }
+        if used > 0 {
+            pieces.push(std::mem::take(&mut current));
+        }
+        while word.len() > chars {
+            pieces.push(word.drain(..chars).collect());
+        }
+        current = word.into_iter().collect();
+    }
+    if !current.is_empty() || pieces.is_empty() {
+        pieces.push(current);
+    }
+    pieces
+}
+
 /// An exported plot: `svg` under a header of caption `lines` (what it
 /// shows and the link that reproduces it), so that a figure pasted into
-/// slides says what it is. Returns the new SVG and its height.
+/// slides says what it is; each line wrapped to the plot's width (at about
+/// 0.6 of the font size a character), a link broken where it must be.
+/// Returns the new SVG and its height.
 pub fn titled(drawn: &Drawn, lines: &[String]) -> (String, u32) {
     let svg = drawn.svg.as_str();
     if lines.is_empty() {
         return (svg.to_string(), drawn.height);
     }
-    let header = CAPTION_LINE * lines.len() as u32 + 10;
-    let height = drawn.height + header;
     let width = drawn.width;
+    let rows: Vec<(String, u32, &str)> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(i, line)| {
+            let (size, weight) = if i == 0 { (15, "bold") } else { (12, "normal") };
+            let chars = (width.saturating_sub(24) as f64 / (0.6 * f64::from(size))) as usize;
+            wrapped(line, chars).into_iter().map(move |piece| (piece, size, weight))
+        })
+        .collect();
+    let header = CAPTION_LINE * rows.len() as u32 + 10;
+    let height = drawn.height + header;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\"><rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
     );
-    for (i, line) in lines.iter().enumerate() {
-        let (size, weight) = if i == 0 { (15, "bold") } else { (12, "normal") };
+    for (i, (piece, size, weight)) in rows.iter().enumerate() {
         out.push_str(&format!(
             "<text x=\"12\" y=\"{}\" font-family=\"{FONT}\" font-size=\"{size}\" font-weight=\"{weight}\">{}</text>",
             CAPTION_LINE * (i as u32 + 1),
-            escape(line)
+            escape(piece)
         ));
     }
     // the plot itself, below the header (a nested svg keeps its own viewBox)
@@ -64,5 +102,28 @@ mod tests {
         assert_eq!(svg.matches("<svg").count(), 2, "the plot nested once");
         assert!(svg.ends_with("</svg></svg>") || svg.trim_end().ends_with("</svg>"));
         assert_eq!(titled(&drawn, &[]), (drawn.svg.clone(), HEIGHT));
+    }
+
+    #[test]
+    fn a_long_link_is_broken_to_the_plots_width() {
+        let drawn = render(|_, _| Ok(true)).unwrap();
+        let link = format!("ParaDL oracle · https://host/course/paradl/?s={}", "A".repeat(400));
+        let (svg, height) = titled(
+            &drawn,
+            &["Scaling: ResNet50 on ABCI, 64 GPUs".to_string(), link.clone()],
+        );
+        // at 12 px a character is about 7.2 units: every piece fits the plot's width
+        let most = ((drawn.width - 24) as f64 / 7.2) as usize;
+        let pieces: Vec<&str> = svg
+            .split("font-weight=\"normal\">")
+            .skip(1)
+            .map(|s| s.split("</text>").next().unwrap_or(""))
+            .collect();
+        assert!(pieces.len() >= 5, "{pieces:?}");
+        assert!(pieces.iter().all(|p| p.chars().count() <= most), "{pieces:?}");
+        assert_eq!(pieces.concat().replace(' ', ""), link.replace(' ', ""));
+        assert_eq!(height, HEIGHT + (1 + pieces.len() as u32) * CAPTION_LINE + 10);
+        assert_eq!(wrapped("a b c", 8), vec!["a b c"]);
+        assert_eq!(wrapped("", 8), vec![""]);
     }
 }
