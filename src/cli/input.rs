@@ -5,7 +5,7 @@ use std::path::Path;
 use super::args::{Common, ExportArgs, ExportFormat, ModelArgs};
 use super::{CliError, json};
 use crate::oracle::formats::{self, lc, net, plat};
-use crate::oracle::model::errors::quoted;
+use crate::oracle::model::errors::listed;
 use crate::oracle::{Batch, Cluster, InputError, Network, OracleError, RunSpec, Scenario, Strategy, presets};
 
 /// A scenario and the run settings shared by every projection of a command.
@@ -100,7 +100,7 @@ pub fn profiled(network: Network, path: &Path) -> Result<Network, CliError> {
     let applied =
         formats::profile::apply(&network, &profile, presets::devices::known_gpu).map_err(|e| oracle(context(), e))?;
     for warning in &applied.warnings {
-        super::note(&format!("note: {}: {warning}", quoted(&context())));
+        super::note(&format!("note: {}: {warning}", listed(&context())));
     }
     Ok(applied.network)
 }
@@ -280,7 +280,7 @@ pub fn model(name: &str, input_shape: Option<&str>) -> Result<Model, CliError> {
 fn warn_fallbacks(name: &str, cluster: &Cluster) {
     let fallbacks = cluster.fallbacks();
     for fallback in &fallbacks {
-        super::note(&format!("warning: --cluster {}: {fallback}", quoted(name)));
+        super::note(&format!("warning: --cluster {}: {fallback}", listed(name)));
     }
     if !fallbacks.is_empty() {
         super::note(&format!("  to fix: {}", crate::oracle::Fallback::remedy()));

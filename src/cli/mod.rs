@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use thiserror::Error;
 
-use crate::oracle::model::errors::quoted;
+use crate::oracle::model::errors::listed;
 use crate::oracle::{InputError, MAX_GPUS, OracleError, RankBy, Strategy, formats, model::checks};
 pub use args::{Cli, Command};
 
@@ -20,7 +20,7 @@ pub use args::{Cli, Command};
 #[derive(Debug, Error)]
 pub enum CliError {
     /// The engine rejected an input.
-    #[error("{}: {source}", quoted(context))]
+    #[error("{}: {source}", listed(context))]
     Oracle {
         /// Which input (a preset name or a path).
         context: String,
@@ -28,7 +28,7 @@ pub enum CliError {
         source: Box<OracleError>,
     },
     /// A file could not be read.
-    #[error("{}: {source}", quoted(path))]
+    #[error("{}: {source}", listed(path))]
     Io {
         path: String,
         /// Why.

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::args::{ListFormat, OneFormat};
 use super::{CliError, json};
-use crate::oracle::model::errors::quoted;
+use crate::oracle::model::errors::listed;
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{
     Calibration, Capacity, Config, Objective, Plan, ProfileCheck, Projection, Scenario, Violations, presets, scenario,
@@ -222,7 +222,7 @@ pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliErro
             for r in &report.runs {
                 let _ = writeln!(
                     text,
-                    "{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
+                    "{},{},{},{},{},{},{},{},{},{},{},{}",
                     r.run.id,
                     r.run.model,
                     r.run.strategy,
@@ -237,7 +237,7 @@ pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliErro
                     report
                         .series
                         .get(r.run.series)
-                        .map_or(String::new(), |s| s.replace('"', "\"\""))
+                        .map_or_else(|| scenario::csv::quoted(""), |s| scenario::csv::quoted(s))
                 );
             }
             Ok(text)
@@ -395,14 +395,14 @@ pub fn inventory(
     }
     let mut text = format!(
         "{}: {} layers, {} parameters, {} activations per sample, {} GFLOPs forward per sample\n",
-        quoted(&inventory.name),
+        listed(&inventory.name),
         inventory.layers.len(),
         inventory.parameters,
         inventory.activations_per_sample,
         units::significant(inventory.forward_flops_per_sample / 1e9, 5)
     );
     if !merged.is_empty() {
-        let list: Vec<String> = merged.iter().map(|(op, n)| format!("{} {n}", quoted(op))).collect();
+        let list: Vec<String> = merged.iter().map(|(op, n)| format!("{} {n}", listed(op))).collect();
         let _ = writeln!(text, "operators that became no layer: {}", list.join(", "));
     }
     let timed = inventory.layers.iter().any(|l| l.time_s.is_some());
@@ -427,7 +427,7 @@ pub fn inventory(
         let _ = writeln!(
             text,
             "{:<28} {:<8} {:>16} {:>20} {:>16} {:>6} {:>12} {:>12}{}",
-            quoted(&l.name),
+            listed(&l.name),
             l.kind.name(),
             l.x.to_string(),
             l.w.to_string(),

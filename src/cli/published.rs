@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::args::ListFormat;
 use super::{CliError, json};
 use crate::oracle::accuracy;
-use crate::oracle::scenario::geometric_mean;
+use crate::oracle::scenario::{self, geometric_mean};
 use crate::oracle::validation::{PUBLISHED_COLUMNS, PublishedProjection};
 
 /// The report in `format`: each run (projected and measured samples a
@@ -20,10 +20,7 @@ pub fn published(report: &[PublishedProjection], format: ListFormat) -> Result<S
             for p in report {
                 let mut fields = cells(p, true).to_vec();
                 fields.push(p.run.reference.clone());
-                let quoted: Vec<String> = fields
-                    .iter()
-                    .map(|c| format!("\"{}\"", c.replace('"', "\"\"")))
-                    .collect();
+                let quoted: Vec<String> = fields.iter().map(|c| scenario::csv::quoted(c)).collect();
                 let _ = writeln!(text, "{}", quoted.join(","));
             }
             Ok(text)

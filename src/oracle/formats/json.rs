@@ -35,7 +35,7 @@ pub fn json_error(e: &serde_json::Error) -> ParseError {
 /// within a third of its length in edits (at least 2), or that starts with
 /// it (preferred).
 fn with_suggestion(message: &str) -> String {
-    let Some((head, rest)) = message
+    let Some((_, rest)) = message
         .split_once("unknown field `")
         .or_else(|| message.split_once("unknown variant `"))
     else {
@@ -57,7 +57,8 @@ fn with_suggestion(message: &str) -> String {
         .min_by_key(|(d, k)| (!k.starts_with(unknown), *d));
     match nearest {
         Some((_, k)) => {
-            let cut = head.len() + message[head.len()..].find('`').unwrap_or(0) + 1 + unknown.len() + 1;
+            // right after the unknown name's closing backtick (`rest` starts just after its opening one)
+            let cut = message.len() - rest.len() + unknown.len() + 1;
             format!("{} (did you mean `{k}`?){}", &message[..cut], &message[cut..])
         }
         None => message.to_string(),

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{json, keras, net, onnx};
-use crate::oracle::model::errors::quoted;
+use crate::oracle::model::errors::listed;
 use crate::oracle::model::errors::{OracleError, ParseError, ParseProblem};
 use crate::oracle::model::network::Network;
 use crate::oracle::model::shape::Shape;
@@ -89,14 +89,14 @@ impl Read {
         let left_out = |op: &str| op.contains("post-processing") || op.contains("second stage");
         let (matters, plain): (Vec<_>, Vec<_>) = self.merged.iter().partition(|(op, _)| left_out(op));
         if !plain.is_empty() {
-            let list: Vec<String> = plain.iter().map(|(op, k)| format!("{} {k}", quoted(op))).collect();
+            let list: Vec<String> = plain.iter().map(|(op, k)| format!("{} {k}", listed(op))).collect();
             text.push_str(&format!(
                 "; no layer for: {} (shape arithmetic, constants, views and operators merged into a layer: no number changes)",
                 list.join(", ")
             ));
         }
         if !matters.is_empty() {
-            let list: Vec<String> = matters.iter().map(|(op, k)| format!("{} {k}", quoted(op))).collect();
+            let list: Vec<String> = matters.iter().map(|(op, k)| format!("{} {k}", listed(op))).collect();
             text.push_str(&format!(
                 "; left out of every number: {} (no part of a training step)",
                 list.join(", ")

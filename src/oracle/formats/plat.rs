@@ -24,16 +24,18 @@ use crate::oracle::model::errors::{InputError, ParseError, ParseProblem, Rule};
 use crate::oracle::model::field::Segment;
 use crate::oracle::units;
 
-const KEYS: [&str; 6] = [
-    "MEM_PER_NODE",
-    "NODE_SPEED",
-    "BANDWIDTH",
-    "LATENCY",
-    "MAX_NODE",
-    "GPU_PER_NODE",
+/// The keys of a platform file, in the order [`parse`] reads their values,
+/// each with what it measures (for the unit its third column gives).
+const KEYS: [(&str, Measure); 6] = [
+    ("MEM_PER_NODE", Measure::Bytes),
+    ("NODE_SPEED", Measure::FlopRate),
+    ("BANDWIDTH", Measure::ByteRate),
+    ("LATENCY", Measure::Time),
+    ("MAX_NODE", Measure::Gpus),
+    ("GPU_PER_NODE", Measure::Gpus),
 ];
 
-/// What each key of [`KEYS`] measures, for the unit its third column gives.
+/// What a key measures.
 #[derive(Debug, Clone, Copy)]
 enum Measure {
     Bytes,
@@ -42,15 +44,6 @@ enum Measure {
     Time,
     Gpus,
 }
-
-const MEASURES: [Measure; 6] = [
-    Measure::Bytes,
-    Measure::FlopRate,
-    Measure::ByteRate,
-    Measure::Time,
-    Measure::Gpus,
-    Measure::Gpus,
-];
 
 impl Measure {
     /// The size of one `unit` in the base unit (bytes, FLOP/s, bytes per
@@ -87,12 +80,12 @@ pub fn parse(text: &str, name: &str) -> Result<Cluster, ParseError> {
     let mut values: [Option<(Line<'_>, Field<'_>, f64)>; 6] = Default::default();
     for line in lines(text) {
         let key = line.field(0, "key")?;
-        let Some(slot) = KEYS.iter().position(|k| k.eq_ignore_ascii_case(key.text)) else {
+        let Some(slot) = KEYS.iter().position(|(k, _)| k.eq_ignore_ascii_case(key.text)) else {
             return Err(line.error(
                 key,
                 ParseProblem::Unexpected {
                     found: key.text.into(),
-                    expected: format!("one of {}", KEYS.join(", ")),
+                    expected: format!("one of {}", KEYS.map(|(k, _)| k).join(", ")),
                 },
             ));
         };
@@ -102,7 +95,7 @@ pub fn parse(text: &str, name: &str) -> Result<Cluster, ParseError> {
         let field = line.field(1, "value")?;
         let value = parse_number::<f64>(&line, field, "number")?;
         // the unit (ParaDL's files always give one; without it, the base unit)
-        let measure = MEASURES[slot];
+        let measure = KEYS[slot].1;
         let scale = match line.fields.get(2).filter(|u| !u.text.is_empty()) {
             Some(unit) => measure.scale(unit.text).ok_or_else(|| {
                 line.error(
@@ -127,7 +120,7 @@ pub fn parse(text: &str, name: &str) -> Result<Cluster, ParseError> {
         values[slot] = Some((line, field, value * scale));
     }
     let mut found = Vec::with_capacity(KEYS.len());
-    for (key, value) in KEYS.iter().zip(&values) {
+    for ((key, _), value) in KEYS.iter().zip(&values) {
         match value {
             Some(v) => found.push(v),
             None => return Err(ParseError::at(end_line(text), 1, ParseProblem::Missing((*key).into()))),

@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::field::Field;
 use super::text::shortened;
-pub use super::text::{QUOTED_CHARS, quoted, shown};
+pub use super::text::{QUOTED_CHARS, listed, quoted, shown};
 
 /// The rule that an input value breaks.
 #[derive(Debug, Clone, PartialEq, Error)]

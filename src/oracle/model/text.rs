@@ -3,6 +3,17 @@
 //! length said) and numbers as people read them. Every error, table and
 //! warning shows user-supplied text through [`quoted`].
 
+/// Characters of a name or path a listing shows at most: a real ONNX
+/// node's path or a file's path runs past [`QUOTED_CHARS`] and is shown
+/// whole; only a hostile one is cut.
+pub const NAME_CHARS: usize = 1000;
+
+/// A name or path as a table, a summary or a message's subject shows it:
+/// escaped as [`quoted`] escapes, cut only past [`NAME_CHARS`].
+pub fn listed(text: &str) -> String {
+    shortened(text, NAME_CHARS)
+}
+
 /// Characters of the input an error quotes at most.
 pub const QUOTED_CHARS: usize = 80;
 

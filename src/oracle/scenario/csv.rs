@@ -11,11 +11,17 @@ use crate::oracle::{CommKind, Config, Projection};
 /// The header row.
 pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s";
 
-/// A text cell as RFC 4180 writes it: quoted (its quotes doubled) when it
-/// holds a comma, a quote or a line break.
-fn cell(text: &str) -> String {
+/// A text cell quoted as RFC 4180 writes it: in double quotes, its own
+/// quotes doubled.
+pub fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// A text cell as RFC 4180 writes it: [`quoted`] when it holds a comma, a
+/// quote or a line break, as it is otherwise.
+pub fn cell(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+        quoted(text)
     } else {
         text.to_string()
     }
