@@ -97,7 +97,13 @@ impl Results {
             calibration: calibration.as_ref().and_then(|c| c.factors().ok()),
             ..uncalibrated
         };
-        let ranking = scenario.rank(&template, RankBy::Time).points;
+        // the strategies the user unticked are left out of the ranking as of the plots
+        let ranking = scenario
+            .rank(&template, RankBy::Time)
+            .points
+            .into_iter()
+            .filter(|p| question.strategies.contains(&p.strategy))
+            .collect();
         Ok(Self {
             gpus,
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),

@@ -218,7 +218,7 @@ fn preset_or_file<T>(
 ) -> Result<T, CliError> {
     let path = Path::new(name);
     if !path.exists() {
-        let looks_like_a_path = name.contains(['/', '\\', '.']);
+        let looks_like_a_path = !name.starts_with(presets::node::PREFIX) && name.contains(['/', '\\', '.']);
         return match preset(name) {
             Ok(value) => Ok(value),
             // `resnet50` is a preset; `nets/my.net` or `x.json` is a file that is not there

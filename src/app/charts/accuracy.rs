@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 
 use crate::app::charts::{
-    Area, ChartError, Drawn, Swatch, Target, dashed, fail, legend, log_bounds, log_log, render, strategy_color,
+    Area, ChartError, Drawn, Swatch, Target, Ticks, dashed, fail, legend, log_bounds, log_log, render, strategy_color,
 };
 use crate::oracle::validation::{Method, Report};
 use crate::oracle::{Strategy, accuracy, units};
@@ -67,7 +67,7 @@ pub fn draw(points: &[RunPoint]) -> Result<Drawn, ChartError> {
         let significant = |v: &f64| units::significant(*v, 2);
         let mut chart = log_log(
             root,
-            (low, high),
+            (low, high, Ticks::Decades),
             (low, high),
             [
                 ("measured s per iteration", &significant),

@@ -2,7 +2,7 @@
 //! with the marks it records, its legend and its log-log axes.
 
 use plotters::coord::Shift;
-use plotters::coord::combinators::LogCoord;
+use plotters::coord::combinators::{BindKeyPoints, LogCoord, WithKeyPoints};
 use plotters::prelude::*;
 
 use crate::oracle::units;
@@ -298,8 +298,60 @@ pub fn count_label(value: f64) -> String {
     format!("{}{prefix}", units::significant(value, 3))
 }
 
+/// A log axis with the ticks of [`log_ticks`].
+pub type LogAxis = WithKeyPoints<LogCoord<f64>>;
+
 /// A log-log chart context on an SVG area.
-pub type LogLog<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+pub type LogLog<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogAxis, LogAxis>>;
+
+/// Where a log axis puts its labelled ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ticks {
+    /// At powers of two (GPU counts: 1, 2, 4, ...).
+    Doubling,
+    /// At 1, 2 and 5 times powers of ten.
+    Decades,
+}
+
+/// The most labelled ticks on a log axis (at 12 px text, more overlap).
+const MAX_TICKS: usize = 7;
+
+/// The labelled ticks of a log axis over `low..high`: every candidate of
+/// `ticks` in the range, thinned (every other, then every fourth, ...)
+/// to at most [`MAX_TICKS`], the first kept.
+pub fn log_ticks(low: f64, high: f64, ticks: Ticks) -> Vec<f64> {
+    if !(low > 0.0 && high > low && high.is_finite()) {
+        return Vec::new();
+    }
+    let mut candidates: Vec<f64> = match ticks {
+        Ticks::Doubling => {
+            let first = low.log2().ceil().max(0.0) as i32;
+            let last = high.log2().floor() as i32;
+            (first..=last).map(|k| 2f64.powi(k)).collect()
+        }
+        Ticks::Decades => {
+            let first = low.log10().floor() as i32;
+            let last = high.log10().ceil() as i32;
+            let all: Vec<f64> = (first..=last)
+                .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
+                .filter(|v| (low..=high).contains(v))
+                .collect();
+            if all.len() > MAX_TICKS {
+                all.into_iter()
+                    .filter(|v| (v.log10().round() - v.log10()).abs() < 1e-9)
+                    .collect()
+            } else {
+                all
+            }
+        }
+    };
+    let mut step = 1;
+    while candidates.len().div_ceil(step) > MAX_TICKS {
+        step *= 2;
+    }
+    candidates = candidates.into_iter().step_by(step).collect();
+    candidates
+}
 
 /// How a log-log chart's axes read: `(description, tick label)` of x, then y.
 pub type Axes<'f> = [(&'f str, &'f dyn Fn(&f64) -> String); 2];
@@ -311,10 +363,11 @@ pub type Axes<'f> = [(&'f str, &'f dyn Fn(&f64) -> String); 2];
 /// A [`ChartError`] if plotters fails.
 pub fn log_log<'a, 'b>(
     root: &'a Root<'b>,
-    (x_low, x_high): (f64, f64),
+    (x_low, x_high, x_ticks): (f64, f64, Ticks),
     (y_low, y_high): (f64, f64),
     [(x_desc, x_label), (y_desc, y_label)]: Axes<'_>,
 ) -> Result<LogLog<'a, 'b>, ChartError> {
+    let axis = |low: f64, high: f64, ticks: Ticks| (low..high).log_scale().with_key_points(log_ticks(low, high, ticks));
     let (right, bottom) = Canvas::of(root).legend_margins();
     let mut chart = ChartBuilder::on(root)
         .margin(12)
@@ -322,13 +375,10 @@ pub fn log_log<'a, 'b>(
         .margin_bottom(bottom)
         .x_label_area_size(44)
         .y_label_area_size(72)
-        .build_cartesian_2d((x_low..x_high).log_scale(), (y_low..y_high).log_scale())
+        .build_cartesian_2d(axis(x_low, x_high, x_ticks), axis(y_low, y_high, Ticks::Decades))
         .map_err(fail)?;
     chart
         .configure_mesh()
-        // at most six ticks a side: at 12 px text, more overlap on a log axis
-        .x_labels(6)
-        .y_labels(6)
         .x_desc(x_desc)
         .y_desc(y_desc)
         .x_label_formatter(x_label)
@@ -358,6 +408,20 @@ pub fn log_bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use crate::app::charts::frame::*;
+
+    #[test]
+    fn log_axes_label_few_readable_ticks() {
+        assert_eq!(log_ticks(1.0, 5.6, Ticks::Doubling), [1.0, 2.0, 4.0]);
+        assert_eq!(
+            log_ticks(40.0, 1500.0, Ticks::Doubling),
+            [64.0, 128.0, 256.0, 512.0, 1024.0]
+        );
+        let wide = log_ticks(1.0, 5734.0, Ticks::Doubling);
+        assert_eq!(wide, [1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0]);
+        assert_eq!(log_ticks(0.3, 40.0, Ticks::Decades), [0.5, 1.0, 2.0, 5.0, 10.0, 20.0]);
+        assert_eq!(log_ticks(0.01, 1e5, Ticks::Decades), [0.01, 1.0, 100.0, 1e4]);
+        assert!(log_ticks(0.0, 1.0, Ticks::Decades).is_empty());
+    }
 
     #[test]
     fn a_dashed_line_is_one_element_with_a_dash_pattern_in_its_colour() {

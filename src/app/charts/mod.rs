@@ -18,7 +18,8 @@ mod palette;
 pub use export::{escape, titled};
 pub use frame::{
     AXIS_SIZE, Area, Axes, Canvas, ChartError, Drawn, FONT, HEIGHT, LEGEND_BELOW, LEGEND_WIDTH, LogLog, NARROW_WIDTH,
-    Root, Swatch, TEXT_SIZE, Target, WIDTH, count_label, dashed, fail, legend, log_bounds, log_log, render, render_on,
+    Root, Swatch, TEXT_SIZE, Target, Ticks, WIDTH, count_label, dashed, fail, legend, log_bounds, log_log, render,
+    render_on,
 };
 pub use hover::{REACH, describe, nearest};
 pub use palette::{part_color, strategy_color, strategy_dash, strategy_swatch};
@@ -65,7 +66,7 @@ mod edge_tests {
         inputs.run.gpus = 1;
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        let scaling = scaling::draw(&scaling::data(&results, &[]), crate::app::charts::Canvas::WIDE).unwrap();
+        let scaling = scaling::draw(&scaling::data(&results, &[], None), crate::app::charts::Canvas::WIDE).unwrap();
         assert_eq!(scaling.targets.len(), 1);
         let bars = comparison::data(&results, &inputs.strategies);
         assert_eq!(
@@ -103,7 +104,7 @@ mod edge_tests {
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep().iter().all(|p| p.compute_s == 0.0));
-        let drawn = scaling::draw(&scaling::data(&results, &[]), crate::app::charts::Canvas::WIDE).unwrap();
+        let drawn = scaling::draw(&scaling::data(&results, &[], None), crate::app::charts::Canvas::WIDE).unwrap();
         // communication latency still takes time, so there are points to draw
         assert_eq!(drawn.targets.len(), results.sweep().len());
         assert!(!drawn.targets.is_empty());

@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 
 use crate::app::charts::{
-    Area, ChartError, Drawn, Swatch, Target, fail, legend, log_bounds, log_log, render, strategy_color,
+    Area, ChartError, Drawn, Swatch, Target, Ticks, fail, legend, log_bounds, log_log, render, strategy_color,
 };
 use crate::oracle::{Config, Plan, Strategy, units};
 
@@ -97,7 +97,7 @@ pub fn draw(points: &[FrontPoint]) -> Result<Drawn, ChartError> {
         let seconds = |v: &f64| units::seconds(*v);
         let mut chart = log_log(
             root,
-            (x_low, x_high),
+            (x_low, x_high, Ticks::Decades),
             (y_low, y_high),
             [("GPU-hours per epoch", &hours), ("epoch time", &seconds)],
         )?;

@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use crate::app::charts::{
-    Area, Canvas, ChartError, Drawn, Swatch, Target, count_label, dashed, describe, fail, legend, log_bounds, log_log,
-    render_on, strategy_color, strategy_dash, strategy_swatch,
+    Area, Canvas, ChartError, Drawn, Swatch, Target, Ticks, count_label, dashed, describe, fail, legend, log_bounds,
+    log_log, render_on, strategy_color, strategy_dash, strategy_swatch,
 };
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::results::Results;
@@ -32,6 +32,8 @@ pub struct ScalingData {
     pub other: Vec<Curve>,
     /// The other edition's name, for the legend.
     pub other_name: &'static str,
+    /// The GPU counts spanned, from and to.
+    pub range: (u64, u64),
 }
 
 /// Projections grouped into one curve per strategy, in order of appearance.
@@ -50,14 +52,29 @@ fn curves(points: &[Projection]) -> Vec<Curve> {
 }
 
 /// The curves of the results' sweep, and of `other`, the other edition's
-/// (empty: not drawn).
-pub fn data(results: &Results, other: &[Projection]) -> ScalingData {
+/// (empty: not drawn), over the GPU counts of `range` (`None`: all).
+pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>) -> ScalingData {
+    let all = (1, results.max_gpus.max(results.gpus).max(2));
+    let (from, to) = range.unwrap_or(all);
+    let within = |points: &[Projection]| -> Vec<Projection> {
+        points
+            .iter()
+            .filter(|p| (from..=to).contains(&p.gpus))
+            .cloned()
+            .collect()
+    };
     ScalingData {
-        curves: curves(results.sweep()),
-        ideal: results.ideal().to_vec(),
+        curves: curves(&within(results.sweep())),
+        ideal: results
+            .ideal()
+            .iter()
+            .copied()
+            .filter(|(g, _)| (from..=to).contains(g))
+            .collect(),
         budget: results.gpus,
-        other: curves(other),
+        other: curves(&within(other)),
         other_name: results.edition.other().name(),
+        range: (from, to),
     }
 }
 
@@ -75,30 +92,26 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
         let Some((low, high)) = log_bounds(times.chain(data.ideal.iter().map(|i| i.1))) else {
             return Ok(false);
         };
-        let max_gpus = data
-            .ideal
-            .iter()
-            .map(|i| i.0)
-            .max()
-            .unwrap_or(1)
-            .max(data.budget)
-            .max(2) as f64;
+        let (from, to) = (data.range.0 as f64, data.range.1 as f64);
         let gpus = |v: &f64| count_label(*v);
         let seconds = |v: &f64| units::significant(*v, 2);
         let mut chart = log_log(
             root,
-            (1.0, max_gpus * 1.4),
+            (from / 1.4, to * 1.4, Ticks::Doubling),
             (low, high),
             [("GPUs", &gpus), ("epoch time (s)", &seconds)],
         )?;
         let budget = data.budget as f64;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(budget, low), (budget, high)],
-                // dark enough to read on a projector (5.7:1 on white)
-                RGBColor(0x66, 0x66, 0x66).stroke_width(2),
-            )))
-            .map_err(fail)?;
+        // the budget's line where the range shows it
+        if (from..=to).contains(&budget) {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(budget, low), (budget, high)],
+                    // dark enough to read on a projector (5.7:1 on white)
+                    RGBColor(0x66, 0x66, 0x66).stroke_width(2),
+                )))
+                .map_err(fail)?;
+        }
         let ideal: Vec<(f64, f64)> = data.ideal.iter().map(|&(p, t)| (p as f64, t)).collect();
         let grey = RGBColor(0x70, 0x70, 0x70);
         chart
@@ -161,9 +174,31 @@ mod tests {
     use crate::app::charts::scaling::*;
 
     #[test]
+    fn a_range_spans_only_its_gpu_counts_and_labels_them() {
+        let results = crate::app::results::default_results();
+        let data = data(&results, &[], Some((64, 1024)));
+        assert!(
+            data.curves
+                .iter()
+                .all(|c| c.points.iter().all(|p| (64..=1024).contains(&p.gpus)))
+        );
+        assert_eq!(data.ideal.first().map(|i| i.0), Some(64));
+        let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
+        let texts: Vec<&str> = drawn
+            .svg
+            .split("</text>")
+            .filter_map(|t| t.rsplit_once('>').map(|(_, text)| text.trim()))
+            .collect();
+        for label in ["64", "128", "256", "512", "1k"] {
+            assert!(texts.contains(&label), "{label} in {texts:?}");
+        }
+        assert!(!texts.contains(&"4k") && !texts.contains(&"32"), "{texts:?}");
+    }
+
+    #[test]
     fn curves_per_strategy_with_every_point_hoverable() {
         let results = crate::app::results::default_results();
-        let data = data(&results, &[]);
+        let data = data(&results, &[], None);
         assert_eq!(data.curves.len(), 8);
         assert_eq!(data.curves[1].strategy, Strategy::Data);
         assert_eq!(data.curves[1].points.len(), 13);
@@ -197,7 +232,7 @@ mod tests {
     fn a_phone_s_plot_is_narrow_with_its_legend_under_the_curves() {
         use crate::app::charts::{Canvas, LEGEND_BELOW, NARROW_WIDTH};
         let results = crate::app::results::default_results();
-        let drawn = draw(&data(&results, &[]), Canvas::PHONE).unwrap();
+        let drawn = draw(&data(&results, &[], None), Canvas::PHONE).unwrap();
         assert_eq!((drawn.width, drawn.height), (Canvas::PHONE.width, Canvas::PHONE.height));
         assert!(drawn.svg.contains(&format!("width=\"{NARROW_WIDTH}\"")));
         let legend_top = (drawn.height - LEGEND_BELOW) as i32;
@@ -237,7 +272,7 @@ mod tests {
         let question = crate::app::input::question::Question::default();
         let scenario = question.scenario().unwrap();
         let results = Results::compute(&question, &scenario).unwrap();
-        let data = data(&results, results.other_sweep(&scenario));
+        let data = data(&results, results.other_sweep(&scenario), None);
         assert_eq!(data.other.len(), data.curves.len());
         assert!(
             data.other

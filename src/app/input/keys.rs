@@ -104,6 +104,8 @@ pub enum Key {
     Run(RunKey),
     /// The planner's GPU budget.
     PlanGpus,
+    /// The planner's memory budget per GPU.
+    PlanMemory,
     /// The dataset size.
     Samples,
     /// The sample shape.

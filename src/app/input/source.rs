@@ -101,7 +101,7 @@ impl ClusterSource {
     /// An unknown preset.
     pub fn canonical(self) -> Result<Self, OracleError> {
         match self {
-            Self::Preset(key) => Ok(Self::Preset(presets::cluster_preset(&key)?.key.into())),
+            Self::Preset(key) => Ok(Self::Preset(presets::cluster_key(&key)?)),
             custom => Ok(custom),
         }
     }

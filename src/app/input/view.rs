@@ -19,6 +19,10 @@ pub struct View {
     /// The planner.
     #[serde(flatten)]
     pub plan: PlanView,
+    /// The GPU counts the scaling plot spans, from and to (`None`: 1 to the
+    /// cluster's size).
+    #[serde(rename = "gr", default, skip_serializing_if = "Option::is_none")]
+    pub gpu_range: Option<(u64, u64)>,
     /// Draw the other edition's scaling curves too.
     #[serde(rename = "ce", default, skip_serializing_if = "is_false")]
     pub compare_editions: bool,
@@ -36,6 +40,9 @@ pub struct PlanView {
     /// What it calls best.
     #[serde(rename = "po", default, skip_serializing_if = "is_default_objective")]
     pub objective: Objective,
+    /// Its memory budget per GPU, bytes (`None`: the GPU's memory).
+    #[serde(rename = "pm", default, skip_serializing_if = "Option::is_none")]
+    pub memory_bytes: Option<f64>,
 }
 
 fn is_false(value: &bool) -> bool {

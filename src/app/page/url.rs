@@ -161,8 +161,15 @@ fn check(document: &Document) -> Result<(), LinkError> {
     let network = question.network().map_err(LinkError::Invalid)?;
     let cluster = question.cluster().map_err(LinkError::Invalid)?;
     question.check_runs(&network, &cluster).map_err(invalid)?;
+    if let Some((from, to)) = document.view.gpu_range {
+        crate::oracle::model::checks::count("gpu_range", from, 1, MAX_GPUS).map_err(invalid)?;
+        crate::oracle::model::checks::count("gpu_range", to, from.saturating_add(1), MAX_GPUS).map_err(invalid)?;
+    }
     if let Some(budget) = document.view.plan.gpus {
         crate::oracle::model::checks::count("max_gpus", budget, 1, MAX_GPUS).map_err(invalid)?;
+    }
+    if let Some(bytes) = document.view.plan.memory_bytes {
+        crate::oracle::model::checks::within("memory_budget", bytes, 1.0, 1e15).map_err(invalid)?;
     }
     if question.calibrated() {
         let runs = measured::parse(&question.measured).map_err(invalid)?;

@@ -77,8 +77,8 @@ pub enum ClusterAction {
 pub enum RunAction {
     /// Type or choose a run setting.
     Set(RunKey, String),
-    /// Train with a preset's typical samples per GPU.
-    Typical(f64),
+    /// Train with a preset's usual samples per GPU.
+    Usual(f64),
     /// Show a configuration the planner found.
     Load(Box<Config>),
 }
@@ -92,12 +92,17 @@ pub enum ViewAction {
     CloseExplanation,
     /// Draw how this strategy places the work.
     Draw(Strategy),
+    /// Span the scaling plot over these GPU counts, from and to (`None`:
+    /// all of them).
+    PlotRange(Option<(u64, u64)>),
     /// Draw the other edition's curves, or stop.
     CompareEditions(bool),
     /// Open (`true`) or close the planner.
     OpenPlan(bool),
     /// Type the planner's GPU budget.
     PlanGpus(String),
+    /// Type the planner's memory budget per GPU, in GB.
+    PlanMemory(String),
     /// Choose what the planner calls best.
     PlanObjective(Objective),
 }
@@ -162,6 +167,7 @@ impl Action {
             Self::Cluster(ClusterAction::Edit(key, _)) => Some(format!("cluster {key:?}")),
             Self::Run(RunAction::Set(key, _)) if run_fields::field(*key).typed => Some(format!("run {key:?}")),
             Self::View(ViewAction::PlanGpus(_)) => Some("plan gpus".into()),
+            Self::View(ViewAction::PlanMemory(_)) => Some("plan memory".into()),
             _ => None,
         }
     }

@@ -25,7 +25,10 @@ use crate::app::input::source::{ClusterSource, ModelSource};
 use crate::app::input::view::View;
 use crate::app::page::url;
 use crate::app::results::Results;
-use crate::oracle::{Cluster, MAX_GPUS, Network, Projection, Scenario};
+use crate::oracle::{Cluster, MAX_GPUS, Network, Projection, Scenario, units};
+
+/// The largest memory budget per GPU the planner takes, GB.
+const MAX_MEMORY_GB: f64 = 1e6;
 
 /// A valid document and what the engine computed for its question.
 #[derive(Debug)]
@@ -129,6 +132,8 @@ pub struct AppState {
     pub view: View,
     /// The planner's GPU budget as typed (blank: the cluster's size).
     pub plan_gpus: String,
+    /// The planner's memory budget per GPU as typed, GB (blank: the GPU's).
+    pub plan_memory: String,
     /// Errors by field key.
     pub errors: Errors,
     /// Why the last import failed.
@@ -137,6 +142,9 @@ pub struct AppState {
     pub import_summary: Option<String>,
     /// A message about the link or saved state the page was opened with.
     pub notice: Option<String>,
+    /// What picking a preset applied to the run (its usual samples per GPU,
+    /// its GPU's usual precision), in one line; undo takes it back.
+    pub applied: Option<String>,
     /// The last valid document and its results.
     pub answer: Option<Rc<Answer>>,
     /// History entries this page has pushed (it pushes one whenever this
@@ -182,11 +190,18 @@ impl AppState {
             cluster: Rc::new(cluster),
             run: RunEditor::of(&document.question),
             plan_gpus: document.view.plan.gpus.map(|g| g.to_string()).unwrap_or_default(),
+            plan_memory: document
+                .view
+                .plan
+                .memory_bytes
+                .map(|b| units::significant(b / 1e9, 6))
+                .unwrap_or_default(),
             view: document.view.clone(),
             errors: Errors::new(),
             import_error: None,
             import_summary: None,
             notice,
+            applied: None,
             answer: None,
             pushes: 0,
             position: 0,
@@ -229,8 +244,9 @@ impl AppState {
                 let cluster = Rc::make_mut(&mut self.cluster);
                 match a {
                     ClusterAction::Pick(key) => {
-                        if let Ok(c) = ClusterEditor::from_source(&ClusterSource::Preset(key)) {
+                        if let Ok(c) = ClusterEditor::from_source(&ClusterSource::Preset(key.clone())) {
                             *cluster = c;
+                            self.applied = self.run.use_usual_precision(&key);
                         }
                     }
                     ClusterAction::Edit(key, text) => cluster.edit(key, text),
@@ -241,7 +257,7 @@ impl AppState {
             }
             Action::Run(a) => match a {
                 RunAction::Set(key, text) => self.run.set(key, text),
-                RunAction::Typical(samples) => self.run.use_samples_per_gpu(samples),
+                RunAction::Usual(samples) => self.run.use_samples_per_gpu(samples),
                 RunAction::Load(config) => {
                     // the planner's budget was the run's: it stays what it was, so
                     // that the pick does not start another search
@@ -259,8 +275,10 @@ impl AppState {
                 ViewAction::CloseExplanation => self.view.explaining = None,
                 ViewAction::Draw(strategy) => self.view.drawing = Some(strategy),
                 ViewAction::CompareEditions(on) => self.view.compare_editions = on,
+                ViewAction::PlotRange(range) => self.view.gpu_range = range.filter(|(from, to)| from < to),
                 ViewAction::OpenPlan(open) => self.view.plan.open = open,
                 ViewAction::PlanGpus(text) => self.plan_gpus = text,
+                ViewAction::PlanMemory(text) => self.plan_memory = text,
                 ViewAction::PlanObjective(objective) => self.view.plan.objective = objective,
             },
             Action::Page(a) => match a {
@@ -287,9 +305,10 @@ impl AppState {
     fn apply_model(&mut self, action: ModelAction) {
         match action {
             ModelAction::Pick(key) => {
-                if let Ok(m) = ModelEditor::from_source(&ModelSource::Preset(key)) {
+                if let Ok(m) = ModelEditor::from_source(&ModelSource::Preset(key.clone())) {
                     self.model = Rc::new(m);
                     self.import_error = None;
+                    self.applied = self.run.use_usual_samples(&key);
                 }
             }
             ModelAction::Paste(text) => self.begin_read(
@@ -327,6 +346,19 @@ impl AppState {
                 }
                 Err(_) => {
                     errors.insert(Key::PlanGpus, "Must be a whole number".into());
+                    return None;
+                }
+            },
+        };
+        view.plan.memory_bytes = match self.plan_memory.trim().trim_end_matches("GB").trim() {
+            "" => None,
+            text => match text.parse::<f64>() {
+                Ok(gb) if gb.is_finite() && gb > 0.0 && gb <= MAX_MEMORY_GB => Some(gb * 1e9),
+                _ => {
+                    errors.insert(
+                        Key::PlanMemory,
+                        format!("Must be a number of GB above 0 and at most {MAX_MEMORY_GB}"),
+                    );
                     return None;
                 }
             },
@@ -436,6 +468,10 @@ impl Reducible for AppState {
         let slot = action.slot();
         let before = self.answer.clone();
         let mut next = Rc::unwrap_or_clone(self);
+        if touched.question() {
+            // what a pick applied is said until the question changes again
+            next.applied = None;
+        }
         next.apply(action);
         next.refresh(touched);
         let changed = match (&before, &next.answer) {
@@ -683,17 +719,57 @@ mod tests {
     }
 
     #[test]
-    fn a_preset_offers_its_typical_run() {
+    fn a_preset_brings_its_usual_run_said_in_one_line_and_undone_by_the_history() {
         let state = Rc::new(AppState::new(Document::default(), None));
         let state = dispatch(state, Action::Model(ModelAction::Pick("cosmoflow".into())));
-        let (samples, _) = crate::oracle::presets::network_preset("cosmoflow")
-            .unwrap()
-            .typical_samples_per_gpu
-            .unwrap();
-        let state = dispatch(state, Action::Run(RunAction::Typical(samples)));
         let answer = state.answer.as_ref().unwrap();
         assert_eq!(answer.question().run.batch, crate::oracle::Batch::SamplesPerGpu(0.25));
         assert!(answer.results.ranking.iter().any(|p| p.feasible), "something fits");
+        let said = state.applied.as_deref().unwrap();
+        assert!(
+            said.contains("0.25 samples per GPU") && said.contains("Undo puts back 32"),
+            "{said}"
+        );
+        assert_eq!(
+            state.position, 1,
+            "one history entry: undo takes the pick and its run back"
+        );
+        // the next change of the question clears the line; the usual run is offered again
+        let state = dispatch(state, Action::Run(RunAction::Set(RunKey::SamplesPerGpu, "2".into())));
+        assert!(state.applied.is_none());
+        let state = dispatch(state, Action::Run(RunAction::Usual(0.25)));
+        assert_eq!(state.run.text(RunKey::SamplesPerGpu), "0.25");
+        // a preset already run its usual way says nothing
+        let state = dispatch(state, Action::Model(ModelAction::Pick("resnet50".into())));
+        assert!(state.applied.as_deref().unwrap().contains("32 samples per GPU"));
+        let state = dispatch(state, Action::Model(ModelAction::Pick("resnet152".into())));
+        assert!(state.applied.is_none());
+    }
+
+    #[test]
+    fn a_cluster_brings_the_precision_of_its_gpu() {
+        let state = Rc::new(AppState::new(Document::default(), None));
+        assert_eq!(state.run.text(RunKey::Precision), "fp32", "ABCI: ParaDL's runs");
+        let state = dispatch(state, Action::Cluster(ClusterAction::Pick("dgx-h100".into())));
+        let answer = state.answer.as_ref().unwrap();
+        assert_eq!(answer.question().run.precision, crate::oracle::Precision::Fp16);
+        assert!(state.applied.as_deref().unwrap().contains("Undo puts back FP32"));
+        // a node built from any GPU the engine knows
+        let state = dispatch(
+            state,
+            Action::Cluster(ClusterAction::Pick("node:2:pcie4:GeForce GTX 1080 Ti".into())),
+        );
+        let answer = state.answer.as_ref().unwrap();
+        assert_eq!(
+            answer.question().cluster,
+            ClusterSource::Preset("node:2:pcie4:GeForce GTX 1080 Ti".into())
+        );
+        assert_eq!(answer.scenario.cluster().spec().max_gpus, 2);
+        assert_eq!(
+            answer.question().run.precision,
+            crate::oracle::Precision::Fp32,
+            "Pascal: no tensor cores"
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@ use crate::app::input::keys::{self, Errors, Key, RunKey};
 use crate::app::input::question::Question;
 use crate::app::input::run_fields::{self, GLOBAL, PER_GPU};
 use crate::app::state::editor::Editor;
-use crate::oracle::Config;
 use crate::oracle::formats::measured;
+use crate::oracle::{Config, Precision, presets, units};
 
 /// The run editor.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +91,45 @@ impl RunEditor {
     pub fn use_samples_per_gpu(&mut self, samples: f64) {
         self.set(RunKey::BatchMode, PER_GPU.into());
         self.set(RunKey::SamplesPerGpu, samples.to_string());
+    }
+
+    /// Trains network preset `key` as it is usually trained (its samples
+    /// per GPU); what changed, in one line, or `None` when nothing did.
+    pub fn use_usual_samples(&mut self, key: &str) -> Option<String> {
+        let preset = presets::network_preset(key).ok()?;
+        let (samples, why) = preset.usual_samples_per_gpu;
+        let before = (self.per_gpu(), self.text(RunKey::SamplesPerGpu));
+        if before.0 && before.1.parse::<f64>() == Ok(samples) {
+            return None;
+        }
+        let was = if before.0 {
+            format!("{} samples per GPU", before.1)
+        } else {
+            format!("a mini-batch of {}", self.text(RunKey::MiniBatch))
+        };
+        self.use_samples_per_gpu(samples);
+        Some(format!(
+            "{} trains with {} samples per GPU, its usual run: {why}. Undo puts back {was}.",
+            preset.title,
+            units::significant(samples, 3)
+        ))
+    }
+
+    /// Trains in the precision people use on the cluster of `key` (a
+    /// preset or a node); what changed, in one line, or `None` when
+    /// nothing did.
+    pub fn use_usual_precision(&mut self, key: &str) -> Option<String> {
+        let (precision, why) = presets::usual_precision(key).ok()?;
+        let before = self.text(RunKey::Precision);
+        if before == precision.name() {
+            return None;
+        }
+        let was = Precision::from_name(&before).map_or(before.clone(), |p| p.label().to_string());
+        self.set(RunKey::Precision, precision.name().into());
+        Some(format!(
+            "Precision set to {}: {why}. Undo puts back {was}.",
+            precision.label()
+        ))
     }
 
     /// The strategies as they would be with `strategy` shown or hidden,

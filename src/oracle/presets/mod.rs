@@ -16,6 +16,7 @@ mod densenet;
 pub use super::model::devices;
 mod efficientnet;
 mod mobilenet;
+pub mod node;
 mod resnet;
 mod resnext;
 mod unet3d;
@@ -28,7 +29,14 @@ use super::formats::net;
 use super::model::cluster::{Cluster, ClusterSpec};
 use super::model::errors::{InputError, OracleError, Rule};
 use super::model::network::Network;
+use super::model::practice::Precision;
 use super::scenario::Scenario;
+
+/// The samples per GPU ImageNet CNNs are usually trained with.
+const IMAGENET_PER_GPU: (f64, &str) = (
+    32.0,
+    "32 images per GPU, the per-GPU batch of Goyal et al. (2017, Accurate, Large Minibatch SGD: ImageNet in 1 hour)",
+);
 
 /// How a network preset is made.
 #[derive(Debug, Clone, Copy)]
@@ -51,9 +59,9 @@ pub struct NetworkPreset {
     pub title: &'static str,
     /// Where its layers and times come from.
     pub origin: &'static str,
-    /// Samples per GPU it is usually trained with, and who says so, where
-    /// that is not a whole batch per GPU.
-    pub typical_samples_per_gpu: Option<(f64, &'static str)>,
+    /// Samples per GPU it is usually trained with, and who says so (the
+    /// app applies it when the preset is picked).
+    pub usual_samples_per_gpu: (f64, &'static str),
     source: Source,
 }
 
@@ -105,52 +113,55 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         key: "alexnet",
         title: "AlexNet (ImageNet)",
         origin: "ParaDL's ALEXNET_ImageNet_profall.net_sc: layer shapes and a profiled time of 0.61 ms per sample on a V100",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: reference!("ALEXNET_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
         key: "vgg16",
         title: "VGG-16 (ImageNet)",
         origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100; its layer file holds 169.8 M parameters, not torchvision's 138.4 M: for torchvision's network pick VGG-16 (torchvision)",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: reference!("VGG_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
         key: "resnet18",
         title: "ResNet-18 (ImageNet)",
         origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(resnet::resnet18),
     },
     NetworkPreset {
         key: "resnet50",
         title: "ResNet-50 (ImageNet)",
         origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100; its layer file holds 22.7 M parameters, not torchvision's 25.6 M: for torchvision's network pick ResNet-50 (torchvision)",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: reference!("RESNET50_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
         key: "resnet152",
         title: "ResNet-152 (ImageNet)",
         origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(resnet::resnet152),
     },
     NetworkPreset {
         key: "cosmoflow",
         title: "CosmoFlow (512³)",
         origin: "ParaDL's COSMOFLOW.net: 3D layer shapes and a profiled time of 2.11 s per sample on a V100",
-        typical_samples_per_gpu: Some((
+        usual_samples_per_gpu: (
             0.25,
             "CosmoFlow was trained with a quarter of a sample per GPU: each sample split over 4 GPUs (ParaDL, HPDC 2021)",
-        )),
+        ),
         source: reference!("COSMOFLOW.net"),
     },
     NetworkPreset {
         key: "cosmoflow-256",
         title: "CosmoFlow (256³)",
         origin: "ParaDL's COSMOFLOW.net_256: 3D layer shapes and a profiled time of 0.26 s per sample on a V100; its second ReLU's input, written 32x2128x128x128 (a typo), is read as 32x128x128x128, the output of the convolution before it",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: (
+            1.0,
+            "one sample per GPU, as MLPerf HPC's CosmoFlow runs train (128³ samples, one a GPU: mlcommons/hpc_results v1.0-v3.0, NVIDIA's logs)",
+        ),
         source: Source::Corrected(
             "COSMOFLOW.net_256",
             include_str!("reference/COSMOFLOW.net_256"),
@@ -161,70 +172,73 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         key: "mobilenet-v2",
         title: "MobileNetV2 (ImageNet)",
         origin: "Sandler et al. 2018 as torchvision's mobilenet_v2 (3,504,872 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(mobilenet::mobilenet_v2),
     },
     NetworkPreset {
         key: "efficientnet-b0",
         title: "EfficientNet-B0 (ImageNet)",
         origin: "Tan and Le 2019 as torchvision's efficientnet_b0 (5,288,548 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(efficientnet::efficientnet_b0),
     },
     NetworkPreset {
         key: "convnext-tiny",
         title: "ConvNeXt-Tiny (ImageNet)",
         origin: "Liu et al. 2022 as torchvision's convnext_tiny (28,589,128 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(convnext::convnext_tiny),
     },
     NetworkPreset {
         key: "resnext50",
         title: "ResNeXt-50 32x4d (ImageNet)",
         origin: "Xie et al. 2017 as torchvision's resnext50_32x4d (25,028,904 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(resnext::resnext50_32x4d),
     },
     NetworkPreset {
         key: "resnext101",
         title: "ResNeXt-101 32x4d (ImageNet)",
         origin: "Xie et al. 2017 as NVIDIA's DeepLearningExamples and timm's resnext101_32x4d (44,177,704 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(resnext::resnext101_32x4d),
     },
     NetworkPreset {
         key: "seresnext101",
         title: "SE-ResNeXt-101 32x4d (ImageNet)",
         origin: "Hu et al. 2018 as NVIDIA's DeepLearningExamples and timm's seresnext101_32x4d (48,955,416 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(resnext::seresnext101_32x4d),
     },
     NetworkPreset {
         key: "resnet50-torchvision",
         title: "ResNet-50 (torchvision)",
         origin: "He et al. 2016 as torchvision's resnet50 (25,557,032 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(resnext::resnet50),
     },
     NetworkPreset {
         key: "vgg16-torchvision",
         title: "VGG-16 (torchvision)",
         origin: "Simonyan and Zisserman 2015 as torchvision's vgg16 (138,357,544 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(vgg::vgg16),
     },
     NetworkPreset {
         key: "densenet121",
         title: "DenseNet-121 (ImageNet)",
         origin: "Huang et al. 2017 as torchvision's densenet121 (7,978,856 parameters); compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: IMAGENET_PER_GPU,
         source: Source::Built(densenet::densenet121),
     },
     NetworkPreset {
         key: "unet3d",
         title: "3D U-Net (KiTS19, MLPerf)",
         origin: "MLPerf Training's image segmentation 3D U-Net (after Çiçek et al. 2016), 128³ patches; compute from FLOPs",
-        typical_samples_per_gpu: None,
+        usual_samples_per_gpu: (
+            7.0,
+            "7 patches per GPU, as NVIDIA's MLPerf Training 3D U-Net runs on one DGX A100 (v1.0-v2.0 result logs: tests/validation/mlperf-unet3d.csv)",
+        ),
         source: Source::Built(unet3d::unet3d),
     },
 ];
@@ -236,6 +250,9 @@ pub struct ClusterPreset {
     pub key: &'static str,
     /// Name for people.
     pub title: &'static str,
+    /// The precision its runs use where it is not its GPU's usual one, and
+    /// who says so.
+    pub precision: Option<(Precision, &'static str)>,
     build: fn() -> ClusterSpec,
 }
 
@@ -254,51 +271,64 @@ pub const CLUSTERS: [ClusterPreset; 10] = [
     ClusterPreset {
         key: "abci",
         title: "ABCI (V100, EDR)",
+        precision: Some((
+            Precision::Fp32,
+            "FP32, as ParaDL's measured runs on ABCI trained (Chainer, 2019-2020)",
+        )),
         build: clusters::abci,
     },
     ClusterPreset {
         key: "dgx-a100",
         title: "DGX A100 SuperPOD (HDR)",
+        precision: None,
         build: clusters::dgx_a100,
     },
     ClusterPreset {
         key: "dgx-h100",
         title: "DGX H100 SuperPOD (NDR)",
+        precision: None,
         build: clusters::dgx_h100,
     },
     ClusterPreset {
         key: "dgx-h200",
         title: "DGX H200 SuperPOD (NDR)",
+        precision: None,
         build: clusters::dgx_h200,
     },
     ClusterPreset {
         key: "dgx-b200",
         title: "DGX B200 SuperPOD (NDR)",
+        precision: None,
         build: clusters::dgx_b200,
     },
     ClusterPreset {
         key: "eos",
         title: "NVIDIA Eos (4,608 H100, NDR)",
+        precision: None,
         build: clusters::eos,
     },
     ClusterPreset {
         key: "gb200-nvl72",
         title: "DGX GB200 NVL72 SuperPOD",
+        precision: None,
         build: clusters::gb200_nvl72,
     },
     ClusterPreset {
         key: "mi300x",
         title: "8x MI300X nodes (400G)",
+        precision: None,
         build: clusters::mi300x,
     },
     ClusterPreset {
         key: "dgx1-v100-16gb",
         title: "DGX-1 (8x V100 16 GB)",
+        precision: None,
         build: clusters::dgx1_v100_16gb,
     },
     ClusterPreset {
         key: "dgx1-v100-32gb",
         title: "DGX-1 (8x V100 32 GB)",
+        precision: None,
         build: clusters::dgx1_v100_32gb,
     },
 ];
@@ -350,7 +380,48 @@ pub fn network(key: &str) -> Result<Network, OracleError> {
 /// # Errors
 /// As [`cluster_preset`].
 pub fn cluster(key: &str) -> Result<Cluster, OracleError> {
+    if key.trim().starts_with(node::PREFIX) {
+        return Ok(Cluster::new(node::Node::parse(key)?.spec())?);
+    }
     cluster_preset(key)?.build()
+}
+
+/// The key of the cluster of `key` as the presets spell it (a node's key
+/// with its GPU's name as the table writes it).
+///
+/// # Errors
+/// As [`cluster`].
+pub fn cluster_key(key: &str) -> Result<String, OracleError> {
+    if key.trim().starts_with(node::PREFIX) {
+        return Ok(node::Node::parse(key)?.key());
+    }
+    Ok(cluster_preset(key)?.key.into())
+}
+
+/// The precision people train in on the cluster of `key` (a preset or a
+/// node key), and why: the preset's own where it says (ABCI: FP32, as
+/// ParaDL's runs), else its GPU's ([`node::usual_precision`]).
+///
+/// # Errors
+/// As [`cluster`].
+pub fn usual_precision(key: &str) -> Result<(Precision, &'static str), OracleError> {
+    if key.trim().starts_with(node::PREFIX) {
+        return Ok(node::usual_precision(node::Node::parse(key)?.gpu.architecture));
+    }
+    let preset = cluster_preset(key)?;
+    if let Some(own) = preset.precision {
+        return Ok(own);
+    }
+    let spec = (preset.build)();
+    let architecture = spec
+        .gpu
+        .as_deref()
+        .and_then(|name| super::model::devices::device(name, None))
+        .map(|d| d.architecture);
+    Ok(architecture.map_or(
+        (Precision::Fp32, "FP32: the cluster names no GPU"),
+        node::usual_precision,
+    ))
 }
 
 /// A scenario of two presets.

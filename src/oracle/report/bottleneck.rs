@@ -128,8 +128,11 @@ pub struct FitOption {
 
 /// The finding of a configuration that does not fit: its largest part,
 /// and the options that would make it fit (or, when none does, the
-/// closest).
-pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
+/// closest). Where it also breaks limits that no option lifts (`blocked`:
+/// a split, the GPU count, the pipeline's depth, the dataset), it offers
+/// none of them and says which limits stay, so that its advice never
+/// contradicts the limit beside it.
+pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>, blocked: &[Violation]) -> Finding {
     let dominant = memory.dominant();
     let dominant_bytes = memory.get(dominant);
     // an option's numbers and its memory open the explanation of its run
@@ -152,7 +155,12 @@ pub fn memory_fit(memory: &MemoryParts, options: Vec<FitOption>) -> Finding {
         .text(" are the largest part (")
         .figure(units::bytes(dominant_bytes), dominant_bytes, Quantity::Part(dominant))
         .text(")");
-    let sentence = if fitting.is_empty() {
+    let sentence = if !blocked.is_empty() {
+        largest
+            .text(". Fitting it in memory would not make it run: it also has ")
+            .text(&blocked.iter().map(|v| v.label()).collect::<Vec<_>>().join(" and "))
+            .text(", which no memory option lifts.")
+    } else if fitting.is_empty() {
         let closest = options
             .iter()
             .enumerate()
@@ -656,7 +664,7 @@ mod tests {
                 spec: RunSpec::new(crate::oracle::Strategy::Data, 8, crate::oracle::Batch::MiniBatch(64)),
             },
         ];
-        let f = memory_fit(&used(17e9), options.clone());
+        let f = memory_fit(&used(17e9), options.clone(), &[]);
         assert_eq!(
             f.message,
             "Activations are the largest part (17 GB). It would fit with: recompute, needing 9 GB."
@@ -668,10 +676,18 @@ mod tests {
             },
             options[0].clone(),
         ];
-        let f = memory_fit(&used(17e9), none);
+        let f = memory_fit(&used(17e9), none.clone(), &[]);
         assert!(
             f.message
                 .ends_with("no single change tried makes it fit: the closest is recompute, needing 9 GB."),
+            "{}",
+            f.message
+        );
+        // a split limit that memory options do not lift: no option offered
+        let f = memory_fit(&used(17e9), none, &[Violation::Split]);
+        assert!(!f.message.contains("would fit with"), "{}", f.message);
+        assert!(
+            f.message.contains("also has more parts than the split can make"),
             "{}",
             f.message
         );

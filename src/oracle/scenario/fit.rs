@@ -157,7 +157,21 @@ impl Scenario {
             };
             options.push(option("ZeRO stage 3 and recompute".into(), &both));
         }
-        projection.bottlenecks.push(memory_fit(&projection.memory, options));
+        // limits no memory option lifts (a smaller batch does not widen a split)
+        let blocked: Vec<Violation> = projection
+            .violations
+            .iter()
+            .copied()
+            .filter(|v| {
+                matches!(
+                    v,
+                    Violation::Split | Violation::Gpus | Violation::PipelineDepth | Violation::Dataset
+                )
+            })
+            .collect();
+        projection
+            .bottlenecks
+            .push(memory_fit(&projection.memory, options, &blocked));
         projection
     }
 }

@@ -205,6 +205,41 @@ pub struct Plan {
     pub best_by: BestBy,
 }
 
+impl Plan {
+    /// The best of the front by each objective, and by the plan's.
+    fn choose_best(&mut self) {
+        let best = |o: Objective| self.front.iter().min_by(|a, b| a.order_by(b, o)).cloned();
+        self.best_by = BestBy {
+            time: best(Objective::Time),
+            cost: best(Objective::Cost),
+            memory: best(Objective::Memory),
+        };
+        self.best = self.best_by.get(self.objective).cloned();
+    }
+
+    /// The plan within a memory budget per GPU: the front's configurations
+    /// that need at most `memory_bytes`, and the best of those.
+    ///
+    /// # Formula
+    /// A configuration within the budget that another dominates is
+    /// dominated by one within it too (it needs no more memory), so the
+    /// front within the budget is the front filtered by it: exact, with no
+    /// search again.
+    pub fn within_memory(&self, memory_bytes: f64) -> Plan {
+        let mut plan = Plan {
+            front: self
+                .front
+                .iter()
+                .filter(|c| c.memory_bytes <= memory_bytes)
+                .cloned()
+                .collect(),
+            ..self.clone()
+        };
+        plan.choose_best();
+        plan
+    }
+}
+
 /// GPU counts of the planner's space: powers of two up to `max_gpus`, node
 /// multiples `gpus_per_node·2^k` up to `max_gpus`, and `max_gpus`;
 /// ascending, without repeats.
@@ -382,13 +417,7 @@ impl Scenario {
         }
         plan.feasible = feasible.len();
         plan.front = pareto_front(&feasible);
-        let best = |o: Objective| plan.front.iter().min_by(|a, b| a.order_by(b, o)).cloned();
-        plan.best_by = BestBy {
-            time: best(Objective::Time),
-            cost: best(Objective::Cost),
-            memory: best(Objective::Memory),
-        };
-        plan.best = plan.best_by.get(objective).cloned();
+        plan.choose_best();
         Ok(plan)
     }
 
@@ -469,6 +498,27 @@ mod tests {
             memory_bytes,
             feasible: true,
         }
+    }
+
+    #[test]
+    fn a_memory_budget_keeps_the_front_within_it_as_a_search_of_it_would() {
+        let scenario = presets::scenario("resnet152", "dgx-h100").unwrap();
+        let template = RunSpec::new(Strategy::Data, 1, crate::oracle::Batch::SamplesPerGpu(64.0));
+        let plan = scenario.search(&template, 64, Objective::Time).unwrap();
+        let budget = 10e9;
+        let within = plan.within_memory(budget);
+        assert!(!within.front.is_empty() && within.front.len() < plan.front.len());
+        assert!(within.front.iter().all(|c| c.memory_bytes <= budget));
+        // every feasible configuration within the budget is on that front or dominated by one on it
+        let best = within.best.clone().unwrap();
+        assert!(best.memory_bytes <= budget);
+        assert!(
+            plan.front
+                .iter()
+                .filter(|c| c.memory_bytes <= budget)
+                .all(|c| c.total_s >= best.total_s)
+        );
+        assert!(plan.within_memory(1.0).best.is_none(), "nothing fits in a byte");
     }
 
     #[test]

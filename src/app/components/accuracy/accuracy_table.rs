@@ -42,7 +42,8 @@ fn row(a: &Accuracy) -> Html {
 pub fn accuracy_table(props: &AccuracyTableProps) -> Html {
     let r = &props.report;
     html! {
-        <table id="accuracy-table">
+        // it scrolls sideways on a phone: reachable by the keyboard
+        <table id="accuracy-table" tabindex="0">
             <caption>{ "Mean accuracy, min(predicted/measured, measured/predicted): 100% is exact, 50% off by 2 times" }</caption>
             <thead><tr>
                 <th scope="col">{ "strategy" }</th><th scope="col">{ "runs" }</th>

@@ -67,7 +67,7 @@ pub fn calibration_table(props: &CalibrationTableProps) -> Html {
     });
     html! {
         <div class="calibration-result">
-            <table class="factors">
+            <table class="factors" tabindex="0">
                 <caption>{ format!("Factors of the {} edition", c.edition) }</caption>
                 <thead><tr>
                     <th scope="col">{ "strategy" }</th><th scope="col">{ "runs" }</th>
@@ -88,7 +88,7 @@ pub fn calibration_table(props: &CalibrationTableProps) -> Html {
                     { for c.warnings.iter().map(|w| html! { <li class="warning">{ "⚠ " }{ &w.message }</li> }) }
                 </ul>
             }
-            <table class="calibrated-runs">
+            <table class="calibrated-runs" tabindex="0">
                 <caption>{ format!(
                     "Each run per iteration: accuracy {} before, {} after (min(pred/meas, meas/pred))",
                     units::percent(c.mean_accuracy_before), units::percent(c.mean_accuracy_after)

@@ -8,6 +8,7 @@ use crate::app::components::page::input_section::InputSection;
 
 use crate::app::components::cluster::facts_table::FactsTable;
 use crate::app::components::cluster::level_table::LevelTable;
+use crate::app::components::cluster::node_builder::NodeBuilder;
 use crate::app::components::page::number_field::NumberField;
 use crate::app::components::use_app;
 use crate::app::input::cluster_fields::PARAMS;
@@ -34,6 +35,11 @@ pub fn cluster_panel() -> Html {
     let options = presets::CLUSTERS.iter().map(|p| {
         html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
     });
+    // a node built from a GPU is a choice of its own while it is shown
+    let node = current
+        .as_deref()
+        .and_then(|k| presets::node::Node::parse(k).ok())
+        .map(|n| html! { <option value={n.key()} selected=true>{ n.title() }</option> });
     let params = PARAMS.iter().map(|param| {
         let key = param.key();
         let oninput = state.callback(move |text| Action::Cluster(ClusterAction::Edit(key, text)));
@@ -45,13 +51,16 @@ pub fn cluster_panel() -> Html {
     });
     let whole = state.error(Key::Cluster(ClusterKey::Whole)).map(str::to_string);
     // an edited preset: its sources no longer vouch for every number
-    let source = match (
-        &current,
-        editor.preset.as_deref().and_then(|k| presets::cluster_preset(k).ok()),
-    ) {
-        (None, Some(preset)) => html! {
+    let title = editor.preset.as_deref().and_then(|k| {
+        presets::cluster_preset(k)
+            .map(|p| p.title.to_string())
+            .ok()
+            .or_else(|| presets::node::Node::parse(k).ok().map(|n| n.title()))
+    });
+    let source = match (&current, title) {
+        (None, Some(title)) => html! {
             <p class="source" id="cluster-source">
-                <strong>{ format!("Edited from {}. ", preset.title) }</strong>
+                <strong>{ format!("Edited from {title}. ") }</strong>
                 { "The values you changed are yours; the preset's sources cover only the ones left as they were." }
             </p>
         },
@@ -62,8 +71,10 @@ pub fn cluster_panel() -> Html {
             <label for="cluster">{ "Preset" }</label>
             <select id="cluster" {onchange}>
                 { for options }
+                { for node }
                 if current.is_none() { <option value="" selected=true disabled=true>{ "custom (edited)" }</option> }
             </select>
+            <NodeBuilder />
             { source }
             <div class="params">{ for params }</div>
             if let Some(e) = whole { <p class="error" role="alert">{ e }</p> }

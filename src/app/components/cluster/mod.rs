@@ -5,3 +5,4 @@ pub mod cluster_panel;
 pub mod facts_table;
 pub mod fallback_note;
 pub mod level_table;
+pub mod node_builder;

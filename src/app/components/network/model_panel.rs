@@ -47,11 +47,11 @@ pub fn model_panel() -> Html {
         (None, Some(key)) => format!("Edited from the {key} preset."),
         (None, None) => "Imported or entered by you.".into(),
     };
-    // a preset trained with a batch of its own: offered when it is not in use
-    let typical = current
+    // a preset's usual run, offered again once the batch was changed away from it
+    let usual = current
         .as_deref()
         .and_then(|k| presets::network_preset(k).ok())
-        .and_then(|p| p.typical_samples_per_gpu.map(|t| (p.title, t)))
+        .map(|p| (p.title, p.usual_samples_per_gpu))
         .filter(|(_, (b, _))| {
             state
                 .answer
@@ -59,11 +59,11 @@ pub fn model_panel() -> Html {
                 .is_some_and(|a| a.question().run.batch != crate::oracle::Batch::SamplesPerGpu(*b))
         })
         .map(|(title, (samples, why))| {
-            let onclick = state.send::<MouseEvent>(Action::Run(RunAction::Typical(samples)));
+            let onclick = state.send::<MouseEvent>(Action::Run(RunAction::Usual(samples)));
             html! {
-                <p class="typical">
+                <p class="usual">
                     { format!("{why}. ") }
-                    <button type="button" id="typical-run" {onclick}>{ format!("Train {title} with {samples} samples per GPU") }</button>
+                    <button type="button" id="usual-run" {onclick}>{ format!("Train {title} with {samples} samples per GPU") }</button>
                 </p>
             }
         });
@@ -75,7 +75,7 @@ pub fn model_panel() -> Html {
                 if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.base().name) }</option> }
             </select>
             <p class="source">{ origin }</p>
-            { for typical }
+            { for usual }
             if let Some(answer) = state.answer.clone() { <ProfileNote {answer} /> }
             <ProfileDrop />
             <ReadingLine />

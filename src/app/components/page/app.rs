@@ -121,7 +121,8 @@ pub fn app(props: &AppProps) -> Html {
                 <ShareBar href={AttrValue::from(href)} undo={state.can_undo()} redo={state.can_redo()} />
             </header>
             <SummaryBar />
-            <Notice message={state.notice.clone().map(AttrValue::from)} {ondismiss} />
+            <Notice message={state.notice.clone().map(AttrValue::from)} ondismiss={Some(ondismiss)} />
+            <Notice id="applied" message={state.applied.clone().map(AttrValue::from)} undo={state.can_undo()} />
             <main class="layout">
                 <aside class="inputs" onchange={oncommit}>
                     <Later id={INPUTS_NETWORK}>

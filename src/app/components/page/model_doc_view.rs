@@ -27,7 +27,8 @@ pub fn model_doc_view() -> Html {
             { for sections.iter().map(|s| html! {
                 <details class="model-section" id={format!("model-{}", s.number)} data-section={s.number.to_string()}>
                     <summary>{ format!("{}. {}", s.number, s.title) }</summary>
-                    <pre>{ s.body.to_string() }</pre>
+                    // a scrolling block is reached by the keyboard too (it may be wider than the page)
+                    <pre tabindex="0" role="region" aria-label={format!("Section {}", s.number)}>{ s.body.to_string() }</pre>
                 </details>
             }) }
         </details>

@@ -68,7 +68,11 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
     let asked = Asked(
         Rc::clone(&answer.scenario),
         Rc::clone(&answer.results),
-        answer.view().plan.clone(),
+        // the memory budget filters the search's front: it starts no search
+        PlanView {
+            memory_bytes: None,
+            ..answer.view().plan.clone()
+        },
     );
     let request = use_memo(asked, |Asked(scenario, results, plan)| {
         plan.open.then(|| {
@@ -93,17 +97,27 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
     };
     let onbudget = state.callback(|text| Action::View(ViewAction::PlanGpus(text)));
     let onobjective = state.callback(|o| Action::View(ViewAction::PlanObjective(o)));
+    let onmemory = state.callback(|text| Action::View(ViewAction::PlanMemory(text)));
     let onpick = state.callback(|c: Config| Action::Run(RunAction::Load(Box::new(c))));
     let objectives = Objective::ALL
         .map(|o| (o, o.name().to_string(), o.label().to_string()))
         .to_vec();
+    // within the memory budget (the engine's filter of the front: no search again)
+    let status = match (status, answer.view().plan.memory_bytes) {
+        (Status::Done(plan), Some(bytes)) => Status::Done(Rc::new(plan.within_memory(bytes))),
+        (status, _) => status,
+    };
+    let capacity_bytes = answer.view().plan.memory_bytes.unwrap_or(answer.results.capacity_bytes);
     let results = match &status {
         Status::Done(plan) if plan.front.is_empty() => html! {
-            <p class="quiet">{ "No configuration fits: try a smaller batch, more GPUs or another precision." }</p>
+            <p class="quiet" id="plan-none">{ format!(
+                "No configuration fits in {} per GPU: try a smaller batch, more GPUs, another precision or a larger budget.",
+                crate::oracle::units::bytes(capacity_bytes)
+            ) }</p>
         },
         Status::Done(plan) => html! {
             <>
-                <PlanPlot plan={Rc::clone(plan)} capacity_bytes={answer.results.capacity_bytes} onpick={onpick.clone()}
+                <PlanPlot plan={Rc::clone(plan)} {capacity_bytes} onpick={onpick.clone()}
                     caption={crate::app::components::caption(answer, "Pareto front of the planner")} />
                 <PlanTable plan={Rc::clone(plan)} {onpick} />
             </>
@@ -119,6 +133,9 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
                 <NumberField id="plan-gpus" label="Budget" unit="GPUs" value={state.plan_gpus.clone()}
                     placeholder={format!("{budget} (the run's)")}
                     error={state.error(Key::PlanGpus).map(AttrValue::from)} oninput={onbudget} />
+                <NumberField id="plan-memory" label="Memory per GPU at most" unit="GB" value={state.plan_memory.clone()}
+                    placeholder={format!("{} (the GPU's)", crate::oracle::units::significant(answer.results.capacity_bytes / 1e9, 3))}
+                    error={state.error(Key::PlanMemory).map(AttrValue::from)} oninput={onmemory} />
                 { select("plan-objective", "Best by", objectives, state.view.plan.objective, onobjective) }
             </div>
             { status_line(&status) }

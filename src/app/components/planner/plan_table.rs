@@ -85,7 +85,7 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
         }
     });
     html! {
-        <table id="plan-table" class="ranking">
+        <table id="plan-table" class="ranking" tabindex="0">
             <caption>{ format!("Best {} of the front by {}", SHOWN.min(props.plan.front.len()), objective.label()) }</caption>
             <thead>
                 <tr>

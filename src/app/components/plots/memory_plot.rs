@@ -22,5 +22,20 @@ pub fn memory_plot(props: &AnswerProps) -> Html {
         units::bytes(props.answer.results.capacity_bytes)
     );
     let caption = crate::app::components::caption(&props.answer, "Memory");
-    html! { <PlotFrame id="memory-plot" title="Memory" summary={summary} drawn={drawn} {caption} /> }
+    // the largest batch each strategy fits in a GPU (the engine's capacity search), in words
+    let results = &props.answer.results;
+    let fits = results.fits().iter().map(|c| {
+        let said = match (c.max_mini_batch, c.max_samples_per_gpu) {
+            (Some(b), Some(per_gpu)) => format!("{b} ({} per GPU)", units::significant(per_gpu, 3)),
+            _ => "not one sample".into(),
+        };
+        html! { <li data-strategy={c.strategy.name()}><strong>{ c.strategy.name() }</strong>{ format!(": {said}") }</li> }
+    });
+    let controls = html! {
+        <div id="capacity" class="capacity">
+            { format!("Largest batch that fits in {} per GPU at {} GPUs:", units::bytes(results.capacity_bytes), results.gpus) }
+            <ul>{ for fits }</ul>
+        </div>
+    };
+    html! { <PlotFrame id="memory-plot" title="Memory" summary={summary} drawn={drawn} {caption} {controls} /> }
 }

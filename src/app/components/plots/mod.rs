@@ -2,6 +2,7 @@
 //! marks; each draws with a module of [`crate::app::charts`].
 
 pub mod comparison_plot;
+pub mod gpu_range;
 pub mod memory_plot;
 pub mod plot_frame;
 pub mod plot_marks;

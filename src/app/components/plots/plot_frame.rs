@@ -28,6 +28,9 @@ pub struct PlotFrameProps {
     /// the link that reproduces it); none: the plot alone.
     #[prop_or_default]
     pub caption: Rc<Vec<String>>,
+    /// Inputs of the view drawn above the plot (its GPU range).
+    #[prop_or_default]
+    pub controls: Html,
 }
 
 /// The figure.
@@ -150,6 +153,7 @@ fn frame(props: &PlotFrameProps, body: Html) -> Html {
     html! {
         <figure id={props.id.clone()} class="plot">
             <figcaption><strong>{ &props.title }</strong>{ " " }<span class="quiet">{ &props.summary }</span></figcaption>
+            { props.controls.clone() }
             { body }
         </figure>
     }

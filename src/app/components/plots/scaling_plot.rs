@@ -4,6 +4,7 @@ use yew::prelude::*;
 
 use crate::app::charts::scaling;
 use crate::app::components::page::media::use_canvas;
+use crate::app::components::plots::gpu_range::GpuRange;
 use crate::app::components::plots::plot_frame::PlotFrame;
 use crate::app::components::{AnswerProps, Same};
 
@@ -14,15 +15,17 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
     let canvas = use_canvas();
     let answer = &props.answer;
     let compare = answer.view().compare_editions;
+    let range = answer.view().gpu_range;
     let deps = (
         Same(answer.results.clone()),
         Same(answer.scenario.clone()),
         compare,
         canvas,
+        range,
     );
-    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, canvas)| {
+    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, canvas, range)| {
         let other = if *compare { results.other_sweep(scenario) } else { &[] };
-        scaling::draw(&scaling::data(results, other), *canvas)
+        scaling::draw(&scaling::data(results, other, *range), *canvas)
     });
     let summary = match &answer.question().run.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => {
@@ -36,5 +39,6 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
         }
     };
     let caption = crate::app::components::caption(answer, "Scaling");
-    html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} /> }
+    let controls = html! { <GpuRange answer={answer.clone()} /> };
+    html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} {controls} /> }
 }

@@ -2,6 +2,7 @@
 //! explanations of every number, the strategy's diagram and exports.
 
 pub mod after_ranking;
+pub mod bar_inputs;
 pub mod edition_note;
 pub mod explain_button;
 pub mod explain_panel;

@@ -1,11 +1,13 @@
 //! `#summary`: the compact bar at the top of the page that stays in view:
-//! which network on which cluster, the GPU budget (editable there), and
+//! which network on which cluster, the GPU budget (editable there), the
+//! other inputs that decide the answer ([`BarInputs`]), and
 //! the verdict (the best strategy and its epoch), which is all a screen
 //! reader announces when the results change.
 
 use yew::prelude::*;
 
 use crate::app::components::page::media::{SHORT_SCREEN, use_media};
+use crate::app::components::results::bar_inputs::BarInputs;
 use crate::app::components::results::explain_button::ExplainButton;
 use crate::app::components::results::explained_sentence::{Said, Span, limits, plain};
 use crate::app::components::use_app;
@@ -134,6 +136,7 @@ pub fn summary_bar() -> Html {
                     aria-invalid={error.to_string()} value={app.run.text(RunKey::Gpus)} {oninput} {onchange} />
                 { " GPUs" }
             </label>
+            <BarInputs />
             <span id="verdict" class="verdict" role="status" aria-live="polite">{ said }</span>
         </div>
     }

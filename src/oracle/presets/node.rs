@@ -1,0 +1,324 @@
+//! One node built from any GPU this tool knows: a workstation or a single
+//! server, named by a key such as `node:4:pcie4:RTX 4090` (GPUs, link,
+//! GPU), which `--cluster`, the JSON document and the share link carry as
+//! they carry a preset's key.
+//!
+//! **The link between the GPUs** (each way, per GPU):
+//! - PCIe x16: 15.75 GB/s (3.0), 31.5 GB/s (4.0), 63 GB/s (5.0): 8, 16
+//!   and 32 GT/s a lane with 128b/130b encoding (PCI-SIG's base
+//!   specifications 3.0-5.0), 16 lanes. A ring step takes NCCL's PCI
+//!   latency with its Simple protocol, 5.7 µs (NVIDIA/nccl
+//!   `src/graph/tuning.cc`, `hwLat[PCI][RING][SIMPLE]`). GeForce cards of
+//!   the Ada and later generations have no peer-to-peer over PCIe (the
+//!   driver disables it): NCCL stages through host memory and reaches
+//!   less than the link, which this link's figure does not say.
+//! - NVLink through NVSwitch, for the SXM parts: each GPU's datasheet
+//!   figure, half of it each way: V100 SXM2 300 GB/s (150 each way), A100
+//!   SXM4 600 GB/s, H100 / H200 / H20 900 GB/s, H800 400 GB/s, Blackwell
+//!   1.8 TB/s. A ring step takes NCCL's NVLink latency,
+//!   [`NCCL_NVLINK_STEP_S`].
+//!
+//! Everything else is the GPU's (its row of [`devices`]: rates half its
+//! dense peaks as every preset's, its memory, its kernels) and the presets'
+//! framework figures (reserved memory, workspace). One node: no traffic
+//! leaves it, and its NIC (one 200 Gb/s port, assumed) is never used.
+
+use super::clusters::{NCCL_NVLINK_STEP_S, rates};
+use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
+use crate::oracle::model::devices::{self, Architecture, DEVICES, Device, SUSTAINED};
+use crate::oracle::model::errors::{InputError, OracleError, Rule};
+use crate::oracle::model::facts::{AllreduceAlgorithm, FRAMEWORK_MEMORY, RESERVED_BYTES, RealisticFacts};
+use crate::oracle::model::names::named_enum;
+use crate::oracle::model::practice::Precision;
+
+named_enum! {
+    /// How the GPUs of a node are linked.
+    pub enum NodeLink {
+        /// PCIe 3.0 x16.
+        Pcie3 => ("pcie3", "PCIe 3.0 x16"),
+        /// PCIe 4.0 x16.
+        Pcie4 => ("pcie4", "PCIe 4.0 x16"),
+        /// PCIe 5.0 x16.
+        Pcie5 => ("pcie5", "PCIe 5.0 x16"),
+        /// NVLink through NVSwitch (SXM parts).
+        Nvlink => ("nvlink", "NVLink"),
+    }
+}
+
+/// What every node key starts with.
+pub const PREFIX: &str = "node:";
+/// The most GPUs a node may hold (the largest NVLink domains of one
+/// chassis hold 8; PCIe servers up to 10 or 16).
+pub const MAX_NODE_GPUS: u64 = 16;
+/// NCCL's latency of one ring step over PCIe with its Simple protocol:
+/// 5.7 µs (NVIDIA/nccl `src/graph/tuning.cc`, `hwLat[PCI][RING][SIMPLE]`).
+pub const NCCL_PCI_STEP_S: f64 = 5.7e-6;
+/// PCIe x16 bandwidth each way, bytes/s, of generations 3, 4 and 5.
+const PCIE_X16_BYTES_PER_S: [f64; 3] = [15.75e9, 31.5e9, 63e9];
+
+/// A node of identical GPUs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Node {
+    /// The GPU.
+    pub gpu: &'static Device,
+    /// GPUs in the node.
+    pub gpus: u64,
+    /// How they are linked.
+    pub link: NodeLink,
+}
+
+/// NVLink bandwidth each way of an SXM part, bytes/s; `None` for a GPU
+/// that is not one (a PCIe card, a workstation or GeForce card, AMD).
+pub fn nvlink_bytes_per_s(gpu: &Device) -> Option<f64> {
+    let name = gpu.name.to_ascii_uppercase();
+    let pcie = name.contains("PCIE") || name.contains("NVL");
+    match gpu.architecture {
+        Architecture::Volta | Architecture::AmpereGa100 if name.contains("SXM") => Some(match gpu.architecture {
+            Architecture::Volta => 150e9,
+            _ => 300e9,
+        }),
+        Architecture::Hopper if !pcie && name.contains("H800") => Some(200e9),
+        Architecture::Hopper if !pcie => Some(450e9),
+        Architecture::Blackwell => Some(900e9),
+        _ => None,
+    }
+}
+
+impl Node {
+    /// A node of `gpus` GPUs called `gpu` (a name of the table, or one
+    /// `nvidia-smi` or PyTorch prints), linked by `link`.
+    ///
+    /// # Errors
+    /// [`Rule::UnknownGpu`] on `gpu` (with the nearest names);
+    /// [`Rule::CountTooSmall`] / [`Rule::CountTooLarge`] on `gpus` (1 to
+    /// [`MAX_NODE_GPUS`]); [`Rule::Misplaced`] on `link` for NVLink on a
+    /// GPU that has no NVLink switch.
+    pub fn new(gpu: &str, gpus: u64, link: NodeLink) -> Result<Self, InputError> {
+        let device = DEVICES
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(gpu.trim()))
+            .or_else(|| devices::device(gpu, None))
+            .ok_or_else(|| devices::unknown(gpu))?;
+        if gpus == 0 {
+            return Err(InputError::new("gpus", Rule::CountTooSmall { min: 1, found: 0 }));
+        }
+        if gpus > MAX_NODE_GPUS {
+            return Err(InputError::new(
+                "gpus",
+                Rule::CountTooLarge {
+                    max: MAX_NODE_GPUS,
+                    found: gpus,
+                },
+            ));
+        }
+        if link == NodeLink::Nvlink && nvlink_bytes_per_s(device).is_none() {
+            return Err(InputError::new(
+                "link",
+                Rule::Misplaced {
+                    instead: format!(
+                        "PCIe: the {} has no NVLink switch (only SXM parts of V100, A100, H100, H200 and Blackwell do)",
+                        device.name
+                    ),
+                },
+            ));
+        }
+        Ok(Self {
+            gpu: device,
+            gpus,
+            link,
+        })
+    }
+
+    /// The node of a key `node:GPUS:LINK:GPU`.
+    ///
+    /// # Errors
+    /// [`Rule::Unknown`] on `cluster` for a key of another shape or an
+    /// unknown link; those of [`Node::new`].
+    pub fn parse(key: &str) -> Result<Self, OracleError> {
+        let bad = || {
+            InputError::new(
+                "cluster",
+                Rule::Unknown {
+                    what: "node".into(),
+                    found: key.into(),
+                    expected: format!(
+                        "node:GPUS:LINK:GPU with LINK one of {}, e.g. node:4:pcie4:RTX 4090",
+                        NodeLink::ALL.map(NodeLink::name).join(", ")
+                    ),
+                },
+            )
+        };
+        let rest = key.trim().strip_prefix(PREFIX).ok_or_else(bad)?;
+        let mut parts = rest.splitn(3, ':');
+        let (Some(gpus), Some(link), Some(gpu)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(bad().into());
+        };
+        let gpus = gpus.trim().parse::<u64>().map_err(|_| bad())?;
+        let link = NodeLink::from_name(link.trim()).ok_or_else(bad)?;
+        Ok(Self::new(gpu, gpus, link)?)
+    }
+
+    /// Its key (what [`Node::parse`] reads).
+    pub fn key(&self) -> String {
+        format!("{PREFIX}{}:{}:{}", self.gpus, self.link.name(), self.gpu.name)
+    }
+
+    /// Its name for people: `4x RTX 4090 (PCIe 4.0 x16)`.
+    pub fn title(&self) -> String {
+        format!("{}x {} ({})", self.gpus, self.gpu.name, self.link.label())
+    }
+
+    /// Bandwidth each way between two GPUs, bytes/s, and a ring step's
+    /// latency, s.
+    fn link_facts(&self) -> (f64, f64) {
+        match self.link {
+            NodeLink::Pcie3 => (PCIE_X16_BYTES_PER_S[0], NCCL_PCI_STEP_S),
+            NodeLink::Pcie4 => (PCIE_X16_BYTES_PER_S[1], NCCL_PCI_STEP_S),
+            NodeLink::Pcie5 => (PCIE_X16_BYTES_PER_S[2], NCCL_PCI_STEP_S),
+            NodeLink::Nvlink => (nvlink_bytes_per_s(self.gpu).unwrap_or(0.0), NCCL_NVLINK_STEP_S),
+        }
+    }
+
+    /// The cluster: this one node.
+    ///
+    /// # Formula
+    /// `R` and the precision rates: the GPU's dense peaks × [`SUSTAINED`];
+    /// `M`: its memory; `n = P_max` = the GPUs; the intra-node link as
+    /// [`Node::link_facts`]; the realistic facts as the DGX presets' (NCCL's
+    /// best Allreduce, the GPU's kernels and half its memory bandwidth).
+    pub fn spec(&self) -> ClusterSpec {
+        let (fp32, by_precision) = rates(self.gpu.peaks);
+        let (link_bytes_per_s, link_latency_s) = self.link_facts();
+        ClusterSpec {
+            name: self.title(),
+            source: format!(
+                "{}; link: {} ({}); rates and bandwidth half the peaks as ABCI's measured R; 781 MiB reserved (pytorch/pytorch#34323); one node, its NIC unused",
+                self.gpu.source,
+                self.link.label(),
+                match self.link {
+                    NodeLink::Nvlink => "the GPU's datasheet NVLink bandwidth, half each way; NCCL's 3.4 µs ring step",
+                    _ => "PCI-SIG: 8, 16 or 32 GT/s a lane, 128b/130b, 16 lanes; NCCL's 5.7 µs PCI ring step",
+                }
+            ),
+            gpu: Some(self.gpu.name.into()),
+            datasheet: None,
+            gpu_flops_per_s: fp32,
+            gpu_memory_bytes: self.gpu.memory_bytes,
+            gpus_per_node: self.gpus,
+            max_gpus: self.gpus,
+            intra_node: LinkSpec {
+                bandwidth_bytes_per_s: link_bytes_per_s,
+                latency_s: link_latency_s,
+            },
+            nic: LinkSpec {
+                bandwidth_bytes_per_s: 25e9,
+                latency_s: 1e-6,
+            },
+            nics_per_node: 1,
+            switch_levels: vec![SwitchLevelSpec {
+                name: "none (one node)".into(),
+                span_nodes: None,
+                latency_s: 0.0,
+            }],
+            gpu_flops_by_precision: by_precision,
+            realistic: RealisticFacts {
+                memory_bandwidth_bytes_per_s: Some(self.gpu.memory_bandwidth_bytes_per_s * SUSTAINED),
+                allreduce: Some(AllreduceAlgorithm::Best),
+                nic_sharing: Some(1),
+                halo_transport: None,
+                reserved_bytes: Some(RESERVED_BYTES),
+                kernels: Some(self.gpu.kernels()),
+                framework_memory: Some(FRAMEWORK_MEMORY),
+                intra_node_bus_bandwidth_bytes_per_s: None,
+                nic_bus_bandwidth_bytes_per_s: None,
+                in_network_reduction: None,
+            },
+        }
+    }
+}
+
+/// The precision people train in on a GPU of this architecture, and why.
+///
+/// # Formula
+/// FP16 mixed precision where the GPU has matrix units (tensor cores,
+/// matrix cores), else FP32.
+pub fn usual_precision(architecture: Architecture) -> (Precision, &'static str) {
+    if architecture.has_matrix_units() {
+        (
+            Precision::Fp16,
+            "mixed precision with FP16, what people train CNNs in on GPUs with tensor or matrix cores (torch.autocast's default on CUDA and ROCm; NVIDIA's MLPerf Training CNN submissions on V100, A100 and H100)",
+        )
+    } else {
+        (
+            Precision::Fp32,
+            "FP32: this GPU has no tensor or matrix cores, so FP16 runs no faster on it",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::model::cluster::Cluster;
+
+    #[test]
+    fn a_key_round_trips_and_builds_a_valid_one_node_cluster() {
+        let node = Node::parse("node:4:pcie4:RTX 4090").unwrap();
+        assert_eq!(node.gpu.name, "RTX 4090");
+        assert_eq!(Node::parse(&node.key()).unwrap(), node);
+        let cluster = Cluster::new(node.spec()).unwrap();
+        assert_eq!(cluster.spec().max_gpus, 4);
+        assert_eq!(cluster.spec().gpus_per_node, 4);
+        assert_eq!(cluster.spec().intra_node.bandwidth_bytes_per_s, 31.5e9);
+        assert_eq!(cluster.gpu_memory_bytes(), 24e9);
+        assert_eq!(node.title(), "4x RTX 4090 (PCIe 4.0 x16)");
+    }
+
+    #[test]
+    fn every_gpu_builds_a_node_on_every_link_it_has() {
+        for device in DEVICES.iter() {
+            for link in NodeLink::ALL {
+                match Node::new(device.name, 8, link) {
+                    Ok(node) => {
+                        Cluster::new(node.spec()).unwrap_or_else(|e| panic!("{}: {e}", node.key()));
+                        assert_eq!(Node::parse(&node.key()).unwrap(), node, "{}", node.key());
+                    }
+                    Err(e) => {
+                        assert_eq!(link, NodeLink::Nvlink, "{}: {e}", device.name);
+                        assert_eq!(e.field.to_string(), "link");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nvlink_is_for_sxm_parts_with_their_datasheet_bandwidth() {
+        let each_way = |name: &str| nvlink_bytes_per_s(devices::device(name, None).unwrap());
+        assert_eq!(each_way("A100-SXM4-80GB"), Some(300e9));
+        assert_eq!(each_way("H100-SXM5-80GB"), Some(450e9));
+        assert_eq!(each_way("V100-SXM2-16GB"), Some(150e9));
+        assert_eq!(each_way("B200"), Some(900e9));
+        assert_eq!(each_way("H100-PCIE-80GB"), None);
+        assert_eq!(each_way("RTX 4090"), None);
+        assert_eq!(each_way("MI300X"), None);
+    }
+
+    #[test]
+    fn bad_keys_name_the_field_and_the_rule() {
+        let message = |key: &str| Node::parse(key).unwrap_err().to_string();
+        assert!(message("node:4:pcie9:RTX 4090").contains("node:GPUS:LINK:GPU"));
+        assert!(message("node:x:pcie4:RTX 4090").contains("node:GPUS:LINK:GPU"));
+        assert!(message("node:0:pcie4:RTX 4090").starts_with("gpus: must be at least 1"));
+        assert!(message("node:17:pcie4:RTX 4090").starts_with("gpus: must be at most 16"));
+        assert!(message("node:4:pcie4:RTX 9999").starts_with("gpu: is not a GPU"));
+        assert!(message("node:4:nvlink:RTX 4090").starts_with("link: does not belong here"));
+    }
+
+    #[test]
+    fn the_usual_precision_follows_the_matrix_units() {
+        assert_eq!(usual_precision(Architecture::Hopper).0, Precision::Fp16);
+        assert_eq!(usual_precision(Architecture::Volta).0, Precision::Fp16);
+        assert_eq!(usual_precision(Architecture::Pascal).0, Precision::Fp32);
+    }
+}
