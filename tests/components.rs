@@ -14,7 +14,7 @@ use paradl::app::components::results::ranking_table::{RankingTable, RankingTable
 use paradl::app::input::document::Document;
 use paradl::app::reference::shipped_files::{self, Shipped};
 use paradl::app::state::AppState;
-use paradl::oracle::{Batch, Config, Objective, RankBy, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Config, Objective, RankBy, RunSpec, Strategy, presets, units};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, MouseEvent};
@@ -103,6 +103,7 @@ async fn ranking_rows_carry_the_engines_numbers() {
     let root = mount::<RankingTable>(RankingTableProps {
         ranking: ranking.clone(),
         calibration: None,
+        like_the_runs: true,
     });
     until("the rows", || count(&root, "#ranking tbody tr") > 0).await;
     assert_eq!(count(&root, "#ranking tbody tr"), ranking.len() as u32);
@@ -127,6 +128,35 @@ async fn ranking_rows_carry_the_engines_numbers() {
 }
 
 #[wasm_bindgen_test]
+async fn beside_a_time_unlike_the_abci_runs_is_the_band_of_its_gpu_class() {
+    let scenario = presets::scenario("resnet50", "dgx-h100").expect("preset");
+    let mut run = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+    run.precision = paradl::oracle::Precision::Fp16;
+    let ranking = scenario.rank(&run, RankBy::Time).points;
+    let root = mount::<RankingTable>(RankingTableProps {
+        ranking: ranking.clone(),
+        calibration: None,
+        like_the_runs: false,
+    });
+    until("the rows", || count(&root, "#ranking tbody tr") > 0).await;
+    let badge = root
+        .query_selector("#ranking tr[data-strategy=data] .track")
+        .expect("query")
+        .expect("a badge")
+        .text_content()
+        .unwrap_or_default();
+    let band = ranking[0].band.clone().expect("a band");
+    assert_eq!(
+        badge,
+        format!(
+            "{}–{}",
+            units::seconds(band.low * ranking[0].total_s),
+            units::seconds(band.high * ranking[0].total_s)
+        )
+    );
+}
+
+#[wasm_bindgen_test]
 async fn plot_frame_shows_numbers_on_hover() {
     let drawn = Drawn {
         width: 760,
@@ -144,6 +174,7 @@ async fn plot_frame_shows_numbers_on_hover() {
         drawn: Rc::new(Ok(drawn)),
         onpick: None,
         caption: Rc::default(),
+        controls: yew::Html::default(),
     });
     until("the plot", || count(&root, ".overlay .mark") == 2).await;
     assert_eq!(count(&root, ".overlay .pickable"), 0, "nothing to pick without onpick");
@@ -215,6 +246,7 @@ async fn plot_marks_can_be_picked_by_click_and_enter() {
         drawn: Rc::new(Ok(drawn)),
         onpick: Some(Callback::from(move |i: usize| sink.borrow_mut().push(i))),
         caption: Rc::default(),
+        controls: yew::Html::default(),
     });
     until("the marks", || count(&root, ".overlay .mark.pickable") == 2).await;
     let second = root
@@ -596,6 +628,7 @@ async fn an_exported_svg_carries_its_caption() {
             "Scaling: ResNet50 on ABCI, 64 GPUs, 32 samples per GPU, realistic edition".into(),
             "ParaDL oracle · http://host/?s=abc".into(),
         ]),
+        controls: yew::Html::default(),
     });
     until("the plot", || count(&root, ".download-svg") == 1).await;
     let button: web_sys::HtmlElement = find(&root, ".download-svg").dyn_into().expect("a button");

@@ -1,5 +1,5 @@
 //! Editing a view: model, cluster, GPUs, bad values, the edition and a
-//! calibration, training practice, a preset's typical run, one strategy's
+//! calibration, training practice, a preset's usual run, one strategy's
 //! charts.
 
 use super::*;
@@ -25,11 +25,13 @@ async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
 
     let cluster = client.find(Locator::Css("#cluster")).await.expect("#cluster");
     cluster.select_by_value("dgx-a100").await.expect("selected");
-    ranking_becomes(&client, &cli_ranking("vgg16", "dgx-a100", 64, "32")).await;
+    // an A100 cluster is picked with the precision people train in on it
+    ranking_becomes(&client, &cli_ranking_in("vgg16", "dgx-a100", 64, "32", "fp16")).await;
+    page::text_once(&client, "#applied", "FP16 mixed precision").await;
 
     let memory = page::html(&client, "#memory-plot").await;
     page::type_into(&client, "#gpus", "256").await;
-    ranking_becomes(&client, &cli_ranking("vgg16", "dgx-a100", 256, "32")).await;
+    ranking_becomes(&client, &cli_ranking_in("vgg16", "dgx-a100", 256, "32", "fp16")).await;
     assert_ne!(page::html(&client, "#memory-plot").await, memory);
 
     let url = client.current_url().await.expect("a URL").to_string();
@@ -40,7 +42,7 @@ async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
 
     // back (or undo) returns to the views made, forward (or redo) again
     client.back().await.expect("back");
-    let dgx_64 = cli_ranking("vgg16", "dgx-a100", 64, "32");
+    let dgx_64 = cli_ranking_in("vgg16", "dgx-a100", 64, "32", "fp16");
     ranking_becomes(&client, &dgx_64).await;
     assert_eq!(value(&client, "#gpus").await, "64");
     page::click(&client, "#undo").await;
@@ -49,7 +51,7 @@ async fn changing_model_cluster_and_gpus_updates_ranking_and_plots() {
     page::click(&client, "#redo").await;
     ranking_becomes(&client, &dgx_64).await;
     client.forward().await.expect("forward");
-    ranking_becomes(&client, &cli_ranking("vgg16", "dgx-a100", 256, "32")).await;
+    ranking_becomes(&client, &cli_ranking_in("vgg16", "dgx-a100", 256, "32", "fp16")).await;
     assert_eq!(value(&client, "#gpus").await, "256");
     client.close().await.ok();
 }
@@ -257,19 +259,24 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
-async fn a_preset_offers_its_typical_run_and_a_phone_sees_results_first() {
+async fn a_preset_brings_its_usual_run_and_a_phone_sees_results_first() {
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
     let model = client.find(Locator::Css("#model")).await.expect("#model");
     model.select_by_value("cosmoflow").await.expect("selected");
-    page::click(&client, "#typical-run").await;
+    // picked, CosmoFlow runs as it is trained: a quarter of a sample per GPU
     ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "0.25")).await;
     assert_eq!(value(&client, "#samples-per-gpu").await, "0.25");
     assert!(
-        client.find(Locator::Css("#typical-run")).await.is_err(),
+        client.find(Locator::Css("#usual-run")).await.is_err(),
         "offered only while not in use"
     );
+    // changed away from it, the usual run is offered again
+    page::type_into(&client, "#samples-per-gpu", "2").await;
+    ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "2")).await;
+    page::click(&client, "#usual-run").await;
+    ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "0.25")).await;
 
     // a phone: no sideways scroll, and the ranking above the inputs
     client.set_window_size(390, 844).await.expect("resized");

@@ -90,8 +90,9 @@ async fn the_built_app_works_under_a_sub_path_and_offline_after_a_first_visit() 
     client.close().await.ok();
 }
 
-/// Runs axe-core (npm, `node_modules/axe-core`) on the page: the WCAG 2 A
-/// and AA rules' violations as `(rule, impact, nodes)`.
+/// Runs axe-core (npm, `node_modules/axe-core`) on the page: the WCAG 2.0,
+/// 2.1 and 2.2 A and AA rules' violations (target size and contrast among
+/// them) as `(rule, impact, nodes)`.
 pub(crate) async fn accessibility_audit(client: &Client) -> Vec<(String, String, u64)> {
     let axe = std::fs::read_to_string(format!(
         "{}/node_modules/axe-core/axe.min.js",
@@ -104,7 +105,7 @@ pub(crate) async fn accessibility_audit(client: &Client) -> Vec<(String, String,
         .expect("axe loaded");
     let found = client
         .execute_async(
-            "const done = arguments[0]; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] }).then(r => done(r.violations.map(v => [v.id, v.impact || '', v.nodes.length])));",
+            "const done = arguments[0]; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }).then(r => done(r.violations.map(v => [v.id, v.impact || '', v.nodes.length])));",
             vec![],
         )
         .await
@@ -123,6 +124,21 @@ pub(crate) async fn accessibility_audit(client: &Client) -> Vec<(String, String,
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Fails on a critical or serious violation of the audit, naming `what`
+/// was audited.
+async fn assert_no_serious_violations(client: &Client, what: &str) {
+    let found = accessibility_audit(client).await;
+    eprintln!("axe-core (WCAG 2.2 A and AA) violations on {what}: {found:?}");
+    let serious: Vec<_> = found
+        .iter()
+        .filter(|(_, impact, _)| impact == "critical" || impact == "serious")
+        .collect();
+    assert!(
+        serious.is_empty(),
+        "{what}: critical or serious violations: {serious:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -151,16 +167,12 @@ async fn the_page_passes_an_accessibility_audit() {
     for term in ["data+spatial", "halo", "weight_allgather"] {
         assert!(glossary.contains(&format!("data-term=\"{term}\"")), "{term}");
     }
-    let found = accessibility_audit(&client).await;
-    eprintln!("axe-core (WCAG 2 A and AA) violations: {found:?}");
-    let serious: Vec<_> = found
-        .iter()
-        .filter(|(_, impact, _)| impact == "critical" || impact == "serious")
-        .collect();
-    assert!(
-        serious.is_empty(),
-        "critical or serious accessibility violations: {serious:?}"
-    );
+    assert_no_serious_violations(&client, "the default page, every section open").await;
+    // a lesson revealed, on a phone
+    page::viewport(&client, 390, 844).await;
+    open(&client, &format!("{}?lesson=memory-wall", s.base)).await;
+    page::text_once(&client, ".lesson", "memory wall").await;
+    assert_no_serious_violations(&client, "a lesson on a phone").await;
     client.close().await.ok();
 }
 
@@ -245,9 +257,12 @@ pub(crate) async fn first_view_files(client: &Client) -> Vec<(String, f64, f64)>
 /// worker and the contract and measured runs fetched when opened, the first
 /// view measured 531 KB; the pre-rendered answer in the page (issue 27)
 /// added 30 KB of HTML, for 586 KB with `gzip -9` (556 KB with the zopfli
-/// copies `scripts/dev` writes). This holds the former, plus 5%, against
-/// growth.
-pub(crate) const FIRST_VIEW_BUDGET_BYTES: f64 = 615_000.0;
+/// copies `scripts/dev` writes), held at 615 KB; features since brought it
+/// to 613 KB, and issue 51's inputs (the bar's, a node built from any of
+/// 146 GPUs, the plot's GPU range, the planner's memory budget, the
+/// largest batches that fit) 17 KB more: 630 KB measured. This holds that,
+/// plus 2%, against growth.
+pub(crate) const FIRST_VIEW_BUDGET_BYTES: f64 = 643_000.0;
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]

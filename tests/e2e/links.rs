@@ -28,7 +28,7 @@ async fn a_shared_link_reproduces_the_view_in_a_fresh_browser() {
     // typing passes through other valid values ("1", "12"): wait for the last
     page::type_into(&first, "#gpus", "128").await;
     page::type_into(&first, "#samples-per-gpu", "16").await;
-    let rows = ranking_becomes(&first, &cli_ranking("alexnet", "dgx-h100", 128, "16")).await;
+    let rows = ranking_becomes(&first, &cli_ranking_in("alexnet", "dgx-h100", 128, "16", "fp16")).await;
     let href = page::share_link(&first, |_| true).await;
     first.close().await.ok();
 

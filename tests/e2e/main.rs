@@ -6,6 +6,7 @@
 mod editing;
 mod explaining;
 mod first_visit;
+mod four_users;
 mod importing;
 mod lessons;
 mod links;
@@ -35,6 +36,23 @@ fn cli_ranking(model: &str, cluster: &str, gpus: u64, samples_per_gpu: &str) -> 
         &gpus.to_string(),
         "--samples-per-gpu",
         samples_per_gpu,
+    ])
+}
+
+/// What `paradl rank` prints for a view in `precision` (a cluster of
+/// tensor-core GPUs is picked with FP16 mixed precision).
+fn cli_ranking_in(model: &str, cluster: &str, gpus: u64, samples_per_gpu: &str, precision: &str) -> Vec<Row> {
+    cli_rank(&[
+        "--model",
+        model,
+        "--cluster",
+        cluster,
+        "--gpus",
+        &gpus.to_string(),
+        "--samples-per-gpu",
+        samples_per_gpu,
+        "--precision",
+        precision,
     ])
 }
 

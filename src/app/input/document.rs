@@ -22,9 +22,9 @@ pub struct Document {
 /// Every key a document may hold, for the link's check that refuses keys
 /// it does not know (serde's flattening cannot). A test holds the list to
 /// what serde writes.
-pub const KEYS: [&str; 25] = [
+pub const KEYS: [&str; 27] = [
     "m", "n", "c", "k", "g", "b", "mb", "d", "sg", "p2", "f", "pr", "op", "z", "rc", "ov", "bk", "s", "cal", "ex",
-    "dr", "pl", "pg", "po", "ce",
+    "dr", "pl", "pg", "po", "pm", "gr", "ce",
 ];
 
 impl Document {
@@ -68,11 +68,13 @@ mod tests {
             explaining: Some(ExplainTarget::new(Strategy::Data, 8, Quantity::Total)),
             drawing: Some(Strategy::Data),
             compare_editions: true,
+            gpu_range: Some((64, 1024)),
             ..View::default()
         };
         view.plan.open = true;
         view.plan.gpus = Some(512);
         view.plan.objective = Objective::Memory;
+        view.plan.memory_bytes = Some(40e9);
         let mut doc = Document { question, view };
         // the other source of each: a preset, a custom cluster
         doc.question.cluster = ClusterSource::Custom(Box::new(presets::cluster("abci").unwrap().spec().clone()));

@@ -86,6 +86,30 @@ pub async fn fetch_bytes(address: &str) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
+/// Scrolls `element` to the top of the window: right under the summary
+/// bar where the bar stays in view (a phone's sticky bar, whose height
+/// varies with its names and verdict), so that nothing of it hides there.
+pub fn bring_to_top(element: &web_sys::Element) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let sticky = window
+        .document()
+        .and_then(|d| d.get_element_by_id("summary"))
+        .filter(|bar| {
+            window
+                .get_computed_style(bar)
+                .ok()
+                .flatten()
+                .and_then(|style| style.get_property_value("position").ok())
+                .as_deref()
+                == Some("sticky")
+        });
+    let below = sticky.map_or(0.0, |bar| bar.get_bounding_client_rect().height());
+    let top = element.get_bounding_client_rect().top() + window.scroll_y().unwrap_or(0.0) - below;
+    window.scroll_to_with_x_and_y(0.0, top.max(0.0));
+}
+
 /// Moves through the page's history: back (`-1`, undo) or forward (`1`,
 /// redo).
 pub fn go(steps: i32) {

@@ -279,6 +279,27 @@ mod tests {
     }
 
     #[test]
+    fn a_node_a_plot_range_and_a_memory_budget_round_trip_and_bad_ones_are_refused() {
+        let mut doc = with(|q| q.cluster = ClusterSource::Preset("node:4:pcie4:RTX 4090".into()));
+        doc.view.gpu_range = Some((64, 1024));
+        doc.view.plan.memory_bytes = Some(24e9);
+        let text = encode(&doc);
+        assert!(text.len() < 120, "{text}");
+        assert_eq!(decode(&text).unwrap(), doc);
+        for bad in [Some((0, 8)), Some((64, 64)), Some((1024, 64)), Some((1, MAX_GPUS + 1))] {
+            doc.view.gpu_range = bad;
+            assert!(matches!(decode(&encode(&doc)), Err(LinkError::Invalid(_))), "{bad:?}");
+        }
+        doc.view.gpu_range = None;
+        for bad in [0.0, -1.0, 1e300] {
+            doc.view.plan.memory_bytes = Some(bad);
+            assert!(decode(&encode(&doc)).is_err(), "{bad}");
+        }
+        let unknown = with(|q| q.cluster = ClusterSource::Preset("node:4:pcie4:RTX 9999".into()));
+        assert!(decode(&encode(&unknown)).is_err());
+    }
+
+    #[test]
     fn links_are_compact() {
         let preset = encode(&with(|q| {
             q.model = ModelSource::Preset("vgg16".into());

@@ -245,8 +245,13 @@ impl AppState {
                 match a {
                     ClusterAction::Pick(key) => {
                         if let Ok(c) = ClusterEditor::from_source(&ClusterSource::Preset(key.clone())) {
+                            let largest = c.base().max_gpus;
                             *cluster = c;
-                            self.applied = self.run.use_usual_precision(&key);
+                            let said: Vec<String> = [self.run.use_usual_precision(&key), self.run.fit_gpus(largest)]
+                                .into_iter()
+                                .flatten()
+                                .collect();
+                            self.applied = (!said.is_empty()).then(|| said.join(" "));
                         }
                     }
                     ClusterAction::Edit(key, text) => cluster.edit(key, text),
@@ -765,6 +770,8 @@ mod tests {
             ClusterSource::Preset("node:2:pcie4:GeForce GTX 1080 Ti".into())
         );
         assert_eq!(answer.scenario.cluster().spec().max_gpus, 2);
+        assert_eq!(answer.results.gpus, 2, "the budget fits the node");
+        assert!(state.applied.as_deref().unwrap().contains("GPUs set to 2"));
         assert_eq!(
             answer.question().run.precision,
             crate::oracle::Precision::Fp32,

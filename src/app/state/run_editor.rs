@@ -115,6 +115,17 @@ impl RunEditor {
         ))
     }
 
+    /// Runs on at most `largest` GPUs (a cluster's size); what changed, in
+    /// one line, or `None` when the budget already fits.
+    pub fn fit_gpus(&mut self, largest: u64) -> Option<String> {
+        let before = self.text(RunKey::Gpus);
+        let gpus = before.trim().parse::<u64>().ok().filter(|g| *g > largest)?;
+        self.set(RunKey::Gpus, largest.to_string());
+        Some(format!(
+            "GPUs set to {largest}, all this cluster has. Undo puts back {gpus}."
+        ))
+    }
+
     /// Trains in the precision people use on the cluster of `key` (a
     /// preset or a node); what changed, in one line, or `None` when
     /// nothing did.

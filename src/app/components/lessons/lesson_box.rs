@@ -23,7 +23,7 @@ pub fn lesson_box() -> Html {
         let node = node.clone();
         use_effect_with(hiding, move |_| {
             if let Some(e) = node.cast::<web_sys::Element>() {
-                e.scroll_into_view();
+                crate::app::page::browser::bring_to_top(&e);
             }
         });
     }

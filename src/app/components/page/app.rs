@@ -122,7 +122,6 @@ pub fn app(props: &AppProps) -> Html {
             </header>
             <SummaryBar />
             <Notice message={state.notice.clone().map(AttrValue::from)} ondismiss={Some(ondismiss)} />
-            <Notice id="applied" message={state.applied.clone().map(AttrValue::from)} undo={state.can_undo()} />
             <main class="layout">
                 <aside class="inputs" onchange={oncommit}>
                     <Later id={INPUTS_NETWORK}>

@@ -41,7 +41,7 @@ pub fn use_media(query: &'static str) -> bool {
 /// tall, so that a plot fits under the ranking.
 pub const SHORT_SCREEN: &str = "(max-height: 560px) and (min-width: 700px)";
 /// A plot's height on a short screen, in SVG units.
-pub const SHORT_HEIGHT: u32 = 200;
+pub const SHORT_HEIGHT: u32 = 185;
 
 /// The canvas plots are drawn on for this screen: a phone's (narrow), a
 /// short screen's (as wide, [`SHORT_HEIGHT`] tall, the text as large), or

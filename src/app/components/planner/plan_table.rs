@@ -68,7 +68,7 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
         let cell = |v: Option<u64>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
         html! {
             <tr data-config={config_key(c)} data-strategy={c.strategy.name()} data-gpus={c.gpus.to_string()}
-                data-total-s={c.total_s.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
+                data-total-s={c.total_s.to_string()} data-memory-bytes={c.memory_bytes.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
                 title="Show this configuration in the main view">
                 <td>{ i + 1 }</td>
                 <th scope="row">{ c.strategy.name() }</th>

@@ -28,7 +28,9 @@ pub struct PlotFrameProps {
     /// the link that reproduces it); none: the plot alone.
     #[prop_or_default]
     pub caption: Rc<Vec<String>>,
-    /// Inputs of the view drawn above the plot (its GPU range).
+    /// What goes under the plot and its downloads: inputs of the view (the
+    /// GPU range) or what it shows in words (the largest batches that fit),
+    /// under it so that the plot keeps its place on a short screen.
     #[prop_or_default]
     pub controls: Html,
 }
@@ -153,8 +155,8 @@ fn frame(props: &PlotFrameProps, body: Html) -> Html {
     html! {
         <figure id={props.id.clone()} class="plot">
             <figcaption><strong>{ &props.title }</strong>{ " " }<span class="quiet">{ &props.summary }</span></figcaption>
-            { props.controls.clone() }
             { body }
+            { props.controls.clone() }
         </figure>
     }
 }

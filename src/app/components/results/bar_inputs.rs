@@ -1,5 +1,6 @@
-//! `#bar-inputs`: the inputs that decide the answer (network, cluster,
-//! samples per GPU, precision) in the summary bar, one tap away from the
+//! `#bar-inputs`: the network and cluster shown in the summary bar, whose
+//! names open the inputs that decide the answer (network, cluster,
+//! samples per GPU, precision), one tap away from the
 //! results wherever they are scrolled; the panels below keep every other
 //! input. Each sends the action its panel's input sends.
 
@@ -53,7 +54,14 @@ pub fn bar_inputs() -> Html {
     let batch_error = app.error(Key::Run(batch_key)).is_some();
     html! {
         <details id="bar-inputs" class="bar-inputs">
-            <summary>{ "Network, cluster, batch, precision" }</summary>
+            // the names are the toggle: no line of the bar is spent on it (a projector's bar shows "Inputs")
+            <summary title="Change the network, the cluster, the batch or the precision">
+                <span class="about">
+                    <strong>{ answer.scenario.network().name() }</strong>{ " on " }
+                    <strong>{ answer.scenario.cluster().name() }</strong>
+                </span>
+                <span class="short">{ "Inputs" }</span>
+            </summary>
             <div class="bar-panel">
                 <label>{ "Network" }
                     <select id="bar-model" onchange={onmodel}>

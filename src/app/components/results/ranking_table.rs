@@ -25,6 +25,11 @@ pub struct RankingTableProps {
     /// The calibration applied, if any (its runs are the track record).
     #[prop_or_default]
     pub calibration: Option<Calibration>,
+    /// Whether the ABCI runs of the track record resemble this question
+    /// (V100s in FP32, as they ran); else each time shows its band, from
+    /// published runs of its own GPU class and precision.
+    #[prop_or_default]
+    pub like_the_runs: bool,
 }
 
 /// The ranking as a table whose rows carry their numbers as data attributes.
@@ -50,13 +55,20 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 </>
             }
         };
-        let record = track_record::typical(p.strategy, p.edition, props.calibration.as_ref());
-        let epoch = record.map_or_else(
+        // how far such a time has been from measured ones: the ABCI runs' record where they
+        // resemble the question, else the band of published runs of its GPU class and precision
+        let record = track_record::typical(p.strategy, p.edition, props.calibration.as_ref())
+            .filter(|_| props.like_the_runs || props.calibration.is_some())
+            .map(|r| (format!("×{}", units::significant(r.factor, 2)), r.sentence(p.strategy)));
+        let band = || {
+            p.band.as_ref().map(|b| {
+                let (low, high) = (units::seconds(b.low * p.total_s), units::seconds(b.high * p.total_s));
+                (format!("{low}–{high}"), format!("likely {low} to {high}: {}", b.basis))
+            })
+        };
+        let epoch = record.or_else(band).map_or_else(
             || html! {},
-            |r| {
-                let text = format!("×{}", units::significant(r.factor, 2));
-                html! { <TrackBadge text={text} sentence={r.sentence(p.strategy)} /> }
-            },
+            |(text, sentence)| html! { <TrackBadge text={text} sentence={sentence} /> },
         );
         let parts: Vec<String> = Part::ALL
             .iter()
@@ -96,7 +108,11 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
         <table id="ranking" class="ranking">
             <caption>
                 { format!("Strategies at {gpus} GPUs, best first (time per ") }<Term id="epoch" />{ "). " }
-                <small><Term id="track-record" />{ ": how far this edition has typically been from measured runs of that strategy." }</small>
+                <small><Term id="track-record" />{ if props.like_the_runs || props.calibration.is_some() {
+                    ": how far this edition has typically been from measured runs of that strategy."
+                } else {
+                    ": where the measured time is likely to fall, from published runs of this GPU class and precision."
+                } }</small>
             </caption>
             <thead>
                 <tr>

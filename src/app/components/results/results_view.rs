@@ -48,6 +48,17 @@ fn plot(which: LessonPlot, answer: &Rc<Answer>) -> Html {
     }
 }
 
+/// Whether the measured ABCI runs behind the ranking's track record
+/// resemble the answer's question: V100s training in FP32, as they did.
+fn like_the_runs(answer: &Answer) -> bool {
+    let volta = answer
+        .scenario
+        .cluster()
+        .device()
+        .is_some_and(|g| g.architecture == crate::oracle::presets::devices::Architecture::Volta);
+    volta && answer.question().run.precision == crate::oracle::Precision::Fp32
+}
+
 /// The id of the part under the ranking that a lesson's plot is in.
 pub const FIRST_PART: &str = "results-first";
 /// The id of the part with the other plots, the findings, the diagram, the
@@ -66,7 +77,8 @@ pub fn results_view(props: &ResultsViewProps) -> Html {
     html! {
         <>
             <StaleNote />
-            <RankingTable ranking={answer.results.ranking.clone()} calibration={answer.results.calibration.clone()} />
+            <RankingTable ranking={answer.results.ranking.clone()} calibration={answer.results.calibration.clone()}
+                like_the_runs={like_the_runs(answer)} />
             if let Some(which) = first {
                 { part(FIRST_PART, settled.as_ref(), adopted[0].as_ref(), |answer| plot(which, answer)) }
             }

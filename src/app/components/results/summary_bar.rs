@@ -7,6 +7,7 @@
 use yew::prelude::*;
 
 use crate::app::components::page::media::{SHORT_SCREEN, use_media};
+use crate::app::components::page::notice::Notice;
 use crate::app::components::results::bar_inputs::BarInputs;
 use crate::app::components::results::explain_button::ExplainButton;
 use crate::app::components::results::explained_sentence::{Said, Span, limits, plain};
@@ -17,33 +18,53 @@ use crate::app::state::action::{Action, PageAction, RunAction};
 use crate::oracle::{Projection, Quantity, units};
 
 /// The verdict when a strategy fits, around its epoch: the words before
-/// the epoch, the best projection, and the words after it.
+/// the epoch, the best projection, and the words after it (a tie said as
+/// one).
 fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, String)> {
-    let best = ranking.iter().find(|p| p.feasible)?;
-    let fitting = ranking.iter().filter(|p| p.feasible).count();
+    let mut fitting = ranking.iter().filter(|p| p.feasible);
+    let best = fitting.next()?;
+    let count = ranking.iter().filter(|p| p.feasible).count();
+    let tie = fitting
+        .next()
+        .filter(|next| ties(best, next))
+        .map_or_else(String::new, |next| {
+            format!(
+                ", tied with {} at {}{}: their likely times overlap, so only measured runs can order them",
+                next.strategy.label(),
+                units::seconds(next.total_s),
+                band_words(next)
+            )
+        });
     Some((
         format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus),
         best,
         format!(
-            " per epoch{}; {fitting} of {} strategies fit.",
+            " per epoch{}{tie}; {count} of {} strategies fit.",
             band_words(best),
             ranking.len()
         ),
     ))
 }
 
+/// Whether two projections' likely epochs overlap (their bands, the
+/// engine's track record), so that which is faster is not known.
+///
+/// # Formula
+/// `high_a · T_a ≥ low_b · T_b` for the faster `a` (no band: never).
+pub fn ties(a: &Projection, b: &Projection) -> bool {
+    match (&a.band, &b.band) {
+        (Some(x), Some(y)) => x.high * a.total_s >= y.low * b.total_s,
+        _ => false,
+    }
+}
+
 /// The band of a projected epoch, in words: where measured epochs of runs
-/// like it fell (the engine's track record), or nothing in the ideal
-/// edition.
+/// like it fell (the engine's track record; its basis is in the number's
+/// explanation), or nothing in the ideal edition.
 fn band_words(p: &Projection) -> String {
     p.band.as_ref().map_or_else(String::new, |band| {
-        let whose = if band.runs > 0 {
-            format!("{} published runs of its GPU class", band.runs)
-        } else {
-            "no published run of its GPU class: the widest band".into()
-        };
         format!(
-            " (likely {} to {}: {whose})",
+            " (likely {} to {})",
             units::seconds(band.low * p.total_s),
             units::seconds(band.high * p.total_s)
         )
@@ -127,17 +148,48 @@ pub fn summary_bar() -> Html {
     let error = app.error(Key::Run(RunKey::Gpus)).is_some();
     html! {
         <div id="summary" class="summary-bar">
-            <span class="about">
-                <strong>{ answer.scenario.network().name() }</strong>{ " on " }
-                <strong>{ answer.scenario.cluster().name() }</strong>
-            </span>
+            <BarInputs />
             <label class="bar-gpus">
                 <input id="bar-gpus" type="text" inputmode="numeric" size="5" aria-label="GPU budget"
                     aria-invalid={error.to_string()} value={app.run.text(RunKey::Gpus)} {oninput} {onchange} />
                 { " GPUs" }
             </label>
-            <BarInputs />
-            <span id="verdict" class="verdict" role="status" aria-live="polite">{ said }</span>
+            // what a pick applied, beside the inputs it changed (in view wherever the page is scrolled)
+            <Notice id="applied" message={app.applied.clone().map(AttrValue::from)} undo={app.can_undo()} />
+            // a sentence: its number is a link in running text (exempt from the target size)
+            <span id="verdict" class="verdict said" role="status" aria-live="polite">{ said }</span>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{Batch, Precision, RankBy, RunSpec, Strategy, presets};
+
+    #[test]
+    fn a_gap_inside_the_likely_times_is_a_tie_said_as_one() {
+        let scenario = presets::scenario("resnet50", "dgx-h100").unwrap();
+        let mut run = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+        run.precision = Precision::Fp16;
+        let ranking = scenario.rank(&run, RankBy::Time).points;
+        let said = verdict(&ranking);
+        let fitting: Vec<&Projection> = ranking.iter().filter(|p| p.feasible).collect();
+        assert_eq!(said.contains("tied with"), ties(fitting[0], fitting[1]), "{said}");
+        // two runs 1.5x apart whose bands overlap are a tie; far apart, not
+        let mut a = fitting[0].clone();
+        let mut b = a.clone();
+        b.strategy = Strategy::DataFilter;
+        b.total_s = a.total_s * 1.5;
+        if let (Some(x), Some(y)) = (&mut a.band, &mut b.band) {
+            (x.low, x.high, y.low, y.high) = (0.8, 1.6, 0.8, 1.6);
+        }
+        let said = verdict(&[a.clone(), b.clone()]);
+        assert!(
+            said.contains(&format!("tied with {}", Strategy::DataFilter.label())),
+            "{said}"
+        );
+        b.total_s = a.total_s * 3.0;
+        assert!(!verdict(&[a, b]).contains("tied"));
     }
 }
