@@ -211,7 +211,8 @@ fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
     check_figures(scenario, spec, &p)
 }
 
-/// Every number a finding writes opens an explanation that shows it: a
+/// Every number a finding writes (a layer's name aside) opens an
+/// explanation that shows it: a
 /// bound's explanation its count and bound, an option's the memory of the
 /// run with the change, the memory's its total, capacity and share, the
 /// epoch's the communication's share of it; and the other edition's epoch
@@ -220,7 +221,17 @@ fn check_figures(scenario: &Scenario, spec: &RunSpec, p: &Projection) -> Vec<Str
     let mut checked = Vec::new();
     for finding in &p.bottlenecks {
         assert_eq!(finding.sentence.to_string(), finding.message);
-        let digits = finding.message.chars().filter(char::is_ascii_digit).count();
+        // a layer's name is a name: its digits are no figure
+        let in_names: usize = finding
+            .sentence
+            .pieces()
+            .iter()
+            .map(|piece| match piece {
+                paradl::oracle::Piece::Name(name) => name.chars().filter(char::is_ascii_digit).count(),
+                _ => 0,
+            })
+            .sum();
+        let digits = finding.message.chars().filter(char::is_ascii_digit).count() - in_names;
         let in_figures: usize = finding
             .sentence
             .figures()

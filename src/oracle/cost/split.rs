@@ -43,6 +43,8 @@ pub struct SplitPlan {
     pub parts: u64,
     /// Largest `q` the split set allows (0 when it is empty).
     pub bound: u64,
+    /// The layer whose extent sets [`SplitPlan::bound`] (the first such).
+    pub bound_layer: Option<usize>,
     pub axis: SplitAxis,
 }
 
@@ -61,7 +63,7 @@ impl SplitPlan {
     /// and dropout layers that lie before its last split layer (they run
     /// on the local slice); they do not bound it.
     pub fn new(costs: &[LayerCost], axis: SplitAxis, parts: u64, explicit: Option<&[bool]>, elementwise: bool) -> Self {
-        let (mut mask, bound) = match (explicit, axis) {
+        let (mut mask, (bound, bound_layer)) = match (explicit, axis) {
             (Some(mask), _) => {
                 let mask = mask.to_vec();
                 let bound = smallest_extent(costs, &mask, axis);
@@ -90,6 +92,7 @@ impl SplitPlan {
             mask,
             parts,
             bound,
+            bound_layer,
             axis,
         }
     }
@@ -140,26 +143,29 @@ impl SplitPlan {
     }
 }
 
-fn smallest_extent(costs: &[LayerCost], mask: &[bool], axis: SplitAxis) -> u64 {
+/// The smallest extent along `axis` of the layers `mask` splits, and the
+/// first layer that has it (`(0, None)` for an empty set).
+fn smallest_extent(costs: &[LayerCost], mask: &[bool], axis: SplitAxis) -> (u64, Option<usize>) {
     costs
         .iter()
         .zip(mask)
-        .filter(|(_, split)| **split)
-        .map(|(c, _)| axis.extent(c))
+        .enumerate()
+        .filter(|(_, (_, split))| **split)
+        .map(|(i, (c, _))| (axis.extent(c), i))
         .min()
-        .unwrap_or(0)
+        .map_or((0, None), |(extent, i)| (extent, Some(i)))
 }
 
-fn default_width_split(costs: &[LayerCost], parts: u64) -> (Vec<bool>, u64) {
+fn default_width_split(costs: &[LayerCost], parts: u64) -> (Vec<bool>, (u64, Option<usize>)) {
     let mut mask = vec![false; costs.len()];
-    let mut bound = 0;
+    let mut bound = (0, None);
     for (i, cost) in costs.iter().enumerate() {
         if cost.kind == LayerKind::Fc {
             break;
         }
         if cost.kind.is_conv() || cost.kind.is_pool() {
-            if bound == 0 {
-                bound = cost.width;
+            if bound.1.is_none() {
+                bound = (cost.width, Some(i));
             }
             if cost.width < parts {
                 break;

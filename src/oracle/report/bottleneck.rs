@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::MemoryParts;
 use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
+use crate::oracle::model::layer::Layer;
 use crate::oracle::model::run::RunSpec;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::quantity::Quantity;
@@ -82,6 +83,9 @@ pub enum FindingDetail {
         /// Its value.
         value: u64,
         bound: u64,
+        /// The layer whose size sets the bound (a split's), by name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        layer: Option<String>,
     },
     /// Pipeline stages of uneven time.
     PipelineImbalance {
@@ -246,6 +250,8 @@ pub struct Evidence<'a> {
     pub stages: Option<StageBalance>,
     /// Whether the gradient exchange already overlaps the backward pass.
     pub overlapped: bool,
+    /// The network's layers (a bound names the one that sets it).
+    pub layers: &'a [Layer],
 }
 
 /// Every finding, most severe first.
@@ -253,7 +259,7 @@ pub fn findings(evidence: &Evidence<'_>) -> Vec<Finding> {
     let mut found = Vec::new();
     found.extend(memory(evidence));
     found.extend(communication(evidence));
-    found.extend(evidence.bounds.iter().filter_map(scaling));
+    found.extend(evidence.bounds.iter().filter_map(|b| scaling(b, evidence.layers)));
     found.extend(evidence.stages.and_then(imbalance));
     found.extend(evidence.redundancy.and_then(redundant));
     found.sort_by_key(|f| std::cmp::Reverse(f.severity));
@@ -345,11 +351,18 @@ fn communication(e: &Evidence<'_>) -> Option<Finding> {
         .text(" of the epoch, ")
         .figure(units::percent(dominant_share), dominant_share, Quantity::Communication)
         .text(&format!(" of it {}{class}: {verdict}.", dominant.label()))
-        .text(if dominant == CommKind::GradientAllreduce && !e.overlapped {
-            " PyTorch's DDP, Horovod and MXNet overlap it with the backward pass by default, \
+        .text(match dominant {
+            CommKind::GradientAllreduce if !e.overlapped => {
+                " PyTorch's DDP, Horovod and MXNet overlap it with the backward pass by default, \
                  bucket by bucket: the overlap option (--overlap) hides part of it."
-        } else {
-            ""
+            }
+            // the textbook reason spatial parallelism stops scaling
+            CommKind::Halo => {
+                " A halo is the rows at a part's edges, as many whatever the number of parts, \
+                 while each part's compute shrinks with its slice: past a few parts the exchange \
+                 outweighs the compute it saves, and more GPUs make the epoch longer."
+            }
+            _ => "",
         });
     Some(Finding::new(
         severity,
@@ -446,16 +459,20 @@ pub fn against_bound(
     verdict: &str,
     bounded_by: &str,
     bound: u64,
+    layer: Option<&str>,
 ) -> Sentence {
     let quantity = Quantity::Bound(limit);
-    Sentence::new()
+    let sentence = Sentence::new()
         .figure(value.to_string(), value as f64, quantity)
         .text(&format!(" {counted} {verdict} {bounded_by} ("))
-        .figure(bound.to_string(), bound as f64, quantity)
-        .text(")")
+        .figure(bound.to_string(), bound as f64, quantity);
+    match layer {
+        Some(name) => sentence.text(", layer ").name(name).text(")"),
+        None => sentence.text(")"),
+    }
 }
 
-fn scaling(bound: &ScalingBound) -> Option<Finding> {
+fn scaling(bound: &ScalingBound, layers: &[Layer]) -> Option<Finding> {
     let (severity, verdict) = if bound.value > bound.bound {
         (Severity::Critical, "exceeds")
     } else if bound.value == bound.bound {
@@ -470,6 +487,7 @@ fn scaling(bound: &ScalingBound) -> Option<Finding> {
         Severity::Warning => "this strategy cannot scale further",
         Severity::Info => "little headroom is left",
     };
+    let layer = bound.layer.and_then(|i| layers.get(i)).map(|l| l.name().to_string());
     let sentence = against_bound(
         bound.limit,
         bound.value,
@@ -477,6 +495,7 @@ fn scaling(bound: &ScalingBound) -> Option<Finding> {
         verdict,
         bound.bounded_by,
         bound.bound,
+        layer.as_deref(),
     )
     .text(&format!(": {consequence}."));
     Some(Finding::new(
@@ -487,6 +506,7 @@ fn scaling(bound: &ScalingBound) -> Option<Finding> {
             bounded_by: bound.bounded_by,
             value: bound.value,
             bound: bound.bound,
+            layer,
         },
         sentence,
     ))
@@ -564,6 +584,7 @@ mod tests {
             redundancy: None,
             stages: None,
             overlapped: false,
+            layers: &[],
         }
     }
 
@@ -702,6 +723,7 @@ mod tests {
             value,
             bounded_by: "the fewest filters of a split layer",
             bound,
+            layer: None,
         };
         // 3 s of 13 s is under the 25% communication threshold; 8 of 64 is far from the bound
         let bounds = [bound(8, 64), bound(64, 64), bound(128, 64), bound(40, 64)];
@@ -712,6 +734,58 @@ mod tests {
             f[0].message,
             "128 GPUs exceeds the fewest filters of a split layer (64): this configuration is ruled out."
         );
+    }
+
+    #[test]
+    fn a_halo_bound_run_says_why_spatial_stops_scaling() {
+        let comm = Communication::of(CommKind::Halo, 20.0);
+        let found = findings(&evidence(&comm, &[]));
+        assert!(
+            found[0].message.contains("A halo is the rows at a part's edges"),
+            "{}",
+            found[0].message
+        );
+        let allreduce = findings(&evidence(&Communication::of(CommKind::GradientAllreduce, 20.0), &[]));
+        assert!(!allreduce[0].message.contains("halo"));
+    }
+
+    #[test]
+    fn a_split_limit_names_the_layer_that_sets_it() {
+        let scenario = crate::oracle::presets::scenario("resnet50", "abci").unwrap();
+        let run = RunSpec::new(
+            crate::oracle::Strategy::Spatial,
+            1024,
+            crate::oracle::Batch::SamplesPerGpu(32.0),
+        );
+        let p = scenario.project(&run).unwrap();
+        let said = p
+            .limit_sentences()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        let name = scenario
+            .network()
+            .layers()
+            .iter()
+            .find(|l| l.kind().is_conv())
+            .unwrap()
+            .name();
+        assert!(said.contains("the narrowest split layer's width ("), "{said}");
+        assert!(said.contains(&format!(", layer {name})")), "{said}");
+        // the name is a name, not figures (its digits open no explanation)
+        let sentences = p.limit_sentences();
+        let sentence = sentences
+            .iter()
+            .find(|s| s.to_string().contains("split layer"))
+            .unwrap();
+        assert!(
+            sentence
+                .pieces()
+                .iter()
+                .any(|piece| matches!(piece, crate::oracle::report::sentence::Piece::Name(n) if n == name))
+        );
+        assert!(sentence.figures().all(|f| !name.contains(&f.text)));
     }
 
     #[test]

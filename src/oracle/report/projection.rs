@@ -106,9 +106,16 @@ impl Projection {
                         bounded_by,
                         value,
                         bound,
-                    } if limit == v && value > bound => {
-                        Some(against_bound(limit, value, counted, "exceeds", bounded_by, bound))
-                    }
+                        ref layer,
+                    } if limit == v && value > bound => Some(against_bound(
+                        limit,
+                        value,
+                        counted,
+                        "exceeds",
+                        bounded_by,
+                        bound,
+                        layer.as_deref(),
+                    )),
                     FindingDetail::MemoryOverflow {
                         used_bytes,
                         capacity_bytes,

@@ -25,6 +25,9 @@ pub enum Piece {
     Text(String),
     /// A number.
     Figure(Figure),
+    /// A name from the user's network (a layer's), shown as code: its
+    /// digits are part of the name, not figures.
+    Name(String),
 }
 
 /// Words and figures, in order.
@@ -88,12 +91,20 @@ impl Sentence {
         s.text(rest)
     }
 
+    /// Followed by a name from the user's network (a layer's).
+    #[must_use]
+    pub fn name(mut self, name: &str) -> Self {
+        self.pieces.push(Piece::Name(name.to_string()));
+        self
+    }
+
     /// Followed by another sentence.
     #[must_use]
     pub fn then(self, other: Sentence) -> Self {
         other.pieces.into_iter().fold(self, |s, piece| match piece {
             Piece::Text(text) => s.text(&text),
             Piece::Figure(f) => s.figure(f.text, f.value, f.quantity),
+            Piece::Name(name) => s.name(&name),
         })
     }
 
@@ -106,7 +117,7 @@ impl Sentence {
     pub fn figures(&self) -> impl Iterator<Item = &Figure> {
         self.pieces.iter().filter_map(|p| match p {
             Piece::Figure(f) => Some(f),
-            Piece::Text(_) => None,
+            Piece::Text(_) | Piece::Name(_) => None,
         })
     }
 }
@@ -115,7 +126,7 @@ impl fmt::Display for Sentence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for piece in &self.pieces {
             f.write_str(match piece {
-                Piece::Text(text) => text,
+                Piece::Text(text) | Piece::Name(text) => text,
                 Piece::Figure(figure) => &figure.text,
             })?;
         }

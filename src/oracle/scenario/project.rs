@@ -63,6 +63,7 @@ impl Scenario {
             value: run.gpus,
             bounded_by: "the cluster's largest allocation",
             bound: self.cluster().max_gpus(),
+            layer: None,
         });
         bounds.push(ScalingBound {
             limit: Violation::Dataset,
@@ -70,6 +71,7 @@ impl Scenario {
             value: run.mini_batch,
             bounded_by: "the dataset's size",
             bound: self.network().dataset_samples(),
+            layer: None,
         });
         bounds
     }
@@ -114,6 +116,7 @@ impl Scenario {
             redundancy: cost.redundancy,
             stages: cost.stages,
             overlapped: run.overlap,
+            layers: self.network().layers(),
         });
         let terms = applied::applied(table, self.cluster(), run);
         let launch_s = terms

@@ -13,6 +13,8 @@ use crate::oracle::{Piece, Projection, Quantity, Sentence, Strategy};
 pub enum Span {
     /// Words.
     Text(String),
+    /// A layer's name (shown as code).
+    Name(String),
     /// A number and what explains it.
     Number {
         /// As written.
@@ -49,6 +51,7 @@ pub fn spans(sentence: &Sentence, strategy: Strategy, gpus: u64) -> Vec<Span> {
         .map(|piece| match piece {
             Piece::Text(text) => Span::Text(text.clone()),
             Piece::Figure(f) => Span::number(f.text.clone(), f.value, strategy, gpus, f.quantity),
+            Piece::Name(name) => Span::Name(name.clone()),
         })
         .collect()
 }
@@ -71,7 +74,7 @@ pub fn plain(spans: &[Span]) -> String {
     spans
         .iter()
         .map(|s| match s {
-            Span::Text(text) | Span::Number { text, .. } => text.as_str(),
+            Span::Text(text) | Span::Name(text) | Span::Number { text, .. } => text.as_str(),
         })
         .collect()
 }
@@ -90,6 +93,7 @@ pub fn said(props: &SaidProps) -> Html {
     html! {
         <span class="said">{ for props.spans.iter().map(|span| match span {
             Span::Text(text) => html! { { text.clone() } },
+            Span::Name(name) => html! { <code class="layer-name">{ name.clone() }</code> },
             Span::Number { text, value, target } => html! {
                 <ExplainButton target={*target} text={AttrValue::from(text.clone())} value={*value} />
             },

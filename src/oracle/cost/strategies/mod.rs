@@ -32,6 +32,9 @@ pub struct ScalingBound {
     /// What bounds it, in words.
     pub bounded_by: &'static str,
     pub bound: u64,
+    /// The layer (its index in the network) whose size sets the bound, for
+    /// a split's.
+    pub layer: Option<usize>,
 }
 
 /// Layers left whole by a split: their share of each part's compute.

@@ -147,6 +147,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                 value: p,
                 bounded_by: "the number of layers",
                 bound: layers,
+                layer: None,
             },
             ScalingBound {
                 limit: Violation::Batch,
@@ -154,6 +155,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
                 value: segments,
                 bounded_by: "the mini-batch at one sample per segment",
                 bound: run.mini_batch,
+                layer: None,
             },
         ],
         redundancy: None,

@@ -103,6 +103,7 @@ pub(super) fn batch_bound(run: &Run, replicas: u64, counted: &'static str) -> Sc
         value: replicas,
         bounded_by: "the mini-batch at one sample per replica",
         bound: run.mini_batch,
+        layer: None,
     }
 }
 
@@ -121,6 +122,7 @@ pub(super) fn split_limits(run: &Run, plan: &SplitPlan, groups: u64) -> (Vec<Vio
         value: plan.parts,
         bounded_by: plan.axis.bound_name(),
         bound: plan.bound,
+        layer: plan.bound_layer,
     }];
     if hybrid {
         if run.mini_batch < groups {
