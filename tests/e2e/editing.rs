@@ -274,8 +274,15 @@ async fn a_preset_brings_its_usual_run_and_a_phone_sees_results_first() {
     );
     // changed away from it, the usual run is offered again
     page::type_into(&client, "#samples-per-gpu", "2").await;
-    ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "2")).await;
-    page::click(&client, "#usual-run").await;
+    let two = ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "2")).await;
+    assert!(two.iter().all(|r| !r.feasible), "nothing fits at 2 samples per GPU");
+    assert!(
+        client.find(Locator::Css("#usual-run")).await.is_ok(),
+        "offered in the network panel"
+    );
+    // nothing fits: the fix is at the top, in the bar
+    page::text_once(&client, "#fix", "0.25 samples per GPU").await;
+    page::click(&client, "#fix-usual").await;
     ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "0.25")).await;
 
     // a phone: no sideways scroll, and the ranking above the inputs

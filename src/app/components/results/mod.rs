@@ -10,6 +10,7 @@ pub mod explained_sentence;
 pub mod explanation_view;
 pub mod exports;
 pub mod findings;
+pub mod fix_line;
 pub mod ranking_table;
 pub mod results_view;
 pub mod strategy_diagram;

@@ -11,6 +11,7 @@ use crate::app::components::page::notice::Notice;
 use crate::app::components::results::bar_inputs::BarInputs;
 use crate::app::components::results::explain_button::ExplainButton;
 use crate::app::components::results::explained_sentence::{Said, Span, limits, plain};
+use crate::app::components::results::fix_line::FixLine;
 use crate::app::components::use_app;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::keys::{Key, RunKey};
@@ -154,6 +155,7 @@ pub fn summary_bar() -> Html {
                     aria-invalid={error.to_string()} value={app.run.text(RunKey::Gpus)} {oninput} {onchange} />
                 { " GPUs" }
             </label>
+            <FixLine />
             // what a pick applied, beside the inputs it changed (in view wherever the page is scrolled)
             <Notice id="applied" message={app.applied.clone().map(AttrValue::from)} undo={app.can_undo()} />
             // a sentence: its number is a link in running text (exempt from the target size)
