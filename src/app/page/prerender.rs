@@ -91,15 +91,24 @@ pub fn waking(view: &str) -> String {
     out
 }
 
-/// What the page says while the app wakes up.
-pub const WAKING_NOTE: &str = "The oracle is waking up: the inputs answer in a moment.";
+/// What the page says while the app wakes up: what loads, and how much of
+/// it (`engine_bytes`: the page's WebAssembly as it travels, compressed).
+pub fn waking_note(engine_bytes: Option<u64>) -> String {
+    match engine_bytes {
+        Some(bytes) => format!(
+            "The oracle is waking up: its engine ({} of WebAssembly, compressed) is loading and compiling; the answer above is already its own, and the inputs answer once it runs.",
+            crate::oracle::units::bytes(bytes as f64)
+        ),
+        None => "The oracle is waking up: the inputs answer in a moment.".into(),
+    }
+}
 
 /// `template` (Trunk's built `index.html`) made into `page`, showing `view`.
 ///
 /// # Errors
 /// [`PrerenderError::Missing`] when the template lacks `<html lang="en">`,
 /// its `<title>` or its placeholder.
-pub fn page_html(template: &str, page: &Page, view: &str) -> Result<String, PrerenderError> {
+pub fn page_html(template: &str, page: &Page, view: &str, engine_bytes: Option<u64>) -> Result<String, PrerenderError> {
     let html_start = template
         .find(r#"<html lang="en""#)
         .ok_or(PrerenderError::Missing("<html lang=\"en\">"))?;
@@ -130,7 +139,8 @@ pub fn page_html(template: &str, page: &Page, view: &str) -> Result<String, Prer
     out.push_str(&opening);
     out.push_str(inner);
     out.push_str(&format!(
-        r#"{PRERENDERED}<p class="waking" role="status">{WAKING_NOTE}</p>{}</div>"#,
+        r#"{PRERENDERED}<p class="waking" role="status">{}</p>{}</div>"#,
+        escape(&waking_note(engine_bytes)),
         waking(view)
     ));
     out.push_str(&template[end..]);
@@ -152,7 +162,8 @@ mod tests {
             query: "?s=abc&lesson=x".into(),
             title: "A & B".into(),
         };
-        let html = page_html(TEMPLATE, &page, "<p>view</p><input type=\"number\">").unwrap();
+        let html = page_html(TEMPLATE, &page, "<p>view</p><input type=\"number\">", Some(600_000)).unwrap();
+        assert!(html.contains("its engine (600 kB of WebAssembly, compressed) is loading"), "{html}");
         assert!(
             html.contains(r#"<html lang="en" data-query="?s=abc&amp;lesson=x">"#),
             "{html}"
@@ -165,7 +176,7 @@ mod tests {
         assert!(html.contains("<input disabled type=\"number\">"), "{html}");
         assert!(html.ends_with("<!-- /placeholder --></div></body></html>"), "{html}");
         // rendered again, not twice
-        let again = page_html(&html, &page, "<p>other</p>").unwrap();
+        let again = page_html(&html, &page, "<p>other</p>", None).unwrap();
         assert_eq!(again.matches("prerendered").count(), 1, "{again}");
         assert_eq!(again.matches("data-query").count(), 1, "{again}");
         assert!(
@@ -178,11 +189,11 @@ mod tests {
     fn a_template_without_its_marks_is_refused() {
         let page = &pages()[0];
         assert_eq!(
-            page_html("<html>", page, ""),
+            page_html("<html>", page, "", None),
             Err(PrerenderError::Missing("<html lang=\"en\">"))
         );
         let no_mark = TEMPLATE.replace("<!-- /placeholder -->", "");
-        assert!(matches!(page_html(&no_mark, page, ""), Err(PrerenderError::Missing(_))));
+        assert!(matches!(page_html(&no_mark, page, "", None), Err(PrerenderError::Missing(_))));
     }
 
     #[test]
