@@ -75,7 +75,12 @@ async fn each_prerendered_page_shows_what_the_app_then_shows() {
         let gpus = client.find(Locator::Css("#gpus")).await.expect("#gpus");
         assert_eq!(gpus.attr("disabled").await.ok().flatten().as_deref(), Some("true"));
         let note = client.find(Locator::Css(".waking")).await.expect("the waking note");
-        assert!(note.text().await.unwrap_or_default().contains("waking up"));
+        // and what loads, with its size
+        let said = note.text().await.unwrap_or_default();
+        assert!(
+            said.contains("waking up") && said.contains("kB of WebAssembly"),
+            "{said}"
+        );
         client.close().await.ok();
 
         let client = web::browser(&driver).await;

@@ -96,7 +96,7 @@ pub fn waking(view: &str) -> String {
 pub fn waking_note(engine_bytes: Option<u64>) -> String {
     match engine_bytes {
         Some(bytes) => format!(
-            "The oracle is waking up: its engine ({} of WebAssembly, compressed) is loading and compiling; the answer above is already its own, and the inputs answer once it runs.",
+            "The oracle is waking up: loading its {} of WebAssembly, then the inputs answer.",
             crate::oracle::units::bytes(bytes as f64)
         ),
         None => "The oracle is waking up: the inputs answer in a moment.".into(),
@@ -163,7 +163,7 @@ mod tests {
             title: "A & B".into(),
         };
         let html = page_html(TEMPLATE, &page, "<p>view</p><input type=\"number\">", Some(600_000)).unwrap();
-        assert!(html.contains("its engine (600 kB of WebAssembly, compressed) is loading"), "{html}");
+        assert!(html.contains("loading its 600 kB of WebAssembly"), "{html}");
         assert!(
             html.contains(r#"<html lang="en" data-query="?s=abc&amp;lesson=x">"#),
             "{html}"
@@ -193,7 +193,10 @@ mod tests {
             Err(PrerenderError::Missing("<html lang=\"en\">"))
         );
         let no_mark = TEMPLATE.replace("<!-- /placeholder -->", "");
-        assert!(matches!(page_html(&no_mark, page, "", None), Err(PrerenderError::Missing(_))));
+        assert!(matches!(
+            page_html(&no_mark, page, "", None),
+            Err(PrerenderError::Missing(_))
+        ));
     }
 
     #[test]

@@ -120,13 +120,20 @@ impl Projection {
                         used_bytes,
                         capacity_bytes,
                         ..
-                    } if v == Violation::Memory => Some(
-                        Sentence::new()
-                            .text("needs ")
-                            .figure(units::bytes(used_bytes), used_bytes, Quantity::Memory)
-                            .text(" per GPU, a GPU holds ")
-                            .figure(units::bytes(capacity_bytes), capacity_bytes, Quantity::Memory),
-                    ),
+                    } if v == Violation::Memory => {
+                        // the part that takes the most, so that the number can be checked
+                        let part = self.memory.dominant();
+                        let part_bytes = self.memory.get(part);
+                        Some(
+                            Sentence::new()
+                                .text("needs ")
+                                .figure(units::bytes(used_bytes), used_bytes, Quantity::Memory)
+                                .text(&format!(" per GPU ({} ", part.label()))
+                                .figure(units::bytes(part_bytes), part_bytes, Quantity::Part(part))
+                                .text("), a GPU holds ")
+                                .figure(units::bytes(capacity_bytes), capacity_bytes, Quantity::Memory),
+                        )
+                    }
                     _ => None,
                 });
                 said.unwrap_or_else(|| Sentence::new().text(v.label()))

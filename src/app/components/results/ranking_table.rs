@@ -108,11 +108,11 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
         <table id="ranking" class="ranking">
             <caption>
                 { format!("Strategies at {gpus} GPUs, best first (time per ") }<Term id="epoch" />{ "). " }
-                <small><Term id="track-record" />{ if props.like_the_runs || props.calibration.is_some() {
-                    ": how far this edition has typically been from measured runs of that strategy."
+                if props.like_the_runs || props.calibration.is_some() {
+                    <small><Term id="track-record" />{ ": how far this edition has typically been from measured runs of that strategy." }</small>
                 } else {
-                    ": where the measured time is likely to fall, from published runs of this GPU class and precision."
-                } }</small>
+                    <small>{ "Beside each time: where the measured time is likely to fall, from published runs of this GPU class and precision." }</small>
+                }
             </caption>
             <thead>
                 <tr>
