@@ -353,3 +353,52 @@ async fn every_number_of_the_findings_the_edition_note_the_limits_and_the_diagra
     }
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_split_limit_names_its_layer_and_the_name_opens_the_layer_table_on_it() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    page::type_into(&client, "#gpus", "256").await;
+    page::text_once(&client, "#ranking caption", "at 256 GPUs").await;
+    // spatial is out: 256 GPUs exceed the narrowest split layer's width, and the layer is named
+    let limit = page::text_once(&client, "#ranking tr[data-strategy=spatial] .limit-words", "layer").await;
+    assert!(
+        limit.contains("the narrowest split layer's width (113, layer CONV_1)"),
+        "{limit}"
+    );
+    let index: usize = client
+        .find(Locator::Css(
+            "#ranking tr[data-strategy=spatial] .limit-words .layer-link",
+        ))
+        .await
+        .expect("the layer's link")
+        .attr("data-layer")
+        .await
+        .ok()
+        .flatten()
+        .and_then(|i| i.parse().ok())
+        .expect("its index");
+    client
+        .execute(
+            "document.querySelector('#ranking tr[data-strategy=spatial] .limit-words .layer-link').click();",
+            vec![],
+        )
+        .await
+        .expect("followed");
+    // the table opens on that row: its name field holds the layer's name
+    let shown = eventually("the layer's row", || async {
+        let v = client
+            .execute(
+                &format!("const i = document.querySelector('.layer-table[open] input[aria-label=\"name of layer {index}\"]'); return i ? i.value : null;"),
+                vec![],
+            )
+            .await
+            .ok()?;
+        v.as_str().map(str::to_string)
+    })
+    .await;
+    assert_eq!(shown, "CONV_1");
+    client.close().await.ok();
+}

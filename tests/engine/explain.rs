@@ -227,7 +227,7 @@ fn check_figures(scenario: &Scenario, spec: &RunSpec, p: &Projection) -> Vec<Str
             .pieces()
             .iter()
             .map(|piece| match piece {
-                paradl::oracle::Piece::Name(name) => name.chars().filter(char::is_ascii_digit).count(),
+                paradl::oracle::Piece::Name(name, _) => name.chars().filter(char::is_ascii_digit).count(),
                 _ => 0,
             })
             .sum();

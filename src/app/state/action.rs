@@ -120,6 +120,8 @@ pub enum PageAction {
     Reveal,
     /// Commit a guess to a lesson's question and show the results.
     Guess(crate::app::state::Guess),
+    /// Open the layer table on a layer (a name in a sentence was followed).
+    ShowLayer(usize),
     /// Put the lesson away.
     CloseLesson,
     /// Hide the notice.

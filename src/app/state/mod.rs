@@ -158,6 +158,9 @@ pub struct AppState {
     /// (Not shown: ending an edit changes it in place, so that the page is
     /// not redrawn over a field the browser has just changed.)
     slot: std::cell::RefCell<Option<String>>,
+    /// The layer the table was last asked to show, and how many times it
+    /// was asked (so that following the same name again shows it again).
+    pub shown_layer: Option<(usize, u64)>,
     /// The lesson the page was opened with, if any.
     pub lesson: Option<LessonState>,
     /// The file being read in the worker, if any.
@@ -207,6 +210,7 @@ impl AppState {
             position: 0,
             last: 0,
             slot: std::cell::RefCell::new(None),
+            shown_layer: None,
             lesson: None,
             reading: None,
             reads: 0,
@@ -301,6 +305,10 @@ impl AppState {
                     }
                 }
                 PageAction::CloseLesson => self.lesson = None,
+                PageAction::ShowLayer(index) => {
+                    let asked = self.shown_layer.map_or(0, |(_, n)| n) + 1;
+                    self.shown_layer = Some((index, asked));
+                }
                 PageAction::DismissNotice => self.notice = None,
                 PageAction::Notify(text) => self.notice = Some(text),
             },

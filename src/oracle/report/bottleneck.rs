@@ -86,6 +86,9 @@ pub enum FindingDetail {
         /// The layer whose size sets the bound (a split's), by name.
         #[serde(skip_serializing_if = "Option::is_none")]
         layer: Option<String>,
+        /// Its index in the network.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        layer_index: Option<usize>,
     },
     /// Pipeline stages of uneven time.
     PipelineImbalance {
@@ -459,7 +462,7 @@ pub fn against_bound(
     verdict: &str,
     bounded_by: &str,
     bound: u64,
-    layer: Option<&str>,
+    layer: Option<(&str, usize)>,
 ) -> Sentence {
     let quantity = Quantity::Bound(limit);
     let sentence = Sentence::new()
@@ -467,7 +470,7 @@ pub fn against_bound(
         .text(&format!(" {counted} {verdict} {bounded_by} ("))
         .figure(bound.to_string(), bound as f64, quantity);
     match layer {
-        Some(name) => sentence.text(", layer ").name(name).text(")"),
+        Some((name, index)) => sentence.text(", layer ").layer(name, index).text(")"),
         None => sentence.text(")"),
     }
 }
@@ -487,7 +490,9 @@ fn scaling(bound: &ScalingBound, layers: &[Layer]) -> Option<Finding> {
         Severity::Warning => "this strategy cannot scale further",
         Severity::Info => "little headroom is left",
     };
-    let layer = bound.layer.and_then(|i| layers.get(i)).map(|l| l.name().to_string());
+    let layer = bound
+        .layer
+        .and_then(|i| layers.get(i).map(|l| (l.name().to_string(), i)));
     let sentence = against_bound(
         bound.limit,
         bound.value,
@@ -495,7 +500,7 @@ fn scaling(bound: &ScalingBound, layers: &[Layer]) -> Option<Finding> {
         verdict,
         bound.bounded_by,
         bound.bound,
-        layer.as_deref(),
+        layer.as_ref().map(|(name, i)| (name.as_str(), *i)),
     )
     .text(&format!(": {consequence}."));
     Some(Finding::new(
@@ -506,7 +511,8 @@ fn scaling(bound: &ScalingBound, layers: &[Layer]) -> Option<Finding> {
             bounded_by: bound.bounded_by,
             value: bound.value,
             bound: bound.bound,
-            layer,
+            layer_index: layer.as_ref().map(|l| l.1),
+            layer: layer.map(|l| l.0),
         },
         sentence,
     ))
@@ -783,7 +789,7 @@ mod tests {
             sentence
                 .pieces()
                 .iter()
-                .any(|piece| matches!(piece, crate::oracle::report::sentence::Piece::Name(n) if n == name))
+                .any(|piece| matches!(piece, crate::oracle::report::sentence::Piece::Name(n, _) if n == name))
         );
         assert!(sentence.figures().all(|f| !name.contains(&f.text)));
     }

@@ -107,6 +107,7 @@ impl Projection {
                         value,
                         bound,
                         ref layer,
+                        layer_index,
                     } if limit == v && value > bound => Some(against_bound(
                         limit,
                         value,
@@ -114,7 +115,7 @@ impl Projection {
                         "exceeds",
                         bounded_by,
                         bound,
-                        layer.as_deref(),
+                        layer.as_deref().zip(layer_index),
                     )),
                     FindingDetail::MemoryOverflow {
                         used_bytes,

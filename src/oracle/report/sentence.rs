@@ -25,9 +25,9 @@ pub enum Piece {
     Text(String),
     /// A number.
     Figure(Figure),
-    /// A name from the user's network (a layer's), shown as code: its
-    /// digits are part of the name, not figures.
-    Name(String),
+    /// A layer of the user's network, by its name (shown as code: its
+    /// digits are part of the name, not figures) and its index.
+    Name(String, usize),
 }
 
 /// Words and figures, in order.
@@ -91,10 +91,10 @@ impl Sentence {
         s.text(rest)
     }
 
-    /// Followed by a name from the user's network (a layer's).
+    /// Followed by the name of the network's layer `index`.
     #[must_use]
-    pub fn name(mut self, name: &str) -> Self {
-        self.pieces.push(Piece::Name(name.to_string()));
+    pub fn layer(mut self, name: &str, index: usize) -> Self {
+        self.pieces.push(Piece::Name(name.to_string(), index));
         self
     }
 
@@ -104,7 +104,7 @@ impl Sentence {
         other.pieces.into_iter().fold(self, |s, piece| match piece {
             Piece::Text(text) => s.text(&text),
             Piece::Figure(f) => s.figure(f.text, f.value, f.quantity),
-            Piece::Name(name) => s.name(&name),
+            Piece::Name(name, index) => s.layer(&name, index),
         })
     }
 
@@ -117,7 +117,7 @@ impl Sentence {
     pub fn figures(&self) -> impl Iterator<Item = &Figure> {
         self.pieces.iter().filter_map(|p| match p {
             Piece::Figure(f) => Some(f),
-            Piece::Text(_) | Piece::Name(_) => None,
+            Piece::Text(_) | Piece::Name(..) => None,
         })
     }
 }
@@ -126,7 +126,7 @@ impl fmt::Display for Sentence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for piece in &self.pieces {
             f.write_str(match piece {
-                Piece::Text(text) | Piece::Name(text) => text,
+                Piece::Text(text) | Piece::Name(text, _) => text,
                 Piece::Figure(figure) => &figure.text,
             })?;
         }

@@ -43,6 +43,28 @@ pub fn layer_table() -> Html {
         return html! {};
     };
     let rows = state.model.len();
+    // a layer named in a sentence: the table opens, scrolled to its row, in view
+    {
+        let (open, scroll_top) = (open.clone(), scroll_top.clone());
+        use_effect_with(state.shown_layer, move |shown| {
+            let pending = shown.map(|(index, _)| {
+                open.set(true);
+                let top = index * ROW_HEIGHT_PX;
+                scroll_top.set(top);
+                crate::app::page::browser::after_paint(move || {
+                    let document = gloo::utils::document();
+                    if let Some(scroll) = document.query_selector(".layer-scroll").ok().flatten() {
+                        scroll.set_scroll_top(i32::try_from(top).unwrap_or(i32::MAX));
+                    }
+                    if let Some(table) = document.query_selector(".layer-table").ok().flatten() {
+                        crate::app::page::browser::bring_to_top(&table);
+                    }
+                })
+            });
+            // kept until the next layer is asked for (dropping it cancels the scroll)
+            move || drop(pending)
+        });
+    }
     let ontoggle = {
         let open = open.clone();
         Callback::from(move |e: MouseEvent| {

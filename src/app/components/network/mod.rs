@@ -2,6 +2,7 @@
 //! profiles), its layer table, and the notes on what was read.
 
 pub mod file_drop;
+pub mod layer_link;
 pub mod layer_row;
 pub mod layer_table;
 pub mod linked_model;

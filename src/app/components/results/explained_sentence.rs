@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use crate::app::components::network::layer_link::LayerLink;
 use crate::app::components::results::explain_button::ExplainButton;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::oracle::{Piece, Projection, Quantity, Sentence, Strategy};
@@ -13,8 +14,9 @@ use crate::oracle::{Piece, Projection, Quantity, Sentence, Strategy};
 pub enum Span {
     /// Words.
     Text(String),
-    /// A layer's name (shown as code).
-    Name(String),
+    /// A layer of the network: its name (shown as code) and index (it
+    /// opens the layer table on its row).
+    Name(String, usize),
     /// A number and what explains it.
     Number {
         /// As written.
@@ -51,7 +53,7 @@ pub fn spans(sentence: &Sentence, strategy: Strategy, gpus: u64) -> Vec<Span> {
         .map(|piece| match piece {
             Piece::Text(text) => Span::Text(text.clone()),
             Piece::Figure(f) => Span::number(f.text.clone(), f.value, strategy, gpus, f.quantity),
-            Piece::Name(name) => Span::Name(name.clone()),
+            Piece::Name(name, index) => Span::Name(name.clone(), *index),
         })
         .collect()
 }
@@ -74,7 +76,7 @@ pub fn plain(spans: &[Span]) -> String {
     spans
         .iter()
         .map(|s| match s {
-            Span::Text(text) | Span::Name(text) | Span::Number { text, .. } => text.as_str(),
+            Span::Text(text) | Span::Name(text, _) | Span::Number { text, .. } => text.as_str(),
         })
         .collect()
 }
@@ -93,7 +95,7 @@ pub fn said(props: &SaidProps) -> Html {
     html! {
         <span class="said">{ for props.spans.iter().map(|span| match span {
             Span::Text(text) => html! { { text.clone() } },
-            Span::Name(name) => html! { <code class="layer-name">{ name.clone() }</code> },
+            Span::Name(name, index) => html! { <LayerLink name={name.clone()} index={*index} /> },
             Span::Number { text, value, target } => html! {
                 <ExplainButton target={*target} text={AttrValue::from(text.clone())} value={*value} />
             },
