@@ -29,6 +29,15 @@ async fn choose(client: &Client, css: &str, value: &str) {
         .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
 }
 
+/// The view `client` shows, opened in a second browser from its share
+/// link once the link is no longer `before`.
+async fn reopened(s: &Setup, client: &Client, before: &str) -> Client {
+    let href = page::share_link(client, |h| h != before).await;
+    let second = web::browser(&s.driver).await;
+    open(&second, &href).await;
+    second
+}
+
 /// Whether the page scrolls sideways (wider than the window).
 async fn scrolls_sideways(client: &Client) -> bool {
     let v = client
@@ -118,9 +127,7 @@ async fn a_teacher_shows_data_against_data_spatial_for_cosmoflow_from_64_to_1024
         assert!(texts.contains(&label.to_string()), "{label}: {texts:?}");
     }
     // the link reproduces the slide
-    let href = page::share_link(&client, |h| h != before).await;
-    let second = web::browser(&s.driver).await;
-    open(&second, &href).await;
+    let second = reopened(&s, &client, &before).await;
     assert_eq!(value(&second, "#plot-from").await, "64");
     assert_eq!(value(&second, "#plot-to").await, "1024");
     assert_eq!(ranked_strategies(&second).await, shown);
@@ -174,9 +181,7 @@ async fn an_hpc_engineer_plans_resnet152_on_h100s_within_a_memory_budget() {
     })
     .await;
     assert!(memory.iter().all(|m| *m > 0.0), "{memory:?}");
-    let href = page::share_link(&client, |h| h != before).await;
-    let second = web::browser(&s.driver).await;
-    open(&second, &href).await;
+    let second = reopened(&s, &client, &before).await;
     assert_eq!(value(&second, "#plan-memory").await, "6");
     second.close().await.ok();
     client.close().await.ok();
@@ -214,9 +219,8 @@ async fn an_ml_engineer_builds_a_four_rtx_4090_workstation_and_sees_what_fits_in
     let capacity = page::text_once(&client, "#capacity", "24 GB").await;
     assert!(capacity.contains("data:"), "{capacity}");
     // 2 GPUs against 4: the scaling plot's range, and the link keeps the node
-    let href = page::share_link(&client, |_| true).await;
-    let second = web::browser(&s.driver).await;
-    assert_eq!(open(&second, &href).await, expected);
+    let second = reopened(&s, &client, "").await;
+    assert_eq!(ranking(&second).await, expected);
     second.close().await.ok();
     client.close().await.ok();
 }

@@ -25,18 +25,10 @@ use page::{Row, ranking, ranking_becomes, ranking_change};
 use serde_json::Value;
 use web::eventually;
 
-/// What `paradl rank` prints for a view, as rows.
+/// What `paradl rank` prints for a view in FP32 (the CLI's default and
+/// ABCI's usual precision), as rows.
 fn cli_ranking(model: &str, cluster: &str, gpus: u64, samples_per_gpu: &str) -> Vec<Row> {
-    cli_rank(&[
-        "--model",
-        model,
-        "--cluster",
-        cluster,
-        "--gpus",
-        &gpus.to_string(),
-        "--samples-per-gpu",
-        samples_per_gpu,
-    ])
+    cli_ranking_in(model, cluster, gpus, samples_per_gpu, "fp32")
 }
 
 /// What `paradl rank` prints for a view in `precision` (a cluster of

@@ -131,18 +131,20 @@ pub fn rates(peaks: Peaks) -> (f64, PrecisionRates) {
     )
 }
 
-/// A node of 8 GPUs with a NIC each, NCCL's best Allreduce, GPUDirect.
-fn dgx_facts(node: &EightGpuNode) -> RealisticFacts {
+/// The realistic facts of a node of `gpu`s with a NIC each (where it has
+/// NICs), NCCL's best Allreduce and GPUDirect, with NCCL's bus bandwidth
+/// inside the node and through one NIC where measured (`bus`).
+pub(super) fn nccl_node_facts(gpu: &Device, bus: (Option<f64>, Option<f64>)) -> RealisticFacts {
     RealisticFacts {
-        memory_bandwidth_bytes_per_s: Some(node.gpu.memory_bandwidth_bytes_per_s * SUSTAINED),
+        memory_bandwidth_bytes_per_s: Some(gpu.memory_bandwidth_bytes_per_s * SUSTAINED),
         allreduce: Some(AllreduceAlgorithm::Best),
         nic_sharing: Some(1),
         halo_transport: None,
         reserved_bytes: Some(RESERVED_BYTES),
-        kernels: Some(node.gpu.kernels()),
+        kernels: Some(gpu.kernels()),
         framework_memory: Some(FRAMEWORK_MEMORY),
-        intra_node_bus_bandwidth_bytes_per_s: node.bus.0,
-        nic_bus_bandwidth_bytes_per_s: node.bus.1,
+        intra_node_bus_bandwidth_bytes_per_s: bus.0,
+        nic_bus_bandwidth_bytes_per_s: bus.1,
         in_network_reduction: None,
     }
 }
@@ -211,7 +213,7 @@ impl EightGpuNode {
                 level("spine", None, 130e-9),
             ],
             gpu_flops_by_precision: by_precision,
-            realistic: dgx_facts(self),
+            realistic: nccl_node_facts(self.gpu, self.bus),
         }
     }
 }

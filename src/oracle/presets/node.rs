@@ -23,11 +23,10 @@
 //! framework figures (reserved memory, workspace). One node: no traffic
 //! leaves it, and its NIC (one 200 Gb/s port, assumed) is never used.
 
-use super::clusters::{NCCL_NVLINK_STEP_S, rates};
+use super::clusters::{NCCL_NVLINK_STEP_S, nccl_node_facts, rates};
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
-use crate::oracle::model::devices::{self, Architecture, DEVICES, Device, SUSTAINED};
+use crate::oracle::model::devices::{self, Architecture, DEVICES, Device};
 use crate::oracle::model::errors::{InputError, OracleError, Rule};
-use crate::oracle::model::facts::{AllreduceAlgorithm, FRAMEWORK_MEMORY, RESERVED_BYTES, RealisticFacts};
 use crate::oracle::model::names::named_enum;
 use crate::oracle::model::practice::Precision;
 
@@ -221,18 +220,8 @@ impl Node {
                 latency_s: 0.0,
             }],
             gpu_flops_by_precision: by_precision,
-            realistic: RealisticFacts {
-                memory_bandwidth_bytes_per_s: Some(self.gpu.memory_bandwidth_bytes_per_s * SUSTAINED),
-                allreduce: Some(AllreduceAlgorithm::Best),
-                nic_sharing: Some(1),
-                halo_transport: None,
-                reserved_bytes: Some(RESERVED_BYTES),
-                kernels: Some(self.gpu.kernels()),
-                framework_memory: Some(FRAMEWORK_MEMORY),
-                intra_node_bus_bandwidth_bytes_per_s: None,
-                nic_bus_bandwidth_bytes_per_s: None,
-                in_network_reduction: None,
-            },
+            // no published bus bandwidth for a node of any GPU: the link's own
+            realistic: nccl_node_facts(self.gpu, (None, None)),
         }
     }
 }
