@@ -986,3 +986,27 @@ fn a_device_is_refused_at_once_and_a_path_is_quoted() {
     assert!(!stderr.contains('\u{1b}') && stderr.contains("\\u{1b}"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_node_of_any_gpu_is_a_cluster_key_and_a_bad_one_says_its_shape() {
+    let ranked = json("rank --model resnet50 --cluster node:2:pcie4:L40S --gpus 2 --samples-per-gpu 32 --format json");
+    let ranked = ranked.as_array().unwrap();
+    assert!(!ranked.is_empty());
+    // the L40S's 48 GB, from its datasheet row
+    assert!(ranked.iter().all(|p| p["memory_capacity_bytes"] == 48e9), "{ranked:?}");
+    let nvlink = json("rank --model resnet50 --cluster node:8:nvlink:B200 --gpus 8 --samples-per-gpu 32 --format json");
+    assert!(nvlink.as_array().unwrap().iter().any(|p| p["feasible"] == true));
+    for (key, says) in [
+        ("node:2:pcie9:L40S", "node:GPUS:LINK:GPU"),
+        ("node:2:nvlink:L40S", "link: does not belong here"),
+        ("node:99:pcie4:L40S", "gpus: must be at most 16"),
+        ("node:2:pcie4:Z9000", "is not a GPU this tool knows"),
+    ] {
+        let out = paradl(&format!(
+            "rank --model resnet50 --cluster {key} --gpus 2 --samples-per-gpu 32"
+        ));
+        assert_eq!(out.status.code(), Some(1), "{key}");
+        let error = String::from_utf8_lossy(&out.stderr);
+        assert!(error.contains(says), "{key}: {error}");
+    }
+}

@@ -522,5 +522,14 @@ pub fn presets() -> String {
     for p in presets::CLUSTERS {
         let _ = writeln!(text, "  {:<14} {}", p.key, p.title);
     }
+    let _ = writeln!(
+        text,
+        "  {}GPUS:LINK:GPU one node of any GPU of `presets --gpus`, LINK {} (e.g. {}4:pcie4:RTX 4090)",
+        presets::node::PREFIX,
+        presets::node::NodeLink::ALL
+            .map(presets::node::NodeLink::name)
+            .join(", "),
+        presets::node::PREFIX
+    );
     text
 }
