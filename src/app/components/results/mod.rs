@@ -16,4 +16,5 @@ pub mod results_view;
 pub mod strategy_diagram;
 pub mod summary_bar;
 pub mod track_badge;
+pub mod verdict;
 pub mod why_wins;
