@@ -368,25 +368,16 @@ async fn a_split_limit_names_its_layer_and_the_name_opens_the_layer_table_on_it(
         limit.contains("the narrowest split layer's width (113, layer CONV_1)"),
         "{limit}"
     );
-    let index: usize = client
-        .find(Locator::Css(
-            "#ranking tr[data-strategy=spatial] .limit-words .layer-link",
-        ))
-        .await
-        .expect("the layer's link")
-        .attr("data-layer")
-        .await
-        .ok()
-        .flatten()
-        .and_then(|i| i.parse().ok())
-        .expect("its index");
-    client
+    // its limits name two layers (the memory's, keeping the most per sample, and the split's): follow the split's
+    let index = client
         .execute(
-            "document.querySelector('#ranking tr[data-strategy=spatial] .limit-words .layer-link').click();",
+            "const links = [...document.querySelectorAll('#ranking tr[data-strategy=spatial] .limit-words .layer-link')]; const l = links.find(a => a.textContent === 'CONV_1'); if (!l) return null; l.click(); return Number(l.dataset.layer);",
             vec![],
         )
         .await
-        .expect("followed");
+        .expect("followed")
+        .as_u64()
+        .expect("the split's layer is a link");
     // the table opens on that row: its name field holds the layer's name
     let shown = eventually("the layer's row", || async {
         let v = client

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::oracle::cost::communication::{CommKind, Communication};
-use crate::oracle::cost::memory::MemoryParts;
+use crate::oracle::cost::memory::{MemoryParts, Part};
 use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::run::RunSpec;
@@ -72,6 +72,13 @@ pub enum FindingDetail {
         capacity_bytes: f64,
         /// `used / M`.
         share: f64,
+        /// Where activations are the largest part: the layer that keeps the
+        /// most of them per sample (`|x| + |y|`), by name...
+        #[serde(skip_serializing_if = "Option::is_none")]
+        layer: Option<String>,
+        /// ... and its index in the network.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        layer_index: Option<usize>,
     },
     /// A count at, near or past the strategy's bound.
     ScalingLimit {
@@ -294,12 +301,17 @@ fn memory(e: &Evidence<'_>) -> Option<Finding> {
         .figure(units::percent(share), share, Quantity::Memory)
         .text("): ");
     if share > 1.0 {
+        let largest = (e.memory.dominant() == Part::Activations)
+            .then(|| largest_activations(e.layers))
+            .flatten();
         return Some(Finding::new(
             Severity::Critical,
             FindingDetail::MemoryOverflow {
                 used_bytes: memory_bytes,
                 capacity_bytes: e.capacity_bytes,
                 share,
+                layer: largest.as_ref().map(|l| l.0.clone()),
+                layer_index: largest.map(|l| l.1),
             },
             used("Needs ")
                 .text(" per GPU but a GPU holds ")
@@ -473,6 +485,17 @@ pub fn against_bound(
         Some((name, index)) => sentence.text(", layer ").layer(name, index).text(")"),
         None => sentence.text(")"),
     }
+}
+
+/// The layer that keeps the most activation items per sample, by name and
+/// index (the first of equals; none in a network without activations).
+fn largest_activations(layers: &[Layer]) -> Option<(String, usize)> {
+    layers
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.activation_items() > 0.0)
+        .max_by(|(i, a), (j, b)| a.activation_items().total_cmp(&b.activation_items()).then(j.cmp(i)))
+        .map(|(i, l)| (l.name().to_string(), i))
 }
 
 fn scaling(bound: &ScalingBound, layers: &[Layer]) -> Option<Finding> {
@@ -753,6 +776,36 @@ mod tests {
         );
         let allreduce = findings(&evidence(&Communication::of(CommKind::GradientAllreduce, 20.0), &[]));
         assert!(!allreduce[0].message.contains("halo"));
+    }
+
+    #[test]
+    fn a_memory_limit_names_its_largest_part_and_the_layer_keeping_the_most() {
+        let scenario = crate::oracle::presets::scenario("vgg16", "abci").unwrap();
+        let run = RunSpec::new(
+            crate::oracle::Strategy::Data,
+            16,
+            crate::oracle::Batch::SamplesPerGpu(256.0),
+        );
+        let p = scenario.project(&run).unwrap();
+        let said = p
+            .limit_sentences()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        let layers = scenario.network().layers();
+        let most = layers.iter().map(|l| l.activation_items()).fold(0.0, f64::max);
+        let name = layers.iter().find(|l| l.activation_items() == most).unwrap().name();
+        assert!(
+            said.starts_with("needs ") && said.contains("per GPU (activations "),
+            "{said}"
+        );
+        assert!(
+            said.contains(&format!(
+                ", layer {name} keeping the most per sample), a GPU holds 16 GB"
+            )),
+            "{said}"
+        );
     }
 
     #[test]

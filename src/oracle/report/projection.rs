@@ -120,20 +120,31 @@ impl Projection {
                     FindingDetail::MemoryOverflow {
                         used_bytes,
                         capacity_bytes,
+                        ref layer,
+                        layer_index,
                         ..
                     } if v == Violation::Memory => {
                         // the part that takes the most, so that the number can be checked
                         let part = self.memory.dominant();
                         let part_bytes = self.memory.get(part);
-                        Some(
-                            Sentence::new()
-                                .text("needs ")
-                                .figure(units::bytes(used_bytes), used_bytes, Quantity::Memory)
-                                .text(&format!(" per GPU ({} ", part.label()))
-                                .figure(units::bytes(part_bytes), part_bytes, Quantity::Part(part))
-                                .text("), a GPU holds ")
-                                .figure(units::bytes(capacity_bytes), capacity_bytes, Quantity::Memory),
-                        )
+                        let largest = Sentence::new()
+                            .text("needs ")
+                            .figure(units::bytes(used_bytes), used_bytes, Quantity::Memory)
+                            .text(&format!(" per GPU ({} ", part.label()))
+                            .figure(units::bytes(part_bytes), part_bytes, Quantity::Part(part));
+                        // the layer that keeps the most of them, where activations lead
+                        let largest = match layer.as_deref().zip(layer_index) {
+                            Some((name, index)) => largest
+                                .text(", layer ")
+                                .layer(name, index)
+                                .text(" keeping the most per sample"),
+                            None => largest,
+                        };
+                        Some(largest.text("), a GPU holds ").figure(
+                            units::bytes(capacity_bytes),
+                            capacity_bytes,
+                            Quantity::Memory,
+                        ))
                     }
                     _ => None,
                 });
