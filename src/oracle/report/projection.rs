@@ -85,10 +85,11 @@ pub struct Projection {
 }
 
 impl Projection {
-    /// Each violated limit in words, naming the real bound: `8 GPUs per
-    /// group exceeds the fewest filters of a split layer (4)`, `needs 28.3
-    /// GB per GPU, a GPU holds 16 GB`; the limit's label when no finding
-    /// says more.
+    /// Each violated limit in words, naming the real bound and the layer
+    /// that sets it: `8 GPUs per group exceeds the fewest filters of a
+    /// split layer (4, layer conv1)`, `needs 22.2 GB per GPU (activations
+    /// 19.4 GB, layer ADD keeping the most per sample), a GPU holds 16 GB`;
+    /// the limit's label when no finding says more.
     pub fn limits(&self) -> Vec<String> {
         self.limit_sentences().iter().map(Sentence::to_string).collect()
     }
