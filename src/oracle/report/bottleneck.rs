@@ -778,21 +778,24 @@ mod tests {
         assert!(!allreduce[0].message.contains("halo"));
     }
 
+    /// `model` on ABCI projected with `strategy` at `gpus`, and its limits
+    /// in words.
+    fn limits_of(
+        model: &str,
+        strategy: crate::oracle::Strategy,
+        gpus: u64,
+        per_gpu: f64,
+    ) -> (crate::oracle::Scenario, crate::oracle::Projection, String) {
+        let scenario = crate::oracle::presets::scenario(model, "abci").unwrap();
+        let run = RunSpec::new(strategy, gpus, crate::oracle::Batch::SamplesPerGpu(per_gpu));
+        let p = scenario.project(&run).unwrap();
+        let said = p.limits().join("; ");
+        (scenario, p, said)
+    }
+
     #[test]
     fn a_memory_limit_names_its_largest_part_and_the_layer_keeping_the_most() {
-        let scenario = crate::oracle::presets::scenario("vgg16", "abci").unwrap();
-        let run = RunSpec::new(
-            crate::oracle::Strategy::Data,
-            16,
-            crate::oracle::Batch::SamplesPerGpu(256.0),
-        );
-        let p = scenario.project(&run).unwrap();
-        let said = p
-            .limit_sentences()
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ");
+        let (scenario, _, said) = limits_of("vgg16", crate::oracle::Strategy::Data, 16, 256.0);
         let layers = scenario.network().layers();
         let most = layers.iter().map(|l| l.activation_items()).fold(0.0, f64::max);
         let name = layers.iter().find(|l| l.activation_items() == most).unwrap().name();
@@ -810,19 +813,7 @@ mod tests {
 
     #[test]
     fn a_split_limit_names_the_layer_that_sets_it() {
-        let scenario = crate::oracle::presets::scenario("resnet50", "abci").unwrap();
-        let run = RunSpec::new(
-            crate::oracle::Strategy::Spatial,
-            1024,
-            crate::oracle::Batch::SamplesPerGpu(32.0),
-        );
-        let p = scenario.project(&run).unwrap();
-        let said = p
-            .limit_sentences()
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ");
+        let (scenario, p, said) = limits_of("resnet50", crate::oracle::Strategy::Spatial, 1024, 32.0);
         let name = scenario
             .network()
             .layers()
