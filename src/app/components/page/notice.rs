@@ -31,7 +31,7 @@ pub fn notice(props: &NoticeProps) -> Html {
     });
     html! {
         <div class="notice" role="alert" id={props.id.clone()}>
-            <span>{ message }</span>
+            <span title={message.clone()}>{ message }</span>
             if props.undo {
                 <button type="button" class="notice-undo" onclick={Callback::from(|_: MouseEvent| browser::go(-1))}>{ "Undo" }</button>
             }
