@@ -58,17 +58,23 @@ fn assert_finite(p: &Projection) {
     assert!(!text.contains("null"), "non-finite number in {text}");
 }
 
+/// `cases` cases from a fixed seed (the counts checked after each property
+/// stay the same from run to run), nothing written to disk.
+fn fixed(cases: u32, seed: u64) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+        ..ProptestConfig::default()
+    }
+}
+
 /// Cases of each property below that got past `if let Ok` and checked
 /// something: a generator that only makes invalid runs fails its wrapper.
 static COMPARED: [AtomicUsize; 14] = [const { AtomicUsize::new(0) }; 14];
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 96,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(1),
-        .. ProptestConfig::default()
-    })]
+    #![proptest_config(fixed(96, 1))]
 
     fn more_bandwidth_never_increases_communication_case(
         model in prop::sample::select(MODELS.to_vec()),
@@ -269,12 +275,7 @@ fn without_facts(model: &str, cluster: &str) -> Scenario {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 96,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(7),
-        .. ProptestConfig::default()
-    })]
+    #![proptest_config(fixed(96, 7))]
 
     fn without_section_7_facts_both_editions_agree_case(
         model in prop::sample::select(MODELS.to_vec()),
@@ -341,12 +342,7 @@ fn optimizer() -> impl Strategy<Value = Optimizer> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 96,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(9),
-        .. ProptestConfig::default()
-    })]
+    #![proptest_config(fixed(96, 9))]
 
     fn a_higher_zero_stage_never_needs_more_memory_case(
         model in prop::sample::select(MODELS.to_vec()),
@@ -822,12 +818,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
 
 proptest! {
     // A fixed seed keeps the counts checked below stable from run to run.
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
-        .. ProptestConfig::default()
-    })]
+    #![proptest_config(fixed(512, 2026))]
 
     fn no_input_panics_or_gives_non_finite_numbers_case(
         network in network_spec(),
