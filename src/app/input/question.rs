@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::input::source::{ClusterSource, ModelSource};
+use crate::oracle::presets::{self, NetworkPreset};
 use crate::oracle::{
     Batch, Cluster, Edition, Factors, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,
     RunSpec, Scenario, Strategy,
@@ -69,6 +70,14 @@ impl Question {
     /// An unknown preset or an invalid custom cluster.
     pub fn cluster(&self) -> Result<Cluster, OracleError> {
         self.cluster.cluster()
+    }
+
+    /// The network preset asked about, when the run does not train it as
+    /// it usually is (its usual samples per GPU are not the run's batch):
+    /// what the page offers to put back.
+    pub fn unusual_preset(&self) -> Option<&'static NetworkPreset> {
+        let preset = presets::network_preset(self.model.preset()?).ok()?;
+        (self.run.batch != Batch::SamplesPerGpu(preset.usual_samples_per_gpu.0)).then_some(preset)
     }
 
     /// The network on the cluster.
@@ -282,5 +291,27 @@ mod run_link {
                 (None, None) => Batch::SamplesPerGpu(DEFAULT_SAMPLES_PER_GPU),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::input::question::*;
+
+    #[test]
+    fn a_preset_run_otherwise_than_usual_is_offered_back() {
+        assert!(Question::default().unusual_preset().is_none(), "ResNet-50 at 32 per GPU");
+        let mut cosmoflow = Question {
+            model: ModelSource::Preset("cosmoflow".into()),
+            ..Question::default()
+        };
+        assert_eq!(cosmoflow.unusual_preset().map(|p| p.key), Some("cosmoflow"));
+        cosmoflow.run.batch = Batch::SamplesPerGpu(0.25);
+        assert!(cosmoflow.unusual_preset().is_none());
+        let custom = Question {
+            model: ModelSource::Custom(Box::new(presets::network("alexnet").unwrap().spec())),
+            ..Question::default()
+        };
+        assert!(custom.unusual_preset().is_none(), "no preset, no usual run");
     }
 }

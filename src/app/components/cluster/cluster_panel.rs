@@ -10,6 +10,7 @@ use crate::app::components::cluster::facts_table::FactsTable;
 use crate::app::components::cluster::level_table::LevelTable;
 use crate::app::components::cluster::node_builder::NodeBuilder;
 use crate::app::components::page::number_field::NumberField;
+use crate::app::components::page::preset_options::cluster_options;
 use crate::app::components::use_app;
 use crate::app::input::cluster_fields::PARAMS;
 use crate::app::input::keys::{ClusterKey, Key};
@@ -32,14 +33,6 @@ pub fn cluster_panel() -> Html {
             e.target_unchecked_into::<HtmlSelectElement>().value(),
         ))
     });
-    let options = presets::CLUSTERS.iter().map(|p| {
-        html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
-    });
-    // a node built from a GPU is a choice of its own while it is shown
-    let node = current
-        .as_deref()
-        .and_then(|k| presets::node::Node::parse(k).ok())
-        .map(|n| html! { <option value={n.key()} selected=true>{ n.title() }</option> });
     let params = PARAMS.iter().map(|param| {
         let key = param.key();
         let oninput = state.callback(move |text| Action::Cluster(ClusterAction::Edit(key, text)));
@@ -70,8 +63,7 @@ pub fn cluster_panel() -> Html {
         <InputSection heading="cluster-heading" title="Cluster">
             <label for="cluster">{ "Preset" }</label>
             <select id="cluster" {onchange}>
-                { for options }
-                { for node }
+                { cluster_options(current.as_deref()) }
                 if current.is_none() { <option value="" selected=true disabled=true>{ "custom (edited)" }</option> }
             </select>
             <NodeBuilder />

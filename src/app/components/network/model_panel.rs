@@ -10,6 +10,7 @@ use crate::app::components::network::model_import::ModelImport;
 use crate::app::components::network::profile_drop::ProfileDrop;
 use crate::app::components::network::profile_note::ProfileNote;
 use crate::app::components::page::number_field::NumberField;
+use crate::app::components::page::preset_options::network_options;
 use crate::app::components::page::reading::ReadingLine;
 use crate::app::components::use_app;
 use crate::app::input::keys::Key;
@@ -37,9 +38,6 @@ pub fn model_panel() -> Html {
         .filter_map(|k| state.error(k).map(str::to_string))
         .collect();
     let onsamples = state.callback(|t: String| Action::Model(ModelAction::Samples(t)));
-    let options = presets::NETWORKS.iter().map(|p| {
-        html! { <option value={p.key} selected={current.as_deref() == Some(p.key)}>{ p.title }</option> }
-    });
     let origin = match (&current, &state.model.preset) {
         (Some(key), _) => presets::network_preset(key)
             .map(|p| p.origin.to_string())
@@ -48,16 +46,11 @@ pub fn model_panel() -> Html {
         (None, None) => "Imported or entered by you.".into(),
     };
     // a preset's usual run, offered again once the batch was changed away from it
-    let usual = current
-        .as_deref()
-        .and_then(|k| presets::network_preset(k).ok())
+    let usual = state
+        .answer
+        .as_ref()
+        .and_then(|a| a.question().unusual_preset())
         .map(|p| (p.title, p.usual_samples_per_gpu))
-        .filter(|(_, (b, _))| {
-            state
-                .answer
-                .as_ref()
-                .is_some_and(|a| a.question().run.batch != crate::oracle::Batch::SamplesPerGpu(*b))
-        })
         .map(|(title, (samples, why))| {
             let onclick = state.send::<MouseEvent>(Action::Run(RunAction::Usual(samples)));
             html! {
@@ -71,7 +64,7 @@ pub fn model_panel() -> Html {
         <InputSection heading="model-heading" title="Network">
             <label for="model">{ "Preset" }</label>
             <select id="model" {onchange}>
-                { for options }
+                { network_options(current.as_deref()) }
                 if current.is_none() { <option value="" selected=true disabled=true>{ format!("custom: {}", state.model.base().name) }</option> }
             </select>
             <p class="source">{ origin }</p>

@@ -12,6 +12,7 @@ pub mod media;
 pub mod model_doc_view;
 pub mod notice;
 pub mod number_field;
+pub mod preset_options;
 pub mod reading;
 pub mod select_field;
 pub mod share_bar;

@@ -7,11 +7,11 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::app::components::page::preset_options::{cluster_options, network_options};
 use crate::app::components::use_app;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::state::action::{Action, ClusterAction, ModelAction, RunAction};
 use crate::oracle::Precision;
-use crate::oracle::presets::{self, node::Node};
 
 /// A select's chosen value.
 fn chosen(e: &Event) -> String {
@@ -28,13 +28,6 @@ pub fn bar_inputs() -> Html {
     let question = answer.question();
     let model = question.model.preset().map(str::to_string);
     let cluster = question.cluster.preset().map(str::to_string);
-    let networks = presets::NETWORKS.iter().map(|p| {
-        html! { <option value={p.key} selected={model.as_deref() == Some(p.key)}>{ p.title }</option> }
-    });
-    let node = cluster.as_deref().and_then(|k| Node::parse(k).ok());
-    let clusters = presets::CLUSTERS.iter().map(|p| {
-        html! { <option value={p.key} selected={cluster.as_deref() == Some(p.key)}>{ p.title }</option> }
-    });
     let onmodel = app.callback(|e: Event| Action::Model(ModelAction::Pick(chosen(&e))));
     let oncluster = app.callback(|e: Event| Action::Cluster(ClusterAction::Pick(chosen(&e))));
     let onprecision = app.callback(|e: Event| Action::Run(RunAction::Set(RunKey::Precision, chosen(&e))));
@@ -65,14 +58,13 @@ pub fn bar_inputs() -> Html {
             <div class="bar-panel">
                 <label>{ "Network" }
                     <select id="bar-model" onchange={onmodel}>
-                        { for networks }
+                        { network_options(model.as_deref()) }
                         if model.is_none() { <option value="" selected=true disabled=true>{ answer.scenario.network().name() }</option> }
                     </select>
                 </label>
                 <label>{ "Cluster" }
                     <select id="bar-cluster" onchange={oncluster}>
-                        { for clusters }
-                        if let Some(node) = node { <option value={node.key()} selected=true>{ node.title() }</option> }
+                        { cluster_options(cluster.as_deref()) }
                         if cluster.is_none() { <option value="" selected=true disabled=true>{ answer.scenario.cluster().name() }</option> }
                     </select>
                 </label>

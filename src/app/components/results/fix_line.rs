@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::app::components::use_app;
 use crate::app::state::action::{Action, RunAction};
-use crate::oracle::{Batch, FindingDetail, Projection, Violation, presets};
+use crate::oracle::{FindingDetail, Projection, Violation};
 
 /// The engine's first change that makes a projection ruled out by memory
 /// alone fit, in words (`data with activation recompute`).
@@ -37,14 +37,8 @@ pub fn fix_line() -> Html {
     if ranking.iter().any(|p| p.feasible) || app.lesson.is_some_and(|l| l.hides_results()) {
         return html! {};
     }
-    let usual = answer
-        .question()
-        .model
-        .preset()
-        .and_then(|k| presets::network_preset(k).ok())
-        .map(|p| (p.title, p.usual_samples_per_gpu.0))
-        .filter(|(_, samples)| answer.question().run.batch != Batch::SamplesPerGpu(*samples));
-    if let Some((title, samples)) = usual {
+    if let Some(preset) = answer.question().unusual_preset() {
+        let (title, samples) = (preset.title, preset.usual_samples_per_gpu.0);
         let onclick = app.send::<MouseEvent>(Action::Run(RunAction::Usual(samples)));
         return html! {
             <p id="fix" class="fix">
@@ -62,7 +56,7 @@ pub fn fix_line() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{RankBy, RunSpec, Strategy};
+    use crate::oracle::{Batch, RankBy, RunSpec, Strategy, presets};
 
     #[test]
     fn the_fix_is_the_engines_first_fitting_change_of_the_fastest_ruled_out_by_memory_alone() {
