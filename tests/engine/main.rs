@@ -10,6 +10,15 @@
 mod support;
 use support::toy;
 
+/// `got` equals `want` to 1e-9 of it (the engine's arithmetic against the
+/// contract's, done another way).
+fn close(got: f64, want: f64) {
+    assert!(
+        (got - want).abs() <= 1e-9 * want.abs().max(1e-300),
+        "got {got:e}, want {want:e}"
+    );
+}
+
 mod calibration;
 mod contract;
 mod explain;

@@ -10,12 +10,7 @@ use paradl::oracle::{
     Batch, Cluster, CommKind, Edition, Optimizer, Precision, PrecisionRates, Projection, RunSpec, Scenario, Strategy,
 };
 
-fn close(got: f64, want: f64) {
-    assert!(
-        (got - want).abs() <= 1e-9 * want.abs().max(1e-300),
-        "got {got:e}, want {want:e}"
-    );
-}
+use crate::close;
 
 /// The toy cluster with FP16 and BF16 tensor cores 4 times its FP32 rate.
 fn scenario() -> Scenario {

@@ -12,12 +12,7 @@ use paradl::oracle::{
     RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
 };
 
-fn close(got: f64, want: f64) {
-    assert!(
-        (got - want).abs() <= 1e-9 * want.abs().max(1e-300),
-        "got {got:e}, want {want:e}"
-    );
-}
+use crate::close;
 
 /// The toy cluster with `facts`; the values by hand are computed with
 /// rings where the facts name no Allreduce algorithm (a cluster's default

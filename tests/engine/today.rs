@@ -13,12 +13,7 @@ use paradl::oracle::{
     Projection, RealisticFacts, RunSpec, Scenario, Strategy, Term, presets,
 };
 
-fn close(got: f64, want: f64) {
-    assert!(
-        (got - want).abs() <= 1e-9 * want.abs().max(1e-300),
-        "got {got:e}, want {want:e}"
-    );
-}
+use crate::close;
 
 fn cluster(facts: RealisticFacts) -> Cluster {
     let mut spec = toy::cluster().spec().clone();

@@ -300,7 +300,10 @@ mod tests {
 
     #[test]
     fn a_preset_run_otherwise_than_usual_is_offered_back() {
-        assert!(Question::default().unusual_preset().is_none(), "ResNet-50 at 32 per GPU");
+        assert!(
+            Question::default().unusual_preset().is_none(),
+            "ResNet-50 at 32 per GPU"
+        );
         let mut cosmoflow = Question {
             model: ModelSource::Preset("cosmoflow".into()),
             ..Question::default()
