@@ -213,20 +213,13 @@ fn random_layer() -> impl Strategy<Value = LayerSpec> {
                 LayerKind::Dropout => "DROPOUT",
                 _ => "SOFTMAX",
             };
-            LayerSpec {
-                name: format!("{prefix}_{tag}"),
+            LayerSpec::plain(
+                format!("{prefix}_{tag}"),
                 kind,
-                x: [c, h, w].into(),
-                w: Shape::new(weights),
-                y: [y_channels, h, w].into(),
-                time_s: None,
-                time2_s: None,
-                groups: 1,
-                bias: false,
-                reads: None,
-                function: None,
-                shares: None,
-            }
+                [c, h, w].into(),
+                Shape::new(weights),
+                [y_channels, h, w].into(),
+            )
         })
 }
 

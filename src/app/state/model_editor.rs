@@ -270,18 +270,8 @@ impl ModelEditor {
             .unwrap_or_else(|_| self.cells.base.layers[index].y.clone());
         let timed = !self.text(Key::Layer(index, LayerColumn::Time)).trim().is_empty();
         let relu = LayerSpec {
-            name: "RELU".into(),
-            kind: LayerKind::Relu,
-            x: y.clone(),
-            w: Shape::default(),
-            y,
             time_s: timed.then_some(0.0),
-            time2_s: None,
-            groups: 1,
-            bias: false,
-            reads: None,
-            function: None,
-            shares: None,
+            ..LayerSpec::plain("RELU", LayerKind::Relu, y.clone(), Shape::default(), y)
         };
         edit::insert(&mut self.cells.base.layers, index + 1, relu);
         self.cells.rekey(|key| match key {

@@ -253,18 +253,8 @@ fn parse_layer(line: &Line<'_>, index: usize) -> Result<LayerSpec, ParseError> {
         _ => None,
     };
     let spec = LayerSpec {
-        name: name.text.into(),
-        kind: kind_from_name(name.text),
-        x,
-        w,
-        y,
         time_s,
-        time2_s: None,
-        groups: 1,
-        bias: false,
-        reads: None,
-        function: None,
-        shares: None,
+        ..LayerSpec::plain(name.text, kind_from_name(name.text), x, w, y)
     };
     Layer::check(&spec).map_err(|err| {
         let field = field_of(line, err.field.segments());

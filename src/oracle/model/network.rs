@@ -567,18 +567,8 @@ mod tests {
             _ => (Shape::default(), Shape::from([3, 8, 8])),
         };
         LayerSpec {
-            name: name.into(),
-            kind,
-            x: [3, 8, 8].into(),
-            w,
-            y,
             time_s,
-            time2_s: None,
-            groups: 1,
-            bias: false,
-            reads: None,
-            function: None,
-            shares: None,
+            ..LayerSpec::plain(name, kind, [3, 8, 8].into(), w, y)
         }
     }
 
