@@ -20,6 +20,7 @@ use self::model_editor::ModelEditor;
 use self::run_editor::RunEditor;
 use crate::app::input::document::Document;
 use crate::app::input::keys::{Errors, Key};
+use crate::app::input::quantity;
 use crate::app::input::question::Question;
 use crate::app::input::source::{ClusterSource, ModelSource};
 use crate::app::input::view::View;
@@ -363,15 +364,20 @@ impl AppState {
                 }
             },
         };
-        view.plan.memory_bytes = match self.plan_memory.trim().trim_end_matches("GB").trim() {
+        // in GB, or with a unit people type (the cluster fields' reading: "24 GiB")
+        view.plan.memory_bytes = match self.plan_memory.trim() {
             "" => None,
-            text => match text.parse::<f64>() {
+            text => match quantity::parse(text, "GB", 1e9) {
                 Ok(gb) if gb.is_finite() && gb > 0.0 && gb <= MAX_MEMORY_GB => Some(gb * 1e9),
-                _ => {
+                Ok(_) => {
                     errors.insert(
                         Key::PlanMemory,
                         format!("Must be a number of GB above 0 and at most {MAX_MEMORY_GB}"),
                     );
+                    return None;
+                }
+                Err(message) => {
+                    errors.insert(Key::PlanMemory, message);
                     return None;
                 }
             },
@@ -757,6 +763,30 @@ mod tests {
         assert!(state.applied.as_deref().unwrap().contains("32 samples per GPU"));
         let state = dispatch(state, Action::Model(ModelAction::Pick("resnet152".into())));
         assert!(state.applied.is_none());
+    }
+
+    #[test]
+    fn the_planners_memory_budget_reads_gb_or_a_unit_and_refuses_the_rest() {
+        let budget = |text: &str| {
+            let state = dispatch(
+                Rc::new(AppState::new(Document::default(), None)),
+                Action::View(ViewAction::PlanMemory(text.into())),
+            );
+            (
+                state.answer.as_ref().unwrap().view().plan.memory_bytes,
+                state.error(Key::PlanMemory).map(str::to_string),
+                state.plan_memory.clone(),
+            )
+        };
+        assert_eq!(budget("6").0, Some(6e9));
+        assert_eq!(budget("6 GB").0, Some(6e9));
+        assert_eq!(budget("24 GiB").0, Some(24.0 * 1024f64.powi(3)));
+        assert_eq!(budget("").0, None);
+        for bad in ["0", "-3", "2e6", "x", "6 GB/s"] {
+            let (_, error, typed) = budget(bad);
+            assert!(error.is_some(), "{bad}");
+            assert_eq!(typed, bad, "what was typed is kept");
+        }
     }
 
     #[test]
