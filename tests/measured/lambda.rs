@@ -228,26 +228,31 @@ fn quantile(values: &mut [f64], q: f64) -> f64 {
 
 #[test]
 fn the_track_record_is_what_the_runs_give() {
-    use paradl::oracle::report::track_record::{PrecisionClass, TRACK_RECORD};
-    // every committed published run: (architecture, precision class, measured/projected time)
-    let mut classes: BTreeMap<(Architecture, PrecisionClass), Vec<f64>> = BTreeMap::new();
-    let mut add = |arch: Architecture, precision: Precision, ratio: f64| {
+    use paradl::oracle::report::track_record::{ACROSS_NODES, POOLED, PrecisionClass, Scale, TRACK_RECORD};
+    // every committed published run: (architecture, precision class, scale) -> (GPUs, measured/projected time)
+    type Class = (Architecture, PrecisionClass, Scale);
+    let mut classes: BTreeMap<Class, Vec<(u64, f64)>> = BTreeMap::new();
+    let mut add = |arch: Architecture, precision: Precision, scale: Scale, gpus: u64, ratio: f64| {
         classes
-            .entry((arch, PrecisionClass::of(precision)))
+            .entry((arch, PrecisionClass::of(precision), scale))
             .or_default()
-            .push(ratio);
+            .push((gpus, ratio));
     };
     let pytorch = runs(include_str!("../validation/lambda-pytorch-resnet50.csv"), false);
     let tensorflow = runs(include_str!("../validation/lambda-tf.csv"), true);
-    for results in [
-        project(pytorch, Optimizer::Momentum, true),
-        project(tensorflow, Optimizer::Sgd, false),
+    for (runs, optimizer, overlap) in [
+        (pytorch, Optimizer::Momentum, true),
+        (tensorflow, Optimizer::Sgd, false),
     ] {
-        for (class, _, ratio) in results {
+        let gpus: Vec<u64> = runs.iter().map(|r| r.gpus).collect();
+        for ((class, _, ratio), gpus) in project(runs, optimizer, overlap).into_iter().zip(gpus) {
             let (arch, precision) = class.split_once(' ').unwrap();
+            // Lambda's machines are one node of at most 8 GPUs (`cluster`)
             add(
                 Architecture::from_name(arch).unwrap(),
                 precision.parse().unwrap(),
+                Scale::of(gpus, 8),
+                gpus,
                 ratio,
             );
         }
@@ -255,36 +260,52 @@ fn the_track_record_is_what_the_runs_give() {
     for p in paradl::oracle::validation::published_report().unwrap() {
         let cluster = presets::cluster(&p.run.cluster).unwrap();
         let arch = cluster.device().unwrap().architecture;
-        add(arch, p.run.precision, p.ratio);
+        let scale = Scale::of(p.run.gpus, cluster.gpus_per_node());
+        add(arch, p.run.precision, scale, p.run.gpus, p.ratio);
     }
-    let mut all: Vec<f64> = classes.values().flatten().copied().collect();
-    let (low, high) = (quantile(&mut all, 0.1), quantile(&mut all, 0.9));
-    let pooled = format!("runs {} low {low:.2} high {high:.2}", all.len());
-    println!("POOLED {pooled}");
-    let mut table = String::new();
-    for ((arch, class), ratios) in &mut classes {
-        let (low, high) = (quantile(ratios, 0.1), quantile(ratios, 0.9));
-        table += &format!(
-            "    record(A::{arch:?}, P::{class:?}, {}, {low:.2}, {high:.2}),\n",
-            ratios.len()
-        );
+    let spread = |runs: Vec<&(u64, f64)>| {
+        let mut ratios: Vec<f64> = runs.iter().map(|r| r.1).collect();
+        let max = runs.iter().map(|r| r.0).max().unwrap();
+        (
+            ratios.len(),
+            max,
+            quantile(&mut ratios, 0.1),
+            quantile(&mut ratios, 0.9),
+        )
+    };
+    let pooled = spread(classes.values().flatten().collect());
+    let across = spread(
+        classes
+            .iter()
+            .filter(|(c, _)| c.2 == Scale::Nodes)
+            .flat_map(|(_, r)| r)
+            .collect(),
+    );
+    let mut table = format!("POOLED {pooled:?}\nACROSS_NODES {across:?}\n");
+    for ((arch, class, scale), runs) in &classes {
+        let (n, max, low, high) = spread(runs.iter().collect());
+        table += &format!("    record((A::{arch:?}, P::{class:?}, {scale:?}), ({n}, {max}), {low:.2}, {high:.2}),\n");
     }
     println!("{table}");
-    use paradl::oracle::report::track_record::POOLED;
-    assert_eq!(POOLED.runs as usize, all.len(), "{pooled}");
-    assert!(
-        (POOLED.low - low).abs() < 0.006 && (POOLED.high - high).abs() < 0.006,
-        "{pooled}"
-    );
+    for (spread, (n, max, low, high)) in [(POOLED, pooled), (ACROSS_NODES, across)] {
+        assert_eq!((spread.runs as usize, spread.max_gpus), (n, max), "{table}");
+        assert!(
+            (spread.low - low).abs() < 0.006 && (spread.high - high).abs() < 0.006,
+            "{table}"
+        );
+    }
     assert_eq!(
         TRACK_RECORD.len(),
         classes.len(),
         "the table (print it with --nocapture):\n{table}"
     );
     for r in &TRACK_RECORD {
-        let ratios = classes.get_mut(&(r.architecture, r.precision)).unwrap();
-        assert_eq!(r.runs as usize, ratios.len(), "{r:?}\n{table}");
-        assert!((quantile(ratios, 0.1) - r.low).abs() < 0.006, "{r:?}\n{table}");
-        assert!((quantile(ratios, 0.9) - r.high).abs() < 0.006, "{r:?}\n{table}");
+        let runs = &classes[&(r.architecture, r.precision, r.scale)];
+        let (n, max, low, high) = spread(runs.iter().collect());
+        assert_eq!((r.runs as usize, r.max_gpus), (n, max), "{r:?}\n{table}");
+        assert!(
+            (low - r.low).abs() < 0.006 && (high - r.high).abs() < 0.006,
+            "{r:?}\n{table}"
+        );
     }
 }

@@ -147,10 +147,17 @@ pub fn driver() -> Driver {
 
 /// A new browser session with its own empty profile (a fresh context:
 /// no history, no storage).
+///
+/// The profile's name holds a counter: two sessions started at once must
+/// never share one (a clock too coarse gave two tests one profile, and
+/// Chromium then opens the second session's window in the first's
+/// browser, so both tests drove one page).
 pub async fn browser(driver: &Driver) -> Client {
+    static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let profile = std::env::temp_dir().join(format!(
-        "paradl-e2e-{}-{}",
+        "paradl-e2e-{}-{}-{}",
         std::process::id(),
+        SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())

@@ -8,10 +8,15 @@
 //!   and 32 GT/s a lane with 128b/130b encoding (PCI-SIG's base
 //!   specifications 3.0-5.0), 16 lanes. A ring step takes NCCL's PCI
 //!   latency with its Simple protocol, 5.7 µs (NVIDIA/nccl
-//!   `src/graph/tuning.cc`, `hwLat[PCI][RING][SIMPLE]`). GeForce cards of
-//!   the Ada and later generations have no peer-to-peer over PCIe (the
-//!   driver disables it): NCCL stages through host memory and reaches
-//!   less than the link, which this link's figure does not say.
+//!   `src/graph/tuning.cc`, `hwLat[PCI][RING][SIMPLE]`).
+//!
+//!   NCCL's Allreduce does not reach the link: its bus bandwidth is the one
+//!   nccl-tests measured on such nodes ([`pcie_bus_bytes_per_s`]). GeForce
+//!   cards of the Ada and Blackwell generations have no peer-to-peer
+//!   access over PCIe ("GeForce cards do not support P2P", NCCL's
+//!   maintainer, NVIDIA/nccl-tests#287; NVIDIA/nccl#1309): NCCL stages
+//!   every transfer through host memory (its SHM transport), which the
+//!   same machine measured at 0.70 of its peer-to-peer bus bandwidth.
 //! - NVLink through NVSwitch, for the SXM parts: each GPU's datasheet
 //!   figure, half of it each way: V100 SXM2 300 GB/s (150 each way), A100
 //!   SXM4 600 GB/s, H100 / H200 / H20 900 GB/s, H800 400 GB/s, Blackwell
@@ -54,6 +59,24 @@ pub const MAX_NODE_GPUS: u64 = 16;
 pub const NCCL_PCI_STEP_S: f64 = 5.7e-6;
 /// PCIe x16 bandwidth each way, bytes/s, of generations 3, 4 and 5.
 const PCIE_X16_BYTES_PER_S: [f64; 3] = [15.75e9, 31.5e9, 63e9];
+
+/// NCCL's Allreduce bus bandwidth measured by nccl-tests (`all_reduce_perf`,
+/// large messages) on PCIe 4.0 and 5.0 nodes, bytes/s: `(peer to peer,
+/// through host memory)`.
+///
+/// - PCIe 4.0, peer to peer: 25.7 GB/s, 4x RTX 4090 with P2P enabled by
+///   tinygrad's open-gpu-kernel-modules, 256 MB-1 GB
+///   (tinygrad/open-gpu-kernel-modules#17); the same 8x RTX 4090 on two
+///   EPYC 7542 sockets reached 20.64 with P2P, **14.45 GB/s** without (the
+///   stock driver: SHM), 128 MB (charlie0129/blog,
+///   `content/post/rtx4090-p2p-unlocked/index.md`).
+/// - PCIe 5.0: 46.65 GB/s with P2P, **37.60 GB/s** forced through host
+///   memory, 4x RTX PRO 6000 Blackwell on AMD Turin, 128 MB (NVIDIA/nccl
+///   pull request #2080); 8x RTX 5090 with P2P: 45.70 GB/s at 32 MB.
+///
+/// PCIe 3.0 has no such measurement here: its link times the PCIe 4.0
+/// fractions (25.7/31.5 and 14.45/31.5).
+const PCIE_BUS_BYTES_PER_S: [(f64, f64); 2] = [(25.7e9, 14.45e9), (46.65e9, 37.6e9)];
 
 /// A node of identical GPUs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -167,6 +190,13 @@ impl Node {
         format!("{}x {} ({})", self.gpus, self.gpu.name, self.link.label())
     }
 
+    /// Whether NCCL can reach the other GPUs' memory directly (false for
+    /// GeForce cards of the Ada and Blackwell generations, whose driver
+    /// has no peer-to-peer access: NCCL goes through host memory).
+    pub fn peer_to_peer(&self) -> bool {
+        !geforce_without_p2p(self.gpu)
+    }
+
     /// Bandwidth each way between two GPUs, bytes/s, and a ring step's
     /// latency, s.
     fn link_facts(&self) -> (f64, f64) {
@@ -184,14 +214,28 @@ impl Node {
     /// `R` and the precision rates: the GPU's dense peaks × [`SUSTAINED`];
     /// `M`: its memory; `n = P_max` = the GPUs; the intra-node link as
     /// [`Node::link_facts`]; the realistic facts as the DGX presets' (NCCL's
-    /// best Allreduce, the GPU's kernels and half its memory bandwidth).
+    /// best Allreduce, the GPU's kernels and half its memory bandwidth),
+    /// with NCCL's bus bandwidth over PCIe as nccl-tests measured it
+    /// ([`pcie_bus_bytes_per_s`]).
     pub fn spec(&self) -> ClusterSpec {
         let (fp32, by_precision) = rates(self.gpu.peaks);
         let (link_bytes_per_s, link_latency_s) = self.link_facts();
+        let bus = match (self.bus_bytes_per_s(), self.peer_to_peer()) {
+            (None, _) => String::new(),
+            (Some(bus), p2p) => format!(
+                "; NCCL's Allreduce bus bandwidth {:.3} GB/s as nccl-tests measured over PCIe {}",
+                bus / 1e9,
+                if p2p {
+                    "with peer-to-peer access"
+                } else {
+                    "through host memory: GeForce cards of this generation have no peer-to-peer access (NVIDIA/nccl-tests#287)"
+                }
+            ),
+        };
         ClusterSpec {
             name: self.title(),
             source: format!(
-                "{}; link: {} ({}); rates and bandwidth half the peaks as ABCI's measured R; 781 MiB reserved (pytorch/pytorch#34323); one node, its NIC unused",
+                "{}; link: {} ({}{bus}); rates and bandwidth half the peaks as ABCI's measured R; 781 MiB reserved (pytorch/pytorch#34323); one node, its NIC unused",
                 self.gpu.source,
                 self.link.label(),
                 match self.link {
@@ -220,9 +264,41 @@ impl Node {
                 latency_s: 0.0,
             }],
             gpu_flops_by_precision: by_precision,
-            // no published bus bandwidth for a node of any GPU: the link's own
-            realistic: nccl_node_facts(self.gpu, (None, None)),
+            // nccl-tests' bus bandwidth over PCIe; NVLink: the link's own
+            realistic: nccl_node_facts(self.gpu, (self.bus_bytes_per_s(), None)),
         }
+    }
+}
+
+impl Node {
+    /// NCCL's bus bandwidth inside the node, bytes/s: over PCIe, what
+    /// nccl-tests measured ([`pcie_bus_bytes_per_s`]); over NVLink, `None`
+    /// (the link's own, as the DGX presets).
+    fn bus_bytes_per_s(&self) -> Option<f64> {
+        pcie_bus_bytes_per_s(self.link, self.peer_to_peer())
+    }
+}
+
+/// GeForce cards of the Ada and Blackwell generations (the RTX 40 and 50
+/// series, laptops included): no peer-to-peer access over PCIe.
+pub fn geforce_without_p2p(gpu: &Device) -> bool {
+    matches!(gpu.architecture, Architecture::Ada | Architecture::BlackwellGb20x)
+        && (gpu.name.starts_with("GeForce") || gpu.name == "RTX 4090")
+}
+
+/// NCCL's Allreduce bus bandwidth over `link`, bytes/s, with or without
+/// peer-to-peer access; `None` for NVLink.
+///
+/// # Formula
+/// PCIe 4.0 and 5.0: [`PCIE_BUS_BYTES_PER_S`]; PCIe 3.0: its link
+/// (15.75 GB/s) times PCIe 4.0's measured fraction of its own link.
+pub fn pcie_bus_bytes_per_s(link: NodeLink, peer_to_peer: bool) -> Option<f64> {
+    let pick = |(p2p, shm): (f64, f64)| if peer_to_peer { p2p } else { shm };
+    match link {
+        NodeLink::Pcie3 => Some(PCIE_X16_BYTES_PER_S[0] * pick(PCIE_BUS_BYTES_PER_S[0]) / PCIE_X16_BYTES_PER_S[1]),
+        NodeLink::Pcie4 => Some(pick(PCIE_BUS_BYTES_PER_S[0])),
+        NodeLink::Pcie5 => Some(pick(PCIE_BUS_BYTES_PER_S[1])),
+        NodeLink::Nvlink => None,
     }
 }
 
@@ -302,6 +378,36 @@ mod tests {
         assert!(message("node:17:pcie4:RTX 4090").starts_with("gpus: must be at most 16"));
         assert!(message("node:4:pcie4:RTX 9999").starts_with("gpu: is not a GPU"));
         assert!(message("node:4:nvlink:RTX 4090").starts_with("link: does not belong here"));
+    }
+
+    #[test]
+    fn nccl_over_pcie_reaches_what_nccl_tests_measured_and_geforce_goes_through_host_memory() {
+        let bus = |key: &str| {
+            let cluster = Cluster::new(Node::parse(key).unwrap().spec()).unwrap();
+            cluster.spec().realistic.intra_node_bus_bandwidth_bytes_per_s
+        };
+        // the stock driver on 8x RTX 4090: 14.45 GB/s (SHM); P2P-capable PCIe 4.0: 25.7
+        assert_eq!(bus("node:8:pcie4:RTX 4090"), Some(14.45e9));
+        assert_eq!(bus("node:4:pcie4:RTX 6000 Ada Generation"), Some(25.7e9));
+        assert_eq!(bus("node:4:pcie4:A100-PCIE-40GB"), Some(25.7e9));
+        assert_eq!(bus("node:4:pcie5:GeForce RTX 5090"), Some(37.6e9));
+        assert_eq!(
+            bus("node:4:pcie5:RTX PRO 6000 Blackwell Workstation Edition"),
+            Some(46.65e9)
+        );
+        // PCIe 3.0: the link times PCIe 4.0's measured fraction
+        assert!((bus("node:4:pcie3:GeForce RTX 2080 Ti").unwrap() - 12.85e9).abs() < 1e6);
+        assert_eq!(bus("node:8:nvlink:H100-SXM5-80GB"), None);
+        for device in DEVICES.iter() {
+            let geforce = device.name.starts_with("GeForce") || device.name == "RTX 4090";
+            let recent = matches!(device.architecture, Architecture::Ada | Architecture::BlackwellGb20x);
+            assert_eq!(geforce_without_p2p(device), geforce && recent, "{}", device.name);
+        }
+        let source = Node::parse("node:2:pcie4:RTX 4090").unwrap().spec().source;
+        assert!(
+            source.contains("14.450 GB/s") && source.contains("through host memory"),
+            "{source}"
+        );
     }
 
     #[test]

@@ -166,8 +166,14 @@ impl Scenario {
             overlap: run.overlap,
             bottlenecks,
             terms,
-            band: (run.edition == crate::oracle::model::edition::Edition::Realistic)
-                .then(|| track_record::band(self.cluster().device().map(|g| g.architecture), run.precision)),
+            band: (run.edition == crate::oracle::model::edition::Edition::Realistic).then(|| {
+                track_record::band(track_record::Like {
+                    architecture: self.cluster().device().map(|g| g.architecture),
+                    precision: run.precision,
+                    gpus: run.gpus,
+                    gpus_per_node: self.cluster().gpus_per_node(),
+                })
+            }),
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,
                 communication: kappa.communication,
