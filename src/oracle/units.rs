@@ -19,6 +19,11 @@ pub fn flops(value: f64) -> String {
     scaled(value, "FLOP/s")
 }
 
+/// Bytes per second with a decimal prefix: `14.4 GB/s`.
+pub fn bandwidth(value: f64) -> String {
+    scaled(value, "B/s")
+}
+
 /// Seconds to three significant figures (the model is rarely closer than
 /// that): `691 ms`, `4.5 s`, `2.1 h`.
 pub fn seconds(value: f64) -> String {
@@ -187,6 +192,7 @@ mod tests {
         assert_eq!(bytes(15_434_845_696.0), "15.4 GB");
         assert_eq!(bytes(512.0), "512 B");
         assert_eq!(flops(7.8e12), "7.8 TFLOP/s");
+        assert_eq!(bandwidth(14.45e9), "14.4 GB/s");
         assert_eq!(seconds(0.0025), "2.5 ms");
         assert_eq!(seconds(0.690937), "691 ms");
         assert_eq!(seconds(3992.96256), "1.11 h");

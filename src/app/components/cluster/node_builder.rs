@@ -9,7 +9,9 @@ use yew::prelude::*;
 use crate::app::components::use_app;
 use crate::app::state::action::{Action, ClusterAction};
 use crate::oracle::presets::devices::DEVICES;
-use crate::oracle::presets::node::{MAX_NODE_GPUS, Node, NodeLink, nvlink_bytes_per_s};
+use crate::oracle::presets::node::{
+    MAX_NODE_GPUS, Node, NodeLink, geforce_without_p2p, nvlink_bytes_per_s, pcie_bus_bytes_per_s,
+};
 use crate::oracle::units;
 
 /// What the builder holds before it is used: the GPU's name, the GPU
@@ -82,11 +84,19 @@ pub fn node_builder() -> Html {
     let error = node.as_ref().err().map(ToString::to_string);
     let facts = device.map(|d| {
         format!(
-            "{}: {} of memory, {} FP32 and {} FP16 tensor peak (datasheet; the model sustains half).",
+            "{}: {} of memory, {} FP32 and {} FP16 tensor peak (datasheet; the model sustains half).{}",
             d.name,
             units::bytes(d.memory_bytes),
             units::flops(d.peaks.fp32),
-            units::flops(d.peaks.fp16)
+            units::flops(d.peaks.fp16),
+            match (geforce_without_p2p(d), pcie_bus_bytes_per_s(draft.link, !geforce_without_p2p(d))) {
+                (true, Some(bus)) => format!(
+                    " No peer-to-peer access between GeForce cards of this generation: NCCL goes through host memory, {} measured.",
+                    units::bandwidth(bus)
+                ),
+                (false, Some(bus)) => format!(" NCCL reaches {} over this link (measured).", units::bandwidth(bus)),
+                (_, None) => String::new(),
+            }
         )
     });
     html! {
