@@ -119,17 +119,83 @@ fn sweep_lists_every_strategy_and_gpu_count() {
     assert!(lines[0].starts_with("strategy,gpus,mini_batch,"));
     assert_eq!(lines.len(), 1 + 2 * 7);
     assert!(lines[1].starts_with("data,1,1024,"));
-    // a file read alone says what it holds: network, cluster, edition, practice, likely epoch
-    assert!(
-        lines[0].ends_with(
-            ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s"
-        )
+    // a file read alone says what it holds: network, cluster, edition, practice, likely epoch, time to train
+    assert!(lines[0].ends_with(
+        ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s"
+    ));
+    // AlexNet follows ResNet-50's reference runs: at 1,024 samples, the 35 epochs of the smallest batch measured
+    let cells: Vec<&str> = lines[1].split(',').collect();
+    let (total_s, epochs, train_s): (f64, f64, f64) = (
+        cells[7].parse().unwrap(),
+        cells[cells.len() - 3].parse().unwrap(),
+        cells[cells.len() - 1].parse().unwrap(),
     );
+    assert_eq!(epochs, 35.0, "{}", lines[1]);
+    assert_eq!(cells[cells.len() - 2], "mlperf-resnet50");
+    assert!((train_s - 35.0 * total_s).abs() <= 1e-9 * train_s);
     assert!(
         lines[1].contains(",AlexNet,DGX A100 SuperPOD,realistic,fp32,none,0,false,false,"),
         "{}",
         lines[1]
     );
+}
+
+#[test]
+fn time_to_train_follows_the_convergence_named_given_or_the_presets_own() {
+    // ResNet-50's own curve: 32,768 samples take the 56 epochs of MLPerf's reference runs
+    let p = json(
+        "project --model resnet50 --cluster dgx-a100 --strategy data --gpus 512 --samples-per-gpu 64 --precision fp16 --format json",
+    );
+    let training = &p["training"];
+    assert_eq!(training["epochs"]["epochs"], 56.0);
+    assert_eq!(training["epochs"]["curve"], "mlperf-resnet50");
+    assert_eq!(training["assumed"], false);
+    let total = p["total_s"].as_f64().unwrap();
+    assert!((training["time_s"].as_f64().unwrap() - 56.0 * total).abs() < 1e-9 * total * 56.0);
+    // past the largest batch that converged (67,840): extrapolated, said
+    let past = json(
+        "project --model resnet50 --cluster dgx-h100 --strategy data --gpus 2048 --samples-per-gpu 128 --precision fp16 --format json",
+    );
+    assert_eq!(past["training"]["epochs"]["how"]["kind"], "past_largest");
+    assert!(past["training"]["epochs"]["epochs"].as_f64().unwrap() > 150.0);
+    let text = String::from_utf8(
+        paradl("project --model resnet50 --cluster dgx-h100 --strategy data --gpus 2048 --samples-per-gpu 128 --precision fp16").stdout,
+    )
+    .unwrap();
+    assert!(text.contains("past the largest batch that converged"), "{text}");
+    // epochs given: those at every batch; a file's network assumes 90 unless given
+    let given = json(
+        "project --model resnet50 --cluster abci --strategy data --gpus 64 --samples-per-gpu 32 --convergence 42 --format json",
+    );
+    assert_eq!(given["training"]["epochs"]["epochs"], 42.0);
+    // the dataset's size changes the epoch, not the epochs
+    let small = json(
+        "project --model resnet50 --cluster abci --strategy data --gpus 64 --samples-per-gpu 32 --dataset-samples 204800 --format json",
+    );
+    assert_eq!(small["iterations"], 100);
+    for (flag, field) in [
+        ("--convergence 0", "--convergence"),
+        ("--convergence mlperf-bert", "--convergence"),
+        ("--dataset-samples 0", "--dataset-samples"),
+    ] {
+        let out = paradl(&format!(
+            "project --model resnet50 --cluster abci --strategy data --gpus 8 --samples-per-gpu 32 {flag}"
+        ));
+        assert!(!out.status.success(), "{flag}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(field), "{flag}");
+    }
+    // ranked by time to train, each strategy's global batch's epochs count
+    let list = json(
+        "rank --model resnet50 --cluster dgx-a100 --gpus 64 --samples-per-gpu 32 --precision fp16 --by-time-to-train --format json",
+    );
+    let times: Vec<f64> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["feasible"] == true)
+        .map(|p| p["training"]["time_s"].as_f64().unwrap())
+        .collect();
+    assert!(times.len() >= 2 && times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
 }
 
 #[test]
@@ -191,9 +257,16 @@ fn model_and_cluster_files() {
     let text = presets::network_preset("vgg16").unwrap().file().unwrap().1;
     let path = temp_file("VGG.net_sc", text);
     let project = "--strategy data --gpus 32 --samples-per-gpu 16 --format json";
-    let from_file = json(&format!("project --model {} --cluster abci {project}", path.display()));
+    // a file is no preset: it trains as its convergence is named (90 epochs assumed otherwise)
+    let from_file = json(&format!(
+        "project --model {} --cluster abci {project} --convergence mlperf-resnet50",
+        path.display()
+    ));
     let from_preset = json(&format!("project --model vgg16 --cluster abci {project}"));
     assert_eq!(from_file, from_preset);
+    let assumed = json(&format!("project --model {} --cluster abci {project}", path.display()));
+    assert_eq!(assumed["training"]["assumed"], true);
+    assert_eq!(assumed["training"]["epochs"]["epochs"], 90.0);
 
     // a .plat cluster is flat: every ring has the file's latency and bandwidth
     let plat = temp_file("ABCI.plat", include_str!("../src/oracle/presets/reference/ABCI.plat"));

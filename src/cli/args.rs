@@ -116,6 +116,12 @@ pub struct ModelArgs {
     /// How activations are laid out: nchw (PyTorch's default: tensor-core convolutions transpose to NHWC and back) or nhwc (channels last).
     #[arg(long, value_parser = parse_named::<MemoryFormat>, default_value = "nchw")]
     pub memory_format: MemoryFormat,
+    /// Epochs to train: a convergence curve (mlperf-resnet50, mlperf-unet3d, ...; `paradl presets` lists them) or a number of epochs. Default: a preset's own curve, else 90 epochs assumed.
+    #[arg(long)]
+    pub convergence: Option<String>,
+    /// Samples in one epoch of the training set (default: the network's own dataset).
+    #[arg(long)]
+    pub dataset_samples: Option<u64>,
 }
 
 /// The scenario and batch every projection needs.
@@ -277,8 +283,12 @@ pub struct RankArgs {
     pub gpus: u64,
     /// Rank by GPU-hours, each strategy at its cheapest feasible GPU count
     /// up to the budget, instead of by time at exactly the budget.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "by_time_to_train")]
     pub by_cost: bool,
+    /// Rank by time to train (epochs to converge at each strategy's global
+    /// batch × its epoch time) instead of by time per epoch.
+    #[arg(long)]
+    pub by_time_to_train: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
     pub format: OneFormat,

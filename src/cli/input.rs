@@ -5,6 +5,7 @@ use std::path::Path;
 use super::args::{Common, ExportArgs, ExportFormat, ModelArgs};
 use super::{CliError, json};
 use crate::oracle::formats::{self, lc, net, plat};
+use crate::oracle::model::convergence::Convergence;
 use crate::oracle::model::errors::listed;
 use crate::oracle::{Batch, Cluster, InputError, Network, OracleError, RunSpec, Scenario, Strategy, presets};
 
@@ -27,6 +28,15 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
     if let Some(path) = &args.profile {
         network = profiled(network, path)?;
     }
+    if let Some(samples) = args.dataset_samples {
+        network = network
+            .with_dataset_samples(samples)
+            .map_err(|e| oracle("--dataset-samples".into(), e.into()))?;
+    }
+    let convergence = match &args.convergence {
+        Some(text) => Some(Convergence::parse(text).map_err(|e| oracle("--convergence".into(), e.into()))?),
+        None => presets::usual_convergence(&args.model).map(|(c, _)| c),
+    };
     let cluster = cluster(&args.cluster)?;
     if args.edition == crate::oracle::Edition::Realistic {
         warn_fallbacks(&args.cluster, &cluster);
@@ -52,6 +62,7 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
             overlap: args.overlap,
             bucket_mib: args.bucket_mib,
             memory_format: args.memory_format,
+            convergence,
             ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.edition)
         },
     })

@@ -121,7 +121,11 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             gpu_budget(a.gpus)?;
             let loaded = input::load(&a.common)?;
             let template = loaded.template.at(Strategy::Data, a.gpus);
-            let by = if a.by_cost { RankBy::Cost } else { RankBy::Time };
+            let by = match (a.by_cost, a.by_time_to_train) {
+                (true, _) => RankBy::Cost,
+                (_, true) => RankBy::TimeToTrain,
+                _ => RankBy::Time,
+            };
             let ranking = loaded.scenario.rank(&template, by);
             for skipped in &ranking.skipped {
                 note(&format!("note: {} skipped: {}", skipped.strategy, skipped.error));

@@ -36,6 +36,7 @@ pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFor
                     band.basis
                 );
             }
+            let _ = writeln!(text, "  to train: {}", p.training.sentence());
             let _ = writeln!(
                 text,
                 "  training: {}, optimizer {}, ZeRO {}{}{}",
@@ -276,8 +277,8 @@ pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliErro
 
 fn table(points: &[Projection]) -> String {
     let mut text = format!(
-        "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}  {}\n",
-        "strategy", "gpus", "batch", "compute", "comm", "total", "GPU-hours", "memory", "limits"
+        "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10} {:>7} {:>10}  {}\n",
+        "strategy", "gpus", "batch", "compute", "comm", "total", "GPU-hours", "memory", "epochs", "to train", "limits"
     );
     for p in points {
         let limits = if p.feasible {
@@ -287,7 +288,7 @@ fn table(points: &[Projection]) -> String {
         };
         let _ = writeln!(
             text,
-            "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10}  {}",
+            "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10} {:>7} {:>10}  {}",
             p.strategy.name(),
             p.gpus,
             p.mini_batch,
@@ -296,6 +297,8 @@ fn table(points: &[Projection]) -> String {
             units::seconds(p.total_s),
             units::significant(p.gpu_hours, 4),
             units::bytes(p.memory_bytes),
+            units::significant(p.training.epochs.epochs, 3),
+            units::seconds(p.training.time_s),
             limits
         );
     }
@@ -531,5 +534,14 @@ pub fn presets() -> String {
             .join(", "),
         presets::node::PREFIX
     );
+    text.push_str("convergence (--convergence CURVE, or a number of epochs):\n");
+    for c in crate::oracle::model::convergence::CURVES {
+        let (smallest, largest) = c.batch_range();
+        let _ = writeln!(
+            text,
+            "  {:<22} {} (global batches {smallest} to {largest}; {})",
+            c.key, c.name, c.source
+        );
+    }
     text
 }

@@ -198,7 +198,12 @@ async fn an_ml_engineer_builds_a_four_rtx_4090_workstation_and_sees_what_fits_in
     page::type_into(&client, "#node-gpus", "4").await;
     choose(&client, "#node-link", "pcie4").await;
     // a GeForce 4090 has no peer-to-peer access: said before it is used
-    page::text_once(&client, "#node-builder", "NCCL goes through host memory, 14.4 GB/s measured").await;
+    page::text_once(
+        &client,
+        "#node-builder",
+        "NCCL goes through host memory, 14.4 GB/s measured",
+    )
+    .await;
     page::click(&client, "#node-use").await;
     // the budget shrinks to the node, the precision is the 4090's usual one
     let applied = page::text_once(&client, "#applied", "GPUs set to 4").await;

@@ -801,6 +801,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     overlap,
                     bucket_mib,
                     memory_format,
+                    convergence: None,
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 5 {

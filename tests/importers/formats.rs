@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::formats::{json, lc, net, plat};
+use paradl::oracle::model::convergence::{CURVES, Convergence};
 use paradl::oracle::{
     Batch, Cluster, DatasetSpec, Edition, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec,
     Optimizer, Precision, RunSpec, Shape, Strategy as Par, presets,
@@ -308,6 +309,11 @@ proptest! {
             overlap: !mini,
             bucket_mib: if mini { 25.0 } else { b },
             memory_format: MemoryFormat::ALL[(gpus / 3 % 2) as usize],
+            convergence: match gpus % 3 {
+                0 => None,
+                1 => Some(Convergence::Epochs(b)),
+                _ => Some(Convergence::Curve(CURVES[(gpus % 7) as usize].key.into())),
+            },
         };
         prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);
     }

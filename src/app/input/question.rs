@@ -186,6 +186,7 @@ mod run_link {
         Strategy, is_default,
     };
     use crate::oracle::DEFAULT_BUCKET_MIB;
+    use crate::oracle::model::convergence::Convergence;
     use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
 
     #[derive(Serialize, Deserialize)]
@@ -225,6 +226,8 @@ mod run_link {
         bucket_mib: f64,
         #[serde(rename = "mf", default, skip_serializing_if = "is_default")]
         memory_format: MemoryFormat,
+        #[serde(rename = "cv", default, skip_serializing_if = "Option::is_none")]
+        convergence: Option<Convergence>,
     }
 
     fn data() -> Strategy {

@@ -5,6 +5,7 @@
 
 pub mod checks;
 pub mod cluster;
+pub mod convergence;
 pub mod devices;
 pub mod edit;
 pub mod edition;

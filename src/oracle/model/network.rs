@@ -270,6 +270,17 @@ impl Network {
         self.step.as_ref().map_or(0.0, |s| s.framework_s)
     }
 
+    /// The same network trained on a dataset of `samples` samples an epoch
+    /// (`--dataset-samples`; the network's own dataset is kept otherwise).
+    ///
+    /// # Errors
+    /// [`Rule::CountTooSmall`] / [`Rule::CountTooLarge`] on
+    /// `dataset.samples` (1 to 2^53).
+    pub fn with_dataset_samples(mut self, samples: u64) -> Result<Self, InputError> {
+        self.dataset.samples = checks::count("dataset.samples", samples, 1, MAX_COUNT)?;
+        Ok(self)
+    }
+
     /// The same network, recorded as profiled on `gpu`.
     #[must_use]
     pub fn profiled_on_gpu(mut self, gpu: ProfiledGpu) -> Self {

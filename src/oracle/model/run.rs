@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_COUNT, MAX_GPUS};
 use super::cluster::Cluster;
+use super::convergence::Convergence;
 use super::edition::Edition;
 use super::errors::{InputError, Rule};
 use super::factors::{Factors, Kappa};
@@ -102,6 +103,10 @@ pub struct RunSpec {
     /// How activations are laid out in memory (section 11; default NCHW).
     #[serde(default, skip_serializing_if = "is_default")]
     pub memory_format: MemoryFormat,
+    /// How many epochs it takes to train (section 13): a convergence
+    /// curve's name or a number of epochs; none: the 90 epochs assumed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convergence: Option<Convergence>,
 }
 
 impl RunSpec {
@@ -135,6 +140,7 @@ impl RunSpec {
             overlap: false,
             bucket_mib: DEFAULT_BUCKET_MIB,
             memory_format: MemoryFormat::default(),
+            convergence: None,
         }
     }
 
@@ -198,6 +204,8 @@ pub struct Run {
     pub bucket_bytes: f64,
     /// How activations are laid out in memory.
     pub memory_format: MemoryFormat,
+    /// Epochs to train (none: the 90 assumed).
+    pub convergence: Option<Convergence>,
 }
 
 impl Run {
@@ -216,7 +224,8 @@ impl Run {
     /// a negative or non-finite `update_s`; a calibration made for the
     /// other edition (`calibration.edition`); a ZeRO stage above 3, or
     /// above 0 for a strategy without a data-parallel dimension; a bucket
-    /// outside 1 KiB to 1e6 MiB.
+    /// outside 1 KiB to 1e6 MiB; a convergence curve this tool does not
+    /// have, or epochs outside (0, 1e6].
     pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
         let gpus = checks::count("gpus", spec.gpus, 1, MAX_GPUS)?;
         if spec.strategy == Strategy::Serial && gpus != 1 {
@@ -272,6 +281,9 @@ impl Run {
             ));
         }
         let bucket_mib = checks::within("bucket_mib", spec.bucket_mib, 1.0 / 1024.0, 1e6)?;
+        if let Some(convergence) = &spec.convergence {
+            convergence.check()?;
+        }
         Ok(Self {
             strategy: spec.strategy,
             gpus,
@@ -292,6 +304,7 @@ impl Run {
             overlap: spec.overlap,
             bucket_bytes: bucket_mib * 1024.0 * 1024.0,
             memory_format: spec.memory_format,
+            convergence: spec.convergence.clone(),
         })
     }
 
@@ -316,6 +329,7 @@ impl Run {
             overlap: self.overlap,
             bucket_mib: self.bucket_bytes / (1024.0 * 1024.0),
             memory_format: self.memory_format,
+            convergence: self.convergence.clone(),
         }
     }
 

@@ -27,6 +27,7 @@ pub const IMAGENET_SAMPLES: u64 = 1_281_167;
 
 use super::formats::net;
 use super::model::cluster::{Cluster, ClusterSpec};
+use super::model::convergence::Convergence;
 use super::model::errors::{InputError, OracleError, Rule};
 use super::model::network::Network;
 use super::model::practice::Precision;
@@ -36,6 +37,23 @@ use super::scenario::Scenario;
 const IMAGENET_PER_GPU: (f64, &str) = (
     32.0,
     "32 images per GPU, the per-GPU batch of Goyal et al. (2017, Accurate, Large Minibatch SGD: ImageNet in 1 hour)",
+);
+
+/// How ImageNet CNNs converge as the global batch grows: ResNet-50's
+/// MLPerf reference runs, the only ImageNet CNN with published convergence
+/// at many global batches.
+const IMAGENET_CONVERGENCE: (&str, &str) = (
+    "mlperf-resnet50",
+    "ResNet-50's MLPerf reference runs (LARS), borrowed: no other ImageNet CNN has published convergence at many global batches",
+);
+
+/// ResNet-50's own.
+const RESNET50_CONVERGENCE: (&str, &str) = ("mlperf-resnet50", "ResNet-50's own MLPerf reference runs (LARS)");
+
+/// CosmoFlow's.
+const COSMOFLOW_CONVERGENCE: (&str, &str) = (
+    "mlperf-hpc-cosmoflow",
+    "CosmoFlow's MLPerf HPC reference runs (on 128³ samples: an epoch is one pass over the samples, whatever their size)",
 );
 
 /// How a network preset is made.
@@ -62,6 +80,9 @@ pub struct NetworkPreset {
     /// Samples per GPU it is usually trained with, and who says so (the
     /// app applies it when the preset is picked).
     pub usual_samples_per_gpu: (f64, &'static str),
+    /// The convergence curve its time to train follows (a key of
+    /// [`crate::oracle::model::convergence::CURVES`]), and why.
+    pub convergence: (&'static str, &'static str),
     source: Source,
 }
 
@@ -114,6 +135,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "AlexNet (ImageNet)",
         origin: "ParaDL's ALEXNET_ImageNet_profall.net_sc: layer shapes and a profiled time of 0.61 ms per sample on a V100",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: reference!("ALEXNET_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
@@ -121,6 +143,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "VGG-16 (ImageNet)",
         origin: "ParaDL's VGG_ImageNet_profall.net_sc: layer shapes and a profiled time of 8.2 ms per sample on a V100; its layer file holds 169.8 M parameters, not torchvision's 138.4 M: for torchvision's network pick VGG-16 (torchvision)",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: reference!("VGG_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
@@ -128,6 +151,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ResNet-18 (ImageNet)",
         origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(resnet::resnet18),
     },
     NetworkPreset {
@@ -135,6 +159,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ResNet-50 (ImageNet)",
         origin: "ParaDL's RESNET50_ImageNet_profall.net_sc: layer shapes and a profiled time of 3.12 ms per sample on a V100; its layer file holds 22.7 M parameters, not torchvision's 25.6 M: for torchvision's network pick ResNet-50 (torchvision)",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: RESNET50_CONVERGENCE,
         source: reference!("RESNET50_ImageNet_profall.net_sc"),
     },
     NetworkPreset {
@@ -142,6 +167,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ResNet-152 (ImageNet)",
         origin: "He et al. 2016, 224x224 input, with projection shortcuts; compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(resnet::resnet152),
     },
     NetworkPreset {
@@ -152,6 +178,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
             0.25,
             "CosmoFlow was trained with a quarter of a sample per GPU: each sample split over 4 GPUs (ParaDL, HPDC 2021)",
         ),
+        convergence: COSMOFLOW_CONVERGENCE,
         source: reference!("COSMOFLOW.net"),
     },
     NetworkPreset {
@@ -162,6 +189,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
             1.0,
             "one sample per GPU, as MLPerf HPC's CosmoFlow runs train (128³ samples, one a GPU: mlcommons/hpc_results v1.0-v3.0, NVIDIA's logs)",
         ),
+        convergence: COSMOFLOW_CONVERGENCE,
         source: Source::Corrected(
             "COSMOFLOW.net_256",
             include_str!("reference/COSMOFLOW.net_256"),
@@ -173,6 +201,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "MobileNetV2 (ImageNet)",
         origin: "Sandler et al. 2018 as torchvision's mobilenet_v2 (3,504,872 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(mobilenet::mobilenet_v2),
     },
     NetworkPreset {
@@ -180,6 +209,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "EfficientNet-B0 (ImageNet)",
         origin: "Tan and Le 2019 as torchvision's efficientnet_b0 (5,288,548 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(efficientnet::efficientnet_b0),
     },
     NetworkPreset {
@@ -187,6 +217,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ConvNeXt-Tiny (ImageNet)",
         origin: "Liu et al. 2022 as torchvision's convnext_tiny (28,589,128 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(convnext::convnext_tiny),
     },
     NetworkPreset {
@@ -194,6 +225,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ResNeXt-50 32x4d (ImageNet)",
         origin: "Xie et al. 2017 as torchvision's resnext50_32x4d (25,028,904 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(resnext::resnext50_32x4d),
     },
     NetworkPreset {
@@ -201,6 +233,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ResNeXt-101 32x4d (ImageNet)",
         origin: "Xie et al. 2017 as NVIDIA's DeepLearningExamples and timm's resnext101_32x4d (44,177,704 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(resnext::resnext101_32x4d),
     },
     NetworkPreset {
@@ -208,6 +241,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "SE-ResNeXt-101 32x4d (ImageNet)",
         origin: "Hu et al. 2018 as NVIDIA's DeepLearningExamples and timm's seresnext101_32x4d (48,955,416 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(resnext::seresnext101_32x4d),
     },
     NetworkPreset {
@@ -215,6 +249,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "ResNet-50 (torchvision)",
         origin: "He et al. 2016 as torchvision's resnet50 (25,557,032 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: RESNET50_CONVERGENCE,
         source: Source::Built(resnext::resnet50),
     },
     NetworkPreset {
@@ -222,6 +257,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "VGG-16 (torchvision)",
         origin: "Simonyan and Zisserman 2015 as torchvision's vgg16 (138,357,544 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(vgg::vgg16),
     },
     NetworkPreset {
@@ -229,6 +265,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         title: "DenseNet-121 (ImageNet)",
         origin: "Huang et al. 2017 as torchvision's densenet121 (7,978,856 parameters); compute from FLOPs",
         usual_samples_per_gpu: IMAGENET_PER_GPU,
+        convergence: IMAGENET_CONVERGENCE,
         source: Source::Built(densenet::densenet121),
     },
     NetworkPreset {
@@ -239,6 +276,7 @@ pub const NETWORKS: [NetworkPreset; 17] = [
             7.0,
             "7 patches per GPU, as NVIDIA's MLPerf Training 3D U-Net runs on one DGX A100 (v1.0-v2.0 result logs: tests/validation/mlperf-unet3d.csv)",
         ),
+        convergence: ("mlperf-unet3d", "3D U-Net's own MLPerf reference runs (KiTS19)"),
         source: Source::Built(unet3d::unet3d),
     },
 ];
@@ -422,6 +460,17 @@ pub fn usual_precision(key: &str) -> Result<(Precision, &'static str), OracleErr
         (Precision::Fp32, "FP32: the cluster names no GPU"),
         node::usual_precision,
     ))
+}
+
+/// The convergence a network preset trains with, and why (`None`: not a
+/// preset; its time to train assumes [`DEFAULT_EPOCHS`] unless given).
+///
+/// [`DEFAULT_EPOCHS`]: crate::oracle::model::convergence::DEFAULT_EPOCHS
+pub fn usual_convergence(key: &str) -> Option<(Convergence, &'static str)> {
+    NETWORKS
+        .iter()
+        .find(|n| n.key == key.trim())
+        .map(|n| (Convergence::Curve(n.convergence.0.into()), n.convergence.1))
 }
 
 /// A scenario of two presets.

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::oracle::{CommKind, Config, Projection};
 
 /// The header row.
-pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s";
+pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s";
 
 /// A text cell quoted as RFC 4180 writes it: in double quotes, its own
 /// quotes doubled.
@@ -30,7 +30,9 @@ pub fn cell(text: &str) -> String {
 /// Writes `points`, projections of `network` on `cluster`, with a header;
 /// numbers in Rust's shortest exact form, violations separated by `;`;
 /// the likely epoch (`likely_low_s`, `likely_high_s`: the projection times
-/// its error band) empty where it has none (the ideal edition).
+/// its error band) empty where it has none (the ideal edition); epochs to
+/// converge at the global batch, the convergence curve they follow (empty:
+/// epochs given or assumed) and the time to train (section 13).
 pub fn projections(points: &[Projection], network: &str, cluster: &str) -> String {
     let mut text = String::from(HEADER);
     text.push('\n');
@@ -63,7 +65,7 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
         };
         let _ = writeln!(
             text,
-            ",{network},{cluster},{},{},{},{},{},{},{},{}",
+            ",{network},{cluster},{},{},{},{},{},{},{},{},{},{},{}",
             p.edition.name(),
             p.precision.name(),
             p.optimizer.name(),
@@ -71,7 +73,10 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
             p.recompute,
             p.overlap,
             likely(|b| b.low),
-            likely(|b| b.high)
+            likely(|b| b.high),
+            p.training.epochs.epochs,
+            p.training.epochs.curve.unwrap_or_default(),
+            p.training.time_s
         );
     }
     text

@@ -9,7 +9,7 @@ use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::bottleneck::{Evidence, Step, at_scale, findings};
-use crate::oracle::report::projection::{Calibrated, Projection};
+use crate::oracle::report::projection::{Calibrated, Projection, Training};
 use crate::oracle::report::track_record;
 
 impl Scenario {
@@ -179,6 +179,7 @@ impl Scenario {
                 communication: kappa.communication,
                 measured: factors.measured(run.strategy),
             }),
+            training: Training::of(run.convergence.as_ref(), run.mini_batch, total_s, run.gpus),
         }
     }
 

@@ -17,6 +17,9 @@ pub enum RankBy {
     /// Epoch cost in GPU-hours, each strategy at its cheapest feasible GPU
     /// count up to the budget (powers of two and the budget itself).
     Cost,
+    /// Time to train (epochs to converge at the global batch × epoch time)
+    /// at exactly the budget's GPU count (section 13).
+    TimeToTrain,
 }
 
 /// The strategies ranked at a budget.
@@ -47,14 +50,15 @@ impl Scenario {
     /// come back as skipped.
     ///
     /// # Formula
-    /// [`RankBy::Time`]: ascending `total_s` at `p`. [`RankBy::Cost`]: for
+    /// [`RankBy::Time`]: ascending `total_s` at `p`;
+    /// [`RankBy::TimeToTrain`]: ascending time to train at `p`. [`RankBy::Cost`]: for
     /// each strategy the feasible count `p' ≤ p` of least `gpu_hours`
     /// (ties to the faster), then ascending `gpu_hours`; a strategy with no
     /// feasible count is shown at `p`.
     pub fn rank(&self, template: &RunSpec, by: RankBy) -> Ranking {
         let budget = template.gpus;
         let counts = match by {
-            RankBy::Time => vec![budget],
+            RankBy::Time | RankBy::TimeToTrain => vec![budget],
             RankBy::Cost => gpu_counts(budget),
         };
         let mut ranking = Ranking {
@@ -83,7 +87,7 @@ impl Scenario {
                 }
             }
             let chosen = match by {
-                RankBy::Time => at_budget,
+                RankBy::Time | RankBy::TimeToTrain => at_budget,
                 RankBy::Cost => cheapest.or(at_budget),
             };
             // the advice on what would make it fit, for the points shown
@@ -98,6 +102,7 @@ impl Scenario {
         ranking.points.sort_by(|a, b| {
             b.feasible.cmp(&a.feasible).then_with(|| match by {
                 RankBy::Time => a.total_s.total_cmp(&b.total_s),
+                RankBy::TimeToTrain => a.training.time_s.total_cmp(&b.training.time_s),
                 RankBy::Cost => cost_order(a, b),
             })
         });
