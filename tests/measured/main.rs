@@ -13,5 +13,6 @@ mod lambda;
 mod nccl;
 mod published;
 mod ssd;
+mod time_to_train;
 mod timm_rtx3090;
 mod universe;
