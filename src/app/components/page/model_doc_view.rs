@@ -22,7 +22,7 @@ pub fn model_doc_view() -> Html {
     html! {
         <details id="model-doc" class="lessons" {ontoggle}>
             <summary><h3>{ "The model, section by section" }</h3></summary>
-            <p class="quiet">{ "The contract every number of this page follows (ORACLE-MODEL.md): sections 1 to 6 are ParaDL's published model, 7 and 8 the realistic edition and its calibration, 9 to 12 this tool's extensions (11: today's machines; 12: a profile of your own)." }</p>
+            <p class="quiet">{ "The contract every number of this page follows (ORACLE-MODEL.md): sections 1 to 6 are ParaDL's published model, 7 and 8 the realistic edition and its calibration, 9 to 13 this tool's extensions (11: today's machines; 12: a profile of your own; 13: time to train)." }</p>
             <FetchLine file={Shipped::ModelDoc} fetched={fetched.clone()} />
             { for sections.iter().map(|s| html! {
                 <details class="model-section" id={format!("model-{}", s.number)} data-section={s.number.to_string()}>
