@@ -99,7 +99,7 @@ impl Results {
         };
         // the strategies the user unticked are left out of the ranking as of the plots
         let ranking = scenario
-            .rank(&template, RankBy::Time)
+            .rank(&template, question.rank_by)
             .points
             .into_iter()
             .filter(|p| question.strategies.contains(&p.strategy))

@@ -39,6 +39,10 @@ pub enum RunKey {
     Overlap,
     /// Gradient bucket of the overlap.
     BucketMib,
+    /// Epochs to train: a convergence curve or a number of epochs.
+    Convergence,
+    /// What the ranking calls best.
+    RankBy,
     /// Measured runs (their errors are keyed by line, [`Key::Measured`]).
     Measured,
 }

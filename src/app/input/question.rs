@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::input::source::{ClusterSource, ModelSource};
+use crate::oracle::model::convergence::Convergence;
+use crate::oracle::RankBy;
 use crate::oracle::presets::{self, NetworkPreset};
 use crate::oracle::{
     Batch, Cluster, Edition, Factors, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,
@@ -40,6 +42,9 @@ pub struct Question {
     /// Measured runs to calibrate with, as CSV (blank: no calibration).
     #[serde(rename = "cal", default, skip_serializing_if = "is_blank")]
     pub measured: String,
+    /// What "best" means: the shortest epoch or the shortest time to train.
+    #[serde(rename = "rb", default, skip_serializing_if = "is_default")]
+    pub rank_by: RankBy,
 }
 
 impl Default for Question {
@@ -51,6 +56,7 @@ impl Default for Question {
             run: default_run(),
             strategies: all_strategies(),
             measured: String::new(),
+            rank_by: RankBy::Time,
         }
     }
 }
@@ -97,7 +103,20 @@ impl Question {
     /// the calibration it computes); the ZeRO stage applies where the
     /// strategy has a data-parallel dimension.
     pub fn run_of(&self, strategy: Strategy) -> RunSpec {
-        self.run.for_strategy(strategy, self.run.gpus)
+        RunSpec {
+            convergence: self.convergence(),
+            ..self.run.for_strategy(strategy, self.run.gpus)
+        }
+    }
+
+    /// How the run converges: as given, else the network preset's own
+    /// curve; `None` (the engine's 90 epochs, assumed) for a network of
+    /// the user's without one given.
+    pub fn convergence(&self) -> Option<Convergence> {
+        self.run.convergence.clone().or_else(|| match &self.model {
+            ModelSource::Preset(key) => presets::usual_convergence(key).map(|(c, _)| c),
+            _ => None,
+        })
     }
 
     /// Whether measured runs are given (a calibration applies).

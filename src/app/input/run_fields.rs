@@ -10,7 +10,8 @@ use std::str::FromStr;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::input::quantity;
 use crate::app::input::question::Question;
-use crate::oracle::{Batch, Edition, InputError, MAX_ZERO_STAGE, Optimizer, Precision, Strategy, units};
+use crate::oracle::model::convergence::Convergence;
+use crate::oracle::{Batch, Edition, InputError, MAX_ZERO_STAGE, Optimizer, Precision, RankBy, Strategy, units};
 
 /// One run setting.
 #[derive(Debug, Clone, Copy)]
@@ -87,7 +88,7 @@ fn shown_optional(value: Option<u64>) -> String {
 
 /// The run's settings, in the order they are read (the GPU budget and the
 /// batch mode before the batch).
-pub const RUN_FIELDS: [RunField; 16] = [
+pub const RUN_FIELDS: [RunField; 18] = [
     RunField {
         key: RunKey::Gpus,
         id: "gpus",
@@ -305,6 +306,45 @@ pub const RUN_FIELDS: [RunField; 16] = [
         set: |q, t| sized(t, "MiB", 1024.0 * 1024.0).map(|b| q.run.bucket_mib = b),
     },
     RunField {
+        key: RunKey::Convergence,
+        id: "convergence",
+        label: "Trained until",
+        unit: "",
+        typed: true,
+        help: "How many epochs the network takes to train: a published convergence curve (its epochs grow with the global batch) or a number of epochs (blank: 90 assumed).",
+        path: &["convergence"],
+        text: |q| match &q.run.convergence {
+            None => String::new(),
+            Some(Convergence::Curve(key)) => key.clone(),
+            Some(Convergence::Epochs(e)) => e.to_string(),
+        },
+        set: |q, t| {
+            q.run.convergence = match t.trim() {
+                "" => None,
+                text => Some(Convergence::parse(text).map_err(|e| units::capitalised(&e.rule.to_string()))?),
+            };
+            Ok(())
+        },
+    },
+    RunField {
+        key: RunKey::RankBy,
+        id: "rank-by",
+        label: "Best by",
+        unit: "",
+        typed: false,
+        help: "What the ranking calls best: the shortest epoch, or the shortest time to train (the epochs to converge grow with the global batch).",
+        path: &[],
+        text: |q| rank_by_name(q.rank_by).into(),
+        set: |q, t| {
+            q.rank_by = match t.trim() {
+                "epoch" => RankBy::Time,
+                "train" => RankBy::TimeToTrain,
+                other => return Err(format!("Not an order: '{other}'")),
+            };
+            Ok(())
+        },
+    },
+    RunField {
         key: RunKey::Measured,
         id: "measured",
         label: "Measured runs",
@@ -320,6 +360,14 @@ pub const RUN_FIELDS: [RunField; 16] = [
         },
     },
 ];
+
+/// How [`RunKey::RankBy`] writes an order (the page offers two).
+pub fn rank_by_name(by: RankBy) -> &'static str {
+    match by {
+        RankBy::TimeToTrain => "train",
+        RankBy::Time | RankBy::Cost => "epoch",
+    }
+}
 
 /// The row of `key`.
 pub fn field(key: RunKey) -> &'static RunField {

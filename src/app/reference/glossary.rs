@@ -18,7 +18,7 @@ const fn word(id: &'static str, word: &'static str, meaning: &'static str) -> Wo
 }
 
 /// Every word, in the order a reader meets them.
-pub const WORDS: [Word; 24] = [
+pub const WORDS: [Word; 25] = [
     word(
         "epoch",
         "epoch",
@@ -53,6 +53,11 @@ pub const WORDS: [Word; 24] = [
         "gpu-hours",
         "GPU-hours",
         "The epoch's time multiplied by the GPUs it occupies, in hours: what the epoch costs.",
+    ),
+    word(
+        "time-to-train",
+        "to train",
+        "The epochs the network takes to reach its target quality at this global batch (from published convergence runs: more as the batch grows) times the time of an epoch.",
     ),
     word(
         "feasible",

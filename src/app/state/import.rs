@@ -93,6 +93,7 @@ impl AppState {
                 });
                 self.model = Rc::new(editor);
                 self.import_error = None;
+                self.applied = self.run.use_own_convergence(None);
                 if let Some((bytes, profile_name)) = &pending.profile {
                     let network_summary = self.import_summary.take();
                     self.apply_profile(bytes, profile_name, network_summary);

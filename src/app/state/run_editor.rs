@@ -7,6 +7,7 @@ use crate::app::input::question::Question;
 use crate::app::input::run_fields::{self, GLOBAL, PER_GPU};
 use crate::app::state::editor::Editor;
 use crate::oracle::formats::measured;
+use crate::oracle::model::convergence::{Convergence, DEFAULT_EPOCHS, curve};
 use crate::oracle::{Config, Precision, presets, units};
 
 /// The run editor.
@@ -62,6 +63,7 @@ impl RunEditor {
         question.run = value.run;
         question.strategies = value.strategies;
         question.measured = value.measured;
+        question.rank_by = value.rank_by;
         Ok(())
     }
 
@@ -113,6 +115,41 @@ impl RunEditor {
             preset.title,
             units::significant(samples, 3)
         ))
+    }
+
+    /// Trains until the network's own convergence (blank: a preset's curve,
+    /// else the epochs assumed), the network now being preset `key` (`None`:
+    /// an imported one); what changed, in one line, or `None` when the
+    /// network's own was already in use.
+    pub fn use_own_convergence(&mut self, key: Option<&str>) -> Option<String> {
+        if self.text(RunKey::Convergence).trim().is_empty() {
+            return None;
+        }
+        let was = self.convergence_words();
+        self.set(RunKey::Convergence, String::new());
+        let now = match key.and_then(presets::usual_convergence) {
+            Some((Convergence::Curve(k), why)) => {
+                format!("the epochs of {}: {why}", curve(&k).map_or(k.clone(), |c| c.name.to_string()))
+            }
+            _ => format!(
+                "{DEFAULT_EPOCHS} epochs, assumed: nothing says how this network converges (name a curve or its epochs under Run)"
+            ),
+        };
+        Some(format!("Trained until {now}. Before: {was}."))
+    }
+
+    /// The convergence in words: a curve's name, `N epochs`, or the
+    /// assumption.
+    fn convergence_words(&self) -> String {
+        let text = self.text(RunKey::Convergence);
+        match text.trim() {
+            "" => format!("{DEFAULT_EPOCHS} epochs, assumed"),
+            t => match Convergence::parse(t) {
+                Ok(Convergence::Curve(key)) => curve(&key).map_or(key, |c| c.name.to_string()),
+                Ok(Convergence::Epochs(e)) => format!("{} epochs", units::significant(e, 4)),
+                Err(_) => t.to_string(),
+            },
+        }
     }
 
     /// Runs on at most `largest` GPUs (a cluster's size); what changed, in

@@ -9,7 +9,8 @@ use crate::oracle::model::strategy::Strategy;
 use crate::oracle::report::projection::Projection;
 
 /// What a ranking orders by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RankBy {
     /// Epoch time at exactly the budget's GPU count.
     #[default]

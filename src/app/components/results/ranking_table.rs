@@ -9,7 +9,8 @@ use crate::app::components::results::explained_sentence::{self, Said};
 use crate::app::components::results::track_badge::TrackBadge;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::reference::track_record;
-use crate::oracle::{Calibration, Part, Projection, Quantity, units};
+use crate::oracle::model::convergence::How;
+use crate::oracle::{Calibration, Part, Projection, Quantity, RankBy, units};
 
 /// A cell whose number opens its explanation.
 fn cell(p: &Projection, quantity: Quantity, value: f64, text: String) -> Html {
@@ -30,6 +31,9 @@ pub struct RankingTableProps {
     /// published runs of its own GPU class and precision.
     #[prop_or_default]
     pub like_the_runs: bool,
+    /// What the ranking calls best.
+    #[prop_or_default]
+    pub by: RankBy,
 }
 
 /// The ranking as a table whose rows carry their numbers as data attributes.
@@ -70,6 +74,12 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
             || html! {},
             |(text, sentence)| html! { <TrackBadge text={text} sentence={sentence} /> },
         );
+        let training = &p.training;
+        let guessed = match training.epochs.how {
+            How::PastLargest { .. } => Some("extrapolated"),
+            How::Given if training.assumed => Some("assumed"),
+            _ => None,
+        };
         let parts: Vec<String> = Part::ALL
             .iter()
             .map(|&part| format!("{} {}", part.label(), units::bytes(p.memory.get(part))))
@@ -79,6 +89,8 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 data-strategy={p.strategy.name()}
                 data-total-s={p.total_s.to_string()}
                 data-memory-bytes={p.memory_bytes.to_string()}
+                data-train-s={training.time_s.to_string()}
+                data-epochs={training.epochs.epochs.to_string()}
                 data-memory-parts={Part::ALL.map(|part| p.memory.get(part).to_string()).join(",")}
                 data-feasible={p.feasible.to_string()}
                 data-limits={limits.join(",")}
@@ -91,6 +103,11 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                     <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::Total)}
                         text={units::seconds(p.total_s)} value={p.total_s} />
                     { epoch }
+                </td>
+                <td class={classes!("num", "train", guessed)} title={training.sentence()}>
+                    { units::seconds(training.time_s) }
+                    <small class="epochs">{ format!(" {} ep", units::significant(training.epochs.epochs, 3)) }</small>
+                    if let Some(word) = guessed { <small class="guessed">{ format!(" {word}") }</small> }
                 </td>
                 { cell(p, Quantity::Compute, p.compute_s, units::seconds(p.compute_s)) }
                 { cell(p, Quantity::Communication, p.communication_s, units::seconds(p.communication_s)) }
@@ -107,7 +124,11 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
     html! {
         <table id="ranking" class="ranking">
             <caption>
-                { format!("Strategies at {gpus} GPUs, best first (time per ") }<Term id="epoch" />{ "). " }
+                if props.by == RankBy::TimeToTrain {
+                    { format!("Strategies at {gpus} GPUs, best first (") }<Term id="time-to-train" />{ "). " }
+                } else {
+                    { format!("Strategies at {gpus} GPUs, best first (time per ") }<Term id="epoch" />{ "). " }
+                }
                 if props.like_the_runs || props.calibration.is_some() {
                     <small><Term id="track-record" />{ ": how far this edition has typically been from measured runs of that strategy." }</small>
                 } else {
@@ -119,6 +140,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                     <th scope="col">{ "#" }</th>
                     <th scope="col">{ "strategy" }</th>
                     <th scope="col">{ "epoch" }</th>
+                    <th scope="col"><Term id="time-to-train" /></th>
                     <th scope="col">{ "compute" }</th>
                     <th scope="col">{ "communication" }</th>
                     <th scope="col"><Term id="gpu-hours" /></th>

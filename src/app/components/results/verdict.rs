@@ -1,6 +1,6 @@
 //! The verdict of a ranking in one sentence (the summary bar's): the best
-//! strategy and its epoch with its likely range, a tie said as one, or
-//! why nothing fits.
+//! strategy, its epoch with its likely range and its time to train, a tie
+//! said as one, or why nothing fits.
 
 use crate::app::components::results::explained_sentence::{Span, limits, plain};
 use crate::oracle::{Projection, units};
@@ -27,8 +27,9 @@ pub fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, Stri
         format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus),
         best,
         format!(
-            " per epoch{}{tie}; {count} of {} strategies fit.",
+            " per epoch{}, {} to train{tie}; {count} of {} strategies fit.",
             band_words(best),
+            units::seconds(best.training.time_s),
             ranking.len()
         ),
     ))

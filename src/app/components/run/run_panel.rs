@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use crate::app::components::page::input_section::InputSection;
+use crate::app::components::run::convergence_field::ConvergenceField;
 use crate::app::components::page::term::Term;
 use crate::app::components::run::practice_fields::PracticeFields;
 use crate::app::components::run::run_field::RunFieldInput;
@@ -47,6 +48,7 @@ pub fn run_panel() -> Html {
             } else {
                 <RunFieldInput field={RunKey::MiniBatch} />
             }
+            <ConvergenceField />
             <StrategyPicker {chosen} {ontoggle} error={app.error(Key::Run(RunKey::Strategies)).map(AttrValue::from)} />
             <PracticeFields />
             <details class="knobs">
