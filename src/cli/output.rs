@@ -110,6 +110,9 @@ pub fn explanation(e: &crate::oracle::Explanation, format: OneFormat) -> Result<
     for step in &e.steps {
         let _ = writeln!(text, "  {} = {}", step.label, step.unit.format(step.value));
     }
+    if let Some(note) = &e.note {
+        let _ = writeln!(text, "  {note}");
+    }
     let sections: Vec<String> = e.sections.iter().map(u8::to_string).collect();
     let _ = writeln!(text, "  model (ORACLE-MODEL.md) sections: {}", sections.join(", "));
     Ok(text)

@@ -30,6 +30,7 @@ fn every_quantity() -> Vec<Quantity> {
         Quantity::Communication,
         Quantity::GpuHours,
         Quantity::Memory,
+        Quantity::TimeToTrain,
     ];
     all.extend(CommKind::ALL.map(Quantity::Kind));
     all.extend(Part::ALL.map(Quantity::Part));
@@ -156,6 +157,7 @@ fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
             Quantity::GpuHours => p.gpu_hours,
             Quantity::Memory => p.memory_bytes,
             Quantity::Part(part) => p.memory.get(part),
+            Quantity::TimeToTrain => p.training.time_s,
             Quantity::Bound(_) | Quantity::FitOption(_) | Quantity::Edition(_) => unreachable!("{quantity:?}"),
         };
         assert_eq!(e.result.to_bits(), want.to_bits(), "{what}: {quantity:?}");
@@ -205,6 +207,12 @@ fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
                 let _ = kind;
             }
             Quantity::Part(part) => check_part(&e, part, spec),
+            Quantity::TimeToTrain => {
+                // epochs to converge at the global batch, times the epoch
+                close(e.result, symbol(&e.symbols, "E(B)") * symbol(&e.symbols, "T"), &what);
+                assert_eq!(symbol(&e.symbols, "B"), p.mini_batch as f64, "{what}");
+                assert_eq!(e.sections, [13], "{what}");
+            }
             Quantity::Bound(_) | Quantity::FitOption(_) | Quantity::Edition(_) => unreachable!("{quantity:?}"),
         }
     }
@@ -271,6 +279,12 @@ fn check_figures(scenario: &Scenario, spec: &RunSpec, p: &Projection) -> Vec<Str
                 }
                 Quantity::Part(part) => close(e.result, p.memory.get(part), &what),
                 Quantity::Communication | Quantity::Compute => assert!(figure.value.is_finite(), "{what}"),
+                Quantity::TimeToTrain => assert!(
+                    [e.result, s("E(B)"), s("B"), s("B_n"), s("e_n")]
+                        .iter()
+                        .any(|v| (v - figure.value).abs() <= 1e-9 * v.abs()),
+                    "{what}"
+                ),
                 other => panic!("{what}: {other:?}"),
             }
         }
@@ -334,6 +348,39 @@ fn every_number_of_resnet50_on_abci_is_explained_by_its_formula() {
             "a finding's figure explained by {kind}"
         );
     }
+}
+
+#[test]
+fn a_batch_past_the_largest_that_converged_is_a_finding_explained_by_the_time_to_train() {
+    let s = presets::scenario("resnet50", "dgx-h100").unwrap();
+    let mut template = RunSpec::new(Strategy::Data, 1024, Batch::SamplesPerGpu(128.0));
+    template.convergence = Some(paradl::oracle::model::convergence::Convergence::Curve(
+        "mlperf-resnet50".into(),
+    ));
+    let checked = check(&s, &template);
+    assert!(checked.iter().any(|k| k == "to"), "{checked:?}");
+    let p = s.project(&template).unwrap();
+    let finding = p
+        .bottlenecks
+        .iter()
+        .find(|f| matches!(f.detail, paradl::oracle::FindingDetail::PastConvergedBatch { .. }))
+        .expect("the finding");
+    assert!(
+        finding
+            .message
+            .starts_with("A global batch of 131072 is past the largest that converged"),
+        "{}",
+        finding.message
+    );
+    // within the reference points: no such finding
+    template.batch = Batch::SamplesPerGpu(32.0);
+    let inside = s.project(&template).unwrap();
+    assert!(
+        !inside
+            .bottlenecks
+            .iter()
+            .any(|f| matches!(f.detail, paradl::oracle::FindingDetail::PastConvergedBatch { .. }))
+    );
 }
 
 #[test]

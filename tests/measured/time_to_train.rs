@@ -58,18 +58,32 @@ fn results() -> Vec<Result> {
                 // a result republished in a later round is counted once
                 && same.is_empty()
         })
-        .filter_map(|[.., gpu, version, submitter, system, gpus, nodes, per_node, batch, epochs, time]| {
-            Some(Result {
-                system: format!("{version} {submitter} {system}"),
-                gpu: devices::device(gpu, None)?,
-                gpus: gpus.parse().ok()?,
-                nodes: nodes.parse().ok()?,
-                per_node: per_node.parse().ok()?,
-                global_batch: batch.parse().ok()?,
-                epochs: epochs.parse().ok()?,
-                time_s: time.parse().ok()?,
-            })
-        })
+        .filter_map(
+            |[
+                ..,
+                gpu,
+                version,
+                submitter,
+                system,
+                gpus,
+                nodes,
+                per_node,
+                batch,
+                epochs,
+                time,
+            ]| {
+                Some(Result {
+                    system: format!("{version} {submitter} {system}"),
+                    gpu: devices::device(gpu, None)?,
+                    gpus: gpus.parse().ok()?,
+                    nodes: nodes.parse().ok()?,
+                    per_node: per_node.parse().ok()?,
+                    global_batch: batch.parse().ok()?,
+                    epochs: epochs.parse().ok()?,
+                    time_s: time.parse().ok()?,
+                })
+            },
+        )
         .collect()
 }
 
@@ -138,7 +152,7 @@ fn projected() -> Vec<(Result, f64, f64)> {
                 })
                 .ok()?;
             p.feasible
-                .then(|| (p.training.time_s, p.training.epochs.epochs))
+                .then_some((p.training.time_s, p.training.epochs.epochs))
                 .map(|(t, e)| (r, t, e))
         })
         .collect()

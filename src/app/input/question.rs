@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::input::source::{ClusterSource, ModelSource};
-use crate::oracle::model::convergence::Convergence;
 use crate::oracle::RankBy;
+use crate::oracle::model::convergence::Convergence;
 use crate::oracle::presets::{self, NetworkPreset};
 use crate::oracle::{
     Batch, Cluster, Edition, Factors, InputError, MemoryFormat, Network, Optimizer, OracleError, Precision, Run,

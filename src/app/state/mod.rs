@@ -322,10 +322,13 @@ impl AppState {
                 if let Ok(m) = ModelEditor::from_source(&ModelSource::Preset(key.clone())) {
                     self.model = Rc::new(m);
                     self.import_error = None;
-                    let said: Vec<String> = [self.run.use_usual_samples(&key), self.run.use_own_convergence(Some(&key))]
-                        .into_iter()
-                        .flatten()
-                        .collect();
+                    let said: Vec<String> = [
+                        self.run.use_usual_samples(&key),
+                        self.run.use_own_convergence(Some(&key)),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
                     self.applied = (!said.is_empty()).then(|| said.join(" "));
                 }
             }

@@ -129,7 +129,10 @@ impl RunEditor {
         self.set(RunKey::Convergence, String::new());
         let now = match key.and_then(presets::usual_convergence) {
             Some((Convergence::Curve(k), why)) => {
-                format!("the epochs of {}: {why}", curve(&k).map_or(k.clone(), |c| c.name.to_string()))
+                format!(
+                    "the epochs of {}: {why}",
+                    curve(&k).map_or(k.clone(), |c| c.name.to_string())
+                )
             }
             _ => format!(
                 "{DEFAULT_EPOCHS} epochs, assumed: nothing says how this network converges (name a curve or its epochs under Run)"

@@ -7,11 +7,13 @@ use serde::Serialize;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::memory::{MemoryParts, Part};
 use crate::oracle::cost::strategies::{Redundancy, ScalingBound, StageBalance};
+use crate::oracle::model::convergence::How;
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::run::RunSpec;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::quantity::Quantity;
 use crate::oracle::report::sentence::Sentence;
+use crate::oracle::report::training::Training;
 use crate::oracle::units;
 
 /// How much a finding matters.
@@ -40,6 +42,21 @@ pub enum FindingDetail {
         share: f64,
         /// The dominant kind's share of communication.
         dominant_share: f64,
+    },
+    /// The global batch is past the largest that converged in the
+    /// reference runs of the run's convergence curve: its epochs are
+    /// extrapolated (section 13).
+    PastConvergedBatch {
+        /// `B`.
+        global_batch: u64,
+        /// The largest batch of the curve.
+        largest_batch: u64,
+        /// Epochs there.
+        largest_epochs: f64,
+        /// Epochs at `B` (the critical-batch model).
+        epochs: f64,
+        /// Time to train, seconds.
+        time_s: f64,
     },
     /// What one step is made of at scale (64 GPUs or more): where the
     /// time of a step goes when each GPU holds few samples.
@@ -462,6 +479,48 @@ pub fn at_scale(step: Step) -> Option<Finding> {
             hidden_s: step.hidden_s,
         },
         sentence.text(&format!("; {bound}.")),
+    ))
+}
+
+/// The finding of a run whose global batch is past the largest that
+/// converged in its curve's reference runs; `None` for any other.
+///
+/// # Formula
+/// Section 13: `E(B) = e_n·(1 + B/B_crit)/(1 + B_n/B_crit)` past `B_n`.
+pub fn past_converged(training: &Training) -> Option<Finding> {
+    let How::PastLargest {
+        largest_batch,
+        largest_epochs,
+        ..
+    } = training.epochs.how
+    else {
+        return None;
+    };
+    let e = &training.epochs;
+    let q = Quantity::TimeToTrain;
+    let count = |n: f64| units::significant(n, 3);
+    let sentence = Sentence::new()
+        .text("A global batch of ")
+        .figure(e.global_batch.to_string(), e.global_batch as f64, q)
+        .text(" is past the largest that converged in the reference runs (")
+        .figure(largest_batch.to_string(), largest_batch as f64, q)
+        .text(" samples, ")
+        .figure(count(largest_epochs), largest_epochs, q)
+        .text(" epochs): the critical-batch model gives ")
+        .figure(count(e.epochs), e.epochs, q)
+        .text(" epochs, so it takes ")
+        .figure(units::seconds(training.time_s), training.time_s, q)
+        .text(" to train. A smaller global batch converges in fewer epochs.");
+    Some(Finding::new(
+        Severity::Warning,
+        FindingDetail::PastConvergedBatch {
+            global_batch: e.global_batch,
+            largest_batch,
+            largest_epochs,
+            epochs: e.epochs,
+            time_s: training.time_s,
+        },
+        sentence,
     ))
 }
 

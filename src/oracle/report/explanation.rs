@@ -38,6 +38,7 @@ impl Quantity {
                 .unwrap_or(f64::NAN),
             Self::Edition(edition) if edition == p.edition => p.total_s,
             Self::Edition(_) => f64::NAN,
+            Self::TimeToTrain => p.training.time_s,
         }
     }
 }
@@ -85,4 +86,9 @@ pub struct Explanation {
     pub feasible: bool,
     /// The limits it breaks.
     pub violations: Vec<crate::oracle::model::violation::Violation>,
+    /// Where a value in it comes from, in words, when no formula says it
+    /// (the epochs to converge: the curve, the batches it measured, an
+    /// extrapolation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }

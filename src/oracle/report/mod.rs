@@ -10,3 +10,4 @@ pub mod quantity;
 pub mod sentence;
 pub mod terms;
 pub mod track_record;
+pub mod training;

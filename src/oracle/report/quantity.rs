@@ -34,6 +34,9 @@ pub enum Quantity {
     FitOption(u8),
     /// Time per epoch in the given edition (the other edition's number).
     Edition(Edition),
+    /// Time to train: epochs to converge times the time per epoch
+    /// (section 13).
+    TimeToTrain,
 }
 
 impl Quantity {
@@ -51,6 +54,7 @@ impl Quantity {
             Self::Bound(limit) => format!("bound-{}", limit.name()),
             Self::FitOption(i) => format!("fit-{i}"),
             Self::Edition(edition) => format!("total-{}", edition.name()),
+            Self::TimeToTrain => "to-train".into(),
         }
     }
 
@@ -63,6 +67,7 @@ impl Quantity {
             "communication" => Some(Self::Communication),
             "gpu-hours" => Some(Self::GpuHours),
             "memory" => Some(Self::Memory),
+            "to-train" => Some(Self::TimeToTrain),
             _ => None,
         };
         simple
@@ -92,6 +97,7 @@ impl Quantity {
             Self::Bound(limit) => format!("scaling limit ({})", limit.label()),
             Self::FitOption(i) => format!("memory per GPU with change {} tried to make it fit", u16::from(i) + 1),
             Self::Edition(edition) => format!("time per epoch in the {edition} edition"),
+            Self::TimeToTrain => "time to train".into(),
         }
     }
 
@@ -102,7 +108,7 @@ impl Quantity {
             Self::GpuHours => Unit::GpuHours,
             Self::Memory | Self::Part(_) | Self::FitOption(_) => Unit::Bytes,
             Self::Bound(_) => Unit::Count,
-            Self::Edition(_) => Unit::Seconds,
+            Self::Edition(_) | Self::TimeToTrain => Unit::Seconds,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::oracle::cost::derivation::{Derivation, Symbol, Unit};
 use crate::oracle::cost::memory::Part;
 use crate::oracle::cost::strategies::{IterationCost, ScalingBound, iteration_cost};
 use crate::oracle::cost::terms::Term;
+use crate::oracle::model::convergence::How;
 use crate::oracle::model::edition::Edition;
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::factors::Kappa;
@@ -280,6 +281,43 @@ impl Context<'_> {
                 body(part_formula(part, autograd), symbols, vec![], vec![], sections)
             }
             Quantity::Bound(limit) => self.bound(limit),
+            Quantity::TimeToTrain => {
+                let e = &p.training.epochs;
+                let mut symbols = vec![
+                    Symbol::new("E(B)", "epochs to converge at the global batch", e.epochs, Unit::Factor),
+                    Symbol::new("B", "global batch", e.global_batch as f64, Unit::Samples),
+                    Symbol::new("T", "time per epoch", p.total_s, Unit::Seconds),
+                ];
+                if let How::PastLargest {
+                    largest_batch,
+                    largest_epochs,
+                    critical_batch,
+                } = e.how
+                {
+                    symbols.push(Symbol::new(
+                        "B_n",
+                        "the largest global batch that converged in the reference runs",
+                        largest_batch as f64,
+                        Unit::Samples,
+                    ));
+                    symbols.push(Symbol::new("e_n", "epochs there", largest_epochs, Unit::Factor));
+                    if let Some(c) = critical_batch {
+                        symbols.push(Symbol::new(
+                            "B_crit",
+                            "critical batch fitted to the curve (McCandlish et al. 2018)",
+                            c,
+                            Unit::Samples,
+                        ));
+                    }
+                }
+                body(
+                    "T_train = E(B)·T (E: epochs to converge at the global batch B)",
+                    symbols,
+                    vec![],
+                    vec![step(Quantity::Total, p.total_s)],
+                    vec![13],
+                )
+            }
             // explained by Scenario::explain on the run they stand for
             Quantity::FitOption(_) | Quantity::Edition(_) => body("", vec![], vec![], vec![], vec![]),
         };
@@ -302,6 +340,7 @@ impl Context<'_> {
             sections: body.sections,
             feasible: p.feasible,
             violations: p.violations.clone(),
+            note: (quantity == Quantity::TimeToTrain).then(|| p.training.sentence()),
         }
     }
 

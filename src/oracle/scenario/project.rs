@@ -8,7 +8,7 @@ use crate::oracle::model::errors::InputError;
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
-use crate::oracle::report::bottleneck::{Evidence, Step, at_scale, findings};
+use crate::oracle::report::bottleneck::{Evidence, Step, at_scale, findings, past_converged};
 use crate::oracle::report::projection::{Calibrated, Projection, Training};
 use crate::oracle::report::track_record;
 
@@ -139,6 +139,8 @@ impl Scenario {
             exposed_s: communication_s / steps,
             hidden_s: hidden_communication_s / steps,
         }));
+        let training = Training::of(run.convergence.as_ref(), run.mini_batch, total_s, run.gpus);
+        bottlenecks.extend(past_converged(&training));
         Projection {
             strategy: run.strategy,
             edition: run.edition,
@@ -179,7 +181,7 @@ impl Scenario {
                 communication: kappa.communication,
                 measured: factors.measured(run.strategy),
             }),
-            training: Training::of(run.convergence.as_ref(), run.mini_batch, total_s, run.gpus),
+            training,
         }
     }
 

@@ -65,6 +65,7 @@ pub fn explanation_view(props: &ExplanationViewProps) -> Html {
             </p>
             <p class="formula"><code>{ e.formula }</code></p>
             { symbols(&e.symbols) }
+            if let Some(note) = &e.note { <p class="explain-note">{ note }</p> }
             { for e.terms.iter().map(|t| html! {
                 <div class="term">
                     <p>{ if t.unit == crate::oracle::Unit::Bytes { "Per GPU: " } else { "One iteration: " } }<code>{ t.formula }</code>{ " = " }

@@ -21,6 +21,7 @@ fn explained(p: &Projection, detail: &FindingDetail) -> Option<(Quantity, f64, S
         FindingDetail::PipelineImbalance { .. }
         | FindingDetail::RedundantCompute { .. }
         | FindingDetail::StepAtScale { .. } => Quantity::Compute,
+        FindingDetail::PastConvergedBatch { .. } => Quantity::TimeToTrain,
         FindingDetail::ScalingLimit { .. } => return None,
     };
     let value = quantity.of(p);

@@ -105,7 +105,8 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                     { epoch }
                 </td>
                 <td class={classes!("num", "train", guessed)} title={training.sentence()}>
-                    { units::seconds(training.time_s) }
+                    <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::TimeToTrain)}
+                        text={units::seconds(training.time_s)} value={training.time_s} />
                     <small class="epochs">{ format!(" {} ep", units::significant(training.epochs.epochs, 3)) }</small>
                     if let Some(word) = guessed { <small class="guessed">{ format!(" {word}") }</small> }
                 </td>

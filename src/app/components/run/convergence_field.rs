@@ -46,7 +46,11 @@ pub fn convergence_field() -> Html {
     );
     let onchange = app.callback(move |e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-        let text = if value == EPOCHS { DEFAULT_EPOCHS.to_string() } else { value };
+        let text = if value == EPOCHS {
+            DEFAULT_EPOCHS.to_string()
+        } else {
+            value
+        };
         Action::Run(RunAction::Set(RunKey::Convergence, text))
     });
     let field = run_fields::field(RunKey::Convergence);

@@ -3,8 +3,8 @@
 use yew::prelude::*;
 
 use crate::app::components::page::input_section::InputSection;
-use crate::app::components::run::convergence_field::ConvergenceField;
 use crate::app::components::page::term::Term;
+use crate::app::components::run::convergence_field::ConvergenceField;
 use crate::app::components::run::practice_fields::PracticeFields;
 use crate::app::components::run::run_field::RunFieldInput;
 use crate::app::components::run::strategy_picker::StrategyPicker;

@@ -1,0 +1,103 @@
+//! Time to train a run (contract, section 13): the epochs to converge at
+//! its global batch times its time per epoch, and where the epochs come
+//! from, in words.
+
+use serde::Serialize;
+
+use crate::oracle::model::convergence::{Convergence, DEFAULT_EPOCHS, Epochs, How, curve};
+use crate::oracle::units;
+
+/// Time to train a run (contract, section 13).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Training {
+    /// Epochs to converge at the run's global batch `B`, and how they were
+    /// found.
+    pub epochs: Epochs,
+    /// No convergence was given: [`DEFAULT_EPOCHS`] assumed at every batch.
+    pub assumed: bool,
+    /// `epochs · total_s`, seconds.
+    pub time_s: f64,
+    /// `time_s · p / 3600`.
+    pub gpu_hours: f64,
+}
+
+impl Training {
+    /// Time to train `gpus` GPUs whose epoch takes `epoch_s`, at global
+    /// batch `global_batch`, converging as `convergence` says (none: the
+    /// [`DEFAULT_EPOCHS`] assumed).
+    ///
+    /// # Formula
+    /// `E(B)` from [`Convergence::epochs_at`]; `T_train = E(B)·T_epoch`;
+    /// GPU-hours `= T_train·p/3600`.
+    pub fn of(convergence: Option<&Convergence>, global_batch: u64, epoch_s: f64, gpus: u64) -> Self {
+        let fallback = Convergence::default();
+        let epochs = convergence
+            .unwrap_or(&fallback)
+            .epochs_at(global_batch)
+            .unwrap_or(Epochs {
+                global_batch,
+                epochs: DEFAULT_EPOCHS,
+                low: DEFAULT_EPOCHS,
+                high: DEFAULT_EPOCHS,
+                how: How::Given,
+                curve: None,
+            });
+        let time_s = epochs.epochs * epoch_s;
+        Self {
+            epochs,
+            assumed: convergence.is_none(),
+            time_s,
+            gpu_hours: time_s * gpus as f64 / 3600.0,
+        }
+    }
+
+    /// In words, with where the epochs come from: `56 epochs at a global
+    /// batch of 32768 (55 to 57 in the reference runs of ResNet-50 v1.5 on
+    /// ImageNet-1k, LARS (MLPerf Training 4.0)): 31.2 min to train, 532
+    /// GPU-hours`.
+    pub fn sentence(&self) -> String {
+        let e = &self.epochs;
+        let epochs = units::significant(e.epochs, 3);
+        let name = e.curve.and_then(|k| curve(k).ok()).map_or("", |c| c.name);
+        let range = |low: f64, high: f64| {
+            if (high - low).abs() < 1e-9 {
+                String::new()
+            } else {
+                format!(
+                    "{} to {} in its reference runs, ",
+                    units::significant(low, 3),
+                    units::significant(high, 3)
+                )
+            }
+        };
+        let why = match e.how {
+            How::Measured => format!("{}from {name}", range(e.low, e.high)),
+            How::BelowSmallest { smallest_batch } => format!(
+                "those of the smallest batch measured, {smallest_batch}, in {name}: a smaller batch takes no more epochs"
+            ),
+            How::PastLargest {
+                largest_batch,
+                largest_epochs,
+                critical_batch,
+            } => match critical_batch {
+                Some(c) => format!(
+                    "past the largest batch that converged in {name}, {largest_batch} at {} epochs: the critical-batch model (McCandlish et al. 2018) with B_crit = {} fitted to its points gives {}x as many",
+                    units::significant(largest_epochs, 3),
+                    units::significant(c, 3),
+                    units::significant(e.epochs / largest_epochs, 3)
+                ),
+                None => format!(
+                    "past the largest batch that converged in {name}, {largest_batch}: its epochs, which do not grow with the batch in those runs"
+                ),
+            },
+            How::Given if self.assumed => "assumed at every batch (ResNet-50's standard schedule): name a convergence curve or give this network's epochs".to_string(),
+            How::Given => "as given, at every batch".to_string(),
+        };
+        format!(
+            "{epochs} epochs at a global batch of {} ({why}): {} to train, {} GPU-hours",
+            e.global_batch,
+            units::seconds(self.time_s),
+            units::significant(self.gpu_hours, 4)
+        )
+    }
+}
