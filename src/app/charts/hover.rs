@@ -15,6 +15,11 @@ pub fn describe(p: &Projection) -> Vec<String> {
             units::seconds(p.communication_s)
         ),
         format!(
+            "to train {} ({} epochs at this batch)",
+            units::seconds(p.training.time_s),
+            units::significant(p.training.epochs.epochs, 3)
+        ),
+        format!(
             "memory {} of {} per GPU; {} GPU-hours",
             units::bytes(p.memory_bytes),
             units::bytes(p.memory_capacity_bytes),

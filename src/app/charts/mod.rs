@@ -66,7 +66,11 @@ mod edge_tests {
         inputs.run.gpus = 1;
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
-        let scaling = scaling::draw(&scaling::data(&results, &[], None), crate::app::charts::Canvas::WIDE).unwrap();
+        let scaling = scaling::draw(
+            &scaling::data(&results, &[], None, false),
+            crate::app::charts::Canvas::WIDE,
+        )
+        .unwrap();
         assert_eq!(scaling.targets.len(), 1);
         let bars = comparison::data(&results, &inputs.strategies);
         assert_eq!(
@@ -104,7 +108,11 @@ mod edge_tests {
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep().iter().all(|p| p.compute_s == 0.0));
-        let drawn = scaling::draw(&scaling::data(&results, &[], None), crate::app::charts::Canvas::WIDE).unwrap();
+        let drawn = scaling::draw(
+            &scaling::data(&results, &[], None, false),
+            crate::app::charts::Canvas::WIDE,
+        )
+        .unwrap();
         // communication latency still takes time, so there are points to draw
         assert_eq!(drawn.targets.len(), results.sweep().len());
         assert!(!drawn.targets.is_empty());

@@ -1,5 +1,6 @@
-//! Scaling curves: epoch time against GPU count, log-log, one curve per
-//! strategy, infeasible points crossed out, and ideal scaling.
+//! Scaling curves: epoch time, or time to train, against GPU count,
+//! log-log, one curve per strategy, infeasible points crossed out, and
+//! ideal scaling.
 
 use plotters::prelude::*;
 
@@ -34,6 +35,33 @@ pub struct ScalingData {
     pub other_name: &'static str,
     /// The GPU counts spanned, from and to.
     pub range: (u64, u64),
+    /// Time to train instead of time per epoch.
+    pub to_train: bool,
+}
+
+impl ScalingData {
+    /// The time a point is drawn at: its epoch, or its time to train.
+    pub fn time_s(&self, p: &Projection) -> f64 {
+        if self.to_train { p.training.time_s } else { p.total_s }
+    }
+
+    /// What the vertical axis says.
+    fn axis(&self) -> &'static str {
+        if self.to_train {
+            "time to train (s)"
+        } else {
+            "epoch time (s)"
+        }
+    }
+
+    /// The quantity a point explains.
+    fn quantity(&self) -> Quantity {
+        if self.to_train {
+            Quantity::TimeToTrain
+        } else {
+            Quantity::Total
+        }
+    }
 }
 
 /// Projections grouped into one curve per strategy, in order of appearance.
@@ -52,8 +80,11 @@ fn curves(points: &[Projection]) -> Vec<Curve> {
 }
 
 /// The curves of the results' sweep, and of `other`, the other edition's
-/// (empty: not drawn), over the GPU counts of `range` (`None`: all).
-pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>) -> ScalingData {
+/// (empty: not drawn), over the GPU counts of `range` (`None`: all); their
+/// time to train when `to_train`, ideal scaling then keeping the epochs of
+/// the fewest GPUs drawn (what adding GPUs would give if the epochs did
+/// not grow with the batch).
+pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>, to_train: bool) -> ScalingData {
     let all = (1, results.max_gpus.max(results.gpus).max(2));
     let (from, to) = range.unwrap_or(all);
     let within = |points: &[Projection]| -> Vec<Projection> {
@@ -63,18 +94,30 @@ pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>) 
             .cloned()
             .collect()
     };
+    let drawn = within(results.sweep());
+    // the epochs at the fewest GPUs drawn: ideal scaling keeps them
+    let epochs = if to_train {
+        drawn
+            .iter()
+            .min_by_key(|p| p.gpus)
+            .map_or(1.0, |p| p.training.epochs.epochs)
+    } else {
+        1.0
+    };
     ScalingData {
-        curves: curves(&within(results.sweep())),
+        curves: curves(&drawn),
         ideal: results
             .ideal()
             .iter()
             .copied()
             .filter(|(g, _)| (from..=to).contains(g))
+            .map(|(g, t)| (g, t * epochs))
             .collect(),
         budget: results.gpus,
         other: curves(&within(other)),
         other_name: results.edition.other().name(),
         range: (from, to),
+        to_train,
     }
 }
 
@@ -88,7 +131,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
             .curves
             .iter()
             .chain(&data.other)
-            .flat_map(|c| c.points.iter().map(|p| p.total_s));
+            .flat_map(|c| c.points.iter().map(|p| data.time_s(p)));
         let Some((low, high)) = log_bounds(times.chain(data.ideal.iter().map(|i| i.1))) else {
             return Ok(false);
         };
@@ -99,7 +142,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
             root,
             (from / 1.4, to * 1.4, Ticks::Doubling),
             (low, high),
-            [("GPUs", &gpus), ("epoch time (s)", &seconds)],
+            [("GPUs", &gpus), (data.axis(), &seconds)],
         )?;
         let budget = data.budget as f64;
         // the budget's line where the range shows it
@@ -117,10 +160,15 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
         chart
             .draw_series(LineSeries::new(ideal, dashed(grey, 6, 4, 2)))
             .map_err(fail)?;
-        let mut entries = vec![("ideal scaling".to_string(), Swatch::Dashed(grey, 6, 4))];
+        let ideal_words = if data.to_train {
+            "ideal scaling, epochs kept"
+        } else {
+            "ideal scaling"
+        };
+        let mut entries = vec![(ideal_words.to_string(), Swatch::Dashed(grey, 6, 4))];
         for curve in &data.curves {
             let color = strategy_color(curve.strategy);
-            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
+            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, data.time_s(p))).collect();
             match strategy_dash(curve.strategy) {
                 Some((dash, gap)) => chart
                     .draw_series(LineSeries::new(line, dashed(color, dash, gap, 2)))
@@ -131,7 +179,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
             };
             entries.push((curve.strategy.name().to_string(), strategy_swatch(curve.strategy)));
             for p in &curve.points {
-                let at = (p.gpus as f64, p.total_s);
+                let at = (p.gpus as f64, data.time_s(p));
                 if p.feasible {
                     chart
                         .draw_series(std::iter::once(Circle::new(at, 4, color.filled())))
@@ -145,12 +193,12 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
                 targets.push(Target {
                     area: Area::Point { x, y },
                     lines: describe(p),
-                    explain: Some(ExplainTarget::new(p.strategy, p.gpus, Quantity::Total)),
+                    explain: Some(ExplainTarget::new(p.strategy, p.gpus, data.quantity())),
                 });
             }
         }
         for curve in &data.other {
-            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, p.total_s)).collect();
+            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, data.time_s(p))).collect();
             let color = strategy_color(curve.strategy);
             chart
                 .draw_series(LineSeries::new(line, dashed(color, 3, 3, 1)))
@@ -176,7 +224,7 @@ mod tests {
     #[test]
     fn a_range_spans_only_its_gpu_counts_and_labels_them() {
         let results = crate::app::results::default_results();
-        let data = data(&results, &[], Some((64, 1024)));
+        let data = data(&results, &[], Some((64, 1024)), false);
         assert!(
             data.curves
                 .iter()
@@ -196,9 +244,45 @@ mod tests {
     }
 
     #[test]
+    fn the_time_to_train_view_draws_each_points_time_to_train_against_ideal_scaling_at_fixed_epochs() {
+        let results = crate::app::results::default_results();
+        let data = data(&results, &[], None, true);
+        let data_curve = data.curves.iter().find(|c| c.strategy == Strategy::Data).unwrap();
+        for p in &data_curve.points {
+            assert_eq!(data.time_s(p), p.training.time_s);
+        }
+        // ResNet-50 follows its curve: epochs grow with the global batch past 3,264
+        let first = &data_curve.points[0];
+        let last = data_curve.points.last().unwrap();
+        assert!(last.training.epochs.epochs > first.training.epochs.epochs);
+        // ideal scaling keeps the epochs of the fewest GPUs drawn
+        let fewest = results.sweep().iter().map(|p| p.gpus).min().unwrap();
+        let epochs = results
+            .sweep()
+            .iter()
+            .find(|p| p.gpus == fewest)
+            .unwrap()
+            .training
+            .epochs
+            .epochs;
+        for ((g, t), (g0, t0)) in data.ideal.iter().zip(results.ideal()) {
+            assert_eq!(g, g0);
+            assert!((t - t0 * epochs).abs() <= 1e-12 * t.abs());
+        }
+        let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
+        assert!(drawn.svg.contains("time to train (s)") && drawn.svg.contains("epochs kept"));
+        assert!(
+            drawn
+                .targets
+                .iter()
+                .all(|t| t.explain.as_ref().is_some_and(|e| e.quantity == Quantity::TimeToTrain))
+        );
+    }
+
+    #[test]
     fn curves_per_strategy_with_every_point_hoverable() {
         let results = crate::app::results::default_results();
-        let data = data(&results, &[], None);
+        let data = data(&results, &[], None, false);
         assert_eq!(data.curves.len(), 8);
         assert_eq!(data.curves[1].strategy, Strategy::Data);
         assert_eq!(data.curves[1].points.len(), 13);
@@ -232,7 +316,7 @@ mod tests {
     fn a_phone_s_plot_is_narrow_with_its_legend_under_the_curves() {
         use crate::app::charts::{Canvas, LEGEND_BELOW, NARROW_WIDTH};
         let results = crate::app::results::default_results();
-        let drawn = draw(&data(&results, &[], None), Canvas::PHONE).unwrap();
+        let drawn = draw(&data(&results, &[], None, false), Canvas::PHONE).unwrap();
         assert_eq!((drawn.width, drawn.height), (Canvas::PHONE.width, Canvas::PHONE.height));
         assert!(drawn.svg.contains(&format!("width=\"{NARROW_WIDTH}\"")));
         let legend_top = (drawn.height - LEGEND_BELOW) as i32;
@@ -272,7 +356,7 @@ mod tests {
         let question = crate::app::input::question::Question::default();
         let scenario = question.scenario().unwrap();
         let results = Results::compute(&question, &scenario).unwrap();
-        let data = data(&results, results.other_sweep(&scenario), None);
+        let data = data(&results, results.other_sweep(&scenario), None, false);
         assert_eq!(data.other.len(), data.curves.len());
         assert!(
             data.other

@@ -26,6 +26,9 @@ pub struct View {
     /// Draw the other edition's scaling curves too.
     #[serde(rename = "ce", default, skip_serializing_if = "is_false")]
     pub compare_editions: bool,
+    /// Draw the scaling plot's time to train instead of its epoch time.
+    #[serde(rename = "pt", default, skip_serializing_if = "is_false")]
+    pub plot_to_train: bool,
 }
 
 /// The planner: whether it is open (its search runs), its GPU budget and

@@ -6,4 +6,5 @@ pub mod gpu_range;
 pub mod memory_plot;
 pub mod plot_frame;
 pub mod plot_marks;
+pub mod plot_metric;
 pub mod scaling_plot;

@@ -1,4 +1,5 @@
-//! `#scaling-plot`: epoch time against GPUs for each chosen strategy.
+//! `#scaling-plot`: epoch time, or time to train, against GPUs for each
+//! chosen strategy.
 
 use yew::prelude::*;
 
@@ -6,6 +7,7 @@ use crate::app::charts::scaling;
 use crate::app::components::page::media::use_canvas;
 use crate::app::components::plots::gpu_range::GpuRange;
 use crate::app::components::plots::plot_frame::PlotFrame;
+use crate::app::components::plots::plot_metric::PlotMetric;
 use crate::app::components::{AnswerProps, Same};
 
 /// The scaling curves of a view.
@@ -16,17 +18,21 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
     let answer = &props.answer;
     let compare = answer.view().compare_editions;
     let range = answer.view().gpu_range;
+    let to_train = answer.view().plot_to_train;
     let deps = (
         Same(answer.results.clone()),
         Same(answer.scenario.clone()),
         compare,
         canvas,
-        range,
+        (range, to_train),
     );
-    let drawn = use_memo(deps, |(Same(results), Same(scenario), compare, canvas, range)| {
-        let other = if *compare { results.other_sweep(scenario) } else { &[] };
-        scaling::draw(&scaling::data(results, other, *range), *canvas)
-    });
+    let drawn = use_memo(
+        deps,
+        |(Same(results), Same(scenario), compare, canvas, (range, to_train))| {
+            let other = if *compare { results.other_sweep(scenario) } else { &[] };
+            scaling::draw(&scaling::data(results, other, *range, *to_train), *canvas)
+        },
+    );
     let summary = match &answer.question().run.batch {
         crate::oracle::Batch::SamplesPerGpu(b) => {
             format!(
@@ -38,7 +44,17 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
             format!("Strong scaling at a mini-batch of {b}, log-log; crosses are infeasible; dashed: ideal.")
         }
     };
+    let summary = if to_train {
+        format!("Time to train (the epochs grow with the global batch). {summary}")
+    } else {
+        summary
+    };
     let caption = crate::app::components::caption(answer, "Scaling");
-    let controls = html! { <GpuRange answer={answer.clone()} /> };
+    let controls = html! {
+        <>
+            <GpuRange answer={answer.clone()} />
+            <PlotMetric to_train={to_train} />
+        </>
+    };
     html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} {controls} /> }
 }
