@@ -33,6 +33,8 @@ pub struct Results {
     pub ranking: Vec<Projection>,
     /// The edition shown.
     pub edition: Edition,
+    /// What "best" means (and what a lesson's "keeps halving" times).
+    pub rank_by: RankBy,
     /// The calibration from the measured runs, if any (applied to the
     /// ranking, the sweep and the ideal line).
     pub calibration: Option<Calibration>,
@@ -109,6 +111,7 @@ impl Results {
             capacity_bytes: scenario.cluster().gpu_memory_bytes(),
             ranking,
             edition: question.run.edition,
+            rank_by: question.rank_by,
             calibration,
             template,
             strategies: question.strategies.clone(),

@@ -22,9 +22,9 @@ pub struct Document {
 /// Every key a document may hold, for the link's check that refuses keys
 /// it does not know (serde's flattening cannot). A test holds the list to
 /// what serde writes.
-pub const KEYS: [&str; 27] = [
-    "m", "n", "c", "k", "g", "b", "mb", "d", "sg", "p2", "f", "pr", "op", "z", "rc", "ov", "bk", "s", "cal", "ex",
-    "dr", "pl", "pg", "po", "pm", "gr", "ce",
+pub const KEYS: [&str; 30] = [
+    "m", "n", "c", "k", "g", "b", "mb", "d", "sg", "p2", "f", "pr", "op", "z", "rc", "ov", "bk", "cv", "s", "cal",
+    "rb", "ex", "dr", "pl", "pg", "po", "pm", "gr", "ce", "pt",
 ];
 
 impl Document {
@@ -62,6 +62,8 @@ mod tests {
         question.run.recompute = true;
         question.run.overlap = true;
         question.run.bucket_mib = 50.0;
+        question.run.convergence = Some(crate::oracle::model::convergence::Convergence::Epochs(42.0));
+        question.rank_by = crate::oracle::RankBy::TimeToTrain;
         question.strategies = vec![Strategy::Data];
         question.measured = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\n".into();
         let mut view = View {
@@ -69,6 +71,7 @@ mod tests {
             drawing: Some(Strategy::Data),
             compare_editions: true,
             gpu_range: Some((64, 1024)),
+            plot_to_train: true,
             ..View::default()
         };
         view.plan.open = true;

@@ -3,13 +3,14 @@
 //! it compares with what the engine answers for the lesson's setup.
 
 use crate::app::results::Results;
-use crate::oracle::{Projection, Strategy, units};
+use crate::oracle::{Projection, RankBy, Strategy, units};
 
 /// What a lesson's question asks the student to guess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Asks {
-    /// Yes or no: does the epoch keep halving with each doubling of the
-    /// GPUs, up to the budget?
+    /// Yes or no: does the time (the epoch, or the time to train when the
+    /// lesson ranks by it) keep halving with each doubling of the GPUs, up
+    /// to the budget?
     KeepsHalving,
     /// The fastest strategy (and, if wished, its epoch).
     Fastest,
@@ -79,18 +80,27 @@ pub enum Guess {
 /// at least this much (90% of the ideal ×2).
 pub const HALVING_SPEEDUP: f64 = 1.8;
 
+/// The time a "keeps halving" question is about: the epoch, or the time to
+/// train when the results rank by it.
+fn timed(results: &Results, p: &Projection) -> f64 {
+    match results.rank_by {
+        RankBy::TimeToTrain => p.training.time_s,
+        RankBy::Time | RankBy::Cost => p.total_s,
+    }
+}
+
 /// The doubling of the GPUs (`from`, `to`) with the smallest speed-up of
-/// the data-parallel epoch up to the budget, and that speed-up.
+/// the data-parallel time ([`timed`]) up to the budget, and that speed-up.
 fn worst_doubling(results: &Results) -> Option<(u64, u64, f64)> {
     let data: Vec<&Projection> = results
         .sweep()
         .iter()
-        .filter(|p| p.strategy == Strategy::Data && p.gpus <= results.gpus && p.total_s > 0.0)
+        .filter(|p| p.strategy == Strategy::Data && p.gpus <= results.gpus && timed(results, p) > 0.0)
         .collect();
     data.iter()
         .filter_map(|a| {
             let b = data.iter().find(|b| b.gpus == 2 * a.gpus)?;
-            Some((a.gpus, b.gpus, a.total_s / b.total_s))
+            Some((a.gpus, b.gpus, timed(results, a) / timed(results, b)))
         })
         .min_by(|x, y| x.2.total_cmp(&y.2))
 }
@@ -124,8 +134,12 @@ pub fn verdict(guess: Guess, results: &Results) -> String {
                     } else {
                         format!("You said {said}; the model says {}.", if answer { "yes" } else { "no" })
                     };
+                    let what = match results.rank_by {
+                        RankBy::TimeToTrain => "training",
+                        RankBy::Time | RankBy::Cost => "the epoch",
+                    };
                     format!(
-                        "{judged} Its worst doubling, {from} to {to} GPUs, makes the epoch ×{} faster (halving is ×2).",
+                        "{judged} Its worst doubling, {from} to {to} GPUs, makes {what} ×{} faster (halving is ×2).",
                         units::significant(speedup, 2)
                     )
                 }

@@ -8,11 +8,11 @@ pub mod guess;
 use crate::app::input::document::Document;
 use crate::app::input::explain_target::ExplainTarget;
 use crate::app::input::question::Question;
-use crate::app::input::source::ModelSource;
+use crate::app::input::source::{ClusterSource, ModelSource};
 use crate::app::input::view::View;
 use crate::app::lessons::guess::Asks;
 use crate::app::page::url;
-use crate::oracle::{Batch, CommKind, Quantity, Strategy};
+use crate::oracle::{Batch, CommKind, Precision, Quantity, RankBy, Strategy};
 
 /// The plot a lesson is about: shown right under the ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,8 +98,28 @@ fn memory_wall() -> Document {
     }
 }
 
+fn training_stops_shortening() -> Document {
+    Document {
+        question: asking(|q| {
+            q.cluster = ClusterSource::Preset("eos".into());
+            q.run.gpus = 4096;
+            q.run.batch = Batch::SamplesPerGpu(64.0);
+            q.run.precision = Precision::Fp16;
+            q.strategies = vec![Strategy::Data];
+            q.rank_by = RankBy::TimeToTrain;
+        }),
+        view: View {
+            gpu_range: Some((64, 4096)),
+            plot_to_train: true,
+            // the number to look at: the epochs at 4,096 GPUs, extrapolated
+            explaining: Some(ExplainTarget::new(Strategy::Data, 4096, Quantity::TimeToTrain)),
+            ..View::default()
+        },
+    }
+}
+
 /// The lessons.
-pub const LESSONS: [Lesson; 3] = [
+pub const LESSONS: [Lesson; 4] = [
     Lesson {
         id: "data-stops-scaling",
         title: "Why data parallelism stops scaling",
@@ -126,6 +146,15 @@ pub const LESSONS: [Lesson; 3] = [
         inputs: memory_wall,
         plot: LessonPlot::Memory,
         asks: Asks::WhichFit,
+    },
+    Lesson {
+        id: "training-stops-shortening",
+        title: "Why more GPUs stop shortening training",
+        question: "ResNet-50 on H100s at 64 images per GPU: from 64 to 4,096 GPUs, does every doubling of the GPUs keep halving the time to train?",
+        answer: "No. Each doubling halves the epoch, but it doubles the global batch too, and past the largest global batch that converged in MLPerf's reference runs (67,840 images) each epoch teaches less: the epochs to train grow, from about 85 at 1,024 GPUs to over 200 at 4,096, so four times the GPUs train only about one and a half times faster. The explanation opened with the lesson shows where those epochs come from. This is ParaDL's case for spatial, filter and channel parallelism: they add GPUs without growing the global batch. CosmoFlow on 1,024 GPUs shows it: data+spatial at a quarter of a sample per GPU (a global batch of 256, about 20 epochs) trains faster than data parallelism at one sample per GPU (1,024, about 40 epochs), though data parallelism's epoch is the shorter.",
+        inputs: training_stops_shortening,
+        plot: LessonPlot::Scaling,
+        asks: Asks::KeepsHalving,
     },
 ];
 
@@ -228,6 +257,46 @@ mod tests {
             inputs.view.explaining.unwrap().quantity,
         );
         assert!(e.unwrap().steps.iter().any(|s| s.label == "activations per GPU"));
+    }
+
+    #[test]
+    fn more_gpus_stop_shortening_training_and_a_hybrid_keeping_the_batch_small_trains_sooner() {
+        let r = results(find("training-stops-shortening").unwrap());
+        let data = |p: u64| {
+            r.sweep()
+                .iter()
+                .find(|x| x.gpus == p && x.strategy == Strategy::Data)
+                .unwrap()
+        };
+        // every doubling halves the epoch (within 10%), but not the time to train
+        for p in [64, 128, 256, 512, 1024, 2048] {
+            assert!(data(p).total_s / data(2 * p).total_s > 1.8, "{p}");
+        }
+        assert_eq!(crate::app::lessons::guess::keeps_halving(&r), Some(false));
+        // the answer's numbers: about 85 epochs at 1,024 GPUs, over 200 at 4,096, ×1.5 for ×4 the GPUs
+        let (e1, e4) = (data(1024).training.epochs.epochs, data(4096).training.epochs.epochs);
+        assert!((80.0..90.0).contains(&e1) && e4 > 200.0, "{e1} {e4}");
+        let gain = data(1024).training.time_s / data(4096).training.time_s;
+        assert!((1.3..1.7).contains(&gain), "{gain}");
+        // CosmoFlow on 1,024 GPUs: data+spatial at a quarter sample per GPU against data at one
+        let cosmoflow = |samples: f64, strategy: Strategy| {
+            let question = asking(|q| {
+                q.model = ModelSource::Preset("cosmoflow".into());
+                q.cluster = ClusterSource::Preset("eos".into());
+                q.run.gpus = 1024;
+                q.run.batch = Batch::SamplesPerGpu(samples);
+                q.run.precision = Precision::Fp16;
+            });
+            let scenario = question.scenario().unwrap();
+            scenario.project(&question.run_of(strategy)).unwrap()
+        };
+        let (data, hybrid) = (cosmoflow(1.0, Strategy::Data), cosmoflow(0.25, Strategy::DataSpatial));
+        assert!(data.feasible && hybrid.feasible);
+        assert_eq!((data.mini_batch, hybrid.mini_batch), (1024, 256));
+        assert!((38.0..42.0).contains(&data.training.epochs.epochs));
+        assert!((18.0..22.0).contains(&hybrid.training.epochs.epochs));
+        assert!(hybrid.training.time_s < data.training.time_s);
+        assert!(data.total_s < hybrid.total_s, "data's epoch is the shorter");
     }
 
     #[test]

@@ -398,7 +398,8 @@ mod tests {
                 .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
                 .unwrap_or_else(|| panic!("no link {name}"))
         };
-        for lesson in &crate::app::lessons::LESSONS {
+        // the lessons of that time (later ones never had such a link)
+        for lesson in &crate::app::lessons::LESSONS[..3] {
             assert_eq!(
                 decode(link(&format!("lesson-{}", lesson.id))).unwrap(),
                 (lesson.inputs)(),
