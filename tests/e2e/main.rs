@@ -13,6 +13,7 @@ mod links;
 mod planner;
 mod prerender;
 mod screens;
+mod training;
 
 #[path = "../support/mod.rs"]
 mod support;

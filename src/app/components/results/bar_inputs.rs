@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::app::components::page::preset_options::{cluster_options, network_options};
+use crate::app::components::run::run_field::rank_orders;
 use crate::app::components::use_app;
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::state::action::{Action, ClusterAction, ModelAction, RunAction};
@@ -44,11 +45,13 @@ pub fn bar_inputs() -> Html {
         ))
     });
     let precision = app.run.text(RunKey::Precision);
+    let rank_by = app.run.text(RunKey::RankBy);
+    let onrank = app.callback(|e: Event| Action::Run(RunAction::Set(RunKey::RankBy, chosen(&e))));
     let batch_error = app.error(Key::Run(batch_key)).is_some();
     html! {
         <details id="bar-inputs" class="bar-inputs">
             // the names are the toggle: no line of the bar is spent on it (a projector's bar shows "Inputs")
-            <summary title="Change the network, the cluster, the batch or the precision">
+            <summary title="Change the network, the cluster, the batch, the precision or what is best">
                 <span class="about">
                     <strong>{ answer.scenario.network().name() }</strong>{ " on " }
                     <strong>{ answer.scenario.cluster().name() }</strong>
@@ -76,6 +79,13 @@ pub fn bar_inputs() -> Html {
                     <select id="bar-precision" onchange={onprecision}>
                         { for Precision::ALL.iter().map(|p| html! {
                             <option value={p.name()} selected={precision == p.name()}>{ p.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Best by" }
+                    <select id="bar-rank-by" onchange={onrank}>
+                        { for rank_orders().into_iter().map(|(name, label)| html! {
+                            <option value={name.clone()} selected={rank_by == name}>{ label }</option>
                         }) }
                     </select>
                 </label>

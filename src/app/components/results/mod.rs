@@ -11,7 +11,6 @@ pub mod explanation_view;
 pub mod exports;
 pub mod findings;
 pub mod fix_line;
-pub mod rank_by;
 pub mod ranking_table;
 pub mod results_view;
 pub mod strategy_diagram;

@@ -107,7 +107,6 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 <td class={classes!("num", "train", guessed)} title={training.sentence()}>
                     <ExplainButton target={ExplainTarget::new(p.strategy, p.gpus, Quantity::TimeToTrain)}
                         text={units::seconds(training.time_s)} value={training.time_s} />
-                    <small class="epochs">{ format!(" {} ep", units::significant(training.epochs.epochs, 3)) }</small>
                     if let Some(word) = guessed { <small class="guessed">{ format!(" {word}") }</small> }
                 </td>
                 { cell(p, Quantity::Compute, p.compute_s, units::seconds(p.compute_s)) }

@@ -19,7 +19,6 @@ use crate::app::components::results::edition_note::EditionNote;
 use crate::app::components::results::explain_panel::ExplainPanel;
 use crate::app::components::results::exports::Exports;
 use crate::app::components::results::findings::Findings;
-use crate::app::components::results::rank_by::RankByChoice;
 use crate::app::components::results::ranking_table::RankingTable;
 use crate::app::components::results::strategy_diagram::StrategyDiagram;
 use crate::app::lessons::LessonPlot;
@@ -78,7 +77,6 @@ pub fn results_view(props: &ResultsViewProps) -> Html {
     html! {
         <>
             <StaleNote />
-            <RankByChoice />
             <RankingTable ranking={answer.results.ranking.clone()} calibration={answer.results.calibration.clone()}
                 like_the_runs={like_the_runs(answer)} by={answer.question().rank_by} />
             if let Some(which) = first {

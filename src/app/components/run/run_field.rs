@@ -56,6 +56,17 @@ pub fn run_choice(app: &crate::app::components::AppHandle, key: RunKey, options:
     }
 }
 
+/// The orders a ranking is offered in, as [`RunKey::RankBy`] writes them.
+pub fn rank_orders() -> Vec<(String, String)> {
+    vec![
+        ("epoch".into(), "time per epoch".into()),
+        (
+            "train".into(),
+            "time to train (epochs grow with the global batch)".into(),
+        ),
+    ]
+}
+
 /// A run setting that is on or off, as a checkbox.
 pub fn run_flag(app: &crate::app::components::AppHandle, key: RunKey) -> Html {
     let field = run_fields::field(key);

@@ -6,7 +6,7 @@ use crate::app::components::page::input_section::InputSection;
 use crate::app::components::page::term::Term;
 use crate::app::components::run::convergence_field::ConvergenceField;
 use crate::app::components::run::practice_fields::PracticeFields;
-use crate::app::components::run::run_field::RunFieldInput;
+use crate::app::components::run::run_field::{RunFieldInput, rank_orders, run_choice};
 use crate::app::components::run::strategy_picker::StrategyPicker;
 use crate::app::components::use_app;
 use crate::app::input::keys::{Key, RunKey};
@@ -49,6 +49,7 @@ pub fn run_panel() -> Html {
                 <RunFieldInput field={RunKey::MiniBatch} />
             }
             <ConvergenceField />
+            { run_choice(&app, RunKey::RankBy, rank_orders()) }
             <StrategyPicker {chosen} {ontoggle} error={app.error(Key::Run(RunKey::Strategies)).map(AttrValue::from)} />
             <PracticeFields />
             <details class="knobs">

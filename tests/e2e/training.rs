@@ -1,0 +1,168 @@
+//! Time to train (issue 52): the ranking's time to train is the CLI's,
+//! "best" can mean the shortest time to train, the convergence is the
+//! preset's own or what the user names, the scaling plot draws it, past
+//! the largest batch that converged the page says so, and the link keeps
+//! every choice.
+
+use super::*;
+
+/// Each row's strategy and time to train, as the page holds them.
+async fn trainings(client: &Client) -> Vec<(String, String, String)> {
+    let script = r#"return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => [
+        r.dataset.strategy, r.dataset.trainS, r.dataset.epochs]);"#;
+    let rows = client.execute(script, vec![]).await.unwrap_or(Value::Null);
+    rows.as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    let cell = |i: usize| r.get(i).and_then(Value::as_str).unwrap_or_default().to_string();
+                    (cell(0), cell(1), cell(2))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What `paradl rank ARGS --format json` prints: each strategy, its time
+/// to train and its epochs, written as the page writes numbers.
+fn cli_trainings(args: &[&str]) -> Vec<(String, String, String)> {
+    let mut line = vec!["rank"];
+    line.extend_from_slice(args);
+    line.extend_from_slice(&["--format", "json"]);
+    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|p| {
+            let number = |v: &Value| v.as_f64().map(|x| x.to_string()).unwrap_or_default();
+            (
+                p["strategy"].as_str().unwrap_or_default().to_string(),
+                number(&p["training"]["time_s"]),
+                number(&p["training"]["epochs"]["epochs"]),
+            )
+        })
+        .collect()
+}
+
+/// Waits until the ranking's times to train are `expected`.
+async fn trainings_become(client: &Client, expected: &[(String, String, String)]) {
+    eventually("the times to train", || async {
+        let rows = trainings(client).await;
+        (rows == expected).then_some(())
+    })
+    .await;
+}
+
+async fn choose(client: &Client, css: &str, value: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn an_engineer_ranks_by_time_to_train_names_the_epochs_and_shares_it() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    // the first visit: ResNet-50 follows its own MLPerf curve, as the CLI's preset does
+    let default = [
+        "--model",
+        "resnet50",
+        "--cluster",
+        "abci",
+        "--gpus",
+        "64",
+        "--samples-per-gpu",
+        "32",
+    ];
+    trainings_become(&client, &cli_trainings(&default)).await;
+    let verdict = page::text_once(&client, "#verdict", "to train").await;
+    assert!(verdict.contains("per epoch"), "{verdict}");
+
+    // best by time to train: the CLI's order
+    choose(&client, "#rank-by", "train").await;
+    let mut by_train = default.to_vec();
+    by_train.push("--by-time-to-train");
+    trainings_become(&client, &cli_trainings(&by_train)).await;
+    page::text_once(&client, "#ranking caption", "best first (to train)").await;
+
+    // the user's own epochs: the same at every batch
+    choose(&client, "#convergence-curve", "epochs").await;
+    page::type_into(&client, "#convergence", "42").await;
+    let mut given = by_train.clone();
+    given.extend_from_slice(&["--convergence", "42"]);
+    trainings_become(&client, &cli_trainings(&given)).await;
+    assert!(trainings(&client).await.iter().all(|(_, _, e)| e == "42"));
+
+    // a bad number keeps what was typed and the last results
+    page::type_into(&client, "#convergence", "-1").await;
+    page::text_once(&client, "#convergence-field [role=alert]", "greater than zero").await;
+    assert_eq!(value(&client, "#convergence").await, "-1");
+    trainings_become(&client, &cli_trainings(&given)).await;
+    page::type_into(&client, "#convergence", "42").await;
+
+    // the scaling plot draws the time to train
+    choose(&client, "#plot-metric", "train").await;
+    page::text_once(&client, "#scaling-plot", "time to train (s)").await;
+
+    // the time to train explains itself: its epochs, its batch, its epoch
+    page::click(
+        &client,
+        "#ranking tr[data-strategy=\"data\"] [data-explain=\"data@64:to-train\"]",
+    )
+    .await;
+    let panel = page::text_once(&client, "#explain", "T_train = E(B)").await;
+    assert!(panel.contains("as given, at every batch"), "{panel}");
+
+    // the link keeps the order, the epochs and the plot
+    let href = page::share_link(&client, |h| h.contains("?s=")).await;
+    let second = web::browser(&s.driver).await;
+    open(&second, &href).await;
+    trainings_become(&second, &cli_trainings(&given)).await;
+    assert_eq!(value(&second, "#rank-by").await, "train");
+    assert_eq!(value(&second, "#convergence").await, "42");
+    assert_eq!(value(&second, "#plot-metric").await, "train");
+    second.close().await.ok();
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn past_the_largest_batch_that_converged_the_lesson_and_the_findings_say_so() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &format!("{}?lesson=training-stops-shortening", s.base)).await;
+    // 4,096 GPUs x 64 images: a global batch of 262,144, its epochs extrapolated
+    let args = [
+        "--model",
+        "resnet50",
+        "--cluster",
+        "eos",
+        "--gpus",
+        "4096",
+        "--samples-per-gpu",
+        "64",
+        "--precision",
+        "fp16",
+        "--by-time-to-train",
+    ];
+    // the lesson draws data parallelism alone: its row is the CLI's
+    let data: Vec<_> = cli_trainings(&args).into_iter().filter(|r| r.0 == "data").collect();
+    trainings_become(&client, &data).await;
+    page::text_once(&client, "#ranking tr[data-strategy=\"data\"] .train", "extrapolated").await;
+    page::text_once(
+        &client,
+        "#findings",
+        "is past the largest that converged in the reference runs",
+    )
+    .await;
+    // the lesson opens the data row's time to train, extrapolated by the critical-batch model
+    let panel = page::text_once(&client, "#explain", "B_crit").await;
+    assert!(panel.contains("critical-batch model"), "{panel}");
+    client.close().await.ok();
+}
