@@ -19,6 +19,9 @@ pub enum ReadOrigin {
     Paste,
     /// Fetched from a link's `?model=ADDRESS`.
     Linked(String),
+    /// A measured profile applied to the network the page holds; what the
+    /// network read with it said, if one was.
+    Profile(Option<String>),
 }
 
 /// A file handed to the worker, and what to do with its network.
@@ -47,7 +50,7 @@ impl AppState {
             Some((bytes, name)) => self.begin_read(name, input_shape, bytes, profile, ReadOrigin::Files),
             None => {
                 if let Some((bytes, name)) = profile {
-                    self.apply_profile(&bytes, &name, None);
+                    self.apply_profile(bytes, name, None);
                 }
             }
         }
@@ -69,6 +72,7 @@ impl AppState {
                 id: self.reads,
                 name,
                 input_shape,
+                onto: None,
             },
             bytes,
             profile,
@@ -85,6 +89,18 @@ impl AppState {
         };
         let name = &pending.request.name;
         match (reply, &pending.origin) {
+            (ReadReply::Read { network, summary, .. }, ReadOrigin::Profile(network_summary)) => {
+                self.model = Rc::new(ModelEditor::from_spec(&network, None));
+                self.import_error = None;
+                self.import_summary = Some(match network_summary {
+                    Some(network) => format!("{network} {summary}"),
+                    None => summary,
+                });
+            }
+            (ReadReply::Failed { message, .. }, ReadOrigin::Profile(network_summary)) => {
+                self.import_summary = network_summary.clone();
+                self.import_error = Some(message);
+            }
             (ReadReply::Read { network, summary, .. }, origin) => {
                 let editor = ModelEditor::from_spec(&network, None);
                 self.import_summary = Some(match origin {
@@ -94,7 +110,7 @@ impl AppState {
                 self.model = Rc::new(editor);
                 self.import_error = None;
                 self.applied = self.run.use_own_convergence(None);
-                if let Some((bytes, profile_name)) = &pending.profile {
+                if let Some((bytes, profile_name)) = pending.profile.clone() {
                     let network_summary = self.import_summary.take();
                     self.apply_profile(bytes, profile_name, network_summary);
                 }
@@ -112,17 +128,16 @@ impl AppState {
         }
     }
 
-    /// Times the current network by a measured profile; `network_summary`
-    /// is what the network read with it gave, said first.
-    fn apply_profile(&mut self, bytes: &[u8], name: &str, network_summary: Option<String>) {
-        match self.model.with_profile(&String::from_utf8_lossy(bytes), name) {
-            Ok((m, summary)) => {
-                self.model = Rc::new(m);
-                self.import_error = None;
-                self.import_summary = Some(match network_summary {
-                    Some(network) => format!("{network} {summary}"),
-                    None => summary,
-                });
+    /// Hands a measured profile to the worker, to time the current network
+    /// by it; `network_summary` is what the network read with it gave,
+    /// said first. A network that does not build is said at once.
+    fn apply_profile(&mut self, bytes: Rc<[u8]>, name: String, network_summary: Option<String>) {
+        match self.model.to_profile(&name) {
+            Ok(network) => {
+                self.begin_read(name, String::new(), bytes, None, ReadOrigin::Profile(network_summary));
+                if let Some(pending) = &mut self.reading {
+                    Rc::make_mut(pending).request.onto = Some(Box::new(network));
+                }
             }
             Err(message) => {
                 self.import_summary = network_summary;

@@ -529,15 +529,16 @@ mod tests {
     /// Sends an action; a file it hands to the worker is read as the
     /// worker reads it ([`crate::app::reader::protocol::answer`]) and the
     /// reply sent back, as the page does.
+    /// Reduces `action`, the worker answering each read it hands over (a
+    /// network dropped with a profile is two: the network, then the
+    /// profile applied to it).
     fn dispatch(state: Rc<AppState>, action: Action) -> Rc<AppState> {
-        let state = state.reduce(action);
-        match state.reading.clone() {
-            Some(pending) => {
-                let reply = crate::app::reader::protocol::answer(&pending.request, &pending.bytes);
-                state.reduce(Action::Model(ModelAction::Read(reply)))
-            }
-            None => state,
+        let mut state = state.reduce(action);
+        while let Some(pending) = state.reading.clone() {
+            let reply = crate::app::reader::protocol::answer(&pending.request, &pending.bytes);
+            state = state.reduce(Action::Model(ModelAction::Read(reply)));
         }
+        state
     }
 
     #[test]

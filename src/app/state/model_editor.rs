@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::app::input::keys::{self, Errors, Key, LayerColumn};
 use crate::app::input::source::ModelSource;
 use crate::app::state::editor::Editor;
-use crate::oracle::formats::{self, parse_shape};
+use crate::oracle::formats::parse_shape;
 use crate::oracle::{LayerKind, LayerSpec, Network, NetworkSpec, OracleError, Shape, edit, presets};
 
 /// One layer's cells as shown.
@@ -145,33 +145,16 @@ impl ModelEditor {
         })
     }
 
-    /// The same network timed by a measured profile (`profile.json`, the
-    /// contract's section 12), and what the profile covered, in words.
+    /// The network as edited, for a profile to be applied to it in the
+    /// worker.
     ///
     /// # Errors
-    /// The network as edited does not build, or the profile does not read
-    /// (its line and column) or is of another network (what differs).
-    pub fn with_profile(&self, text: &str, name: &str) -> Result<(Self, String), String> {
-        let (_, network) = self
-            .build()
-            .map_err(|errors| format!("{name}: fix the network's {} highlighted cells first", errors.len()))?;
-        let profile =
-            formats::profile::parse(text).map_err(|e| format!("{name}: {}", keys::import_message(&e.into())))?;
-        let applied = formats::profile::apply(&network, &profile, presets::devices::known_gpu)
-            .map_err(|e| format!("{name}: {}", keys::import_message(&e)))?;
-        let timed = applied.network.layers().len();
-        let mut summary = format!(
-            "{name}: {timed} layers take their compute from the profile of {} measured on {} at batch {}.",
-            profile.name.trim(),
-            profile.device.name.trim(),
-            profile.batch
-        );
-        for warning in &applied.warnings {
-            summary.push(' ');
-            summary.push_str(&warning.to_string());
-            summary.push('.');
-        }
-        Ok((Self::from_spec(&applied.network.spec(), None), summary))
+    /// The network as edited does not build: how many cells to fix, said
+    /// after `name` (the profile's file).
+    pub fn to_profile(&self, name: &str) -> Result<NetworkSpec, String> {
+        self.build()
+            .map(|(_, network)| network.spec())
+            .map_err(|errors| format!("{name}: fix the network's {} highlighted cells first", errors.len()))
     }
 
     /// The network underneath.
@@ -388,6 +371,7 @@ mod tests {
                 id: 1,
                 name: "pasted text".into(),
                 input_shape: String::new(),
+                onto: None,
             };
             match answer(&request, text.as_bytes()) {
                 ReadReply::Read { network, .. } => Ok(ModelEditor::from_spec(&network, None)),
@@ -396,7 +380,7 @@ mod tests {
         };
         let text = presets::network_preset("alexnet").unwrap().file().unwrap().1;
         assert_eq!(read(text).unwrap().len(), 20);
-        let json = formats::json::write(&presets::network("resnet18").unwrap().spec()).unwrap();
+        let json = crate::oracle::formats::json::write(&presets::network("resnet18").unwrap().spec()).unwrap();
         assert_eq!(read(&json).unwrap().base().name, "ResNet18");
         assert_eq!(
             read(&text.replace("3x96x11x11", "3x96x11")).unwrap_err(),
