@@ -31,9 +31,10 @@ pub fn summary_bar() -> Html {
     };
     let hidden = app.lesson.is_some_and(|l| l.hides_results());
     let ranking = &answer.results.ranking;
+    let by = answer.results.rank_by;
     // the best epoch opens its explanation, where the bar is seen (a projector's bar keeps
     // the verdict for screen readers only: nothing focusable hides there)
-    let said = match best_verdict(ranking).filter(|_| !hidden && !short) {
+    let said = match best_verdict(ranking, by).filter(|_| !hidden && !short) {
         Some((before, best, after)) => html! { <>
             { before }
             <ExplainButton target={ExplainTarget::new(best.strategy, best.gpus, Quantity::Total)}
@@ -43,7 +44,7 @@ pub fn summary_bar() -> Html {
         None if hidden => html! { "Results hidden until you reveal them." },
         None => match none_fits(ranking).filter(|_| !short) {
             Some(said) => html! { <Said spans={said} /> },
-            None => html! { verdict(ranking) },
+            None => html! { verdict(ranking, by) },
         },
     };
     let oninput = app.callback(|e: InputEvent| {

@@ -1,14 +1,14 @@
 //! The verdict of a ranking in one sentence (the summary bar's): the best
-//! strategy, its epoch with its likely range and its time to train, a tie
-//! said as one, or why nothing fits.
+//! strategy, its time to train when ranked by it, its epoch with its
+//! likely range, a tie said as one, or why nothing fits.
 
 use crate::app::components::results::explained_sentence::{Span, limits, plain};
-use crate::oracle::{Projection, units};
+use crate::oracle::{Projection, RankBy, units};
 
 /// The verdict when a strategy fits, around its epoch: the words before
 /// the epoch, the best projection, and the words after it (a tie said as
 /// one).
-pub fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, String)> {
+pub fn best_verdict(ranking: &[Projection], by: RankBy) -> Option<(String, &Projection, String)> {
     let mut fitting = ranking.iter().filter(|p| p.feasible);
     let best = fitting.next()?;
     let count = ranking.iter().filter(|p| p.feasible).count();
@@ -23,13 +23,17 @@ pub fn best_verdict(ranking: &[Projection]) -> Option<(String, &Projection, Stri
                 band_words(next)
             )
         });
+    // ranked by time to train, the verdict says it first
+    let to_train = match by {
+        RankBy::TimeToTrain => format!("{} to train, ", units::seconds(best.training.time_s)),
+        RankBy::Time | RankBy::Cost => String::new(),
+    };
     Some((
-        format!("Best: {} at {} GPUs, ", best.strategy.label(), best.gpus),
+        format!("Best: {} at {} GPUs, {to_train}", best.strategy.label(), best.gpus),
         best,
         format!(
-            " per epoch{}, {} to train{tie}; {count} of {} strategies fit.",
+            " per epoch{}{tie}; {count} of {} strategies fit.",
             band_words(best),
-            units::seconds(best.training.time_s),
             ranking.len()
         ),
     ))
@@ -74,9 +78,9 @@ pub fn none_fits(ranking: &[Projection]) -> Option<Vec<Span>> {
     Some(said)
 }
 
-/// The verdict of a ranking, in one sentence.
-pub fn verdict(ranking: &[Projection]) -> String {
-    match best_verdict(ranking) {
+/// The verdict of a ranking ordered `by`, in one sentence.
+pub fn verdict(ranking: &[Projection], by: RankBy) -> String {
+    match best_verdict(ranking, by) {
         Some((before, best, after)) => format!("{before}{}{after}", units::seconds(best.total_s)),
         None => none_fits(ranking).map_or_else(|| "No strategy applies at this GPU count.".into(), |s| plain(&s)),
     }
@@ -93,8 +97,14 @@ mod tests {
         let mut run = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
         run.precision = Precision::Fp16;
         let ranking = scenario.rank(&run, RankBy::Time).points;
-        let said = verdict(&ranking);
+        let said = verdict(&ranking, RankBy::Time);
+        assert!(!said.contains("to train"), "{said}");
         let fitting: Vec<&Projection> = ranking.iter().filter(|p| p.feasible).collect();
+        let by_train = verdict(&ranking, RankBy::TimeToTrain);
+        assert!(
+            by_train.contains(&format!("{} to train, ", units::seconds(fitting[0].training.time_s))),
+            "{by_train}"
+        );
         assert_eq!(said.contains("tied with"), ties(fitting[0], fitting[1]), "{said}");
         // two runs 1.5x apart whose bands overlap are a tie; far apart, not
         let mut a = fitting[0].clone();
@@ -104,12 +114,12 @@ mod tests {
         if let (Some(x), Some(y)) = (&mut a.band, &mut b.band) {
             (x.low, x.high, y.low, y.high) = (0.8, 1.6, 0.8, 1.6);
         }
-        let said = verdict(&[a.clone(), b.clone()]);
+        let said = verdict(&[a.clone(), b.clone()], RankBy::Time);
         assert!(
             said.contains(&format!("tied with {}", Strategy::DataFilter.label())),
             "{said}"
         );
         b.total_s = a.total_s * 3.0;
-        assert!(!verdict(&[a, b]).contains("tied"));
+        assert!(!verdict(&[a, b], RankBy::Time).contains("tied"));
     }
 }
