@@ -138,16 +138,16 @@ async fn past_the_largest_batch_that_converged_the_lesson_and_the_findings_say_s
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &format!("{}?lesson=training-stops-shortening", s.base)).await;
-    // 4,096 GPUs x 64 images: a global batch of 262,144, its epochs extrapolated
+    // 1,024 GPUs x 128 images: a global batch of 131,072, its epochs extrapolated
     let args = [
         "--model",
         "resnet50",
         "--cluster",
-        "eos",
+        "dgx-a100",
         "--gpus",
-        "4096",
+        "1024",
         "--samples-per-gpu",
-        "64",
+        "128",
         "--precision",
         "fp16",
         "--by-time-to-train",

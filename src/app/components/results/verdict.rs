@@ -28,14 +28,15 @@ pub fn best_verdict(ranking: &[Projection], by: RankBy) -> Option<(String, &Proj
         RankBy::TimeToTrain => format!("{} to train, ", units::seconds(best.training.time_s)),
         RankBy::Time | RankBy::Cost => String::new(),
     };
+    // ... and the epoch's likely range is in the ranking
+    let band = match by {
+        RankBy::TimeToTrain => String::new(),
+        RankBy::Time | RankBy::Cost => band_words(best),
+    };
     Some((
         format!("Best: {} at {} GPUs, {to_train}", best.strategy.label(), best.gpus),
         best,
-        format!(
-            " per epoch{}{tie}; {count} of {} strategies fit.",
-            band_words(best),
-            ranking.len()
-        ),
+        format!(" per epoch{band}{tie}; {count} of {} strategies fit.", ranking.len()),
     ))
 }
 
