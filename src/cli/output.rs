@@ -339,14 +339,24 @@ pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
             }
             let _ = writeln!(
                 text,
-                "\n{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10}",
-                "strategy", "gpus", "group", "segments", "zero", "recompute", "batch", "total", "GPU-hours", "memory"
+                "\n{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10}",
+                "strategy",
+                "gpus",
+                "group",
+                "segments",
+                "zero",
+                "recompute",
+                "batch",
+                "total",
+                "GPU-hours",
+                "memory",
+                "to train"
             );
             let cell = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
             for c in &plan.front {
                 let _ = writeln!(
                     text,
-                    "{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10}",
+                    "{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10}",
                     c.strategy.name(),
                     c.gpus,
                     cell(c.group_size),
@@ -356,7 +366,8 @@ pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
                     c.mini_batch,
                     units::seconds(c.total_s),
                     units::significant(c.gpu_hours, 4),
-                    units::bytes(c.memory_bytes)
+                    units::bytes(c.memory_bytes),
+                    units::seconds(c.time_to_train_s)
                 );
             }
             Ok(text)
@@ -380,10 +391,11 @@ fn describe(c: &Config) -> String {
         options.push_str(" --recompute");
     }
     format!(
-        "{} s, {} GPU-hours, {} per GPU ({options})",
+        "{} s, {} GPU-hours, {} per GPU, {} to train ({options})",
         units::significant(c.total_s, 4),
         units::significant(c.gpu_hours, 4),
-        units::bytes(c.memory_bytes)
+        units::bytes(c.memory_bytes),
+        units::seconds(c.time_to_train_s)
     )
 }
 

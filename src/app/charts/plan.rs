@@ -178,6 +178,8 @@ mod tests {
             total_s: 100.0,
             gpu_hours: 0.2,
             memory_bytes: 1e9,
+            epochs: 35.0,
+            time_to_train_s: 3500.0,
             feasible: true,
         }
     }

@@ -83,7 +83,7 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
 }
 
 /// The header row of planner configurations.
-pub const CONFIG_HEADER: &str = "strategy,gpus,group_size,segments,zero,recompute,mini_batch,samples_per_gpu,total_s,gpu_hours,memory_bytes,feasible";
+pub const CONFIG_HEADER: &str = "strategy,gpus,group_size,segments,zero,recompute,mini_batch,samples_per_gpu,total_s,gpu_hours,memory_bytes,feasible,epochs_to_converge,time_to_train_s";
 
 /// Writes planner configurations with a header: an empty cell where a
 /// strategy has no group or segments.
@@ -94,7 +94,7 @@ pub fn configs(configs: &[Config]) -> String {
     for c in configs {
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             c.strategy,
             c.gpus,
             cell(c.group_size),
@@ -106,7 +106,9 @@ pub fn configs(configs: &[Config]) -> String {
             c.total_s,
             c.gpu_hours,
             c.memory_bytes,
-            c.feasible
+            c.feasible,
+            c.epochs,
+            c.time_to_train_s
         );
     }
     text
@@ -164,12 +166,13 @@ mod tests {
         assert_eq!(lines.next(), Some(CONFIG_HEADER));
         for (line, c) in lines.zip(&plan.front) {
             let cells: Vec<&str> = line.split(',').collect();
-            assert_eq!(cells.len(), 12);
+            assert_eq!(cells.len(), 14);
             assert_eq!(cells[0], c.strategy.name());
             assert_eq!(cells[2], c.group_size.map_or(String::new(), |g| g.to_string()));
             assert_eq!(cells[3], c.segments.map_or(String::new(), |g| g.to_string()));
             assert_eq!(cells[8].parse::<f64>().unwrap(), c.total_s);
             assert_eq!(cells[10].parse::<f64>().unwrap(), c.memory_bytes);
+            assert_eq!(cells[13].parse::<f64>().unwrap(), c.time_to_train_s);
         }
     }
 }

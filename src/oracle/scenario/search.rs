@@ -53,6 +53,9 @@ named_enum! {
         Cost => ("cost", "GPU-hours per epoch"),
         /// Least memory per GPU.
         Memory => ("memory", "memory per GPU"),
+        /// Least time to train (epochs to converge at the batch × epoch
+        /// time, section 13).
+        TimeToTrain => ("train", "time to train"),
     }
 }
 
@@ -89,6 +92,10 @@ pub struct Config {
     pub gpu_hours: f64,
     /// Memory per GPU, bytes.
     pub memory_bytes: f64,
+    /// Epochs to converge at `B` (section 13).
+    pub epochs: f64,
+    /// Time to train, seconds.
+    pub time_to_train_s: f64,
     /// No limit broken.
     pub feasible: bool,
 }
@@ -107,6 +114,8 @@ impl Config {
             total_s: point.total_s,
             gpu_hours: point.gpu_hours,
             memory_bytes: point.memory_bytes,
+            epochs: point.training.epochs.epochs,
+            time_to_train_s: point.training.time_s,
             feasible: point.feasible,
         }
     }
@@ -133,11 +142,12 @@ impl Config {
             Objective::Time => self.total_s,
             Objective::Cost => self.gpu_hours,
             Objective::Memory => self.memory_bytes,
+            Objective::TimeToTrain => self.time_to_train_s,
         }
     }
 
-    /// `self` dominates `other`: no worse in time, GPU-hours and memory,
-    /// better in one.
+    /// `self` dominates `other`: no worse in epoch time, GPU-hours, memory
+    /// and time to train, better in one.
     pub fn dominates(&self, other: &Self) -> bool {
         let objectives = Objective::ALL.map(|o| (self.value(o), other.value(o)));
         objectives.iter().all(|(a, b)| a <= b) && objectives.iter().any(|(a, b)| a < b)
@@ -148,7 +158,7 @@ impl Config {
     }
 
     /// Order by one objective, the others breaking ties in the order time,
-    /// cost, memory.
+    /// cost, memory, time to train.
     pub fn order_by(&self, other: &Self, objective: Objective) -> Ordering {
         Objective::ALL
             .iter()
@@ -168,6 +178,8 @@ pub struct BestBy {
     pub cost: Option<Config>,
     /// Least memory per GPU.
     pub memory: Option<Config>,
+    /// Least time to train.
+    pub to_train: Option<Config>,
 }
 
 impl BestBy {
@@ -177,6 +189,7 @@ impl BestBy {
             Objective::Time => self.time.as_ref(),
             Objective::Cost => self.cost.as_ref(),
             Objective::Memory => self.memory.as_ref(),
+            Objective::TimeToTrain => self.to_train.as_ref(),
         }
     }
 }
@@ -213,6 +226,7 @@ impl Plan {
             time: best(Objective::Time),
             cost: best(Objective::Cost),
             memory: best(Objective::Memory),
+            to_train: best(Objective::TimeToTrain),
         };
         self.best = self.best_by.get(self.objective).cloned();
     }
@@ -496,8 +510,39 @@ mod tests {
             total_s,
             gpu_hours,
             memory_bytes,
+            // epochs kept: the time to train orders as the epoch
+            epochs: 90.0,
+            time_to_train_s: 90.0 * total_s,
             feasible: true,
         }
+    }
+
+    #[test]
+    fn the_front_holds_the_least_time_to_train_which_may_be_neither_the_fastest_epoch_nor_the_most_gpus() {
+        let scenario = presets::scenario("resnet50", "dgx-a100").unwrap();
+        let mut template = RunSpec::new(Strategy::Data, 1, crate::oracle::Batch::SamplesPerGpu(128.0));
+        template.precision = crate::oracle::Precision::Fp16;
+        template.convergence = Some(crate::oracle::model::convergence::Convergence::Curve(
+            "mlperf-resnet50".into(),
+        ));
+        let plan = scenario.search(&template, 1024, Objective::TimeToTrain).unwrap();
+        let best = plan.best.clone().unwrap();
+        let least = plan
+            .front
+            .iter()
+            .map(|c| c.time_to_train_s)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(best.time_to_train_s, least);
+        assert_eq!(plan.best_by.to_train, Some(best.clone()));
+        // each configuration's time to train is its epochs at its batch times its epoch
+        for c in &plan.front {
+            let p = scenario.project(&c.spec(&template)).unwrap();
+            assert_eq!(
+                (c.epochs, c.time_to_train_s),
+                (p.training.epochs.epochs, p.training.time_s)
+            );
+        }
+        assert_eq!(Objective::from_str("train").unwrap(), Objective::TimeToTrain);
     }
 
     #[test]

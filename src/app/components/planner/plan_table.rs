@@ -68,7 +68,7 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
         let cell = |v: Option<u64>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
         html! {
             <tr data-config={config_key(c)} data-strategy={c.strategy.name()} data-gpus={c.gpus.to_string()}
-                data-total-s={c.total_s.to_string()} data-memory-bytes={c.memory_bytes.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
+                data-total-s={c.total_s.to_string()} data-memory-bytes={c.memory_bytes.to_string()} data-train-s={c.time_to_train_s.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
                 title="Show this configuration in the main view">
                 <td>{ i + 1 }</td>
                 <th scope="row">{ c.strategy.name() }</th>
@@ -81,6 +81,7 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
                 <td class="num">{ units::seconds(c.total_s) }</td>
                 <td class="num">{ units::significant(c.gpu_hours, 4) }</td>
                 <td class="num">{ units::bytes(c.memory_bytes) }</td>
+                <td class="num" title={format!("{} epochs at a batch of {}", units::significant(c.epochs, 3), c.mini_batch)}>{ units::seconds(c.time_to_train_s) }</td>
             </tr>
         }
     });
@@ -100,6 +101,7 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
                     <th scope="col">{ "epoch" }</th>
                     <th scope="col">{ "GPU-hours" }</th>
                     <th scope="col">{ "memory/GPU" }</th>
+                    <th scope="col">{ "to train" }</th>
                 </tr>
             </thead>
             <tbody>{ for rows }</tbody>
