@@ -104,6 +104,7 @@ async fn ranking_rows_carry_the_engines_numbers() {
         ranking: ranking.clone(),
         calibration: None,
         like_the_runs: true,
+        by: RankBy::Time,
     });
     until("the rows", || count(&root, "#ranking tbody tr") > 0).await;
     assert_eq!(count(&root, "#ranking tbody tr"), ranking.len() as u32);
@@ -124,6 +125,16 @@ async fn ranking_rows_carry_the_engines_numbers() {
             .expect("number");
         assert_eq!(memory, p.memory_bytes);
         assert_eq!(row.get_attribute("data-feasible"), Some(p.feasible.to_string()));
+        // the time to train, its cell marked where its epochs are assumed or extrapolated
+        let train: f64 = row
+            .get_attribute("data-train-s")
+            .unwrap_or_default()
+            .parse()
+            .expect("number");
+        assert_eq!(train, p.training.time_s);
+        let cell = row.query_selector("td.train").expect("query").expect("the cell");
+        let class = cell.get_attribute("class").unwrap_or_default();
+        assert_eq!(class.split(' ').any(|c| c == "assumed"), p.training.assumed, "{class}");
     }
 }
 
@@ -137,6 +148,7 @@ async fn beside_a_time_unlike_the_abci_runs_is_the_band_of_its_gpu_class() {
         ranking: ranking.clone(),
         calibration: None,
         like_the_runs: false,
+        by: RankBy::TimeToTrain,
     });
     until("the rows", || count(&root, "#ranking tbody tr") > 0).await;
     let badge = root

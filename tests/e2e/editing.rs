@@ -96,16 +96,7 @@ async fn edition_and_calibration_change_the_ranking_and_travel_in_the_link() {
     let s = setup();
     let first = web::browser(&s.driver).await;
     let realistic = open(&first, &s.base).await;
-    let base = [
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-    ];
+    let base = FIRST_VISIT;
     assert_eq!(realistic, cli_rank(&base));
     // the ideal edition: ParaDL's published numbers
     let edition = first.find(Locator::Css("#fidelity")).await.expect("#fidelity");

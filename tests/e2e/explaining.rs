@@ -103,11 +103,18 @@ pub(crate) fn default_data_run(command: &str, extra: &[&str]) -> Value {
     serde_json::from_slice(&cli(&line)).expect("JSON")
 }
 
-/// Waits for the explanation panel on `key` and returns its result.
+/// Waits for the explanation panel on `key` and returns its result (read
+/// again until it is a number: a page still being replaced, after a
+/// reload, can hand over an element that is gone).
 pub(crate) async fn explained(client: &Client, key: &str) -> (String, f64) {
     let css = format!("#explain[data-explain=\"{key}\"] .explain-result output");
-    eventually(&css, || async { client.find(Locator::Css(&css)).await.ok() }).await;
-    number(client, &css).await
+    eventually(&css, || async {
+        let element = client.find(Locator::Css(&css)).await.ok()?;
+        let text = element.prop("textContent").await.ok().flatten()?;
+        let value: f64 = element.attr("data-value").await.ok().flatten()?.parse().ok()?;
+        value.is_finite().then(|| (text.trim().to_string(), value))
+    })
+    .await
 }
 
 /// Clicks an SVG mark by script (WebDriver's click aims at the centre of

@@ -18,17 +18,6 @@ async fn scaling_texts(client: &Client) -> Vec<String> {
         .collect()
 }
 
-/// Chooses `value` in the select `css`.
-async fn choose(client: &Client, css: &str, value: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .select_by_value(value)
-        .await
-        .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
-}
-
 /// The view `client` shows, opened in a second browser from its share
 /// link once the link is no longer `before`.
 async fn reopened(s: &Setup, client: &Client, before: &str) -> Client {
@@ -59,7 +48,7 @@ async fn a_student_on_a_phone_turns_the_spatial_lesson_to_resnet50_and_gets_an_a
     open(&client, &format!("{}?lesson=spatial-cosmoflow", s.base)).await;
     // the inputs that decide the answer are in the bar, above the results
     page::click(&client, "#bar-inputs summary").await;
-    choose(&client, "#bar-model", "resnet50").await;
+    page::choose(&client, "#bar-model", "resnet50").await;
     // ResNet-50 comes with its usual run, said in one line: no "batch too small"
     let applied = page::text_once(&client, "#applied", "32 samples per GPU").await;
     assert!(applied.contains("Undo puts back 0.25"), "{applied}");
@@ -97,7 +86,7 @@ async fn a_teacher_shows_data_against_data_spatial_for_cosmoflow_from_64_to_1024
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
-    choose(&client, "#model", "cosmoflow").await;
+    page::choose(&client, "#model", "cosmoflow").await;
     // CosmoFlow is trained a quarter of a sample per GPU: picked, it runs so
     ranking_becomes(&client, &cli_ranking("cosmoflow", "abci", 64, "0.25")).await;
     page::text_once(&client, "#applied", "0.25 samples per GPU").await;
@@ -116,8 +105,8 @@ async fn a_teacher_shows_data_against_data_spatial_for_cosmoflow_from_64_to_1024
     );
     // 64 to 1,024 GPUs on the plot, each labelled
     let before = page::share_link(&client, |_| true).await;
-    choose(&client, "#plot-from", "64").await;
-    choose(&client, "#plot-to", "1024").await;
+    page::choose(&client, "#plot-from", "64").await;
+    page::choose(&client, "#plot-to", "1024").await;
     let texts = eventually("the plot's range", || async {
         let texts = scaling_texts(&client).await;
         (texts.contains(&"64".into()) && !texts.contains(&"4k".into())).then_some(texts)
@@ -141,8 +130,8 @@ async fn an_hpc_engineer_plans_resnet152_on_h100s_within_a_memory_budget() {
     let s = setup();
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
-    choose(&client, "#model", "resnet152").await;
-    choose(&client, "#cluster", "dgx-h100").await;
+    page::choose(&client, "#model", "resnet152").await;
+    page::choose(&client, "#cluster", "dgx-h100").await;
     // what people train in on an H100, said and applied
     page::text_once(&client, "#applied", "FP16 mixed precision").await;
     assert_eq!(value(&client, "#precision").await, "fp16");
@@ -194,9 +183,9 @@ async fn an_ml_engineer_builds_a_four_rtx_4090_workstation_and_sees_what_fits_in
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
     page::click(&client, "#node-builder summary").await;
-    choose(&client, "#node-gpu", "RTX 4090").await;
+    page::choose(&client, "#node-gpu", "RTX 4090").await;
     page::type_into(&client, "#node-gpus", "4").await;
-    choose(&client, "#node-link", "pcie4").await;
+    page::choose(&client, "#node-link", "pcie4").await;
     // a GeForce 4090 has no peer-to-peer access: said before it is used
     page::text_once(
         &client,

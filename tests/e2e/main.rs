@@ -59,14 +59,33 @@ fn cli(args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
-/// What `paradl rank ARGS --format json` prints, as rows.
-fn cli_rank(args: &[&str]) -> Vec<Row> {
+/// The CLI's options of the first visit's view: ResNet-50 on ABCI, 64 GPUs,
+/// 32 samples per GPU.
+const FIRST_VISIT: [&str; 8] = [
+    "--model",
+    "resnet50",
+    "--cluster",
+    "abci",
+    "--gpus",
+    "64",
+    "--samples-per-gpu",
+    "32",
+];
+
+/// What `paradl rank ARGS --format json` prints: its projections.
+fn cli_rank_json(args: &[&str]) -> Vec<Value> {
     let mut line = vec!["rank"];
     line.extend_from_slice(args);
     line.extend_from_slice(&["--format", "json"]);
-    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
-    list.as_array()
-        .expect("a list")
+    match serde_json::from_slice(&cli(&line)).expect("JSON") {
+        Value::Array(list) => list,
+        other => panic!("a list: {other}"),
+    }
+}
+
+/// What `paradl rank ARGS --format json` prints, as rows.
+fn cli_rank(args: &[&str]) -> Vec<Row> {
+    cli_rank_json(args)
         .iter()
         .map(|p| Row {
             strategy: p["strategy"].as_str().unwrap_or_default().to_string(),

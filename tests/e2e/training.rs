@@ -26,12 +26,7 @@ async fn trainings(client: &Client) -> Vec<(String, String, String)> {
 /// What `paradl rank ARGS --format json` prints: each strategy, its time
 /// to train and its epochs, written as the page writes numbers.
 fn cli_trainings(args: &[&str]) -> Vec<(String, String, String)> {
-    let mut line = vec!["rank"];
-    line.extend_from_slice(args);
-    line.extend_from_slice(&["--format", "json"]);
-    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
-    list.as_array()
-        .expect("a list")
+    cli_rank_json(args)
         .iter()
         .map(|p| {
             let number = |v: &Value| v.as_f64().map(|x| x.to_string()).unwrap_or_default();
@@ -53,16 +48,6 @@ async fn trainings_become(client: &Client, expected: &[(String, String, String)]
     .await;
 }
 
-async fn choose(client: &Client, css: &str, value: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .select_by_value(value)
-        .await
-        .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
-}
-
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
 async fn an_engineer_ranks_by_time_to_train_names_the_epochs_and_shares_it() {
@@ -70,20 +55,11 @@ async fn an_engineer_ranks_by_time_to_train_names_the_epochs_and_shares_it() {
     let client = web::browser(&s.driver).await;
     open(&client, &s.base).await;
     // the first visit: ResNet-50 follows its own MLPerf curve, as the CLI's preset does
-    let default = [
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
-    ];
+    let default = FIRST_VISIT;
     trainings_become(&client, &cli_trainings(&default)).await;
 
     // best by time to train: the CLI's order
-    choose(&client, "#rank-by", "train").await;
+    page::choose(&client, "#rank-by", "train").await;
     let mut by_train = default.to_vec();
     by_train.push("--by-time-to-train");
     trainings_become(&client, &cli_trainings(&by_train)).await;
@@ -93,7 +69,7 @@ async fn an_engineer_ranks_by_time_to_train_names_the_epochs_and_shares_it() {
     assert!(verdict.contains("per epoch"), "{verdict}");
 
     // the user's own epochs: the same at every batch
-    choose(&client, "#convergence-curve", "epochs").await;
+    page::choose(&client, "#convergence-curve", "epochs").await;
     page::type_into(&client, "#convergence", "42").await;
     let mut given = by_train.clone();
     given.extend_from_slice(&["--convergence", "42"]);
@@ -108,7 +84,7 @@ async fn an_engineer_ranks_by_time_to_train_names_the_epochs_and_shares_it() {
     page::type_into(&client, "#convergence", "42").await;
 
     // the scaling plot draws the time to train
-    choose(&client, "#plot-metric", "train").await;
+    page::choose(&client, "#plot-metric", "train").await;
     page::text_once(&client, "#scaling-plot", "time to train (s)").await;
 
     // the time to train explains itself: its epochs, its batch, its epoch

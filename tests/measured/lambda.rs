@@ -19,6 +19,8 @@ use paradl::oracle::model::devices::{self, Architecture};
 use paradl::oracle::validation::throughput;
 use paradl::oracle::{Batch, Cluster, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
 
+use crate::quantile;
+
 /// One measured run.
 struct Run {
     device: String,
@@ -216,14 +218,6 @@ fn tensorflow_cnns_on_eleven_kinds_of_gpu() {
         ],
     );
     assert!(mean >= 0.77, "{mean}");
-}
-
-/// The `q` quantile of `values` (linear between order statistics).
-fn quantile(values: &mut [f64], q: f64) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let at = q * (values.len() - 1) as f64;
-    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
-    values[lo] + (values[hi] - values[lo]) * (at - lo as f64)
 }
 
 #[test]

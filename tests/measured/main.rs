@@ -16,3 +16,11 @@ mod ssd;
 mod time_to_train;
 mod timm_rtx3090;
 mod universe;
+
+/// The `q` quantile of `values` (linear between order statistics).
+fn quantile(values: &mut [f64], q: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let at = q * (values.len() - 1) as f64;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    values[lo] + (values[hi] - values[lo]) * (at - lo as f64)
+}

@@ -15,7 +15,7 @@ use paradl::oracle::model::devices;
 use paradl::oracle::presets::node::nvlink_bytes_per_s;
 use paradl::oracle::{Batch, Cluster, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
 
-use crate::columns;
+use crate::{columns, quantile};
 
 /// One MLPerf result.
 struct Result {
@@ -156,13 +156,6 @@ fn projected() -> Vec<(Result, f64, f64)> {
                 .map(|(t, e)| (r, t, e))
         })
         .collect()
-}
-
-fn quantile(values: &mut [f64], q: f64) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let at = q * (values.len() - 1) as f64;
-    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
-    values[lo] + (values[hi] - values[lo]) * (at - lo as f64)
 }
 
 #[test]

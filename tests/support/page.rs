@@ -177,3 +177,14 @@ pub async fn viewport(client: &Client, width: u32, height: u32) {
     })
     .await;
 }
+
+/// Chooses `value` in the select `css`.
+pub async fn choose(client: &Client, css: &str, value: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
+}
