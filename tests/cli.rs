@@ -121,18 +121,28 @@ fn sweep_lists_every_strategy_and_gpu_count() {
     assert!(lines[1].starts_with("data,1,1024,"));
     // a file read alone says what it holds: network, cluster, edition, practice, likely epoch, time to train
     assert!(lines[0].ends_with(
-        ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s"
+        ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s"
     ));
     // AlexNet follows ResNet-50's reference runs: at 1,024 samples, the 35 epochs of the smallest batch measured
     let cells: Vec<&str> = lines[1].split(',').collect();
     let (total_s, epochs, train_s): (f64, f64, f64) = (
         cells[7].parse().unwrap(),
+        cells[cells.len() - 5].parse().unwrap(),
         cells[cells.len() - 3].parse().unwrap(),
-        cells[cells.len() - 1].parse().unwrap(),
     );
     assert_eq!(epochs, 35.0, "{}", lines[1]);
-    assert_eq!(cells[cells.len() - 2], "mlperf-resnet50");
+    assert_eq!(cells[cells.len() - 4], "mlperf-resnet50");
     assert!((train_s - 35.0 * total_s).abs() <= 1e-9 * train_s);
+    // likely between the epoch's band times the fewest and the most epochs of a reference run (33, 37)
+    let (low, high): (f64, f64) = (
+        cells[cells.len() - 2].parse().unwrap(),
+        cells[cells.len() - 1].parse().unwrap(),
+    );
+    let (band_low, band_high): (f64, f64) = (
+        cells[cells.len() - 7].parse().unwrap(),
+        cells[cells.len() - 6].parse().unwrap(),
+    );
+    assert!((low - band_low * 33.0).abs() <= 1e-9 * low && (high - band_high * 37.0).abs() <= 1e-9 * high);
     assert!(
         lines[1].contains(",AlexNet,DGX A100 SuperPOD,realistic,fp32,none,0,false,false,"),
         "{}",

@@ -19,6 +19,12 @@ pub struct Training {
     pub time_s: f64,
     /// `time_s · p / 3600`.
     pub gpu_hours: f64,
+    /// Where the measured time to train is likely to fall, seconds, `(low,
+    /// high)`: the epoch's error band times the fewest and the most epochs
+    /// a reference run took (`None`: the epoch has no band, the ideal
+    /// edition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub likely_s: Option<(f64, f64)>,
 }
 
 impl Training {
@@ -28,8 +34,17 @@ impl Training {
     ///
     /// # Formula
     /// `E(B)` from [`Convergence::epochs_at`]; `T_train = E(B)·T_epoch`;
-    /// GPU-hours `= T_train·p/3600`.
-    pub fn of(convergence: Option<&Convergence>, global_batch: u64, epoch_s: f64, gpus: u64) -> Self {
+    /// GPU-hours `= T_train·p/3600`; likely between `q10·E_min·T_epoch`
+    /// and `q90·E_max·T_epoch` with `band = (q10, q90)` the epoch's error
+    /// band and `E_min`, `E_max` the fewest and most epochs of a reference
+    /// run at `B` (the epochs given or assumed: `E(B)` both).
+    pub fn of(
+        convergence: Option<&Convergence>,
+        global_batch: u64,
+        epoch_s: f64,
+        gpus: u64,
+        band: Option<(f64, f64)>,
+    ) -> Self {
         let fallback = Convergence::default();
         let epochs = convergence
             .unwrap_or(&fallback)
@@ -44,6 +59,7 @@ impl Training {
             });
         let time_s = epochs.epochs * epoch_s;
         Self {
+            likely_s: band.map(|(low, high)| (low * epochs.low * epoch_s, high * epochs.high * epoch_s)),
             epochs,
             assumed: convergence.is_none(),
             time_s,
@@ -93,11 +109,35 @@ impl Training {
             How::Given if self.assumed => "assumed at every batch (ResNet-50's standard schedule): name a convergence curve or give this network's epochs".to_string(),
             How::Given => "as given, at every batch".to_string(),
         };
+        let likely = self.likely_s.map_or_else(String::new, |(low, high)| {
+            format!(" (likely {} to {})", units::seconds(low), units::seconds(high))
+        });
         format!(
-            "{epochs} epochs at a global batch of {} ({why}): {} to train, {} GPU-hours",
+            "{epochs} epochs at a global batch of {} ({why}): {} to train{likely}, {} GPU-hours",
             e.global_batch,
             units::seconds(self.time_s),
             units::significant(self.gpu_hours, 4)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_likely_time_to_train_is_the_epochs_band_times_the_reference_runs_spread() {
+        let resnet = Convergence::Curve("mlperf-resnet50".into());
+        // 32,768 samples: 56 epochs, 55 to 57 in the reference runs
+        let t = Training::of(Some(&resnet), 32_768, 10.0, 64, Some((0.8, 1.2)));
+        assert_eq!(t.time_s, 560.0);
+        let (low, high) = t.likely_s.unwrap();
+        assert!((low - 0.8 * 55.0 * 10.0).abs() < 1e-9 && (high - 1.2 * 57.0 * 10.0).abs() < 1e-9);
+        assert!(t.sentence().contains("likely 440 s to 684 s"), "{}", t.sentence());
+        // epochs given: only the epoch's band; the ideal edition: none
+        let given = Training::of(Some(&Convergence::Epochs(40.0)), 32_768, 10.0, 64, Some((0.8, 1.2)));
+        assert_eq!(given.likely_s, Some((320.0, 480.0)));
+        assert_eq!(Training::of(None, 32_768, 10.0, 64, None).likely_s, None);
+        assert!(Training::of(None, 32_768, 10.0, 64, None).assumed);
     }
 }

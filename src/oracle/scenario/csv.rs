@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::oracle::{CommKind, Config, Projection};
 
 /// The header row.
-pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s";
+pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s";
 
 /// A text cell quoted as RFC 4180 writes it: in double quotes, its own
 /// quotes doubled.
@@ -32,7 +32,8 @@ pub fn cell(text: &str) -> String {
 /// the likely epoch (`likely_low_s`, `likely_high_s`: the projection times
 /// its error band) empty where it has none (the ideal edition); epochs to
 /// converge at the global batch, the convergence curve they follow (empty:
-/// epochs given or assumed) and the time to train (section 13).
+/// epochs given or assumed), the time to train and where it is likely to
+/// fall (section 13; empty in the ideal edition).
 pub fn projections(points: &[Projection], network: &str, cluster: &str) -> String {
     let mut text = String::from(HEADER);
     text.push('\n');
@@ -65,7 +66,7 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
         };
         let _ = writeln!(
             text,
-            ",{network},{cluster},{},{},{},{},{},{},{},{},{},{},{}",
+            ",{network},{cluster},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             p.edition.name(),
             p.precision.name(),
             p.optimizer.name(),
@@ -76,7 +77,9 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
             likely(|b| b.high),
             p.training.epochs.epochs,
             p.training.epochs.curve.unwrap_or_default(),
-            p.training.time_s
+            p.training.time_s,
+            p.training.likely_s.map_or(String::new(), |l| l.0.to_string()),
+            p.training.likely_s.map_or(String::new(), |l| l.1.to_string())
         );
     }
     text

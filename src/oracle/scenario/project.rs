@@ -139,7 +139,21 @@ impl Scenario {
             exposed_s: communication_s / steps,
             hidden_s: hidden_communication_s / steps,
         }));
-        let training = Training::of(run.convergence.as_ref(), run.mini_batch, total_s, run.gpus);
+        let band = (run.edition == crate::oracle::model::edition::Edition::Realistic).then(|| {
+            track_record::band(track_record::Like {
+                architecture: self.cluster().device().map(|g| g.architecture),
+                precision: run.precision,
+                gpus: run.gpus,
+                gpus_per_node: self.cluster().gpus_per_node(),
+            })
+        });
+        let training = Training::of(
+            run.convergence.as_ref(),
+            run.mini_batch,
+            total_s,
+            run.gpus,
+            band.as_ref().map(|b| (b.low, b.high)),
+        );
         bottlenecks.extend(past_converged(&training));
         Projection {
             strategy: run.strategy,
@@ -168,14 +182,7 @@ impl Scenario {
             overlap: run.overlap,
             bottlenecks,
             terms,
-            band: (run.edition == crate::oracle::model::edition::Edition::Realistic).then(|| {
-                track_record::band(track_record::Like {
-                    architecture: self.cluster().device().map(|g| g.architecture),
-                    precision: run.precision,
-                    gpus: run.gpus,
-                    gpus_per_node: self.cluster().gpus_per_node(),
-                })
-            }),
+            band,
             calibration: run.calibration.map(|factors| Calibrated {
                 compute: kappa.compute,
                 communication: kappa.communication,
