@@ -1,10 +1,10 @@
-//! Time to train against MLPerf Training's measured ResNet-50 results
-//! (`tests/validation/mlperf-ttt/mlperf-resnet-ttt.csv`: every GPU result
+//! Time to train against MLPerf Training's measured ResNet-50 and 3D U-Net results
+//! (`tests/validation/mlperf-ttt/mlperf-{resnet,unet3d}-ttt.csv`: every GPU result
 //! of v0.7 to v5.0, its time from `run_start` to `run_stop` as MLPerf
 //! scores it, evaluation included, initialisation not).
 //!
 //! Nothing here is fitted to these times: the epochs come from MLPerf's
-//! reference convergence points (`mlperf-resnet50`, never from these
+//! reference convergence points (`mlperf-resnet50`, `mlperf-unet3d`, never from these
 //! results' own epochs), the time per epoch from the realistic edition,
 //! uncalibrated. Each result is projected on the cluster it ran on: one
 //! node of its GPU (`node:N:LINK:GPU`), or the DGX SuperPOD preset of its
@@ -29,8 +29,29 @@ struct Result {
     time_s: f64,
 }
 
-fn results() -> Vec<Result> {
-    let text = include_str!("../validation/mlperf-ttt/mlperf-resnet-ttt.csv");
+/// One benchmark: its results, the preset network and the curve it is
+/// projected with, and the strategy a result whose global batch is
+/// smaller than its GPUs ran (a sample split across GPUs).
+struct Benchmark {
+    results: &'static str,
+    network: &'static str,
+    curve: &'static str,
+}
+
+const RESNET: Benchmark = Benchmark {
+    results: include_str!("../validation/mlperf-ttt/mlperf-resnet-ttt.csv"),
+    network: "resnet50-torchvision",
+    curve: "mlperf-resnet50",
+};
+
+const UNET3D: Benchmark = Benchmark {
+    results: include_str!("../validation/mlperf-ttt/mlperf-unet3d-ttt.csv"),
+    network: "unet3d",
+    curve: "mlperf-unet3d",
+};
+
+fn results(benchmark: &Benchmark) -> Vec<Result> {
+    let text = benchmark.results;
     let rows = columns::rows(
         text,
         [
@@ -129,26 +150,31 @@ fn cluster_key(r: &Result) -> Option<String> {
 }
 
 /// `(result, projected time to train, projected epochs)` for every result
-/// projected feasibly on its cluster.
-fn projected() -> Vec<(Result, f64, f64)> {
-    let network = presets::network("resnet50-torchvision").unwrap();
-    results()
+/// of `benchmark` projected feasibly on its cluster: data parallelism, or,
+/// where the global batch is smaller than the GPUs (3D U-Net at scale
+/// splits each sample), data+spatial with a group per sample.
+fn projected(benchmark: &Benchmark) -> Vec<(Result, f64, f64)> {
+    let network = presets::network(benchmark.network).unwrap();
+    results(benchmark)
         .into_iter()
         .filter_map(|r| {
             let cluster = cluster(&r)?;
             let scenario = Scenario::new(network.clone(), cluster);
+            let (strategy, group_size) = match (r.gpus, r.global_batch) {
+                (1, _) => (Strategy::Serial, None),
+                (gpus, batch) if batch >= gpus => (Strategy::Data, None),
+                (gpus, batch) if gpus % batch == 0 => (Strategy::DataSpatial, Some(gpus / batch)),
+                _ => return None,
+            };
             let p = scenario
                 .project(&RunSpec {
                     precision: Precision::Fp16,
                     memory_format: MemoryFormat::Nhwc,
                     optimizer: Optimizer::Momentum,
                     overlap: r.gpus > 1,
-                    convergence: Some(Convergence::Curve("mlperf-resnet50".into())),
-                    ..RunSpec::new(
-                        if r.gpus == 1 { Strategy::Serial } else { Strategy::Data },
-                        r.gpus,
-                        Batch::MiniBatch(r.global_batch),
-                    )
+                    group_size,
+                    convergence: Some(Convergence::Curve(benchmark.curve.into())),
+                    ..RunSpec::new(strategy, r.gpus, Batch::MiniBatch(r.global_batch))
                 })
                 .ok()?;
             p.feasible
@@ -163,7 +189,7 @@ fn the_reference_curve_gives_the_epochs_mlperf_results_converged_in() {
     // the epochs part alone: the curve at each result's global batch
     // against the epochs its runs took (their median)
     let resnet = curve("mlperf-resnet50").unwrap();
-    let all = results();
+    let all = results(&RESNET);
     let mut ratios: Vec<f64> = all
         .iter()
         .map(|r| r.epochs / resnet.epochs_at(r.global_batch).epochs)
@@ -186,7 +212,7 @@ fn the_reference_curve_gives_the_epochs_mlperf_results_converged_in() {
 
 #[test]
 fn time_to_train_matches_mlperf_results_at_every_scale() {
-    let all = projected();
+    let all = projected(&RESNET);
     let mut by_scale: Vec<(&str, Vec<f64>)> = ["1-8 GPUs", "9-64", "65-512", "513-4320"]
         .into_iter()
         .map(|s| (s, Vec::new()))
@@ -237,4 +263,52 @@ fn time_to_train_matches_mlperf_results_at_every_scale() {
         let median = quantile(ratios, 0.5);
         assert!((0.56..=1.47).contains(&median), "{scale}: {median}\n{report}");
     }
+}
+
+#[test]
+fn the_time_to_train_of_3d_unet_matches_mlperf_results() {
+    // its own curve's epochs (168-case passes) at each result's batch, and the time to train
+    let unet = curve("mlperf-unet3d").unwrap();
+    let all = results(&UNET3D);
+    let mut epochs: Vec<f64> = all
+        .iter()
+        .map(|r| r.epochs / unet.epochs_at(r.global_batch).epochs)
+        .collect();
+    let (n, median) = (epochs.len(), quantile(&mut epochs, 0.5));
+    let projected = projected(&UNET3D);
+    let mut ratios: Vec<f64> = projected.iter().map(|(r, t, _)| r.time_s / t).collect();
+    let one_node: Vec<f64> = projected
+        .iter()
+        .filter(|(r, _, _)| r.nodes == 1)
+        .map(|(r, t, _)| r.time_s / t)
+        .collect();
+    let report = format!(
+        "3D U-Net: epochs of {n} results, measured/curve median {median:.3}; time to train of {} results ({} on one node), measured/projected q10 {:.2} median {:.2} q90 {:.2}, most GPUs {}",
+        ratios.len(),
+        one_node.len(),
+        quantile(&mut ratios, 0.1),
+        quantile(&mut ratios, 0.5),
+        quantile(&mut ratios, 0.9),
+        projected.iter().map(|(r, _, _)| r.gpus).max().unwrap_or(0)
+    );
+    println!("{report}");
+    for (r, t, e) in &projected {
+        println!(
+            "{:<60} {:>5} GPUs B={:>4} epochs {:>6} (curve {:>6.0}) measured {:>8.1} s projected {:>8.1} s ratio {:.2}",
+            r.system,
+            r.gpus,
+            r.global_batch,
+            r.epochs,
+            e,
+            r.time_s,
+            t,
+            r.time_s / t
+        );
+    }
+    assert!(n >= 60 && ratios.len() >= 40, "{report}");
+    // MLPerf accepts a result only near the reference epochs: within the reference runs' spread
+    assert!((0.9..=1.15).contains(&median), "{report}");
+    // the time to train within the per-epoch bands' hull, at the median
+    let median = quantile(&mut ratios, 0.5);
+    assert!((0.56..=1.47).contains(&median), "{report}");
 }
