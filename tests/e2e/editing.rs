@@ -178,19 +178,10 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
     let client = web::browser(&s.driver).await;
     let rows = open(&client, &s.base).await;
     for (css, value) in [("#precision", "bf16"), ("#optimizer", "adam"), ("#zero", "1")] {
-        let select = client.find(Locator::Css(css)).await.expect(css);
-        select.select_by_value(value).await.expect("selected");
+        page::choose(&client, css, value).await;
     }
     page::click(&client, "#recompute").await;
-    let args = [
-        "--model",
-        "resnet50",
-        "--cluster",
-        "abci",
-        "--gpus",
-        "64",
-        "--samples-per-gpu",
-        "32",
+    let practice = [
         "--precision",
         "bf16",
         "--optimizer",
@@ -199,13 +190,11 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
         "1",
         "--recompute",
     ];
+    let args = [FIRST_VISIT.as_slice(), practice.as_slice()].concat();
     let shown = ranking_becomes(&client, &cli_rank(&args)).await;
     assert_ne!(shown, rows);
     // every part of every row, as the CLI's JSON gives it
-    let mut line = vec!["rank"];
-    line.extend_from_slice(&args);
-    line.extend_from_slice(&["--format", "json"]);
-    let list: Value = serde_json::from_slice(&cli(&line)).expect("JSON");
+    let list = cli_rank_json(&args);
     let parts = client
         .execute(
             "return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => r.dataset.memoryParts);",
@@ -214,8 +203,8 @@ async fn training_practice_changes_the_memory_parts_as_the_cli_does() {
         .await
         .expect("parts");
     let parts = parts.as_array().expect("a list");
-    assert_eq!(parts.len(), list.as_array().map_or(0, Vec::len));
-    for (row, p) in parts.iter().zip(list.as_array().expect("a list")) {
+    assert_eq!(parts.len(), list.len());
+    for (row, p) in parts.iter().zip(&list) {
         let numbers: Vec<f64> = row
             .as_str()
             .unwrap_or_default()

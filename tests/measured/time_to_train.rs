@@ -184,6 +184,24 @@ fn projected(benchmark: &Benchmark) -> Vec<(Result, f64, f64)> {
         .collect()
 }
 
+/// Each projected result, for `--nocapture`: its epochs against the
+/// curve's, its time to train measured against projected.
+fn print_each(projected: &[(Result, f64, f64)]) {
+    for (r, t, e) in projected {
+        println!(
+            "{:<60} {:>5} GPUs B={:>6} epochs {:>6} (curve {:>6.1}) measured {:>8.1} s projected {:>8.1} s ratio {:.2}",
+            r.system,
+            r.gpus,
+            r.global_batch,
+            r.epochs,
+            e,
+            r.time_s,
+            t,
+            r.time_s / t
+        );
+    }
+}
+
 #[test]
 fn the_reference_curve_gives_the_epochs_mlperf_results_converged_in() {
     // the epochs part alone: the curve at each result's global batch
@@ -240,19 +258,7 @@ fn time_to_train_matches_mlperf_results_at_every_scale() {
         );
     }
     println!("{report}");
-    for (r, t, e) in &all {
-        println!(
-            "{:<60} {:>5} GPUs B={:>6} epochs {:>4} (curve {:>5.1}) measured {:>8.1} s projected {:>8.1} s ratio {:.2}",
-            r.system,
-            r.gpus,
-            r.global_batch,
-            r.epochs,
-            e,
-            r.time_s,
-            t,
-            r.time_s / t
-        );
-    }
+    print_each(&all);
     assert!(all.len() >= 100, "{}", all.len());
     // every scale is covered, up to thousands of GPUs
     assert!(by_scale.iter().all(|(_, r)| r.len() >= 4), "{report}");
@@ -292,19 +298,7 @@ fn the_time_to_train_of_3d_unet_matches_mlperf_results() {
         projected.iter().map(|(r, _, _)| r.gpus).max().unwrap_or(0)
     );
     println!("{report}");
-    for (r, t, e) in &projected {
-        println!(
-            "{:<60} {:>5} GPUs B={:>4} epochs {:>6} (curve {:>6.0}) measured {:>8.1} s projected {:>8.1} s ratio {:.2}",
-            r.system,
-            r.gpus,
-            r.global_batch,
-            r.epochs,
-            e,
-            r.time_s,
-            t,
-            r.time_s / t
-        );
-    }
+    print_each(&projected);
     assert!(n >= 60 && ratios.len() >= 40, "{report}");
     // MLPerf accepts a result only near the reference epochs: within the reference runs' spread
     assert!((0.9..=1.15).contains(&median), "{report}");

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use crate::app::reader::protocol::{ReadReply, ReadRequest};
 use crate::app::state::AppState;
 use crate::app::state::model_editor::{self, ModelEditor};
+use crate::oracle::NetworkSpec;
 
 /// Where a file to read came from: what its reply is for.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +48,7 @@ impl AppState {
             .partition(|(bytes, _)| model_editor::is_profile(bytes));
         let profile = profiles.into_iter().next();
         match networks.into_iter().next() {
-            Some((bytes, name)) => self.begin_read(name, input_shape, bytes, profile, ReadOrigin::Files),
+            Some((bytes, name)) => self.begin_read((name, input_shape), bytes, profile, None, ReadOrigin::Files),
             None => {
                 if let Some((bytes, name)) = profile {
                     self.apply_profile(bytes, name, None);
@@ -56,14 +57,15 @@ impl AppState {
         }
     }
 
-    /// Hands a file to the worker: it is read when the page sends it
-    /// there, and a newer read replaces this one.
+    /// Hands a file to the worker (a profile with the network it times,
+    /// `onto`): it is read when the page sends it there, and a newer read
+    /// replaces this one.
     pub(super) fn begin_read(
         &mut self,
-        name: String,
-        input_shape: String,
+        (name, input_shape): (String, String),
         bytes: Rc<[u8]>,
         profile: Option<(Rc<[u8]>, String)>,
+        onto: Option<Box<NetworkSpec>>,
         origin: ReadOrigin,
     ) {
         self.reads += 1;
@@ -72,7 +74,7 @@ impl AppState {
                 id: self.reads,
                 name,
                 input_shape,
-                onto: None,
+                onto,
             },
             bytes,
             profile,
@@ -133,12 +135,13 @@ impl AppState {
     /// said first. A network that does not build is said at once.
     fn apply_profile(&mut self, bytes: Rc<[u8]>, name: String, network_summary: Option<String>) {
         match self.model.to_profile(&name) {
-            Ok(network) => {
-                self.begin_read(name, String::new(), bytes, None, ReadOrigin::Profile(network_summary));
-                if let Some(pending) = &mut self.reading {
-                    Rc::make_mut(pending).request.onto = Some(Box::new(network));
-                }
-            }
+            Ok(network) => self.begin_read(
+                (name, String::new()),
+                bytes,
+                None,
+                Some(Box::new(network)),
+                ReadOrigin::Profile(network_summary),
+            ),
             Err(message) => {
                 self.import_summary = network_summary;
                 self.import_error = Some(message);

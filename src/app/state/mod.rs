@@ -334,16 +334,22 @@ impl AppState {
                 }
             }
             ModelAction::Paste(text) => self.begin_read(
-                "pasted text".into(),
-                String::new(),
+                ("pasted text".into(), String::new()),
                 text.into_bytes().into(),
+                None,
                 None,
                 import::ReadOrigin::Paste,
             ),
             ModelAction::Files(files, shape) => self.read_files(files, shape),
             ModelAction::Linked(address, bytes) => {
                 let name = address.rsplit('/').next().unwrap_or(&address).to_string();
-                self.begin_read(name, String::new(), bytes, None, import::ReadOrigin::Linked(address));
+                self.begin_read(
+                    (name, String::new()),
+                    bytes,
+                    None,
+                    None,
+                    import::ReadOrigin::Linked(address),
+                );
             }
             ModelAction::Read(reply) => self.finish_read(reply),
             ModelAction::Edit(row, column, text) => Rc::make_mut(&mut self.model).edit(row, column, text),

@@ -49,14 +49,7 @@ impl Training {
         let epochs = convergence
             .unwrap_or(&fallback)
             .epochs_at(global_batch)
-            .unwrap_or(Epochs {
-                global_batch,
-                epochs: DEFAULT_EPOCHS,
-                low: DEFAULT_EPOCHS,
-                high: DEFAULT_EPOCHS,
-                how: How::Given,
-                curve: None,
-            });
+            .unwrap_or(Epochs::given(global_batch, DEFAULT_EPOCHS));
         let time_s = epochs.epochs * epoch_s;
         Self {
             likely_s: band.map(|(low, high)| (low * epochs.low * epoch_s, high * epochs.high * epoch_s)),

@@ -23,15 +23,13 @@ pub fn best_verdict(ranking: &[Projection], by: RankBy) -> Option<(String, &Proj
                 band_words(next)
             )
         });
-    // ranked by time to train, the verdict says it first
-    let to_train = match by {
-        RankBy::TimeToTrain => format!("{} to train, ", units::seconds(best.training.time_s)),
-        RankBy::Time | RankBy::Cost => String::new(),
-    };
-    // ... and the epoch's likely range is in the ranking
-    let band = match by {
-        RankBy::TimeToTrain => String::new(),
-        RankBy::Time | RankBy::Cost => band_words(best),
+    // ranked by time to train, the verdict says it first (the epoch's likely range is in the ranking)
+    let (to_train, band) = match by {
+        RankBy::TimeToTrain => (
+            format!("{} to train, ", units::seconds(best.training.time_s)),
+            String::new(),
+        ),
+        RankBy::Time | RankBy::Cost => (String::new(), band_words(best)),
     };
     Some((
         format!("Best: {} at {} GPUs, {to_train}", best.strategy.label(), best.gpus),

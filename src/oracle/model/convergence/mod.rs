@@ -164,14 +164,7 @@ impl Convergence {
         self.check()?;
         Ok(match self {
             Self::Curve(key) => curve(key)?.epochs_at(global_batch),
-            Self::Epochs(epochs) => Epochs {
-                global_batch,
-                epochs: *epochs,
-                low: *epochs,
-                high: *epochs,
-                how: How::Given,
-                curve: None,
-            },
+            Self::Epochs(epochs) => Epochs::given(global_batch, *epochs),
         })
     }
 }
@@ -239,6 +232,20 @@ pub struct Epochs {
     pub curve: Option<&'static str>,
 }
 
+impl Epochs {
+    /// `epochs` given at `global_batch`, the same at every batch.
+    pub fn given(global_batch: u64, epochs: f64) -> Self {
+        Self {
+            global_batch,
+            epochs,
+            low: epochs,
+            high: epochs,
+            how: How::Given,
+            curve: None,
+        }
+    }
+}
+
 impl Curve {
     /// The smallest and the largest batch measured.
     pub fn batch_range(&self) -> (u64, u64) {
@@ -291,9 +298,7 @@ impl Curve {
             curve: Some(self.key),
         };
         let (Some(first), Some(last)) = (self.points.first(), self.points.last()) else {
-            return Convergence::default()
-                .epochs_at(global_batch)
-                .unwrap_or_else(|_| estimate(DEFAULT_EPOCHS, DEFAULT_EPOCHS, DEFAULT_EPOCHS, How::Given));
+            return Epochs::given(global_batch, DEFAULT_EPOCHS);
         };
         if global_batch <= first.global_batch {
             let how = if global_batch == first.global_batch {
