@@ -1,4 +1,5 @@
 //! Time to train against MLPerf Training's measured ResNet-50 and 3D U-Net results
+//! (and the epochs alone of SSD, RetinaNet and CosmoFlow's)
 //! (`tests/validation/mlperf-ttt/mlperf-{resnet,unet3d}-ttt.csv`: every GPU result
 //! of v0.7 to v5.0, its time from `run_start` to `run_stop` as MLPerf
 //! scores it, evaluation included, initialisation not).
@@ -19,6 +20,7 @@ use crate::{columns, quantile};
 
 /// One MLPerf result.
 struct Result {
+    version: String,
     system: String,
     gpu: &'static devices::Device,
     gpus: u64,
@@ -94,6 +96,7 @@ fn results(benchmark: &Benchmark) -> Vec<Result> {
                 time,
             ]| {
                 Some(Result {
+                    version: version.to_string(),
                     system: format!("{version} {submitter} {system}"),
                     gpu: devices::device(gpu, None)?,
                     gpus: gpus.parse().ok()?,
@@ -226,6 +229,44 @@ fn the_reference_curve_gives_the_epochs_mlperf_results_converged_in() {
     // around means of 35 to 86, a few percent)
     assert!((0.95..=1.05).contains(&median), "{median}");
     assert!(q10 > 0.85 && q90 < 1.15, "{q10} {q90}");
+}
+
+#[test]
+fn the_detection_and_hpc_curves_give_the_epochs_their_results_converged_in() {
+    // the epochs alone for the benchmarks without a preset network of
+    // their own: SSD-ResNet34 (v0.7 to v1.1), RetinaNet (v2.0 to v5.0) and
+    // CosmoFlow (MLPerf HPC v2.0 and v3.0: v0.7 and v1.0 trained another
+    // dataset to another target), each result's median epochs against the
+    // curve at its global batch
+    let benchmarks = [
+        ("mlperf-ssd-resnet34", include_str!("../validation/mlperf-ttt/mlperf-ssd-ttt.csv"), "0.7", 50),
+        ("mlperf-retinanet", include_str!("../validation/mlperf-ttt/mlperf-retinanet-ttt.csv"), "2.0", 150),
+        ("mlperf-hpc-cosmoflow", include_str!("../validation/mlperf-ttt/mlperf-cosmoflow-ttt.csv"), "2.0", 5),
+    ];
+    for (key, text, since, at_least) in benchmarks {
+        let c = curve(key).unwrap();
+        let (_, largest) = c.batch_range();
+        let benchmark = Benchmark {
+            results: text,
+            network: "",
+            curve: key,
+        };
+        let mut ratios: Vec<f64> = results(&benchmark)
+            .iter()
+            .filter(|r| r.version.as_str() >= since && r.global_batch <= largest)
+            .map(|r| r.epochs / c.epochs_at(r.global_batch).epochs)
+            .collect();
+        let n = ratios.len();
+        let (q10, median, q90) = (
+            quantile(&mut ratios, 0.1),
+            quantile(&mut ratios, 0.5),
+            quantile(&mut ratios, 0.9),
+        );
+        println!("{key}: {n} results, measured/curve epochs q10 {q10:.3} median {median:.3} q90 {q90:.3}");
+        assert!(n >= at_least, "{key}: {n}");
+        assert!((0.95..=1.05).contains(&median), "{key}: {median}");
+        assert!(q10 > 0.85 && q90 < 1.3, "{key}: {q10} {q90}");
+    }
 }
 
 #[test]

@@ -352,12 +352,39 @@ impl AppState {
                 );
             }
             ModelAction::Read(reply) => self.finish_read(reply),
-            ModelAction::Edit(row, column, text) => Rc::make_mut(&mut self.model).edit(row, column, text),
-            ModelAction::Kind(row, kind) => Rc::make_mut(&mut self.model).set_kind(row, kind),
-            ModelAction::Insert(row) => Rc::make_mut(&mut self.model).insert_after(row),
-            ModelAction::Remove(row) => Rc::make_mut(&mut self.model).remove(row),
-            ModelAction::Move(row, up) => Rc::make_mut(&mut self.model).shift(row, up),
+            ModelAction::Edit(row, column, text) => {
+                Rc::make_mut(&mut self.model).edit(row, column, text);
+                self.keep_preset_convergence();
+            }
+            ModelAction::Kind(row, kind) => {
+                Rc::make_mut(&mut self.model).set_kind(row, kind);
+                self.keep_preset_convergence();
+            }
+            ModelAction::Insert(row) => {
+                Rc::make_mut(&mut self.model).insert_after(row);
+                self.keep_preset_convergence();
+            }
+            ModelAction::Remove(row) => {
+                Rc::make_mut(&mut self.model).remove(row);
+                self.keep_preset_convergence();
+            }
+            ModelAction::Move(row, up) => {
+                Rc::make_mut(&mut self.model).shift(row, up);
+                self.keep_preset_convergence();
+            }
             ModelAction::Samples(text) => Rc::make_mut(&mut self.model).set_samples(text),
+        }
+    }
+
+    /// A preset edited is the user's network, which names no convergence:
+    /// the run keeps the preset's own curve, written into the run (so the
+    /// link keeps it) and said, unless the user chose one.
+    fn keep_preset_convergence(&mut self) {
+        let Some(key) = self.model.preset.clone() else {
+            return;
+        };
+        if let Some(line) = self.run.keep_convergence_of(&key) {
+            self.applied = Some(line);
         }
     }
 
@@ -621,6 +648,29 @@ mod tests {
         assert_eq!(answer.question().model.preset(), Some("vgg16"));
         assert_eq!(answer.question().cluster.preset(), Some("dgx-h100"));
         assert_eq!(answer.results.capacity_bytes, 80e9);
+    }
+
+    #[test]
+    fn an_edited_preset_keeps_its_convergence_written_into_the_run() {
+        let state = Rc::new(AppState::new(Document::default(), None));
+        assert_eq!(state.run.text(RunKey::Convergence), "");
+        let state = dispatch(
+            state,
+            Action::Model(ModelAction::Edit(0, LayerColumn::W, "4x64x7x7".into())),
+        );
+        assert_eq!(state.run.text(RunKey::Convergence), "mlperf-resnet50");
+        assert!(
+            state.applied.as_deref().unwrap_or("").contains("still trains until the epochs of ResNet-50"),
+            "{:?}",
+            state.applied
+        );
+        // a curve the user chose stays
+        let state = dispatch(state, Action::Run(RunAction::Set(RunKey::Convergence, "40".into())));
+        let state = dispatch(
+            state,
+            Action::Model(ModelAction::Edit(0, LayerColumn::W, "3x64x7x7".into())),
+        );
+        assert_eq!(state.run.text(RunKey::Convergence), "40");
     }
 
     #[test]

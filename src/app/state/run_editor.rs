@@ -141,6 +141,23 @@ impl RunEditor {
         Some(format!("Trained until {now}. Before: {was}."))
     }
 
+    /// Trains an edited preset `key` until the preset's own curve, written
+    /// out; what changed, in one line, or `None` when a convergence is
+    /// already chosen (or the preset names none).
+    pub fn keep_convergence_of(&mut self, key: &str) -> Option<String> {
+        if !self.text(RunKey::Convergence).trim().is_empty() {
+            return None;
+        }
+        let Some((Convergence::Curve(k), why)) = presets::usual_convergence(key) else {
+            return None;
+        };
+        let name = curve(&k).map_or(k.clone(), |c| c.name.to_string());
+        self.set(RunKey::Convergence, k);
+        Some(format!(
+            "The edited network still trains until the epochs of {name} ({why}); choose another under Run if the edit changes how it converges."
+        ))
+    }
+
     /// The convergence in words: a curve's name, `N epochs`, or the
     /// assumption.
     fn convergence_words(&self) -> String {

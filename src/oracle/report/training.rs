@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::oracle::model::convergence::{Convergence, DEFAULT_EPOCHS, Epochs, How, curve};
+use crate::oracle::model::convergence::{Convergence, DEFAULT_EPOCHS, Epochs, How, curve, widest_spread};
 use crate::oracle::units;
 
 /// Time to train a run (contract, section 13).
@@ -37,7 +37,10 @@ impl Training {
     /// GPU-hours `= T_train·p/3600`; likely between `q10·E_min·T_epoch`
     /// and `q90·E_max·T_epoch` with `band = (q10, q90)` the epoch's error
     /// band and `E_min`, `E_max` the fewest and most epochs of a reference
-    /// run at `B` (the epochs given or assumed: `E(B)` both).
+    /// run at `B`. Epochs given or assumed have no reference runs: `E_min =
+    /// low·E`, `E_max = high·E` with `(low, high)` the widest spread of any
+    /// reference point ([`widest_spread`]), the band widened for a network
+    /// whose convergence nobody measured.
     pub fn of(
         convergence: Option<&Convergence>,
         global_batch: u64,
@@ -51,8 +54,15 @@ impl Training {
             .epochs_at(global_batch)
             .unwrap_or(Epochs::given(global_batch, DEFAULT_EPOCHS));
         let time_s = epochs.epochs * epoch_s;
+        let (fewest, most) = match epochs.how {
+            How::Given => {
+                let (low, high, _) = widest_spread();
+                (low * epochs.epochs, high * epochs.epochs)
+            }
+            _ => (epochs.low, epochs.high),
+        };
         Self {
-            likely_s: band.map(|(low, high)| (low * epochs.low * epoch_s, high * epochs.high * epoch_s)),
+            likely_s: band.map(|(low, high)| (low * fewest * epoch_s, high * most * epoch_s)),
             epochs,
             assumed: convergence.is_none(),
             time_s,
@@ -102,8 +112,24 @@ impl Training {
             How::Given if self.assumed => "assumed at every batch (ResNet-50's standard schedule): name a convergence curve or give this network's epochs".to_string(),
             How::Given => "as given, at every batch".to_string(),
         };
+        let widened = match e.how {
+            How::Given => {
+                let (low, high, key) = widest_spread();
+                let name = curve(key).map_or(key, |c| c.name);
+                format!(
+                    ", widened {}x to {}x: runs of a network nobody measured may stray as far as {name}'s",
+                    units::significant(low, 2),
+                    units::significant(high, 3)
+                )
+            }
+            _ => String::new(),
+        };
         let likely = self.likely_s.map_or_else(String::new, |(low, high)| {
-            format!(" (likely {} to {})", units::seconds(low), units::seconds(high))
+            format!(
+                " (likely {} to {}{widened})",
+                units::seconds(low),
+                units::seconds(high)
+            )
         });
         format!(
             "{epochs} epochs at a global batch of {} ({why}): {} to train{likely}, {} GPU-hours",
@@ -127,9 +153,13 @@ mod tests {
         let (low, high) = t.likely_s.unwrap();
         assert!((low - 0.8 * 55.0 * 10.0).abs() < 1e-9 && (high - 1.2 * 57.0 * 10.0).abs() < 1e-9);
         assert!(t.sentence().contains("likely 440 s to 684 s"), "{}", t.sentence());
-        // epochs given: only the epoch's band; the ideal edition: none
+        // epochs given: the epoch's band times the widest spread of any
+        // reference point (3D U-Net's); the ideal edition: none
         let given = Training::of(Some(&Convergence::Epochs(40.0)), 32_768, 10.0, 64, Some((0.8, 1.2)));
-        assert_eq!(given.likely_s, Some((320.0, 480.0)));
+        let (low, high) = given.likely_s.unwrap();
+        assert!((low - 0.8 * 40.0 * (1120.0 / 2127.4074) * 10.0).abs() < 1e-6, "{low}");
+        assert!((high - 1.2 * 40.0 * (4420.0 / 2480.0) * 10.0).abs() < 1e-6, "{high}");
+        assert!(given.sentence().contains("widened 0.53x to 1.78x"), "{}", given.sentence());
         assert_eq!(Training::of(None, 32_768, 10.0, 64, None).likely_s, None);
         assert!(Training::of(None, 32_768, 10.0, 64, None).assumed);
     }

@@ -169,6 +169,26 @@ impl Convergence {
     }
 }
 
+/// How far one run's epochs strayed from the mean at its batch, the widest
+/// of every reference point of every curve: `(low, high, curve)` with
+/// `low = min_epochs/epochs` the smallest and `high = max_epochs/epochs`
+/// the largest ratio, and the key of the curve that set the high. The
+/// band of epochs given or assumed for a network without convergence data
+/// is this wide (its runs could stray as far as the noisiest benchmark's).
+///
+/// # Formula
+/// `low = min over points of e_min/e`, `high = max over points of e_max/e`.
+pub fn widest_spread() -> (f64, f64, &'static str) {
+    CURVES
+        .iter()
+        .flat_map(|c| c.points.iter().map(move |p| (c.key, p)))
+        .fold((1.0, 1.0, ""), |(low, high, key), (k, p)| {
+            let (l, h) = (p.min_epochs / p.epochs, p.max_epochs / p.epochs);
+            let (high, key) = if h > high { (h, k) } else { (high, key) };
+            (low.min(l), high, key)
+        })
+}
+
 /// The curve called `key`.
 ///
 /// # Errors
@@ -426,6 +446,15 @@ mod tests {
                 .to_string()
                 .contains("mlperf-resnet50")
         );
+    }
+
+    #[test]
+    fn the_widest_spread_is_3d_unets_run_to_run_epochs() {
+        let (low, high, key) = widest_spread();
+        // 3D U-Net at 56: 1120 to 3780 epochs about a mean of 2127.4
+        assert!((low - 1120.0 / 2127.4074).abs() < 1e-9, "{low}");
+        assert!((high - 4420.0 / 2480.0).abs() < 1e-9, "{high}");
+        assert_eq!(key, "mlperf-unet3d");
     }
 
     #[test]
