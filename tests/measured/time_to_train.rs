@@ -239,9 +239,24 @@ fn the_detection_and_hpc_curves_give_the_epochs_their_results_converged_in() {
     // dataset to another target), each result's median epochs against the
     // curve at its global batch
     let benchmarks = [
-        ("mlperf-ssd-resnet34", include_str!("../validation/mlperf-ttt/mlperf-ssd-ttt.csv"), "0.7", 50),
-        ("mlperf-retinanet", include_str!("../validation/mlperf-ttt/mlperf-retinanet-ttt.csv"), "2.0", 150),
-        ("mlperf-hpc-cosmoflow", include_str!("../validation/mlperf-ttt/mlperf-cosmoflow-ttt.csv"), "2.0", 5),
+        (
+            "mlperf-ssd-resnet34",
+            include_str!("../validation/mlperf-ttt/mlperf-ssd-ttt.csv"),
+            "0.7",
+            50,
+        ),
+        (
+            "mlperf-retinanet",
+            include_str!("../validation/mlperf-ttt/mlperf-retinanet-ttt.csv"),
+            "2.0",
+            150,
+        ),
+        (
+            "mlperf-hpc-cosmoflow",
+            include_str!("../validation/mlperf-ttt/mlperf-cosmoflow-ttt.csv"),
+            "2.0",
+            5,
+        ),
     ];
     for (key, text, since, at_least) in benchmarks {
         let c = curve(key).unwrap();

@@ -660,7 +660,11 @@ mod tests {
         );
         assert_eq!(state.run.text(RunKey::Convergence), "mlperf-resnet50");
         assert!(
-            state.applied.as_deref().unwrap_or("").contains("still trains until the epochs of ResNet-50"),
+            state
+                .applied
+                .as_deref()
+                .unwrap_or("")
+                .contains("still trains until the epochs of ResNet-50"),
             "{:?}",
             state.applied
         );

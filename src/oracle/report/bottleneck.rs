@@ -491,10 +491,24 @@ pub fn past_converged(training: &Training) -> Option<Finding> {
     let How::PastLargest {
         largest_batch,
         largest_epochs,
-        ..
+        critical_batch,
     } = training.epochs.how
     else {
         return None;
+    };
+    // a curve whose epochs do not grow has nothing to extrapolate: its
+    // epochs are kept, and said to be a floor
+    let (model, middle, tail) = match critical_batch {
+        Some(_) => (
+            " epochs): the critical-batch model gives ",
+            " epochs, so it takes ",
+            " to train. A smaller global batch converges in fewer epochs.",
+        ),
+        None => (
+            " epochs): its epochs do not grow in those runs, so ",
+            " epochs are kept and it takes ",
+            " to train at the least; a larger batch may need more epochs, which no run measured.",
+        ),
     };
     let e = &training.epochs;
     let q = Quantity::TimeToTrain;
@@ -506,11 +520,11 @@ pub fn past_converged(training: &Training) -> Option<Finding> {
         .figure(largest_batch.to_string(), largest_batch as f64, q)
         .text(" samples, ")
         .figure(count(largest_epochs), largest_epochs, q)
-        .text(" epochs): the critical-batch model gives ")
+        .text(model)
         .figure(count(e.epochs), e.epochs, q)
-        .text(" epochs, so it takes ")
+        .text(middle)
         .figure(units::seconds(training.time_s), training.time_s, q)
-        .text(" to train. A smaller global batch converges in fewer epochs.");
+        .text(tail);
     Some(Finding::new(
         Severity::Warning,
         FindingDetail::PastConvergedBatch {
@@ -918,5 +932,28 @@ mod tests {
         let json = serde_json::to_value(&f[1]).unwrap();
         assert_eq!(json["kind"], "redundant_compute");
         assert_eq!(json["severity"], "info");
+    }
+}
+
+#[cfg(test)]
+mod past_converged_tests {
+    use super::*;
+    use crate::oracle::model::convergence::Convergence;
+
+    #[test]
+    fn past_a_curve_that_does_not_grow_the_epochs_are_a_floor_and_said_so() {
+        let goyal = Convergence::Curve("goyal-sgd-resnet50".into());
+        let t = Training::of(Some(&goyal), 32_768, 10.0, 512, None);
+        let f = past_converged(&t).unwrap().message;
+        assert!(
+            f.contains("(8192 samples, 90 epochs)") && f.contains("at the least"),
+            "{f}"
+        );
+        let kfac = Convergence::Curve("kfac-resnet50d".into());
+        let t = Training::of(Some(&kfac), 262_144, 10.0, 2048, None);
+        let f = past_converged(&t).unwrap().message;
+        assert!(f.contains("critical-batch model gives"), "{f}");
+        // within the curve: no finding
+        assert!(past_converged(&Training::of(Some(&kfac), 65_536, 10.0, 2048, None)).is_none());
     }
 }

@@ -106,7 +106,7 @@ impl Training {
                     units::significant(e.epochs / largest_epochs, 3)
                 ),
                 None => format!(
-                    "past the largest batch that converged in {name}, {largest_batch}: its epochs, which do not grow with the batch in those runs"
+                    "past the largest batch that converged in {name}, {largest_batch}: its epochs, as the curve does not grow to extrapolate; a larger batch may need more"
                 ),
             },
             How::Given if self.assumed => "assumed at every batch (ResNet-50's standard schedule): name a convergence curve or give this network's epochs".to_string(),
@@ -125,11 +125,7 @@ impl Training {
             _ => String::new(),
         };
         let likely = self.likely_s.map_or_else(String::new, |(low, high)| {
-            format!(
-                " (likely {} to {}{widened})",
-                units::seconds(low),
-                units::seconds(high)
-            )
+            format!(" (likely {} to {}{widened})", units::seconds(low), units::seconds(high))
         });
         format!(
             "{epochs} epochs at a global batch of {} ({why}): {} to train{likely}, {} GPU-hours",
@@ -159,7 +155,11 @@ mod tests {
         let (low, high) = given.likely_s.unwrap();
         assert!((low - 0.8 * 40.0 * (1120.0 / 2127.4074) * 10.0).abs() < 1e-6, "{low}");
         assert!((high - 1.2 * 40.0 * (4420.0 / 2480.0) * 10.0).abs() < 1e-6, "{high}");
-        assert!(given.sentence().contains("widened 0.53x to 1.78x"), "{}", given.sentence());
+        assert!(
+            given.sentence().contains("widened 0.53x to 1.78x"),
+            "{}",
+            given.sentence()
+        );
         assert_eq!(Training::of(None, 32_768, 10.0, 64, None).likely_s, None);
         assert!(Training::of(None, 32_768, 10.0, 64, None).assumed);
     }

@@ -4,6 +4,10 @@
 //! reads to check every point here. A point's epochs are the checker's
 //! mean of its reference runs without the fastest and the slowest (four
 //! of each for 3D U-Net), as MLPerf compares submissions with them.
+//!
+//! Two more come from large-batch papers (`tests/validation/large-batch/`,
+//! read by the same test): one run at each batch, so its fewest and most
+//! epochs are its own.
 
 use super::{Curve, Point};
 
@@ -18,7 +22,7 @@ const fn point(global_batch: u64, epochs: f64, (min_epochs, max_epochs): (f64, f
 }
 
 /// Every curve.
-pub const CURVES: [Curve; 7] = [
+pub const CURVES: [Curve; 9] = [
     Curve {
         key: "mlperf-resnet50",
         name: "ResNet-50 v1.5 on ImageNet-1k, LARS (MLPerf Training 4.0)",
@@ -139,5 +143,32 @@ pub const CURVES: [Curve; 7] = [
             point(2048, 22.625, (22.0, 26.0), 10),
         ],
         source: "mlcommons/logging@7bbf792 mlperf_logging/rcp_checker/hpc_3.0.0/rcps_deepcam.json",
+    },
+    Curve {
+        key: "goyal-sgd-resnet50",
+        name: "ResNet-50 on ImageNet-1k, SGD with momentum, linear scaling and warmup (Goyal et al. 2017)",
+        optimizer: "SGD with momentum",
+        target: "76.3% top-1 (no loss of accuracy up to a minibatch of 8,192)",
+        dataset: "ImageNet-1k",
+        dataset_samples: 1_281_167,
+        points: &[point(256, 90.0, (90.0, 90.0), 1), point(8192, 90.0, (90.0, 90.0), 1)],
+        source: "Goyal et al. 2017, arXiv:1706.02677 (abstract; 90 epochs at 256 and 8,192)",
+    },
+    Curve {
+        key: "kfac-resnet50d",
+        name: "ResNet-50-D on ImageNet-1k, K-FAC (Osawa et al. 2019, the authors' later runs)",
+        optimizer: "K-FAC",
+        target: "75.0% top-1 or more",
+        dataset: "ImageNet-1k",
+        dataset_samples: 1_281_167,
+        points: &[
+            point(4096, 35.0, (35.0, 35.0), 1),
+            point(8192, 35.0, (35.0, 35.0), 1),
+            point(16384, 35.0, (35.0, 35.0), 1),
+            point(32768, 45.0, (45.0, 45.0), 1),
+            point(65536, 60.0, (60.0, 60.0), 1),
+            point(131072, 80.0, (80.0, 80.0), 1),
+        ],
+        source: "tyohei/chainerkfac README, \"Training ResNet-50 on ImageNet with large mini-batch\" (Osawa et al. 2019, arXiv:1811.12019)",
     },
 ];

@@ -376,18 +376,20 @@ mod tests {
     #[test]
     fn every_curve_grows_by_batch_and_its_points_hold_their_runs() {
         for c in &CURVES {
-            assert!(c.points.len() >= 4, "{}", c.key);
+            // MLPerf's reference points are several runs each; a paper's, one
+            let mlperf = c.key.starts_with("mlperf-");
+            assert!(c.points.len() >= if mlperf { 4 } else { 2 }, "{}", c.key);
             for w in c.points.windows(2) {
                 assert!(w[0].global_batch < w[1].global_batch, "{}", c.key);
             }
             for p in c.points {
                 assert!(
-                    p.min_epochs <= p.epochs && p.epochs <= p.max_epochs && p.runs >= 5,
+                    p.min_epochs <= p.epochs && p.epochs <= p.max_epochs && p.runs >= if mlperf { 5 } else { 1 },
                     "{} {p:?}",
                     c.key
                 );
             }
-            assert!(c.dataset_samples > 0 && c.source.contains("rcps_"));
+            assert!(c.dataset_samples > 0 && (!mlperf || c.source.contains("rcps_")));
         }
     }
 
