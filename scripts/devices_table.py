@@ -93,6 +93,8 @@ def main() -> None:
             "        },",
             f"        device_strings: &[{strings}],",
             f"        source: {rust_str(r['source'])},",
+            f"        board_power_w: {float(r['board_power_w'])!r},",
+            f"        power_source: {rust_str(r['power_source'])},",
             "    },",
         ]
     out.append("];")

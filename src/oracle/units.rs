@@ -24,6 +24,30 @@ pub fn bandwidth(value: f64) -> String {
     scaled(value, "B/s")
 }
 
+/// Energy given in kWh, with a decimal prefix on watt-hours: `350 Wh`,
+/// `12.3 kWh`, `4.1 MWh`.
+pub fn energy_kwh(value: f64) -> String {
+    scaled(value * 1e3, "Wh")
+}
+
+/// A mass of CO2-equivalent given in kg: `820 g`, `12.3 kg`, `4.1 t`.
+pub fn co2_kg(value: f64) -> String {
+    let abs = value.abs();
+    if abs >= 1e3 {
+        format!("{} t", significant(value / 1e3, 3))
+    } else if abs >= 1.0 || abs == 0.0 {
+        format!("{} kg", significant(value, 3))
+    } else {
+        format!("{} g", significant(value * 1e3, 3))
+    }
+}
+
+/// US dollars: `$0.42`, `$12.3`, `$4.1k`, `$2.35M`.
+pub fn dollars(value: f64) -> String {
+    let (v, prefix) = with_prefix(value, &[(1e9, "G"), (1e6, "M"), (1e3, "k")]);
+    format!("${}{prefix}", significant(v, 3))
+}
+
 /// Seconds to three significant figures (the model is rarely closer than
 /// that): `691 ms`, `4.5 s`, `2.1 h`.
 pub fn seconds(value: f64) -> String {

@@ -80,6 +80,7 @@ pub fn cluster() -> Cluster {
             },
         ],
         realistic: Default::default(),
+        facility: Default::default(),
         gpu_flops_by_precision: Default::default(),
     })
     .unwrap()

@@ -22,9 +22,9 @@ pub struct Document {
 /// Every key a document may hold, for the link's check that refuses keys
 /// it does not know (serde's flattening cannot). A test holds the list to
 /// what serde writes.
-pub const KEYS: [&str; 30] = [
-    "m", "n", "c", "k", "g", "b", "mb", "d", "sg", "p2", "f", "pr", "op", "z", "rc", "ov", "bk", "cv", "s", "cal",
-    "rb", "ex", "dr", "pl", "pg", "po", "pm", "gr", "ce", "pt",
+pub const KEYS: [&str; 34] = [
+    "m", "n", "c", "k", "g", "b", "mb", "d", "sg", "p2", "f", "pr", "op", "z", "rc", "ov", "bk", "cv", "ci", "gh",
+    "kw", "pu", "s", "cal", "rb", "ex", "dr", "pl", "pg", "po", "pm", "gr", "ce", "pt",
 ];
 
 impl Document {
@@ -63,6 +63,12 @@ mod tests {
         question.run.overlap = true;
         question.run.bucket_mib = 50.0;
         question.run.convergence = Some(crate::oracle::model::convergence::Convergence::Epochs(42.0));
+        question.run.costs = crate::oracle::model::energy::Costs {
+            grid: Some(crate::oracle::model::energy::Grid::Intensity(300.0)),
+            price: Some(crate::oracle::model::energy::Price::Named("aws-p5.48xlarge".into())),
+            usd_per_kwh: Some(0.12),
+            pue: Some(1.2),
+        };
         question.rank_by = crate::oracle::RankBy::TimeToTrain;
         question.strategies = vec![Strategy::Data];
         question.measured = "strategy,gpus,mini_batch,group,iteration_s,compute_s,communication_s\n".into();

@@ -206,6 +206,7 @@ mod run_link {
     };
     use crate::oracle::DEFAULT_BUCKET_MIB;
     use crate::oracle::model::convergence::Convergence;
+    use crate::oracle::model::energy::Costs;
     use crate::oracle::model::run::DEFAULT_BYTES_PER_ITEM;
 
     #[derive(Serialize, Deserialize)]
@@ -247,6 +248,37 @@ mod run_link {
         memory_format: MemoryFormat,
         #[serde(rename = "cv", default, skip_serializing_if = "Option::is_none")]
         convergence: Option<Convergence>,
+        #[serde(flatten, with = "costs")]
+        costs: Costs,
+    }
+
+    /// The costs: the grid `ci`, a GPU-hour's price `gh`, a kWh's `kw`,
+    /// the PUE `pu`, each left out at its default.
+    mod costs {
+        use serde::{Deserialize, Serialize};
+
+        use crate::oracle::model::energy::{Costs, Grid, Price};
+
+        #[derive(Serialize, Deserialize)]
+        #[serde(remote = "Costs")]
+        struct CostKeys {
+            #[serde(rename = "ci", default, skip_serializing_if = "Option::is_none")]
+            grid: Option<Grid>,
+            #[serde(rename = "gh", default, skip_serializing_if = "Option::is_none")]
+            price: Option<Price>,
+            #[serde(rename = "kw", default, skip_serializing_if = "Option::is_none")]
+            usd_per_kwh: Option<f64>,
+            #[serde(rename = "pu", default, skip_serializing_if = "Option::is_none")]
+            pue: Option<f64>,
+        }
+
+        pub fn serialize<S: serde::Serializer>(costs: &Costs, s: S) -> Result<S::Ok, S::Error> {
+            CostKeys::serialize(costs, s)
+        }
+
+        pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Costs, D::Error> {
+            CostKeys::deserialize(d)
+        }
     }
 
     fn data() -> Strategy {

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::checks::{self, MAX_GPUS, MAX_LATENCY_S, MAX_RATE, MIN_RATE};
 use super::devices::{self, Datasheet, Gpu, SUSTAINED};
+use super::energy::Facility;
 use super::errors::{InputError, Rule};
 use super::facts::{FRAMEWORK_MEMORY, PrecisionRates, RESERVED_BYTES, RealisticFacts};
 use super::field::Field;
@@ -72,6 +73,10 @@ pub struct ClusterSpec {
     /// turns its term off.
     #[serde(default, skip_serializing_if = "RealisticFacts::is_empty")]
     pub realistic: RealisticFacts,
+    /// Its power besides the GPUs', its PUE and grid (section 14); each
+    /// left out: not counted, or the default, said.
+    #[serde(default, skip_serializing_if = "Facility::is_empty")]
+    pub facility: Facility,
 }
 
 /// A checked cluster, with the realistic edition's facts in force: its
@@ -237,6 +242,7 @@ impl Cluster {
             checks::within(field.key("latency_s"), link.latency_s, 0.0, MAX_LATENCY_S)?;
         }
         check_switch_levels(&spec.switch_levels)?;
+        spec.facility.check()?;
         spec.realistic.check()?;
         spec.gpu_flops_by_precision
             .check(&Field::from("gpu_flops_by_precision"))?;
@@ -359,6 +365,7 @@ impl Cluster {
             }],
             gpu_flops_by_precision: PrecisionRates::default(),
             realistic: RealisticFacts::default(),
+            facility: Facility::default(),
         })
     }
 

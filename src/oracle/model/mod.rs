@@ -9,6 +9,7 @@ pub mod convergence;
 pub mod devices;
 pub mod edit;
 pub mod edition;
+pub mod energy;
 pub mod errors;
 pub mod factors;
 pub mod facts;

@@ -6,6 +6,7 @@ use super::checks::{self, MAX_COUNT, MAX_GPUS};
 use super::cluster::Cluster;
 use super::convergence::Convergence;
 use super::edition::Edition;
+use super::energy::Costs;
 use super::errors::{InputError, Rule};
 use super::factors::{Factors, Kappa};
 use super::network::Network;
@@ -107,6 +108,10 @@ pub struct RunSpec {
     /// curve's name or a number of epochs; none: the 90 epochs assumed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub convergence: Option<Convergence>,
+    /// The grid, a GPU-hour's or a kWh's price and the PUE (section 14);
+    /// each left out takes its default.
+    #[serde(default, skip_serializing_if = "Costs::is_default")]
+    pub costs: Costs,
 }
 
 impl RunSpec {
@@ -141,6 +146,7 @@ impl RunSpec {
             bucket_mib: DEFAULT_BUCKET_MIB,
             memory_format: MemoryFormat::default(),
             convergence: None,
+            costs: Costs::default(),
         }
     }
 
@@ -206,6 +212,8 @@ pub struct Run {
     pub memory_format: MemoryFormat,
     /// Epochs to train (none: the 90 assumed).
     pub convergence: Option<Convergence>,
+    /// The costs chosen (section 14).
+    pub costs: Costs,
 }
 
 impl Run {
@@ -225,7 +233,8 @@ impl Run {
     /// other edition (`calibration.edition`); a ZeRO stage above 3, or
     /// above 0 for a strategy without a data-parallel dimension; a bucket
     /// outside 1 KiB to 1e6 MiB; a convergence curve this tool does not
-    /// have, or epochs outside (0, 1e6].
+    /// have, or epochs outside (0, 1e6]; the costs' errors
+    /// ([`Costs::check`]).
     pub fn new(spec: &RunSpec, network: &Network, cluster: &Cluster) -> Result<Self, InputError> {
         let gpus = checks::count("gpus", spec.gpus, 1, MAX_GPUS)?;
         if spec.strategy == Strategy::Serial && gpus != 1 {
@@ -284,6 +293,7 @@ impl Run {
         if let Some(convergence) = &spec.convergence {
             convergence.check()?;
         }
+        spec.costs.check()?;
         Ok(Self {
             strategy: spec.strategy,
             gpus,
@@ -305,6 +315,7 @@ impl Run {
             bucket_bytes: bucket_mib * 1024.0 * 1024.0,
             memory_format: spec.memory_format,
             convergence: spec.convergence.clone(),
+            costs: spec.costs.clone(),
         })
     }
 
@@ -330,6 +341,7 @@ impl Run {
             bucket_mib: self.bucket_bytes / (1024.0 * 1024.0),
             memory_format: self.memory_format,
             convergence: self.convergence.clone(),
+            costs: self.costs.clone(),
         }
     }
 

@@ -76,9 +76,11 @@
 //!   RCCL's inter-node rate: those keep their links' bandwidth.
 
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
+use crate::oracle::model::energy::Facility;
 use crate::oracle::model::facts::PrecisionRates;
 use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, KernelFacts, RealisticFacts};
 use crate::oracle::model::network::ProfiledGpu;
+use crate::oracle::units;
 
 pub use crate::oracle::model::devices::KERNEL_OVERHEAD_S;
 use crate::oracle::model::devices::{self, Device, Peaks, SUSTAINED};
@@ -163,6 +165,9 @@ struct EightGpuNode {
     bus: (Option<f64>, Option<f64>),
     /// The latency of a ring step inside the node and of one NIC endpoint, s.
     latencies_s: (f64, f64),
+    /// The node's rated maximum power, watts, and the document that gives
+    /// it (`None`: not found; its other power is not counted, said).
+    system_w: Option<(f64, &'static str)>,
 }
 
 /// ABCI's measured latencies (a ring step over NVLink, a NIC endpoint), kept
@@ -214,7 +219,38 @@ impl EightGpuNode {
             ],
             gpu_flops_by_precision: by_precision,
             realistic: nccl_node_facts(self.gpu, self.bus),
+            facility: self
+                .system_w
+                .map(|(w, document)| rated_node(w, 8, self.gpu, document))
+                .unwrap_or_default(),
         }
+    }
+}
+
+/// The share of its rated maximum power a DGX-class node draws while it
+/// trains compute-heavy work: 0.76 (Newkirk et al. 2025, "Empirically-
+/// Calibrated H100 Node Power Models", arXiv:2506.14551: an 8 × H100 node
+/// measured, "even computationally intensive workloads operate at only 76%
+/// of the 10.2 kW TDP rating").
+pub const NODE_LOAD: f64 = 0.76;
+
+/// A node rated `system_w` at most with `gpus` of `gpu`: its power besides
+/// the GPUs is its rating less the GPUs' board power, at [`NODE_LOAD`].
+///
+/// # Formula
+/// `P_other = (P_rated − n·P_board)·0.76`.
+fn rated_node(system_w: f64, gpus: u64, gpu: &Device, document: &str) -> Facility {
+    let other_w = (system_w - gpus as f64 * gpu.board_power_w) * NODE_LOAD;
+    Facility {
+        node_other_power_w: Some(other_w),
+        source: format!(
+            "{document}: {} W rated maximum, less {gpus} x {} W GPUs ({}), at {NODE_LOAD} of its rating while training (Newkirk et al. 2025, an 8x H100 node measured): {} W besides the GPUs",
+            units::significant(system_w, 6),
+            units::significant(gpu.board_power_w, 4),
+            gpu.power_source,
+            units::significant(other_w, 4)
+        ),
+        ..Facility::default()
     }
 }
 
@@ -269,6 +305,13 @@ pub fn abci() -> ClusterSpec {
             nic_bus_bandwidth_bytes_per_s: None,
             in_network_reduction: None,
         },
+        facility: Facility {
+            node_other_power_w: Some(2.0 * 150.0),
+            gpu_board_power_w: None,
+            pue: Some(1.1),
+            grid: Some("jp".into()),
+            source: "ABCI compute node: 2x Intel Xeon Gold 6148, 150 W TDP each (Intel ARK): the CPUs only, memory, NICs and fans not counted; PUE 1.1, ABCI's annual average target (Nikkei xTECH, 2018); Japan's grid".into(),
+        },
     }
 }
 
@@ -289,6 +332,7 @@ pub fn dgx_a100() -> ClusterSpec {
         leaf_nodes: 20,
         bus: (Some(234.89e9), Some(HDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
+        system_w: Some((6500.0, "NVIDIA DGX A100 datasheet")),
     }
     .spec()
 }
@@ -310,6 +354,7 @@ pub fn dgx_h100() -> ClusterSpec {
         leaf_nodes: 32,
         bus: (Some(370e9), Some(NDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
+        system_w: Some((10200.0, "NVIDIA DGX H100 user guide")),
     }
     .spec()
 }
@@ -330,6 +375,7 @@ pub fn dgx_h200() -> ClusterSpec {
         leaf_nodes: 32,
         bus: (Some(367.61e9), Some(NDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
+        system_w: Some((10200.0, "NVIDIA DGX H200 user guide")),
     }
     .spec()
 }
@@ -351,6 +397,7 @@ pub fn dgx_b200() -> ClusterSpec {
         leaf_nodes: 32,
         bus: (Some(682.2e9), Some(NDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
+        system_w: Some((14300.0, "NVIDIA DGX B200 user guide")),
     }
     .spec()
 }
@@ -373,6 +420,7 @@ pub fn eos() -> ClusterSpec {
         leaf_nodes: 32,
         bus: (Some(370e9), Some(NDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
+        system_w: Some((10200.0, "NVIDIA DGX H100 user guide")),
     }
     .spec();
     // Quantum-2's in-network computing (SHARP) reduces in the switches
@@ -400,6 +448,7 @@ pub fn gb200_nvl72() -> ClusterSpec {
         leaf_nodes: 8,
         bus: (Some(682.2e9), Some(NDR_BUS)),
         latencies_s: NCCL_LATENCIES_S,
+        system_w: None,
     };
     ClusterSpec {
         gpus_per_node: 72,
@@ -428,6 +477,7 @@ pub fn mi300x() -> ClusterSpec {
         leaf_nodes: 32,
         bus: (Some(312.912e9), None),
         latencies_s: ABCI_LATENCIES_S,
+        system_w: None,
     }
     .spec()
 }
@@ -459,6 +509,7 @@ fn dgx1_v100(memory_bytes: f64, name: &str, gpu: &str) -> ClusterSpec {
             halo_transport: None,
             ..abci.realistic
         },
+        facility: rated_node(3500.0, 8, self::gpu(gpu), "NVIDIA DGX-1 datasheet"),
         ..abci
     }
 }

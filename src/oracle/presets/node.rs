@@ -266,6 +266,9 @@ impl Node {
             gpu_flops_by_precision: by_precision,
             // nccl-tests' bus bandwidth over PCIe; NVLink: the link's own
             realistic: nccl_node_facts(self.gpu, (self.bus_bytes_per_s(), None)),
+            // a workstation's or server's other parts have no datasheet
+            // here: not counted, said (the user may give them)
+            facility: crate::oracle::model::energy::Facility::default(),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! [`crate::oracle::cost`] and [`crate::oracle::model`].
 
 pub mod bottleneck;
+pub mod energy;
 pub mod explanation;
 pub mod placement;
 pub mod projection;

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::bottleneck::{Finding, FindingDetail, against_bound};
+pub use super::energy::Energy;
 use super::quantity::Quantity;
 use super::sentence::Sentence;
 use super::track_record::Band;
@@ -86,6 +87,10 @@ pub struct Projection {
     /// Time to train: epochs to converge at this global batch times the
     /// time per epoch (section 13).
     pub training: Training,
+    /// Energy, carbon and money of an epoch and of the training (section
+    /// 14; `None`: the GPU's board power is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<Energy>,
 }
 
 impl Projection {

@@ -9,6 +9,7 @@ use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::model::violation::Violation;
 use crate::oracle::report::bottleneck::{Evidence, Step, at_scale, findings, past_converged};
+use crate::oracle::report::energy::{Energy, PowerFacts};
 use crate::oracle::report::projection::{Calibrated, Projection, Training};
 use crate::oracle::report::track_record;
 
@@ -155,6 +156,17 @@ impl Scenario {
             band.as_ref().map(|b| (b.low, b.high)),
         );
         bottlenecks.extend(past_converged(&training));
+        // a pipeline's GPU computes its stage's share of the schedule, the
+        // rest of its compute time it waits in the bubbles
+        let computing_s = match cost.stages {
+            Some(stages) if run.strategy == Strategy::Pipeline && stages.largest_s > 0.0 => {
+                compute_s * (run.segments as f64 * stages.mean_s)
+                    / ((run.gpus + run.segments - 1) as f64 * stages.largest_s)
+            }
+            _ => compute_s,
+        };
+        let energy = PowerFacts::of(self.cluster(), &run.costs)
+            .map(|facts| Energy::of(facts, run.gpus, total_s, computing_s, training.epochs.epochs));
         Projection {
             strategy: run.strategy,
             edition: run.edition,
@@ -189,6 +201,7 @@ impl Scenario {
                 measured: factors.measured(run.strategy),
             }),
             training,
+            energy,
         }
     }
 

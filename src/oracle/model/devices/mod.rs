@@ -95,6 +95,11 @@ pub struct Device {
     pub device_strings: &'static [&'static str],
     /// Where every number comes from.
     pub source: &'static str,
+    /// The vendor's rated board power (TDP, TBP, total graphics power;
+    /// the maximum of a configurable range), watts.
+    pub board_power_w: f64,
+    /// Where the board power comes from.
+    pub power_source: &'static str,
 }
 
 /// A GPU this tool does not know, as its datasheet gives it (a cluster's

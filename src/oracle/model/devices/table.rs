@@ -30,6 +30,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla P100-PCIE-12GB"],
         source: "NVIDIA Tesla P100 datasheet (2016); NVIDIA Tesla P100 (GP100) whitepaper",
+        board_power_w: 250.0,
+        power_source: "NVIDIA Tesla P100 datasheet (2016): Max Power Consumption 250 W (PCIe) (TechPowerUp DB agrees)",
     },
     Device {
         name: "Tesla P100 PCIe 16GB",
@@ -52,6 +54,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla P100-PCIE-16GB"],
         source: "NVIDIA Tesla P100 datasheet (2016); NVIDIA Tesla P100 (GP100) whitepaper; measured: FP32 GEMM 9.12 TFLOP/s (DeepBench P100)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA Tesla P100 datasheet (2016): Max Power Consumption 250 W (PCIe) (TechPowerUp DB agrees)",
     },
     Device {
         name: "Tesla P100 SXM2 16GB",
@@ -74,6 +78,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla P100-SXM2-16GB"],
         source: "NVIDIA Tesla P100 datasheet (2016); NVIDIA Tesla P100 (GP100) whitepaper",
+        board_power_w: 300.0,
+        power_source: "NVIDIA Tesla P100 datasheet (2016): Max Power Consumption 300 W (SXM2/NVLink) (TechPowerUp DB agrees)",
     },
     Device {
         name: "V100-SXM2-16GB",
@@ -96,6 +102,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla V100-SXM2-16GB"],
         source: "NVIDIA V100 Tensor Core GPU datasheet (volta-v100-datasheet-update-us-1165301-r5); NVIDIA Tesla V100 (GV100) whitepaper; measured: STREAM 836.9 GB/s (BabelStream on a V100-SXM2-16GB, UoB-HPC/performance-portability@c855363); GEMMs 0.80 of FP16 and 0.85 of FP32 peak (DeepBench V100)",
+        board_power_w: 300.0,
+        power_source: "NVIDIA V100 Tensor Core GPU datasheet (1165301-r5): Max Power Consumption 300 W (SXM2); nvidia-smi log of Tesla V100-SXM2-16GB shows Max Power Limit 300 W [TPU DB wrongly 250]",
     },
     Device {
         name: "V100-SXM2-32GB",
@@ -118,6 +126,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla V100-SXM2-32GB"],
         source: "NVIDIA V100 Tensor Core GPU datasheet (volta-v100-datasheet-update-us-1165301-r5); NVIDIA Tesla V100 (GV100) whitepaper; measured: STREAM 836.9 GB/s (BabelStream, UoB-HPC/performance-portability@c855363 BabelStream-v100_gcc-7.3_cuda.out:15); GEMMs 0.80 of FP16 and 0.85 of FP32 peak (median of DeepBench V100 GEMMs of min(M,N,K) >= 1024, baidu-research/DeepBench@da81ba7)",
+        board_power_w: 300.0,
+        power_source: "NVIDIA V100 Tensor Core GPU datasheet (1165301-r5): Max Power Consumption 300 W (SXM2) [TPU DB wrongly 250]",
     },
     Device {
         name: "Tesla V100 PCIe 16GB",
@@ -140,6 +150,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla V100-PCIE-16GB"],
         source: "NVIDIA V100 Tensor Core GPU datasheet (volta-v100-datasheet-update-us-1165301-r5); NVIDIA Tesla V100 (GV100) whitepaper; measured: STREAM and GEMM fractions of the V100 SXM2 (the same chip and memory)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA V100 Tensor Core GPU datasheet (1165301-r5): Max Power Consumption 250 W (PCIe); nvidia-smi log of V100-PCIE-16GB (dev 0x1DB4) shows Max Power Limit 250 W [TPU DB wrongly 300]",
     },
     Device {
         name: "V100-PCIE-32GB",
@@ -162,6 +174,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla V100-PCIE-32GB"],
         source: "NVIDIA V100 Tensor Core GPU datasheet (volta-v100-datasheet-update-us-1165301-r5); NVIDIA Tesla V100 (GV100) whitepaper; measured: STREAM and GEMM fractions of the V100 SXM2 (the same chip and memory)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA V100 Tensor Core GPU datasheet (1165301-r5): Max Power Consumption 250 W (PCIe) (TechPowerUp DB agrees)",
     },
     Device {
         name: "Tesla V100S PCIe 32GB",
@@ -184,6 +198,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla V100S-PCIE-32GB"],
         source: "NVIDIA V100 Tensor Core GPU datasheet (volta-v100-datasheet-update-us-1165301-r5); NVIDIA Tesla V100 (GV100) whitepaper",
+        board_power_w: 250.0,
+        power_source: "NVIDIA V100 Tensor Core GPU datasheet (1165301-r5): Max Power Consumption 250 W (V100S PCIe) (TechPowerUp DB agrees)",
     },
     Device {
         name: "T4",
@@ -206,6 +222,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Tesla T4"],
         source: "NVIDIA T4 Tensor Core GPU datasheet (t4-tensor-core-datasheet-951643); NVIDIA Turing whitepaper; measured: GEMMs 0.60 of FP16 and 0.48 of FP32 peak (median of DeepBench T4 GEMMs of min(M,N,K) >= 1024; a 70 W card below its boost clock)",
+        board_power_w: 70.0,
+        power_source: "NVIDIA T4 datasheet (951643): Max Power Consumption 70 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "A100-PCIE-40GB",
@@ -228,6 +246,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A100-PCIE-40GB"],
         source: "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4); NVIDIA A100 (GA100) whitepaper; measured: STREAM of the A100 40 GB (same memory); BF16 matmul 0.811 of peak (ml-engineering, A100 PCIe)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA A100 datasheet (1758950-r4): Max TDP Power 250 W (A100 40GB PCIe) (TechPowerUp DB agrees)",
     },
     Device {
         name: "A100-PCIE-80GB",
@@ -250,6 +270,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A100 80GB PCIe"],
         source: "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4); NVIDIA A100 (GA100) whitepaper; measured: BF16 matmul 0.811 of peak (stas00/ml-engineering@744d01e README.md:353, A100 PCIe)",
+        board_power_w: 300.0,
+        power_source: "NVIDIA A100 datasheet (1758950-r4): Max TDP Power 300 W (A100 80GB PCIe) (TechPowerUp DB agrees)",
     },
     Device {
         name: "A100-SXM4-40GB",
@@ -272,6 +294,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A100-SXM4-40GB"],
         source: "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4); NVIDIA A100 (GA100) whitepaper; measured: STREAM 1398.7 GB/s (BabelStream Triad, UoB-HPC/performance-portability@c855363 BabelStream-a100_cuda.out:59); BF16 matmul 0.869 of peak (ml-engineering, A100 SXM)",
+        board_power_w: 400.0,
+        power_source: "NVIDIA A100 datasheet (1758950-r4): Max TDP Power 400 W (SXM4); nvidia-smi log in NVIDIA/nvidia-docker#1648 shows Max Power Limit 400 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "A100-SXM4-80GB",
@@ -294,6 +318,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A100-SXM4-80GB"],
         source: "NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4); NVIDIA A100 (GA100) whitepaper; measured: STREAM 1700 GB/s (BabelStream Triad, Azure/AI-benchmarking-guide@8fd0c6e ND_A100_v4_results.md:40); BF16 matmul 0.869 of peak (stas00/ml-engineering@744d01e compute/accelerator/README.md:351, maximum achievable matmul)",
+        board_power_w: 400.0,
+        power_source: "NVIDIA A100 datasheet (1758950-r4): Max TDP Power 400 W (SXM4); note: some HGX A100 80GB boards ship at 500 W (nvidia-smi log of A100-SXM4-80GB: Default/Max Power Limit 500 W) (TechPowerUp DB agrees)",
     },
     Device {
         name: "A30",
@@ -316,6 +342,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A30"],
         source: "NVIDIA A30 Tensor Core GPU datasheet",
+        board_power_w: 165.0,
+        power_source: "NVIDIA A30 datasheet: Max TDP 165 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "A2",
@@ -338,6 +366,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A2"],
         source: "NVIDIA A2 Tensor Core GPU datasheet",
+        board_power_w: 60.0,
+        power_source: "NVIDIA A2 datasheet: Max TDP 40-60 W (configurable; max given) (TechPowerUp DB agrees)",
     },
     Device {
         name: "A10",
@@ -360,6 +390,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A10"],
         source: "NVIDIA A10 Tensor Core GPU datasheet",
+        board_power_w: 150.0,
+        power_source: "NVIDIA A10 datasheet: Max TDP 150 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "A16",
@@ -382,6 +414,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A16"],
         source: "NVIDIA A16 GPU datasheet",
+        board_power_w: 250.0,
+        power_source: "NVIDIA A16 datasheet: Max Power Consumption 250 W (board, 4 GPUs) (TechPowerUp DB agrees)",
     },
     Device {
         name: "A40",
@@ -404,6 +438,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA A40"],
         source: "NVIDIA A40 datasheet; NVIDIA Ampere GA102 whitepaper; measured: STREAM 652 GB/s (gpu-stream, te42kyfo/gpu-benches@1c36d50 gpu-stream/a40.txt:25)",
+        board_power_w: 300.0,
+        power_source: "NVIDIA A40 datasheet / product brief PB-09976: Max Power Consumption 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "L4",
@@ -426,6 +462,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA L4"],
         source: "NVIDIA L4 Tensor Core GPU datasheet",
+        board_power_w: 72.0,
+        power_source: "NVIDIA L4 datasheet: Max TDP 72 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "L20",
@@ -448,6 +486,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA L20"],
         source: "NVIDIA L20 product brief (China market; not public in English); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: no English NVIDIA datasheet found; numbers from OEM/third-party tables (FP16 119.5 dense, TF32 59.8 dense, 864 GB/s, 275 W); boost clock unconfirmed",
+        board_power_w: 275.0,
+        power_source: "unconfirmed: no English NVIDIA datasheet; 275 W from TechPowerUp GPU DB and OEM tables (same figure already in gpus.csv source)",
     },
     Device {
         name: "L40",
@@ -470,6 +510,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA L40"],
         source: "NVIDIA L40 GPU datasheet; measured: STREAM 770 GB/s (gpu-stream, te42kyfo/gpu-benches@1c36d50 gpu-stream/l40.txt:25)",
+        board_power_w: 300.0,
+        power_source: "NVIDIA L40 datasheet: Max Power Consumption 300 W [checked: L40/L40S datasheet table copy, mullet.se] (TechPowerUp DB agrees)",
     },
     Device {
         name: "L40S",
@@ -492,6 +534,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA L40S"],
         source: "NVIDIA L40S GPU datasheet; measured: STREAM 770 GB/s measured on the L40 (the same 864 GB/s GDDR6, gpu-stream)",
+        board_power_w: 350.0,
+        power_source: "NVIDIA L40S datasheet: Max Power Consumption 350 W [checked: datasheet table copies, mullet.se / omegaco.ae; TPU DB wrongly 300]",
     },
     Device {
         name: "H100-PCIE-80GB",
@@ -514,6 +558,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H100 PCIe"],
         source: "NVIDIA H100 Tensor Core GPU datasheet (2023); NVIDIA H100 (GH100) whitepaper; measured: STREAM 1704 GB/s (gpu-stream, te42kyfo/gpu-benches@1c36d50 gpu-stream/h100_pcie.txt:33)",
+        board_power_w: 350.0,
+        power_source: "NVIDIA H100 Tensor Core GPU datasheet (2023): Max TDP 300-350 W configurable (max given); H100 PCIe product brief PB-11133: max TDP 350 W [checked: product brief copy, manuals.plus] (TechPowerUp DB agrees)",
     },
     Device {
         name: "H100-SXM5-80GB",
@@ -536,6 +582,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H100 80GB HBM3"],
         source: "NVIDIA H100 Tensor Core GPU datasheet (2023); NVIDIA H100 (GH100) whitepaper; measured: STREAM 2970 GB/s (BabelStream Triad, Azure/AI-benchmarking-guide@8fd0c6e ND_H100_v5_results.md:41); BF16 matmul 0.803 of peak (ml-engineering README.md:354); FP32 SGEMM 47.33 TFLOP/s at 8192^3, 0.706 of peak (waynehacking8/blackwell-tensorcore-kernels@c289bde results/bench.csv:104)",
+        board_power_w: 700.0,
+        power_source: "NVIDIA H100 Tensor Core GPU datasheet (2023): Max TDP up to 700 W (configurable); nvidia-smi on H100 SXM5 80GB: Min/Max Power Limit 200/700 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "H100 NVL",
@@ -558,6 +606,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H100 NVL"],
         source: "NVIDIA H100 Tensor Core GPU datasheet (2023); NVIDIA H100 (GH100) whitepaper; H100 NVL product brief; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: per GPU (product is a 2-GPU pair); datasheet sparse TF32 835*, BF16 1671*: halved; TDP 350-400 W (max given); boost ~1785 MHz derived from 60 TFLOPS",
+        board_power_w: 400.0,
+        power_source: "NVIDIA H100 Tensor Core GPU datasheet (2023): Max TDP 350-400 W configurable per GPU (max given) (TechPowerUp DB agrees)",
     },
     Device {
         name: "H800 SXM5",
@@ -580,6 +630,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H800"],
         source: "NVIDIA H800 Tensor Core GPU datasheet",
+        board_power_w: 700.0,
+        power_source: "NVIDIA H800 datasheet: Max TDP up to 700 W (configurable) (TechPowerUp DB agrees)",
     },
     Device {
         name: "H800 PCIe",
@@ -602,6 +654,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H800 PCIe"],
         source: "NVIDIA H800 Tensor Core GPU datasheet",
+        board_power_w: 350.0,
+        power_source: "NVIDIA H800 PCIe datasheet: Max TDP 300-350 W configurable (max given) (TechPowerUp DB agrees)",
     },
     Device {
         name: "H20",
@@ -624,6 +678,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H20"],
         source: "no public NVIDIA datasheet; OEM / press spec sheets (2024); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: FP32 44, TF32 74, BF16/FP16 148 (dense), 96 GB HBM3 4.0 TB/s, 400 W widely reported; SM count and clock unconfirmed (inconsistent with 44 TFLOPS FP32). 141 GB HBM3e refresh reports as 'NVIDIA H20-3e'",
+        board_power_w: 400.0,
+        power_source: "unconfirmed: no public NVIDIA datasheet; 400 W from OEM/press spec sheets (2024) (same as gpus.csv source)",
     },
     Device {
         name: "H200",
@@ -646,6 +702,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H200"],
         source: "NVIDIA H200 Tensor Core GPU datasheet (2024); measured: STREAM 4150 GB/s (BabelStream Triad, Azure ND_H200_v5_results.md:41); matmul 0.803 (ml-engineering: H200 is the same as H100); FP32 SGEMM of the H100 SXM (the same SMs)",
+        board_power_w: 700.0,
+        power_source: "NVIDIA H200 datasheet (2024): Max TDP up to 700 W (configurable, SXM); nvidia-smi on NVIDIA H200: Min/Max Power Limit 200/700 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "H200 NVL",
@@ -668,6 +726,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA H200 NVL"],
         source: "NVIDIA H200 Tensor Core GPU datasheet (2024); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet sparse figures halved; boost ~1785 MHz derived from 60 TFLOPS FP32",
+        board_power_w: 600.0,
+        power_source: "NVIDIA H200 datasheet (2024): Max TDP up to 600 W (configurable, NVL PCIe) (max given) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GH200 96GB HBM3",
@@ -690,6 +750,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GH200 480GB", "NVIDIA GH200 120GB"],
         source: "NVIDIA GH200 Grace Hopper Superchip datasheet; measured: STREAM 3314.9 GB/s (BabelStream, UoB-HPC/BabelStream issue 194); BF16 matmul 0.838 of peak (ml-engineering README.md:352, GH200)",
+        board_power_w: 1000.0,
+        power_source: "NVIDIA GH200 Grace Hopper Superchip datasheet: module (CPU+GPU+memory) TDP programmable 450-1000 W - MODULE figure, datasheet gives no GPU share; nvidia-smi on GH200 480GB reports GPU Default/Max Power Limit 900 W and Module limit 1000 W",
     },
     Device {
         name: "GH200 144G HBM3e",
@@ -712,6 +774,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GH200 144G HBM3e"],
         source: "NVIDIA GH200 Grace Hopper Superchip datasheet",
+        board_power_w: 1000.0,
+        power_source: "NVIDIA GH200 Grace Hopper Superchip datasheet: module (CPU+GPU+memory) TDP programmable 450-1000 W - MODULE figure, no GPU share given",
     },
     Device {
         name: "B200",
@@ -734,6 +798,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA B200"],
         source: "NVIDIA GB200 NVL72 / HGX B200 datasheet (individual Blackwell GPU specifications); measured: BF16 matmul 0.776 of peak (ml-engineering README.md:356); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet sparse TF32 2.2 PF, FP16/BF16 4.5 PF halved; memory 180 GB / 7.7 TB/s in current datasheet (originally marketed 192 GB / 8 TB/s); SMs and boost derived (75 TF / 148 SM), unconfirmed",
+        board_power_w: 1000.0,
+        power_source: "NVIDIA HGX B200 datasheet: Max TDP up to 1,000 W per GPU (configurable) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GB200",
@@ -756,6 +822,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GB200"],
         source: "NVIDIA GB200 NVL72 / HGX B200 datasheet (individual Blackwell GPU specifications); measured: BF16 matmul 0.729 of peak (ml-engineering README.md:358); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: per Blackwell GPU in GB200 superchip; datasheet sparse TF32 2.5 PF, FP16/BF16 5 PF halved; 186 GB (originally marketed 192 GB); TDP configurable up to 1200 W; SMs/boost derived, unconfirmed",
+        board_power_w: 1200.0,
+        power_source: "unconfirmed: 1,200 W per Blackwell GPU in GB200 (NVIDIA Blackwell architecture technical brief as quoted by glennklockwood.com/garden/processors/B200); superchip (2 GPU + Grace) up to 2,700 W per early GB200 NVL72 datasheet (not re-read)",
     },
     Device {
         name: "B300",
@@ -778,6 +846,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA B300 SXM6 AC"],
         source: "NVIDIA GB300 NVL72 / HGX B300 datasheet (individual Blackwell Ultra GPU specifications); measured: BF16 matmul 0.786 of peak (ml-engineering README.md:355); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet sparse figures halved; 270 GB usable per GPU in HGX datasheet (288 GB physical / 'Blackwell Ultra 288GB' marketing); SMs (160) and boost derived, unconfirmed",
+        board_power_w: 1100.0,
+        power_source: "unconfirmed: ~1,100 W per GPU for HGX B300 from OEM/press reports; NVIDIA HGX B300 datasheet gives no per-GPU TDP; TPU DB lists 1400 W (likely the GB300 figure)",
     },
     Device {
         name: "GB300",
@@ -800,6 +870,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GB300"],
         source: "NVIDIA GB300 NVL72 / HGX B300 datasheet (individual Blackwell Ultra GPU specifications); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: per GPU in GB300 NVL72 (rack 360 PF sparse BF16 /72 /2); 279 GB usable (288 GB physical/marketed); SMs/boost derived, unconfirmed",
+        board_power_w: 1400.0,
+        power_source: "unconfirmed: ~1,400 W per Blackwell Ultra GPU in GB300 NVL72 from press/OEM reports; not in NVIDIA datasheet",
     },
     Device {
         name: "B100",
@@ -822,6 +894,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA B100"],
         source: "NVIDIA HGX B100 datasheet (2024); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: HGX B100 8-GPU totals /8 (FP32 60, TF32 1.75 PF sparse, FP16/BF16 3.5 PF sparse, 192 GB, 8 TB/s, 700 W); device string not found in NVIDIA driver name table (product rarely shipped); SMs/clock guessed",
+        board_power_w: 700.0,
+        power_source: "unconfirmed: 700 W per GPU (HGX B100; NVIDIA Blackwell technical brief as quoted by glennklockwood.com and ai-infrastructure.net); no standalone NVIDIA datasheet found",
     },
     Device {
         name: "Quadro P4000",
@@ -844,6 +918,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro P4000"],
         source: "NVIDIA Quadro P4000 datasheet",
+        board_power_w: 105.0,
+        power_source: "NVIDIA Quadro P4000 datasheet: Max Power Consumption 105 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "Quadro P5000",
@@ -866,6 +942,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro P5000"],
         source: "NVIDIA Quadro P5000 datasheet",
+        board_power_w: 180.0,
+        power_source: "NVIDIA Quadro P5000 datasheet: Max Power Consumption 180 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "Quadro P6000",
@@ -888,6 +966,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro P6000"],
         source: "NVIDIA Quadro P6000 datasheet",
+        board_power_w: 250.0,
+        power_source: "NVIDIA Quadro P6000 datasheet: Max Power Consumption 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "Quadro GP100",
@@ -910,6 +990,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro GP100"],
         source: "NVIDIA Quadro GP100 datasheet",
+        board_power_w: 235.0,
+        power_source: "NVIDIA Quadro GP100 datasheet: Max Power Consumption 235 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "Quadro GV100",
@@ -932,6 +1014,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro GV100"],
         source: "NVIDIA Quadro GV100 datasheet",
+        board_power_w: 250.0,
+        power_source: "NVIDIA Quadro GV100 datasheet: Max Power Consumption 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "Quadro RTX 4000",
@@ -954,6 +1038,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro RTX 4000"],
         source: "NVIDIA Quadro RTX 4000 datasheet; NVIDIA Turing architecture whitepaper (Quadro RTX 6000 column)",
+        board_power_w: 160.0,
+        power_source: "NVIDIA Quadro RTX 4000 datasheet: Max Power Consumption 160 W (board incl. VirtualLink; TGP 125 W) (TechPowerUp DB agrees)",
     },
     Device {
         name: "Quadro RTX 5000",
@@ -976,6 +1062,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro RTX 5000"],
         source: "NVIDIA Quadro RTX 5000 datasheet (704120-r4); NVIDIA Turing architecture whitepaper (Quadro RTX 6000 column)",
+        board_power_w: 265.0,
+        power_source: "NVIDIA Quadro RTX 5000 datasheet: Total board power 265 W, Total graphics power 230 W [checked: datasheet copy, everychina listing; TPU DB gives 230 TGP]",
     },
     Device {
         name: "Quadro RTX 6000",
@@ -998,6 +1086,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro RTX 6000"],
         source: "NVIDIA Quadro RTX 6000 datasheet; NVIDIA Turing architecture whitepaper (Quadro RTX 6000 column)",
+        board_power_w: 295.0,
+        power_source: "NVIDIA Quadro RTX 6000 datasheet: Total board power 295 W (TGP 260 W) [chip.pl: max TDP 295 W; TPU DB gives 260 TGP]",
     },
     Device {
         name: "Quadro RTX 8000",
@@ -1020,6 +1110,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["Quadro RTX 8000"],
         source: "NVIDIA Quadro RTX 8000 datasheet; NVIDIA Turing architecture whitepaper (Quadro RTX 6000 column)",
+        board_power_w: 295.0,
+        power_source: "NVIDIA Quadro RTX 8000 datasheet: Total board power 295 W (TGP 260 W) [TPU DB gives 260 TGP]",
     },
     Device {
         name: "RTX A2000",
@@ -1042,6 +1134,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A2000"],
         source: "NVIDIA RTX A2000 datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 63.9 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        board_power_w: 70.0,
+        power_source: "NVIDIA RTX A2000 datasheet: Max Power Consumption 70 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX A2000 12GB",
@@ -1064,6 +1158,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A2000 12GB"],
         source: "NVIDIA RTX A2000 12GB datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 63.9 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        board_power_w: 70.0,
+        power_source: "NVIDIA RTX A2000 12GB datasheet: Max Power Consumption 70 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX A4000",
@@ -1086,6 +1182,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A4000"],
         source: "NVIDIA RTX A4000 datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 153.4 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        board_power_w: 140.0,
+        power_source: "NVIDIA RTX A4000 datasheet: Max Power Consumption 140 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX A4500",
@@ -1108,6 +1206,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A4500"],
         source: "NVIDIA RTX A4500 datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 189.2 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        board_power_w: 200.0,
+        power_source: "NVIDIA RTX A4500 datasheet: Max Power Consumption 200 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX A5000",
@@ -1130,6 +1230,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A5000"],
         source: "NVIDIA RTX A5000 datasheet; NVIDIA Ampere GA102 whitepaper; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 222.2 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        board_power_w: 230.0,
+        power_source: "NVIDIA RTX A5000 datasheet: Max Power Consumption 230 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX A5500",
@@ -1152,6 +1254,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A5500"],
         source: "NVIDIA RTX A5500 datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 272.8 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ",
+        board_power_w: 230.0,
+        power_source: "NVIDIA RTX A5500 datasheet: Max Power Consumption 230 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX A6000",
@@ -1174,6 +1278,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX A6000"],
         source: "NVIDIA RTX A6000 datasheet; NVIDIA Ampere GA102 whitepaper (RTX A6000: FP16 w/ FP32 acc 154.8/309.7); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 309.7 TFLOPS is sparse FP16: halved; TF32 = FP16/2 (derived). ; measured: torch.matmul FP16 with FP32 accumulation 120.5 TFLOP/s (0.778), FP32 23.9 TFLOP/s (0.618) (zzc0721/torch-performance-test-data@9d82827 database.md line 58)",
+        board_power_w: 300.0,
+        power_source: "NVIDIA RTX A6000 datasheet: Max Power Consumption 300 W [checked: datasheet table in servethehome.com article] (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 2000 Ada Generation",
@@ -1196,6 +1302,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX 2000 Ada Generation"],
         source: "NVIDIA RTX 2000 Ada Generation datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 191.9 TFLOPS is FP8 sparse: FP16/BF16 dense = /4, TF32 = FP16/2 (derived; pro Ada has full-rate FP32 accumulate). RTX 2000E variant reports 'NVIDIA RTX 2000E Ada Generation'",
+        board_power_w: 70.0,
+        power_source: "NVIDIA RTX 2000 Ada datasheet: Max Power Consumption 70 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 4000 SFF Ada Generation",
@@ -1218,6 +1326,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX 4000 SFF Ada Generation"],
         source: "NVIDIA RTX 4000 SFF Ada Generation datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 306.8 TFLOPS is FP8 sparse: FP16/BF16 dense = /4, TF32 = FP16/2 (derived; pro Ada has full-rate FP32 accumulate). ",
+        board_power_w: 70.0,
+        power_source: "NVIDIA RTX 4000 SFF Ada datasheet: Max Power Consumption 70 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 4000 Ada Generation",
@@ -1240,6 +1350,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX 4000 Ada Generation"],
         source: "NVIDIA RTX 4000 Ada Generation datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 327.6 TFLOPS is FP8 sparse: FP16/BF16 dense = /4, TF32 = FP16/2 (derived; pro Ada has full-rate FP32 accumulate). unconfirmed tensor figure: 327.6 recalled from datasheet, not re-verified; at 2175 M",
+        board_power_w: 130.0,
+        power_source: "NVIDIA RTX 4000 Ada datasheet: Max Power Consumption 130 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 4500 Ada Generation",
@@ -1262,6 +1374,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX 4500 Ada Generation"],
         source: "NVIDIA RTX 4500 Ada Generation datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 634.0 TFLOPS is FP8 sparse: FP16/BF16 dense = /4, TF32 = FP16/2 (derived; pro Ada has full-rate FP32 accumulate). ",
+        board_power_w: 210.0,
+        power_source: "NVIDIA RTX 4500 Ada datasheet: Max Power Consumption 210 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 5000 Ada Generation",
@@ -1284,6 +1398,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX 5000 Ada Generation"],
         source: "NVIDIA RTX 5000 Ada Generation datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 1044.4 TFLOPS is FP8 sparse: FP16/BF16 dense = /4, TF32 = FP16/2 (derived; pro Ada has full-rate FP32 accumulate). ",
+        board_power_w: 250.0,
+        power_source: "NVIDIA RTX 5000 Ada datasheet: Max Power Consumption 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 6000 Ada Generation",
@@ -1306,6 +1422,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX 6000 Ada Generation"],
         source: "NVIDIA RTX 6000 Ada Generation datasheet; NVIDIA Ada Lovelace architecture whitepaper; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet 'Tensor performance' 1457.0 TFLOPS is FP8 sparse: FP16/BF16 dense = /4, TF32 = FP16/2 (derived; pro Ada has full-rate FP32 accumulate). ",
+        board_power_w: 300.0,
+        power_source: "NVIDIA RTX 6000 Ada datasheet: Max Power Consumption 300 W; nvidia-smi on RTX 6000 Ada: Max Power Limit 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 6000 Blackwell Workstation Edition",
@@ -1328,6 +1446,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 6000 Blackwell Workstation Edition"],
         source: "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet; NVIDIA RTX Blackwell GPU architecture whitepaper; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: datasheet gives FP32 125 TFLOPS and 4000 AI TOPS (FP4 sparse); FP16/BF16 dense = 4000/8 ~ 752 TC x 2617 MHz = 503.8 (derived, assumes full-rate FP32 accumulate on RTX PRO); TF32 = /2",
+        board_power_w: 600.0,
+        power_source: "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet: Max Power Consumption 600 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 6000 Blackwell Max-Q Workstation Edition",
@@ -1350,6 +1470,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition"],
         source: "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition datasheet; measured: cuBLAS at 8192^3: FP16 with FP32 accumulation 225.75, FP32 54.16 TFLOP/s (waynehacking8/blackwell-tensorcore-kernels@c289bde results/bench.csv:73-75); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: FP32 110 TFLOPS / ~3511 AI TOPS; tensor dense derived from 2288 MHz boost (752 TC); unconfirmed boost",
+        board_power_w: 300.0,
+        power_source: "NVIDIA RTX PRO 6000 Blackwell Max-Q datasheet: Max Power Consumption 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 6000 Blackwell Server Edition",
@@ -1372,6 +1494,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 6000 Blackwell Server Edition"],
         source: "NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet / product page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: product page: FP4 4 PF, FP8 2 PF, FP16/BF16 1 PF (sparse), TF32 234 TFLOPS (dense), 1597 GB/s, configurable 400-600 W. FP32 117 = TF32/2 and BF16 dense ~468 derived (2x TF32); boost ~2430 MHz derived; unconfirmed",
+        board_power_w: 600.0,
+        power_source: "NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet: Max Power Consumption 400-600 W configurable (max given) (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 5000 Blackwell",
@@ -1394,6 +1518,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 5000 Blackwell"],
         source: "NVIDIA RTX PRO 5000 Blackwell datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: 2142 AI TOPS (FP4 sparse) and 2377 MHz boost are consistent (440 TC); FP32/FP16 derived from them",
+        board_power_w: 300.0,
+        power_source: "NVIDIA RTX PRO 5000 Blackwell datasheet: Max Power Consumption 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 5000 72GB Blackwell",
@@ -1416,6 +1542,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 5000 72GB Blackwell"],
         source: "NVIDIA RTX PRO 5000 Blackwell datasheet (72GB variant); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: same GB202 config as 48 GB card; figures derived as for RTX PRO 5000",
+        board_power_w: 300.0,
+        power_source: "NVIDIA RTX PRO 5000 Blackwell datasheet (72GB): Max Power Consumption 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 4500 Blackwell",
@@ -1438,6 +1566,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 4500 Blackwell"],
         source: "NVIDIA RTX PRO 4500 Blackwell datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: GB203, 10496 cores; 2617 MHz boost from third-party DBs; FP16 dense derived (328 TC); datasheet AI TOPS (~1687?) not verified",
+        board_power_w: 200.0,
+        power_source: "NVIDIA RTX PRO 4500 Blackwell datasheet: Max Power Consumption 200 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX PRO 4000 Blackwell",
@@ -1460,6 +1590,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA RTX PRO 4000 Blackwell"],
         source: "NVIDIA RTX PRO 4000 Blackwell datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: unconfirmed: GB203, 8960 cores; 2617 MHz boost from third-party DBs (HF hardware page lists 36.8 TFLOPS, i.e. ~2.06 GHz); FP16 dense derived (280 TC). SFF variant reports 'NVIDIA RTX PRO 4000 Blackwell SFF Edition' (70 W)",
+        board_power_w: 140.0,
+        power_source: "NVIDIA RTX PRO 4000 Blackwell datasheet: Max Power Consumption 140 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1050 Ti",
@@ -1482,6 +1614,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1050 Ti", "GeForce GTX 1050 Ti"],
         source: "NVIDIA GeForce GTX 10-series product spec pages (nvidia.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: Pascal GP10x: no fast FP16 (1/64 rate) and no tensor cores; fp16 column = FP32 rate (training runs at FP32 speed). FP32 = 768 cores x2 x1392 MHz; specs from memory of spec page: unconfirmed",
+        board_power_w: 75.0,
+        power_source: "NVIDIA GeForce GTX 10-series spec page: Graphics Card Power 75 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1060 6GB",
@@ -1504,6 +1638,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1060 6GB", "GeForce GTX 1060 6GB"],
         source: "NVIDIA GeForce GTX 10-series product spec pages (nvidia.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: Pascal GP10x: no fast FP16 (1/64 rate) and no tensor cores; fp16 column = FP32 rate (training runs at FP32 speed). device string confirmed in GitHub code; clock/bw/TDP unconfirmed",
+        board_power_w: 120.0,
+        power_source: "NVIDIA GeForce GTX 10-series spec page: Graphics Card Power 120 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1070",
@@ -1526,6 +1662,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1070", "GeForce GTX 1070"],
         source: "NVIDIA GeForce GTX 10-series product spec pages (nvidia.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: Pascal GP10x: no fast FP16 (1/64 rate) and no tensor cores; fp16 column = FP32 rate (training runs at FP32 speed). unconfirmed (best-known spec)",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce GTX 10-series spec page: Graphics Card Power 150 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1070 Ti",
@@ -1548,6 +1686,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1070 Ti", "GeForce GTX 1070 Ti"],
         source: "NVIDIA GeForce GTX 10-series product spec pages (nvidia.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: Pascal GP10x: no fast FP16 (1/64 rate) and no tensor cores; fp16 column = FP32 rate (training runs at FP32 speed). unconfirmed (best-known spec)",
+        board_power_w: 180.0,
+        power_source: "NVIDIA GeForce GTX 10-series spec page: Graphics Card Power 180 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1080",
@@ -1570,6 +1710,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1080", "GeForce GTX 1080"],
         source: "NVIDIA GeForce GTX 10-series product spec pages (nvidia.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: Pascal GP10x: no fast FP16 (1/64 rate) and no tensor cores; fp16 column = FP32 rate (training runs at FP32 speed). unconfirmed (best-known spec)",
+        board_power_w: 180.0,
+        power_source: "NVIDIA GeForce GTX 10-series spec page: Graphics Card Power 180 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1080 Ti",
@@ -1592,6 +1734,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1080 Ti", "GeForce GTX 1080 Ti"],
         source: "NVIDIA Turing Architecture whitepaper Table 1 (GTX 1080 Ti column); GTX 1080 Ti spec page; measured: FP32 GEMM 12.12 TFLOP/s, above the rated boost clock (DeepBench 1080Ti)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA GeForce GTX 10-series spec page: Graphics Card Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "NVIDIA TITAN X (Pascal)",
@@ -1614,6 +1758,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA TITAN X (Pascal)", "TITAN X (Pascal)"],
         source: "NVIDIA TITAN X (Pascal) product page (nvidia.com)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA TITAN X (Pascal) product page: Graphics Card Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "NVIDIA TITAN Xp",
@@ -1636,6 +1782,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA TITAN Xp", "TITAN Xp"],
         source: "NVIDIA TITAN Xp product page (nvidia.com); measured: STREAM 436.5 GB/s (BabelStream, UoB-HPC/BabelStream@57637d5 results/v3.3/titanxp/cuda.txt:14); FP32 GEMM 11.36 TFLOP/s (DeepBench TitanXp); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: Pascal GP10x: no fast FP16 (1/64 rate) and no tensor cores; fp16 column = FP32 rate (training runs at FP32 speed). NVIDIA markets 12.1 TFLOPS; unconfirmed this session",
+        board_power_w: 250.0,
+        power_source: "NVIDIA TITAN Xp product page: Graphics Card Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "NVIDIA TITAN V",
@@ -1658,6 +1806,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA TITAN V", "TITAN V"],
         source: "NVIDIA TITAN V product page (nvidia.com): 110 deep-learning TFLOPS; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: tensor FP16 w/ FP32 acc full rate; spec page says 110 TFLOPS (640 TC x128 FLOP x1455 MHz would be 119.2); unconfirmed this session",
+        board_power_w: 250.0,
+        power_source: "NVIDIA TITAN V product page: Graphics Card Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "NVIDIA TITAN RTX",
@@ -1680,6 +1830,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA TITAN RTX", "TITAN RTX"],
         source: "NVIDIA TITAN RTX product page (130 Tensor TFLOPS); Turing whitepaper Quadro RTX 6000 column (same TU102 config: 130.5 FP16 w/ FP32 acc); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: full-rate FP32 accumulate (not GeForce-halved); 130.5 confirmed for identical Quadro RTX 6000 config in whitepaper; TITAN RTX 280 W unconfirmed",
+        board_power_w: 280.0,
+        power_source: "NVIDIA TITAN RTX product page: Graphics Card Power 280 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1660",
@@ -1702,6 +1854,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1660", "GeForce GTX 1660"],
         source: "NVIDIA GeForce GTX 1660 spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: no tensor cores: fp16 column = packed FP16 (2x FP32, FP16 accumulate); FP32-accumulate GEMM runs ~FP32 rate. unconfirmed (best-known spec)",
+        board_power_w: 120.0,
+        power_source: "NVIDIA GeForce GTX 1660 spec page: Graphics Card Power 120 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1660 Ti",
@@ -1724,6 +1878,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1660 Ti", "GeForce GTX 1660 Ti"],
         source: "NVIDIA GeForce GTX 1660 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: no tensor cores: fp16 column = packed FP16 (2x FP32, FP16 accumulate); FP32-accumulate GEMM runs ~FP32 rate. unconfirmed (best-known spec)",
+        board_power_w: 120.0,
+        power_source: "NVIDIA GeForce GTX 1660 Ti spec page: Graphics Card Power 120 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce GTX 1660 SUPER",
@@ -1746,6 +1902,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce GTX 1660 SUPER", "GeForce GTX 1660 SUPER"],
         source: "NVIDIA GeForce GTX 1660 SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: no tensor cores: fp16 column = packed FP16 (2x FP32, FP16 accumulate); FP32-accumulate GEMM runs ~FP32 rate. unconfirmed (best-known spec)",
+        board_power_w: 125.0,
+        power_source: "NVIDIA GeForce GTX 1660 SUPER spec page: Graphics Card Power 125 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2060",
@@ -1768,6 +1926,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2060", "GeForce RTX 2060"],
         source: "NVIDIA Turing GPU Architecture whitepaper (Appendix tables) / GeForce RTX 20 spec pages; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Turing: FP16 tensor w/ FP32 acc = half of FP16-acc rate (SMs x512 FLOP/clk x boost). derived from SMs x clock (not in whitepaper table); NVIDIA quotes 52 FP16-acc tensor TFLOPS; unconfirmed",
+        board_power_w: 160.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 160 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2060 SUPER",
@@ -1790,6 +1950,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2060 SUPER", "GeForce RTX 2060 SUPER"],
         source: "NVIDIA GeForce RTX 2060 SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Turing: FP16 tensor w/ FP32 acc = half of FP16-acc rate (SMs x512 FLOP/clk x boost). derived; unconfirmed",
+        board_power_w: 175.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 175 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2070",
@@ -1812,6 +1974,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2070", "GeForce RTX 2070"],
         source: "NVIDIA Turing GPU Architecture whitepaper (Appendix tables) / GeForce RTX 20 spec pages",
+        board_power_w: 175.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 175 W reference (Founders Edition 185 W) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2070 SUPER",
@@ -1834,6 +1998,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2070 SUPER", "GeForce RTX 2070 SUPER"],
         source: "NVIDIA GeForce RTX 2070 SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Turing: FP16 tensor w/ FP32 acc = half of FP16-acc rate (SMs x512 FLOP/clk x boost). derived; unconfirmed",
+        board_power_w: 215.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 215 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2080",
@@ -1856,6 +2022,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2080", "GeForce RTX 2080"],
         source: "NVIDIA Turing GPU Architecture whitepaper (Appendix tables) / GeForce RTX 20 spec pages",
+        board_power_w: 215.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 215 W reference (Founders Edition 225 W) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2080 SUPER",
@@ -1878,6 +2046,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2080 SUPER", "GeForce RTX 2080 SUPER"],
         source: "NVIDIA GeForce RTX 2080 SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Turing: FP16 tensor w/ FP32 acc = half of FP16-acc rate (SMs x512 FLOP/clk x boost). derived; 15.5 Gbps memory; unconfirmed",
+        board_power_w: 250.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2080 Ti",
@@ -1900,6 +2070,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 2080 Ti", "GeForce RTX 2080 Ti"],
         source: "NVIDIA Turing Architecture whitepaper Table 1 (RTX 2080 Ti column)",
+        board_power_w: 250.0,
+        power_source: "NVIDIA GeForce RTX 20-series spec page: Graphics Card Power 250 W reference (Founders Edition 260 W) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3050",
@@ -1922,6 +2094,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3050", "GeForce RTX 3050"],
         source: "NVIDIA GeForce RTX 3050 spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. 8 GB desktop model; derived; unconfirmed",
+        board_power_w: 130.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 130 W (8 GB desktop) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3060",
@@ -1944,6 +2118,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3060", "GeForce RTX 3060"],
         source: "NVIDIA GeForce RTX 3060 spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. 12 GB model (ComputerBase table shows FE 3584 cores 1780 MHz, 15 Gbps); derived; unconfirmed",
+        board_power_w: 170.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 170 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3060 Ti",
@@ -1966,6 +2142,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3060 Ti", "GeForce RTX 3060 Ti"],
         source: "NVIDIA GeForce RTX 3060 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 200.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 200 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3070",
@@ -1988,6 +2166,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3070", "GeForce RTX 3070"],
         source: "NVIDIA Ampere GA102 GPU Architecture whitepaper / GeForce RTX 30 spec pages (appendix RTX 3070/GA104); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. 5888 cores/220 W also in third-party dataset; tensor derived",
+        board_power_w: 220.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 220 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3070 Ti",
@@ -2010,6 +2190,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3070 Ti", "GeForce RTX 3070 Ti"],
         source: "NVIDIA GeForce RTX 3070 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 290.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 290 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3080 (10 GB)",
@@ -2032,6 +2214,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3080", "GeForce RTX 3080"],
         source: "NVIDIA Ampere GA102 GPU Architecture whitepaper / GeForce RTX 30 spec pages",
+        board_power_w: 320.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 320 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3080 (12 GB)",
@@ -2054,6 +2238,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3080", "GeForce RTX 3080"],
         source: "NVIDIA GeForce RTX 3080 family spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. 8960 cores; derived; unconfirmed; reports same name as 10 GB card (distinguish by memory)",
+        board_power_w: 350.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 350 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3080 Ti",
@@ -2076,6 +2262,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3080 Ti", "GeForce RTX 3080 Ti"],
         source: "NVIDIA GeForce RTX 3080 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 350.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 350 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 3090",
@@ -2098,6 +2286,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3090", "GeForce RTX 3090"],
         source: "NVIDIA Ampere GA102 GPU Architecture whitepaper (RTX 3090 table); measured: torch.matmul FP16 with FP32 accumulation 75.5-75.9 TFLOP/s (1.062 of the rated 71, the card boosting above its rated clock), FP32 24.8 TFLOP/s (0.696), three cards (zzc0721/torch-performance-test-data@9d82827 database.md lines 16, 29, 54)",
+        board_power_w: 350.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 350 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 3090 Ti",
@@ -2120,6 +2310,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3090 Ti", "GeForce RTX 3090 Ti"],
         source: "NVIDIA GeForce RTX 3090 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 450.0,
+        power_source: "NVIDIA GeForce RTX 30-series spec page: Total Graphics Power 450 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4060",
@@ -2142,6 +2334,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4060"],
         source: "NVIDIA GeForce RTX 4060 spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 115.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 115 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4060 Ti",
@@ -2164,6 +2358,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4060 Ti"],
         source: "NVIDIA GeForce RTX 4060 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. 8 GB model (16 GB variant: same compute, 165 W); derived; unconfirmed",
+        board_power_w: 160.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 160 W (8 GB; 16 GB model 165 W) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4070",
@@ -2186,6 +2382,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4070"],
         source: "NVIDIA GeForce RTX 4070 spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 200.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 200 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4070 SUPER",
@@ -2208,6 +2406,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4070 SUPER"],
         source: "NVIDIA GeForce RTX 4070 SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 220.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 220 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4070 Ti",
@@ -2230,6 +2430,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4070 Ti"],
         source: "NVIDIA Ada GPU Architecture whitepaper v2.1 / GeForce RTX 40 spec pages (v1 'RTX 4080 12GB' AD104 column = same config); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. 7680 cores/285 W/40.09 FP32 also in third-party dataset; tensor derived",
+        board_power_w: 285.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 285 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4070 Ti SUPER",
@@ -2252,6 +2454,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4070 Ti SUPER"],
         source: "NVIDIA GeForce RTX 4070 Ti SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 285.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 285 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4080",
@@ -2274,6 +2478,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4080"],
         source: "NVIDIA Ada GPU Architecture whitepaper v2.1 / GeForce RTX 40 spec pages (Appendix, RTX 4080 16GB)",
+        board_power_w: 320.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 320 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4080 SUPER",
@@ -2296,6 +2502,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4080 SUPER"],
         source: "NVIDIA GeForce RTX 4080 SUPER spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 320.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 320 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "RTX 4090",
@@ -2318,6 +2526,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4090"],
         source: "NVIDIA Ada GPU Architecture whitepaper v2.1 Appendix A (RTX 4090); measured: torch.matmul FP16 with FP32 accumulation 165-171 TFLOP/s (median 1.016 of the rated 165.2), FP32 54.7 TFLOP/s (0.662), five cards (zzc0721/torch-performance-test-data@9d82827 database.md lines 21, 24, 33, 64, 89)",
+        board_power_w: 450.0,
+        power_source: "NVIDIA GeForce RTX 40-series spec page: Total Graphics Power 450 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4090 D",
@@ -2340,6 +2550,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4090 D"],
         source: "NVIDIA GeForce RTX 4090 D spec page (nvidia.cn); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. 14592 cores; derived; clock/TDP unconfirmed; device string confirmed on GitHub",
+        board_power_w: 425.0,
+        power_source: "NVIDIA GeForce RTX 4090 D spec page (nvidia.cn): Total Graphics Power 425 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 5060",
@@ -2362,6 +2574,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5060"],
         source: "NVIDIA GeForce RTX 5060 spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 145.0,
+        power_source: "NVIDIA GeForce RTX 50-series spec page: Total Graphics Power 145 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 5060 Ti",
@@ -2384,6 +2598,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5060 Ti"],
         source: "NVIDIA GeForce RTX 5060 Ti spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. 8/16 GB variants same compute; 36 SMs/2.57 GHz/23.7 FP32 seen",
+        board_power_w: 180.0,
+        power_source: "NVIDIA GeForce RTX 50-series spec page: Total Graphics Power 180 W (8 and 16 GB) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 5070",
@@ -2406,6 +2622,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5070"],
         source: "NVIDIA RTX Blackwell GPU Architecture whitepaper / GeForce RTX 50 spec pages; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. derived; unconfirmed",
+        board_power_w: 250.0,
+        power_source: "NVIDIA GeForce RTX 50-series spec page: Total Graphics Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 5070 Ti",
@@ -2428,6 +2646,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5070 Ti"],
         source: "NVIDIA RTX Blackwell GPU Architecture whitepaper / GeForce RTX 50 spec pages; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. 8960 cores/300 W consistent with press; tensor derived; uncon",
+        board_power_w: 300.0,
+        power_source: "NVIDIA GeForce RTX 50-series spec page: Total Graphics Power 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 5080",
@@ -2450,6 +2670,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5080"],
         source: "NVIDIA RTX Blackwell GPU Architecture whitepaper / GeForce RTX 50 spec pages; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. 84 SMs/960 GB/s/360 W confirmed (notebookcheck citing NVIDIA)",
+        board_power_w: 360.0,
+        power_source: "NVIDIA GeForce RTX 50-series spec page: Total Graphics Power 360 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 5090",
@@ -2472,6 +2694,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5090"],
         source: "NVIDIA RTX Blackwell GPU Architecture whitepaper (GB202 / RTX 5090 table); RTX 5090 spec page",
+        board_power_w: 575.0,
+        power_source: "NVIDIA GeForce RTX 50-series spec page: Total Graphics Power 575 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 2070 Max-Q",
@@ -2497,6 +2721,8 @@ pub static DEVICES: [Device; 146] = [
             "GeForce RTX 2070 with Max-Q Design",
         ],
         source: "NVIDIA GeForce RTX 20 Series laptop spec page",
+        board_power_w: 90.0,
+        power_source: "unconfirmed: 80-90 W Max-Q range from press/OEM tables (NVIDIA 20-series laptop page gave no TGP); upper end given; TPU DB 90",
     },
     Device {
         name: "GeForce RTX 2080 Max-Q",
@@ -2522,6 +2748,8 @@ pub static DEVICES: [Device; 146] = [
             "GeForce RTX 2080 with Max-Q Design",
         ],
         source: "NVIDIA GeForce RTX 20 Series laptop spec page",
+        board_power_w: 90.0,
+        power_source: "unconfirmed: 80-90 W Max-Q range from press/OEM tables (NVIDIA 20-series laptop page gave no TGP); upper end given; TPU DB 80",
     },
     Device {
         name: "GeForce RTX 3060 Laptop GPU",
@@ -2544,6 +2772,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3060 Laptop GPU", "GeForce RTX 3060 Laptop GPU"],
         source: "NVIDIA GeForce RTX 30 Series laptop spec page",
+        board_power_w: 115.0,
+        power_source: "NVIDIA GeForce RTX 30-series laptop spec page: Laptop GPU power range 60-115 W (upper end) (TechPowerUp DB 80 W)",
     },
     Device {
         name: "GeForce RTX 3070 Laptop GPU",
@@ -2566,6 +2796,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3070 Laptop GPU", "GeForce RTX 3070 Laptop GPU"],
         source: "NVIDIA GeForce RTX 30 Series laptop spec page",
+        board_power_w: 125.0,
+        power_source: "NVIDIA GeForce RTX 30-series laptop spec page: Laptop GPU power range 80-125 W (upper end) (TechPowerUp DB 115 W)",
     },
     Device {
         name: "GeForce RTX 3080 Laptop GPU",
@@ -2588,6 +2820,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 3080 Laptop GPU", "GeForce RTX 3080 Laptop GPU"],
         source: "NVIDIA GeForce RTX 30 Series laptop spec page",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce RTX 30-series laptop spec page: Laptop GPU power range 80-150+ W (upper end; + Dynamic Boost) (TechPowerUp DB 115 W)",
     },
     Device {
         name: "GeForce RTX 3080 Ti Laptop GPU",
@@ -2613,6 +2847,8 @@ pub static DEVICES: [Device; 146] = [
             "GeForce RTX 3080 Ti Laptop GPU",
         ],
         source: "NVIDIA GeForce RTX 30 Series laptop spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ampere: FP16/BF16 tensor w/ FP32 acc = SMs x512 FLOP/clk x boost (half of FP16-acc); TF32 = SMs x256 x boost. laptop: clock = max boost at max TGP; boost 1125-1590 MHz, TGP 80-150+ W; 512 GB/s (16 Gbps) unconfirmed",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce RTX 30-series laptop spec page: Laptop GPU power range 80-150+ W (upper end; + Dynamic Boost) (TechPowerUp DB 115 W)",
     },
     Device {
         name: "GeForce RTX 4060 Laptop GPU",
@@ -2635,6 +2871,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4060 Laptop GPU"],
         source: "NVIDIA GeForce RTX 40 Series laptop spec page",
+        board_power_w: 115.0,
+        power_source: "NVIDIA GeForce RTX 40-series laptop spec page: Total Graphics Power 35-115 W (upper end; excl. Dynamic Boost) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4070 Laptop GPU",
@@ -2657,6 +2895,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4070 Laptop GPU"],
         source: "NVIDIA GeForce RTX 40 Series laptop spec page",
+        board_power_w: 115.0,
+        power_source: "NVIDIA GeForce RTX 40-series laptop spec page: Total Graphics Power 35-115 W (upper end; excl. Dynamic Boost) (TechPowerUp DB agrees)",
     },
     Device {
         name: "GeForce RTX 4080 Laptop GPU",
@@ -2679,6 +2919,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4080 Laptop GPU"],
         source: "NVIDIA GeForce RTX 40 Series laptop spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. laptop: clock = max boost at max TGP; boost 1350-2280 MHz, TGP 60-150 W; 432 GB/s (18 Gbps) unconfirmed",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce RTX 40-series laptop spec page: Total Graphics Power 60-150 W (upper end; excl. Dynamic Boost) (TechPowerUp DB 110 W)",
     },
     Device {
         name: "GeForce RTX 4090 Laptop GPU",
@@ -2701,6 +2943,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 4090 Laptop GPU"],
         source: "NVIDIA GeForce RTX 40 Series laptop spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Ada: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc); TF32 = SMs x256 x boost. laptop: clock = max boost at max TGP; boost 1455-2040 MHz, TGP 80-150 W (+25 W Dynamic Boost); 576 GB/s (18 Gbps) unconfirm",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce RTX 40-series laptop spec page: Total Graphics Power 80-150 W (upper end; excl. Dynamic Boost) (TechPowerUp DB 120 W)",
     },
     Device {
         name: "GeForce RTX 5070 Ti Laptop GPU",
@@ -2723,6 +2967,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5070 Ti Laptop GPU"],
         source: "NVIDIA GeForce RTX 50 Series laptop spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. laptop: clock = max boost at max TGP; 5888 cores, 12 GB 192-b",
+        board_power_w: 115.0,
+        power_source: "NVIDIA GeForce RTX 50-series laptop spec page: Total Graphics Power 60-115 W (upper end) [checked: press copies of NVIDIA table, neowin/comptoir-hardware] (TechPowerUp DB 60 W)",
     },
     Device {
         name: "GeForce RTX 5080 Laptop GPU",
@@ -2745,6 +2991,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5080 Laptop GPU"],
         source: "NVIDIA GeForce RTX 50 Series laptop spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GeForce Blackwell: FP16/BF16 tensor w/ FP32 acc = SMs x512 x boost (half of FP16-acc; measured ~half on RTX 5060 Ti in public benchmark repo); TF32 = SMs x256 x boost. laptop: clock = max boost at max TGP; 7680 cores, 16 GB 256-b",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce RTX 50-series laptop spec page: Total Graphics Power 80-150 W (upper end) [checked: press copies of NVIDIA table] (TechPowerUp DB 80 W)",
     },
     Device {
         name: "GeForce RTX 5090 Laptop GPU",
@@ -2767,6 +3015,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["NVIDIA GeForce RTX 5090 Laptop GPU"],
         source: "NVIDIA GeForce RTX 50 Series laptop spec page",
+        board_power_w: 150.0,
+        power_source: "NVIDIA GeForce RTX 50-series laptop spec page: Total Graphics Power 95-150 W (upper end) [checked: press copies of NVIDIA table] (TechPowerUp DB 95 W)",
     },
     Device {
         name: "AMD Instinct MI50",
@@ -2789,6 +3039,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI60 / MI50", "AMD Radeon Instinct MI50"],
         source: "AMD Radeon Instinct MI50 datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GCN5/Vega20: no matrix cores; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. 32 GB variant also sold; libdrm marketing name 'AMD Instinct MI60 / MI50' (pci 66A1 rev 02) confirmed; older ROCm may print 'Vega 20' or",
+        board_power_w: 300.0,
+        power_source: "AMD Radeon Instinct MI50 datasheet: TBP 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI60",
@@ -2811,6 +3063,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI60 / MI50", "AMD Radeon Instinct MI60"],
         source: "AMD Radeon Instinct MI60 datasheet; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GCN5/Vega20: no matrix cores; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. numbers unconfirmed this session",
+        board_power_w: 300.0,
+        power_source: "AMD Radeon Instinct MI60 datasheet: TBP 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI100",
@@ -2833,6 +3087,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI100"],
         source: "AMD Instinct MI100 datasheet / amd.com spec page; measured: STREAM 1034 GB/s (gpu-stream, te42kyfo/gpu-benches@1c36d50 gpu-stream/mi100.txt:14); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: fp32 = vector (matrix FP32 46.1); BF16 matrix half of FP16 on CDNA1; no TF32; device string confirmed (libdrm 738C); numbers unconfirmed this session",
+        board_power_w: 300.0,
+        power_source: "AMD Instinct MI100 datasheet / amd.com: TBP 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI210",
@@ -2855,6 +3111,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI210"],
         source: "AMD Instinct MI210 datasheet / amd.com spec page; measured: STREAM 1305 GB/s (gpu-stream, te42kyfo/gpu-benches@1c36d50 gpu-stream/mi210.txt:23); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: CDNA2: no TF32; fp32 = vector (packed FP32 matrix is 2x). FP32 matrix 45.3; device string confirmed (libdrm 740F); numbers unconfirmed this session",
+        board_power_w: 300.0,
+        power_source: "AMD Instinct MI210 amd.com spec: TBP 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI250",
@@ -2877,6 +3135,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI250X / MI250"],
         source: "AMD Instinct MI250 spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: CDNA2: no TF32; fp32 = vector (packed FP32 matrix is 2x). confirmed: 208 CUs, 45.3 vector / 90.5 matrix FP32, 362.1 FP16/BF16, 128 GB, 3.2 TB/s; board power 500 W typical / 560 W peak per AMD (sources disagree: unconfirmed); one ",
+        board_power_w: 560.0,
+        power_source: "AMD Instinct MI250 amd.com spec: TBP 500 W, 560 W peak (liquid-cooled OAM) - peak given; press reports 560 W; TPU DB 500",
     },
     Device {
         name: "AMD Instinct MI250X",
@@ -2899,6 +3159,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI250X", "AMD Instinct MI250X / MI250"],
         source: "AMD Instinct MI250X spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: CDNA2: no TF32; fp32 = vector (packed FP32 matrix is 2x). confirmed: 220 CUs, 47.9 vector / 95.7 matrix FP32, 383 FP16/BF16, 128 GB, 3.2 TB/s; 500 W typical / 560 W peak (unconfirmed which AMD lists as TBP); 2 GCDs per OAM (each ",
+        board_power_w: 560.0,
+        power_source: "AMD Instinct MI250X amd.com spec: TBP 500 W, 560 W peak (liquid-cooled OAM) - peak given [meterpreter.org/zexron quote 560 W; TPU DB 500]",
     },
     Device {
         name: "AMD Instinct MI300A",
@@ -2921,6 +3183,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI300A"],
         source: "AMD Instinct MI300A data sheet / amd.com spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: APU; 128 GB HBM3 unified with CPU; confirmed: 228 CUs, 2100 MHz, 122.6 FP32, 980.6 FP16/BF16; TF32 490.3 and 550 W (760 W peak, liquid) unconfirmed this session",
+        board_power_w: 760.0,
+        power_source: "unconfirmed: AMD MI300A spec recalled as TBP 550 W air / 760 W peak liquid (max given); not re-read; TPU DB 750",
     },
     Device {
         name: "MI300X",
@@ -2943,6 +3207,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI300X", "AMD Instinct MI300X VF"],
         source: "AMD Instinct MI300X data sheet / amd.com spec page; measured: STREAM 3948.1 GB/s (BabelStream Triad, ROCm/system-acceptance-docs@b754ce7 docs/mi300x/performance-bench.rst:681); BF16 matmul 0.514 of peak (ml-engineering README.md:361, TunableOp), applied to every precision",
+        board_power_w: 750.0,
+        power_source: "AMD Instinct MI300X data sheet: Peak board power 750 W [press quoting AMD footnote: meterpreter.org, inkl] (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI325X",
@@ -2965,6 +3231,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI325X"],
         source: "AMD Instinct MI325X data sheet / amd.com spec page; measured: BF16 matmul 0.604 of peak (ml-engineering README.md:360); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: confirmed: 256 GB HBM3E, 6 TB/s, same compute as MI300X; 1000 W unconfirmed this session",
+        board_power_w: 1000.0,
+        power_source: "AMD Instinct MI325X data sheet: Peak board power 1000 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI350X",
@@ -2987,6 +3255,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI350X"],
         source: "AMD Instinct MI350X data sheet / amd.com spec page; some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: CDNA4: AMD spec lists no TF32 matrix rate (TF32 not natively supported; library emulation only) -> 0, unconfirmed; FP16/BF16 = 4096 FLOP/clk/CU x CUs x clock (AMD rounds to 2.3 / 2.5 PF). confirmed: 288 GB, 8 TB/s, 1000 W, 2.2 GH",
+        board_power_w: 1000.0,
+        power_source: "AMD Instinct MI350X data sheet: TBP 1000 W (air) [tomshardware ISC 2025 report] (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Instinct MI355X",
@@ -3009,6 +3279,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Instinct MI355X"],
         source: "AMD Instinct MI355X data sheet / amd.com spec page; measured: BF16 matmul 0.680 of peak (ml-engineering README.md:359); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: CDNA4: AMD spec lists no TF32 matrix rate (TF32 not natively supported; library emulation only) -> 0, unconfirmed; FP16/BF16 = 4096 FLOP/clk/CU x CUs x clock (AMD rounds to 2.3 / 2.5 PF). confirmed: 288 GB, 8 TB/s, 1400 W, 2.4 GH",
+        board_power_w: 1400.0,
+        power_source: "AMD Instinct MI355X data sheet: TBP 1400 W (liquid) [tomshardware ISC 2025 report] (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon VII",
@@ -3031,6 +3303,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon VII"],
         source: "AMD Radeon VII spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GCN5/Vega20: no matrix cores; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. clock = peak engine clock 1800 MHz (boost 1750 MHz); 13.8 FP32 = 60 CU x128 x1800; device string confirmed (libdrm 66AF rev C1); numbers",
+        board_power_w: 300.0,
+        power_source: "AMD Radeon VII spec page (amd.com): Typical Board Power 300 W [TPU DB 295]",
     },
     Device {
         name: "AMD Radeon Pro VII",
@@ -3053,6 +3327,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon Pro VII"],
         source: "AMD Radeon Pro VII spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: GCN5/Vega20: no matrix cores; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. device string confirmed (libdrm 66A1 rev 06); numbers unconfirmed this session",
+        board_power_w: 250.0,
+        power_source: "AMD Radeon Pro VII spec page: Total Board Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon RX 6800",
@@ -3075,6 +3351,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 6800"],
         source: "AMD Radeon RX 6800 spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA2: no matrix/WMMA units; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. device string confirmed (libdrm 73BF C3); numbers unconfirmed this session",
+        board_power_w: 250.0,
+        power_source: "AMD Radeon RX 6800 spec page: Typical Board Power 250 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon RX 6800 XT",
@@ -3097,6 +3375,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 6800 XT"],
         source: "AMD Radeon RX 6800 XT spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA2: no matrix/WMMA units; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. device string confirmed (libdrm 73BF C1); numbers unconfirmed this session",
+        board_power_w: 300.0,
+        power_source: "AMD Radeon RX 6800 XT spec page: Typical Board Power 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon RX 6900 XT",
@@ -3119,6 +3399,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 6900 XT"],
         source: "AMD Radeon RX 6900 XT spec page (amd.com); measured: STREAM 434 GB/s (gpu-stream, te42kyfo/gpu-benches@1c36d50 gpu-stream/RX6900XT.txt:3); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA2: no matrix/WMMA units; fp16 column = packed FP16 vector rate (2x FP32); no BF16 math. device string confirmed (libdrm 73BF C0 / 73AF C0); numbers unconfirmed this session",
+        board_power_w: 300.0,
+        power_source: "AMD Radeon RX 6900 XT spec page: Typical Board Power 300 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon RX 7900 XT",
@@ -3141,6 +3423,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 7900 XT", "Radeon RX 7900 XT"],
         source: "AMD Radeon RX 7900 XT spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA3: fp32 counts dual-issue; fp16/bf16 = WMMA rate (512 FLOP/clk/CU) = AMD 'Peak Half Precision' figure; FP32-accumulate WMMA assumed same rate (unconfirmed); no TF32. device string confirmed (libdrm 744C CC); numbers unconfirm",
+        board_power_w: 315.0,
+        power_source: "AMD Radeon RX 7900 XT spec page: Typical Board Power 315 W [TPU DB 300]",
     },
     Device {
         name: "AMD Radeon RX 7900 XTX",
@@ -3163,6 +3447,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 7900 XTX", "Radeon RX 7900 XTX"],
         source: "AMD Radeon RX 7900 XTX spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA3: fp32 counts dual-issue; fp16/bf16 = WMMA rate (512 FLOP/clk/CU) = AMD 'Peak Half Precision' figure; FP32-accumulate WMMA assumed same rate (unconfirmed); no TF32. confirmed: 6144 SP, 2500 MHz, 61.44 FP32, 122.88 FP16, 355 ",
+        board_power_w: 355.0,
+        power_source: "AMD Radeon RX 7900 XTX spec page: Typical Board Power 355 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon PRO W7900",
@@ -3185,6 +3471,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon PRO W7900", "AMD Radeon Pro W7900"],
         source: "AMD Radeon PRO W7900 spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA3: fp32 counts dual-issue; fp16/bf16 = WMMA rate (512 FLOP/clk/CU) = AMD 'Peak Half Precision' figure; FP32-accumulate WMMA assumed same rate (unconfirmed); no TF32. unconfirmed this session (best-known spec); exact casing of",
+        board_power_w: 295.0,
+        power_source: "AMD Radeon PRO W7900 spec page: Total Board Power 295 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon RX 9070",
@@ -3207,6 +3495,8 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 9070"],
         source: "AMD Radeon RX 9070 spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA4: fp32 counts dual-issue; fp16/bf16 = matrix (WMMA) dense rate = 1024 FLOP/clk/CU x boost (AMD 'Peak Half Precision Matrix'; sparse 2x); FP32-accumulate assumed same rate (unconfirmed); no TF32. confirmed: 56 CUs, 16 GB, 640",
+        board_power_w: 220.0,
+        power_source: "AMD Radeon RX 9070 spec page: Typical Board Power 220 W (TechPowerUp DB agrees)",
     },
     Device {
         name: "AMD Radeon RX 9070 XT",
@@ -3229,5 +3519,7 @@ pub static DEVICES: [Device; 146] = [
         },
         device_strings: &["AMD Radeon RX 9070 XT"],
         source: "AMD Radeon RX 9070 XT spec page (amd.com); some figures derived (SMs x per-SM rate x boost clock) or unconfirmed: RDNA4: fp32 counts dual-issue; fp16/bf16 = matrix (WMMA) dense rate = 1024 FLOP/clk/CU x boost (AMD 'Peak Half Precision Matrix'; sparse 2x); FP32-accumulate assumed same rate (unconfirmed); no TF32. confirmed: 64 CUs, 2970 MHz, ",
+        board_power_w: 304.0,
+        power_source: "AMD Radeon RX 9070 XT spec page: Typical Board Power 304 W (TechPowerUp DB agrees)",
     },
 ];
