@@ -121,10 +121,23 @@ fn sweep_lists_every_strategy_and_gpu_count() {
     assert!(lines[1].starts_with("data,1,1024,"));
     // a file read alone says what it holds: network, cluster, edition, practice, likely epoch, time to train
     assert!(lines[0].ends_with(
-        ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s"
+        ",network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s,epoch_kwh,train_kwh,train_co2_kg,train_usd"
     ));
+    // the energy, CO2 and money to train: an epoch's energy times the epochs, the grid's and the price's multiples
+    let all: Vec<&str> = lines[1].split(',').collect();
+    let (epoch_kwh, train_kwh, co2_kg, usd): (f64, f64, f64, f64) = (
+        all[all.len() - 4].parse().unwrap(),
+        all[all.len() - 3].parse().unwrap(),
+        all[all.len() - 2].parse().unwrap(),
+        all[all.len() - 1].parse().unwrap(),
+    );
+    assert!((train_kwh - 35.0 * epoch_kwh).abs() <= 1e-9 * train_kwh);
+    // DGX A100: the world's grid (483.18 g/kWh) and AWS p4de's A100 80 GB at $27.4471 for 8 GPU-hours
+    assert!((co2_kg - train_kwh * 0.48318).abs() <= 1e-9 * co2_kg);
+    let train_s: f64 = all[all.len() - 7].parse().unwrap();
+    assert!((usd - train_s / 3600.0 * 27.4471 / 8.0).abs() <= 1e-9 * usd, "{usd}");
     // AlexNet follows ResNet-50's reference runs: at 1,024 samples, the 35 epochs of the smallest batch measured
-    let cells: Vec<&str> = lines[1].split(',').collect();
+    let cells: Vec<&str> = all[..all.len() - 4].to_vec();
     let (total_s, epochs, train_s): (f64, f64, f64) = (
         cells[7].parse().unwrap(),
         cells[cells.len() - 5].parse().unwrap(),

@@ -122,6 +122,18 @@ pub struct ModelArgs {
     /// Samples in one epoch of the training set (default: the network's own dataset).
     #[arg(long)]
     pub dataset_samples: Option<u64>,
+    /// The grid the electricity comes from: a region (world, eu27, us, jp, de, fr, us-ca, ...; `paradl presets` lists them) or grams of CO2 per kWh. Default: the cluster's, else the world's average.
+    #[arg(long)]
+    pub grid: Option<String>,
+    /// What a GPU-hour costs: a cloud instance's list price (aws-p5.48xlarge, ...; `paradl presets` lists them), `owned` (the electricity), or dollars per GPU-hour. Default: the cheapest listed instance of the cluster's GPU, else owned.
+    #[arg(long)]
+    pub price: Option<String>,
+    /// An owned cluster's electricity, US dollars per kWh. Default: the US industrial average (EIA, 2023).
+    #[arg(long)]
+    pub usd_per_kwh: Option<f64>,
+    /// The facility's power usage effectiveness (1 to 5). Default: the cluster's, else 1.58 (Uptime Institute, 2023).
+    #[arg(long)]
+    pub pue: Option<f64>,
 }
 
 /// The scenario and batch every projection needs.
@@ -283,12 +295,21 @@ pub struct RankArgs {
     pub gpus: u64,
     /// Rank by GPU-hours, each strategy at its cheapest feasible GPU count
     /// up to the budget, instead of by time at exactly the budget.
-    #[arg(long, conflicts_with = "by_time_to_train")]
+    #[arg(long, group = "by")]
     pub by_cost: bool,
     /// Rank by time to train (epochs to converge at each strategy's global
     /// batch × its epoch time) instead of by time per epoch.
-    #[arg(long)]
+    #[arg(long, group = "by")]
     pub by_time_to_train: bool,
+    /// Rank by energy to train (facility included), at the budget.
+    #[arg(long, group = "by")]
+    pub by_energy: bool,
+    /// Rank by CO2 to train, at the budget.
+    #[arg(long, group = "by")]
+    pub by_co2: bool,
+    /// Rank by money to train (rented GPU-hours or owned electricity), at the budget.
+    #[arg(long, group = "by")]
+    pub by_money: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OneFormat::Table)]
     pub format: OneFormat,

@@ -6,6 +6,7 @@ use super::args::{Common, ExportArgs, ExportFormat, ModelArgs};
 use super::{CliError, json};
 use crate::oracle::formats::{self, lc, net, plat};
 use crate::oracle::model::convergence::Convergence;
+use crate::oracle::model::energy::{Costs, Grid, Price};
 use crate::oracle::model::errors::listed;
 use crate::oracle::{Batch, Cluster, InputError, Network, OracleError, RunSpec, Scenario, Strategy, presets};
 
@@ -37,6 +38,7 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
         Some(text) => Some(Convergence::parse(text).map_err(|e| oracle("--convergence".into(), e.into()))?),
         None => presets::usual_convergence(&args.model).map(|(c, _)| c),
     };
+    let costs = costs(args)?;
     let cluster = cluster(&args.cluster)?;
     if args.edition == crate::oracle::Edition::Realistic {
         warn_fallbacks(&args.cluster, &cluster);
@@ -63,9 +65,45 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
             bucket_mib: args.bucket_mib,
             memory_format: args.memory_format,
             convergence,
+            costs,
             ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.edition)
         },
     })
+}
+
+/// The run's costs from `--grid`, `--price`, `--usd-per-kwh` and `--pue`.
+///
+/// # Errors
+/// A [`CliError`] naming the flag whose value breaks its rule.
+fn costs(args: &ModelArgs) -> Result<Costs, CliError> {
+    fn flag(name: &'static str) -> impl Fn(crate::oracle::InputError) -> CliError {
+        move |e| oracle(name.into(), e.into())
+    }
+    let costs = Costs {
+        grid: args
+            .grid
+            .as_deref()
+            .map(Grid::parse)
+            .transpose()
+            .map_err(flag("--grid"))?,
+        price: args
+            .price
+            .as_deref()
+            .map(Price::parse)
+            .transpose()
+            .map_err(flag("--price"))?,
+        usd_per_kwh: args.usd_per_kwh,
+        pue: args.pue,
+    };
+    costs.check().map_err(|e| {
+        let name = if e.field.to_string().ends_with("pue") {
+            "--pue"
+        } else {
+            "--usd-per-kwh"
+        };
+        oracle(name.into(), e.into())
+    })?;
+    Ok(costs)
 }
 
 /// Loads what [`load_model`] does, the batch, the group and `--calibration`.

@@ -121,11 +121,16 @@ pub fn run(command: &Command) -> Result<String, CliError> {
             gpu_budget(a.gpus)?;
             let loaded = input::load(&a.common)?;
             let template = loaded.template.at(Strategy::Data, a.gpus);
-            let by = match (a.by_cost, a.by_time_to_train) {
-                (true, _) => RankBy::Cost,
-                (_, true) => RankBy::TimeToTrain,
-                _ => RankBy::Time,
-            };
+            let by = [
+                (a.by_cost, RankBy::Cost),
+                (a.by_time_to_train, RankBy::TimeToTrain),
+                (a.by_energy, RankBy::Energy),
+                (a.by_co2, RankBy::Carbon),
+                (a.by_money, RankBy::Money),
+            ]
+            .into_iter()
+            .find_map(|(on, by)| on.then_some(by))
+            .unwrap_or(RankBy::Time);
             let ranking = loaded.scenario.rank(&template, by);
             for skipped in &ranking.skipped {
                 note(&format!("note: {} skipped: {}", skipped.strategy, skipped.error));

@@ -37,6 +37,12 @@ pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFor
                 );
             }
             let _ = writeln!(text, "  to train: {}", p.training.sentence());
+            if let Some(e) = &p.energy {
+                let _ = writeln!(text, "  costs: {}", e.sentence());
+                for source in &e.facts.sources {
+                    let _ = writeln!(text, "    {source}");
+                }
+            }
             let _ = writeln!(
                 text,
                 "  training: {}, optimizer {}, ZeRO {}{}{}",
@@ -280,8 +286,21 @@ pub fn validation(report: &Report, format: ListFormat) -> Result<String, CliErro
 
 fn table(points: &[Projection]) -> String {
     let mut text = format!(
-        "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10} {:>7} {:>10}  {}\n",
-        "strategy", "gpus", "batch", "compute", "comm", "total", "GPU-hours", "memory", "epochs", "to train", "limits"
+        "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10} {:>7} {:>10} {:>10} {:>9} {:>9}  {}\n",
+        "strategy",
+        "gpus",
+        "batch",
+        "compute",
+        "comm",
+        "total",
+        "GPU-hours",
+        "memory",
+        "epochs",
+        "to train",
+        "energy",
+        "CO2e",
+        "cost",
+        "limits"
     );
     for p in points {
         let limits = if p.feasible {
@@ -291,7 +310,7 @@ fn table(points: &[Projection]) -> String {
         };
         let _ = writeln!(
             text,
-            "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10} {:>7} {:>10}  {}",
+            "{:<13} {:>6} {:>9} {:>11} {:>11} {:>11} {:>10} {:>10} {:>7} {:>10} {:>10} {:>9} {:>9}  {}",
             p.strategy.name(),
             p.gpus,
             p.mini_batch,
@@ -302,6 +321,9 @@ fn table(points: &[Projection]) -> String {
             units::bytes(p.memory_bytes),
             units::significant(p.training.epochs.epochs, 3),
             units::seconds(p.training.time_s),
+            p.energy.as_ref().map_or("-".into(), |e| units::energy_kwh(e.train_kwh)),
+            p.energy.as_ref().map_or("-".into(), |e| units::co2_kg(e.train_co2_kg)),
+            p.energy.as_ref().map_or("-".into(), |e| units::dollars(e.train_usd)),
             limits
         );
     }
@@ -549,6 +571,30 @@ pub fn presets() -> String {
             .join(", "),
         presets::node::PREFIX
     );
+    text.push_str("grids (--grid REGION, or grams of CO2 per kWh):\n");
+    for g in crate::oracle::model::energy::GRIDS {
+        let _ = writeln!(
+            text,
+            "  {:<14} {} g/kWh, {} {} ({})",
+            g.key, g.g_co2_per_kwh, g.region, g.year, g.source
+        );
+    }
+    text.push_str("prices (--price INSTANCE, owned, or dollars per GPU-hour):\n");
+    for i in crate::oracle::model::energy::INSTANCES {
+        let _ = writeln!(
+            text,
+            "  {:<24} ${}/GPU-hour: {} {}, {} x {}, {} ({}; {})",
+            i.key,
+            units::significant(i.usd_per_gpu_hour(), 4),
+            i.provider,
+            i.instance,
+            i.gpus,
+            i.gpu,
+            i.region,
+            i.date,
+            i.source
+        );
+    }
     text.push_str("convergence (--convergence CURVE, or a number of epochs):\n");
     for c in crate::oracle::model::convergence::CURVES {
         let (smallest, largest) = c.batch_range();

@@ -31,6 +31,9 @@ fn every_quantity() -> Vec<Quantity> {
         Quantity::GpuHours,
         Quantity::Memory,
         Quantity::TimeToTrain,
+        Quantity::Energy,
+        Quantity::Carbon,
+        Quantity::Cost,
     ];
     all.extend(CommKind::ALL.map(Quantity::Kind));
     all.extend(Part::ALL.map(Quantity::Part));
@@ -158,6 +161,9 @@ fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
             Quantity::Memory => p.memory_bytes,
             Quantity::Part(part) => p.memory.get(part),
             Quantity::TimeToTrain => p.training.time_s,
+            Quantity::Energy => p.energy.as_ref().map_or(f64::NAN, |e| e.train_kwh),
+            Quantity::Carbon => p.energy.as_ref().map_or(f64::NAN, |e| e.train_co2_kg),
+            Quantity::Cost => p.energy.as_ref().map_or(f64::NAN, |e| e.train_usd),
             Quantity::Bound(_) | Quantity::FitOption(_) | Quantity::Edition(_) => unreachable!("{quantity:?}"),
         };
         assert_eq!(e.result.to_bits(), want.to_bits(), "{what}: {quantity:?}");
@@ -212,6 +218,37 @@ fn check(scenario: &Scenario, spec: &RunSpec) -> Vec<String> {
                 close(e.result, symbol(&e.symbols, "E(B)") * symbol(&e.symbols, "T"), &what);
                 assert_eq!(symbol(&e.symbols, "B"), p.mini_batch as f64, "{what}");
                 assert_eq!(e.sections, [13], "{what}");
+            }
+            // a cluster whose GPU has no rated board power: none, said
+            Quantity::Energy | Quantity::Carbon | Quantity::Cost if p.energy.is_none() => {
+                assert!(e.formula.starts_with("not known"), "{what}");
+            }
+            Quantity::Energy => {
+                // the contract's formula from the explanation's own values
+                let s = |n: &str| symbol(&e.symbols, n);
+                let epoch_j = s("p") * s("P_busy") * s("t_c")
+                    + s("p") * s("P_wait") * (s("T") - s("t_c"))
+                    + s("N") * s("P_other") * s("T");
+                close(e.result, s("E(B)") * s("PUE") * epoch_j / 3.6e6, &what);
+                // the epoch's parts add up to the epoch
+                let parts: f64 = e.steps[..4].iter().map(|s| s.value).sum();
+                close(parts, e.steps[4].value, &what);
+                close(e.result, s("E(B)") * e.steps[4].value, &what);
+                assert!(e.note.as_deref().unwrap_or("").contains("board power"), "{what}");
+                assert_eq!(e.sections, [14], "{what}");
+            }
+            Quantity::Carbon => {
+                let s = |n: &str| symbol(&e.symbols, n);
+                close(e.result, s("E_train") * s("I") / 1000.0, &what);
+            }
+            Quantity::Cost => {
+                let s = |n: &str| symbol(&e.symbols, n);
+                let want = if e.formula.starts_with("cost = T_train") {
+                    s("T_train") * s("p") / 3600.0 * s("price")
+                } else {
+                    s("E_train") * s("tariff")
+                };
+                close(e.result, want, &what);
             }
             Quantity::Bound(_) | Quantity::FitOption(_) | Quantity::Edition(_) => unreachable!("{quantity:?}"),
         }

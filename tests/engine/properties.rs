@@ -727,6 +727,7 @@ fn cluster_spec() -> impl Strategy<Value = ClusterSpec> {
                         fp16,
                         bf16,
                     },
+                    facility: Default::default(),
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 8 {
@@ -802,6 +803,7 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     bucket_mib,
                     memory_format,
                     convergence: None,
+                    costs: Default::default(),
                 };
                 if let Some((field, value)) = corrupt {
                     match field % 5 {

@@ -4,6 +4,7 @@
 
 use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::model::convergence::{CURVES, Convergence};
+use paradl::oracle::model::energy::{Costs, GRIDS, Grid, INSTANCES, Price};
 use paradl::oracle::{
     Batch, Cluster, DatasetSpec, Edition, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec,
     Optimizer, Precision, RunSpec, Shape, Strategy as Par, presets,
@@ -313,6 +314,22 @@ proptest! {
                 0 => None,
                 1 => Some(Convergence::Epochs(b)),
                 _ => Some(Convergence::Curve(CURVES[(gpus % 7) as usize].key.into())),
+            },
+            // a run's costs round-trip too: keys as strings, figures as numbers
+            costs: Costs {
+                grid: match gpus % 3 {
+                    0 => None,
+                    1 => Some(Grid::Intensity(b * 10.0)),
+                    _ => Some(Grid::Region(GRIDS[(gpus % GRIDS.len() as u64) as usize].key.into())),
+                },
+                price: match gpus % 4 {
+                    0 => None,
+                    1 => Some(Price::PerGpuHour(b)),
+                    2 => Some(Price::Named("owned".into())),
+                    _ => Some(Price::Named(INSTANCES[(gpus % INSTANCES.len() as u64) as usize].key.into())),
+                },
+                usd_per_kwh: mini.then_some(b / 100.0),
+                pue: (!mini).then_some(1.0 + b / 16.0),
             },
         };
         prop_assert_eq!(json::run(&json::write(&spec).unwrap()).unwrap(), spec);

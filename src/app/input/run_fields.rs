@@ -339,6 +339,9 @@ pub const RUN_FIELDS: [RunField; 18] = [
             q.rank_by = match t.trim() {
                 "epoch" => RankBy::Time,
                 "train" => RankBy::TimeToTrain,
+                "energy" => RankBy::Energy,
+                "co2" => RankBy::Carbon,
+                "money" => RankBy::Money,
                 other => return Err(format!("Not an order: '{other}'")),
             };
             Ok(())
@@ -361,10 +364,13 @@ pub const RUN_FIELDS: [RunField; 18] = [
     },
 ];
 
-/// How [`RunKey::RankBy`] writes an order (the page offers two).
+/// How [`RunKey::RankBy`] writes an order.
 pub fn rank_by_name(by: RankBy) -> &'static str {
     match by {
         RankBy::TimeToTrain => "train",
+        RankBy::Energy => "energy",
+        RankBy::Carbon => "co2",
+        RankBy::Money => "money",
         RankBy::Time | RankBy::Cost => "epoch",
     }
 }

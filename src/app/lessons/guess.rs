@@ -85,7 +85,7 @@ pub const HALVING_SPEEDUP: f64 = 1.8;
 fn timed(results: &Results, p: &Projection) -> f64 {
     match results.rank_by {
         RankBy::TimeToTrain => p.training.time_s,
-        RankBy::Time | RankBy::Cost => p.total_s,
+        _ => p.total_s,
     }
 }
 
@@ -136,7 +136,7 @@ pub fn verdict(guess: Guess, results: &Results) -> String {
                     };
                     let what = match results.rank_by {
                         RankBy::TimeToTrain => "training",
-                        RankBy::Time | RankBy::Cost => "the epoch",
+                        _ => "the epoch",
                     };
                     format!(
                         "{judged} Its worst doubling, {from} to {to} GPUs, makes {what} ×{} faster (halving is ×2).",

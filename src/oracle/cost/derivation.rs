@@ -32,6 +32,20 @@ pub enum Unit {
     FlopsPerSecond,
     /// Bytes per second.
     BytesPerSecond,
+    /// Watts.
+    Watts,
+    /// Kilowatt-hours.
+    KilowattHours,
+    /// Kilograms of CO2-equivalent.
+    KgCo2,
+    /// US dollars.
+    Dollars,
+    /// Grams of CO2-equivalent per kWh.
+    GramsPerKwh,
+    /// US dollars per GPU-hour.
+    DollarsPerGpuHour,
+    /// US dollars per kWh.
+    DollarsPerKwh,
 }
 
 impl Unit {
@@ -49,6 +63,13 @@ impl Unit {
             Self::GpuHours => format!("{} GPU-h", units::significant(value, 4)),
             Self::FlopsPerSecond => units::flops(value),
             Self::BytesPerSecond => format!("{}/s", units::bytes(value)),
+            Self::Watts => format!("{} W", units::significant(value, 4)),
+            Self::KilowattHours => units::energy_kwh(value),
+            Self::KgCo2 => format!("{} CO2e", units::co2_kg(value)),
+            Self::Dollars => units::dollars(value),
+            Self::GramsPerKwh => format!("{} g/kWh", units::significant(value, 4)),
+            Self::DollarsPerGpuHour => format!("${}/GPU-h", units::significant(value, 4)),
+            Self::DollarsPerKwh => format!("${}/kWh", units::significant(value, 4)),
         }
     }
 }

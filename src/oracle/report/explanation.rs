@@ -39,6 +39,9 @@ impl Quantity {
             Self::Edition(edition) if edition == p.edition => p.total_s,
             Self::Edition(_) => f64::NAN,
             Self::TimeToTrain => p.training.time_s,
+            Self::Energy => p.energy.as_ref().map_or(f64::NAN, |e| e.train_kwh),
+            Self::Carbon => p.energy.as_ref().map_or(f64::NAN, |e| e.train_co2_kg),
+            Self::Cost => p.energy.as_ref().map_or(f64::NAN, |e| e.train_usd),
         }
     }
 }

@@ -37,6 +37,12 @@ pub enum Quantity {
     /// Time to train: epochs to converge times the time per epoch
     /// (section 13).
     TimeToTrain,
+    /// Energy to train, facility included (section 14).
+    Energy,
+    /// CO2-equivalent of the energy to train (section 14).
+    Carbon,
+    /// Money to train (section 14).
+    Cost,
 }
 
 impl Quantity {
@@ -55,6 +61,9 @@ impl Quantity {
             Self::FitOption(i) => format!("fit-{i}"),
             Self::Edition(edition) => format!("total-{}", edition.name()),
             Self::TimeToTrain => "to-train".into(),
+            Self::Energy => "energy".into(),
+            Self::Carbon => "co2".into(),
+            Self::Cost => "cost".into(),
         }
     }
 
@@ -68,6 +77,9 @@ impl Quantity {
             "gpu-hours" => Some(Self::GpuHours),
             "memory" => Some(Self::Memory),
             "to-train" => Some(Self::TimeToTrain),
+            "energy" => Some(Self::Energy),
+            "co2" => Some(Self::Carbon),
+            "cost" => Some(Self::Cost),
             _ => None,
         };
         simple
@@ -98,6 +110,9 @@ impl Quantity {
             Self::FitOption(i) => format!("memory per GPU with change {} tried to make it fit", u16::from(i) + 1),
             Self::Edition(edition) => format!("time per epoch in the {edition} edition"),
             Self::TimeToTrain => "time to train".into(),
+            Self::Energy => "energy to train".into(),
+            Self::Carbon => "CO2 to train".into(),
+            Self::Cost => "cost to train".into(),
         }
     }
 
@@ -109,6 +124,9 @@ impl Quantity {
             Self::Memory | Self::Part(_) | Self::FitOption(_) => Unit::Bytes,
             Self::Bound(_) => Unit::Count,
             Self::Edition(_) | Self::TimeToTrain => Unit::Seconds,
+            Self::Energy => Unit::KilowattHours,
+            Self::Carbon => Unit::KgCo2,
+            Self::Cost => Unit::Dollars,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::oracle::{CommKind, Config, Projection};
 
 /// The header row.
-pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s";
+pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s,epoch_kwh,train_kwh,train_co2_kg,train_usd";
 
 /// A text cell quoted as RFC 4180 writes it: in double quotes, its own
 /// quotes doubled.
@@ -33,7 +33,9 @@ pub fn cell(text: &str) -> String {
 /// its error band) empty where it has none (the ideal edition); epochs to
 /// converge at the global batch, the convergence curve they follow (empty:
 /// epochs given or assumed), the time to train and where it is likely to
-/// fall (section 13; empty in the ideal edition).
+/// fall (section 13; empty in the ideal edition); the energy of an epoch
+/// and to train, kWh, its CO2-equivalent, kg, and money, US dollars
+/// (section 14; empty where the GPU's board power is unknown).
 pub fn projections(points: &[Projection], network: &str, cluster: &str) -> String {
     let mut text = String::from(HEADER);
     text.push('\n');
@@ -59,6 +61,9 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
         for kind in CommKind::ALL {
             let _ = write!(text, ",{}", p.communication.get(kind));
         }
+        let energy = |of: fn(&crate::oracle::report::energy::Energy) -> f64| {
+            p.energy.as_ref().map_or(String::new(), |e| of(e).to_string())
+        };
         let likely = |factor: fn(&crate::oracle::report::track_record::Band) -> f64| {
             p.band
                 .as_ref()
@@ -66,7 +71,7 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
         };
         let _ = writeln!(
             text,
-            ",{network},{cluster},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            ",{network},{cluster},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             p.edition.name(),
             p.precision.name(),
             p.optimizer.name(),
@@ -79,7 +84,11 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
             p.training.epochs.curve.unwrap_or_default(),
             p.training.time_s,
             p.training.likely_s.map_or(String::new(), |l| l.0.to_string()),
-            p.training.likely_s.map_or(String::new(), |l| l.1.to_string())
+            p.training.likely_s.map_or(String::new(), |l| l.1.to_string()),
+            energy(|e| e.epoch_kwh),
+            energy(|e| e.train_kwh),
+            energy(|e| e.train_co2_kg),
+            energy(|e| e.train_usd)
         );
     }
     text

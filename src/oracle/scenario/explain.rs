@@ -318,6 +318,16 @@ impl Context<'_> {
                     vec![13],
                 )
             }
+            Quantity::Energy | Quantity::Carbon | Quantity::Cost => match super::explain_energy::explain(p, quantity) {
+                Some((formula, symbols, steps, _)) => body(formula, symbols, vec![], steps, vec![14]),
+                None => body(
+                    "not known: the cluster's GPU has no rated board power (give facility.gpu_board_power_w)",
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![14],
+                ),
+            },
             // explained by Scenario::explain on the run they stand for
             Quantity::FitOption(_) | Quantity::Edition(_) => body("", vec![], vec![], vec![], vec![]),
         };
@@ -340,7 +350,13 @@ impl Context<'_> {
             sections: body.sections,
             feasible: p.feasible,
             violations: p.violations.clone(),
-            note: (quantity == Quantity::TimeToTrain).then(|| p.training.sentence()),
+            note: match quantity {
+                Quantity::TimeToTrain => Some(p.training.sentence()),
+                Quantity::Energy | Quantity::Carbon | Quantity::Cost => {
+                    super::explain_energy::explain(p, quantity).map(|(.., note)| note)
+                }
+                _ => None,
+            },
         }
     }
 

@@ -9,6 +9,7 @@ mod calibrate;
 mod capacity;
 pub mod csv;
 mod explain;
+mod explain_energy;
 mod fit;
 mod place;
 mod profile;

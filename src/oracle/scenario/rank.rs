@@ -7,6 +7,7 @@ use super::sweep::{Skipped, gpu_counts};
 use crate::oracle::model::run::{Run, RunSpec};
 use crate::oracle::model::strategy::Strategy;
 use crate::oracle::report::projection::Projection;
+use crate::oracle::report::quantity::Quantity;
 
 /// What a ranking orders by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -21,6 +22,12 @@ pub enum RankBy {
     /// Time to train (epochs to converge at the global batch × epoch time)
     /// at exactly the budget's GPU count (section 13).
     TimeToTrain,
+    /// Energy to train, facility included, at the budget (section 14).
+    Energy,
+    /// CO2 to train, at the budget (section 14).
+    Carbon,
+    /// Money to train, at the budget (section 14).
+    Money,
 }
 
 /// The strategies ranked at a budget.
@@ -52,15 +59,17 @@ impl Scenario {
     ///
     /// # Formula
     /// [`RankBy::Time`]: ascending `total_s` at `p`;
-    /// [`RankBy::TimeToTrain`]: ascending time to train at `p`. [`RankBy::Cost`]: for
+    /// [`RankBy::TimeToTrain`]: ascending time to train at `p`;
+    /// [`RankBy::Energy`], [`RankBy::Carbon`], [`RankBy::Money`]: ascending
+    /// energy, CO2 or money to train at `p` (unknown last). [`RankBy::Cost`]: for
     /// each strategy the feasible count `p' ≤ p` of least `gpu_hours`
     /// (ties to the faster), then ascending `gpu_hours`; a strategy with no
     /// feasible count is shown at `p`.
     pub fn rank(&self, template: &RunSpec, by: RankBy) -> Ranking {
         let budget = template.gpus;
         let counts = match by {
-            RankBy::Time | RankBy::TimeToTrain => vec![budget],
             RankBy::Cost => gpu_counts(budget),
+            _ => vec![budget],
         };
         let mut ranking = Ranking {
             by,
@@ -88,8 +97,8 @@ impl Scenario {
                 }
             }
             let chosen = match by {
-                RankBy::Time | RankBy::TimeToTrain => at_budget,
                 RankBy::Cost => cheapest.or(at_budget),
+                _ => at_budget,
             };
             // the advice on what would make it fit, for the points shown
             ranking.points.extend(chosen.map(|point| {
@@ -105,6 +114,9 @@ impl Scenario {
                 RankBy::Time => a.total_s.total_cmp(&b.total_s),
                 RankBy::TimeToTrain => a.training.time_s.total_cmp(&b.training.time_s),
                 RankBy::Cost => cost_order(a, b),
+                RankBy::Energy => Quantity::Energy.of(a).total_cmp(&Quantity::Energy.of(b)),
+                RankBy::Carbon => Quantity::Carbon.of(a).total_cmp(&Quantity::Carbon.of(b)),
+                RankBy::Money => Quantity::Cost.of(a).total_cmp(&Quantity::Cost.of(b)),
             })
         });
         ranking

@@ -24,12 +24,20 @@ pub fn best_verdict(ranking: &[Projection], by: RankBy) -> Option<(String, &Proj
             )
         });
     // ranked by time to train, the verdict says it first (the epoch's likely range is in the ranking)
-    let (to_train, band) = match by {
-        RankBy::TimeToTrain => (
+    // ranked by what a run costs, the verdict says that cost first
+    let costs = best.energy.as_ref();
+    let (to_train, band) = match (by, costs) {
+        (RankBy::TimeToTrain, _) => (
             format!("{} to train, ", units::seconds(best.training.time_s)),
             String::new(),
         ),
-        RankBy::Time | RankBy::Cost => (String::new(), band_words(best)),
+        (RankBy::Energy, Some(e)) => (format!("{} to train, ", units::energy_kwh(e.train_kwh)), String::new()),
+        (RankBy::Carbon, Some(e)) => (
+            format!("{} CO2e to train, ", units::co2_kg(e.train_co2_kg)),
+            String::new(),
+        ),
+        (RankBy::Money, Some(e)) => (format!("{} to train, ", units::dollars(e.train_usd)), String::new()),
+        _ => (String::new(), band_words(best)),
     };
     Some((
         format!("Best: {} at {} GPUs, {to_train}", best.strategy.label(), best.gpus),
