@@ -9,6 +9,7 @@ mod support;
 use support::{activations, columns, cuda_bf16, flops, timm_zip};
 
 mod convergence;
+mod energy;
 mod kernels;
 mod lambda;
 mod nccl;

@@ -76,7 +76,7 @@
 //!   RCCL's inter-node rate: those keep their links' bandwidth.
 
 use crate::oracle::model::cluster::{ClusterSpec, LinkSpec, SwitchLevelSpec};
-use crate::oracle::model::energy::Facility;
+use crate::oracle::model::energy::{Facility, power};
 use crate::oracle::model::facts::PrecisionRates;
 use crate::oracle::model::facts::{AllreduceAlgorithm, HaloTransport, KernelFacts, RealisticFacts};
 use crate::oracle::model::network::ProfiledGpu;
@@ -234,18 +234,22 @@ impl EightGpuNode {
 /// of the 10.2 kW TDP rating").
 pub const NODE_LOAD: f64 = 0.76;
 
-/// A node rated `system_w` at most with `gpus` of `gpu`: its power besides
-/// the GPUs is its rating less the GPUs' board power, at [`NODE_LOAD`].
+/// A node rated `system_w` at most with `gpus` of `gpu`: while training it
+/// draws [`NODE_LOAD`] of its rating, of which its GPUs draw their
+/// training power ([`power::training`]); the rest is its other power.
 ///
 /// # Formula
-/// `P_other = (P_rated − n·P_board)·0.76`.
+/// `P_other = 0.76·P_rated − n·f_train·P_board`.
 fn rated_node(system_w: f64, gpus: u64, gpu: &Device, document: &str) -> Facility {
-    let other_w = (system_w - gpus as f64 * gpu.board_power_w) * NODE_LOAD;
+    let training = power::training(gpu.architecture).fraction;
+    let gpus_w = gpus as f64 * training * gpu.board_power_w;
+    let other_w = (NODE_LOAD * system_w - gpus_w).max(0.0);
     Facility {
         node_other_power_w: Some(other_w),
         source: format!(
-            "{document}: {} W rated maximum, less {gpus} x {} W GPUs ({}), at {NODE_LOAD} of its rating while training (Newkirk et al. 2025, an 8x H100 node measured): {} W besides the GPUs",
+            "{document}: {} W rated maximum, of which a training node draws {NODE_LOAD} (Newkirk et al. 2025, an 8x H100 node measured), less {gpus} GPUs at {} of their {} W ({}): {} W besides the GPUs",
             units::significant(system_w, 6),
+            units::significant(training, 3),
             units::significant(gpu.board_power_w, 4),
             gpu.power_source,
             units::significant(other_w, 4)

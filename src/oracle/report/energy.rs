@@ -337,8 +337,8 @@ mod tests {
             "{}",
             facts.busy_w
         );
-        // DGX H100: (10,200 − 8·700)·0.76
-        assert!((facts.node_other_w - 4600.0 * 0.76).abs() < 1e-9);
+        // DGX H100: 0.76·10,200 less 8 GPUs at their training power
+        assert!((facts.node_other_w - (0.76 * 10_200.0 - 8.0 * facts.busy_w)).abs() < 1e-9);
         assert_eq!((facts.pue, facts.grid.as_str()), (1.58, "world"));
         assert!(matches!(
             facts.basis,
