@@ -361,7 +361,7 @@ pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
             }
             let _ = writeln!(
                 text,
-                "\n{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10}",
+                "\n{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10} {:>10} {:>9}",
                 "strategy",
                 "gpus",
                 "group",
@@ -372,13 +372,15 @@ pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
                 "total",
                 "GPU-hours",
                 "memory",
-                "to train"
+                "to train",
+                "energy",
+                "cost"
             );
             let cell = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
             for c in &plan.front {
                 let _ = writeln!(
                     text,
-                    "{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10}",
+                    "{:<13} {:>6} {:>6} {:>8} {:>4} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10} {:>10} {:>9}",
                     c.strategy.name(),
                     c.gpus,
                     cell(c.group_size),
@@ -389,7 +391,9 @@ pub fn plan(plan: &Plan, format: ListFormat) -> Result<String, CliError> {
                     units::seconds(c.total_s),
                     units::significant(c.gpu_hours, 4),
                     units::bytes(c.memory_bytes),
-                    units::seconds(c.time_to_train_s)
+                    units::seconds(c.time_to_train_s),
+                    known(c.energy_kwh, units::energy_kwh),
+                    known(c.usd, units::dollars)
                 );
             }
             Ok(text)
@@ -413,12 +417,20 @@ fn describe(c: &Config) -> String {
         options.push_str(" --recompute");
     }
     format!(
-        "{} s, {} GPU-hours, {} per GPU, {} to train ({options})",
+        "{} s, {} GPU-hours, {} per GPU, {} to train, {}, {} CO2e, {} ({options})",
         units::significant(c.total_s, 4),
         units::significant(c.gpu_hours, 4),
         units::bytes(c.memory_bytes),
-        units::seconds(c.time_to_train_s)
+        units::seconds(c.time_to_train_s),
+        known(c.energy_kwh, units::energy_kwh),
+        known(c.co2_kg, units::co2_kg),
+        known(c.usd, units::dollars)
     )
+}
+
+/// A figure in its unit, or `-` when unknown (infinite).
+fn known(value: f64, unit: fn(f64) -> String) -> String {
+    if value.is_finite() { unit(value) } else { "-".into() }
 }
 
 /// What a model holds: totals, what an import merged, then every layer.

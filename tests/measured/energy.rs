@@ -22,12 +22,23 @@ use crate::{columns, quantile};
 
 /// The projection of `gpus` GPUs training `network` at `global_batch` on
 /// `cluster`, PUE 1 (what a server's input power measures).
-fn project(network: &str, cluster: &str, gpus: u64, global_batch: u64, precision: Precision, curve: Option<&str>) -> Projection {
+fn project(
+    network: &str,
+    cluster: &str,
+    gpus: u64,
+    global_batch: u64,
+    precision: Precision,
+    curve: Option<&str>,
+) -> Projection {
     let scenario = presets::scenario(network, cluster).unwrap();
     scenario
         .project(&RunSpec {
             precision,
-            memory_format: if precision == Precision::Fp16 { MemoryFormat::Nhwc } else { MemoryFormat::Nchw },
+            memory_format: if precision == Precision::Fp16 {
+                MemoryFormat::Nhwc
+            } else {
+                MemoryFormat::Nchw
+            },
             optimizer: Optimizer::Momentum,
             overlap: gpus > 1,
             convergence: curve.map(|c| Convergence::Curve(c.into())),
@@ -35,7 +46,11 @@ fn project(network: &str, cluster: &str, gpus: u64, global_batch: u64, precision
                 pue: Some(1.0),
                 ..Costs::default()
             },
-            ..RunSpec::new(if gpus == 1 { Strategy::Serial } else { Strategy::Data }, gpus, Batch::MiniBatch(global_batch))
+            ..RunSpec::new(
+                if gpus == 1 { Strategy::Serial } else { Strategy::Data },
+                gpus,
+                Batch::MiniBatch(global_batch),
+            )
         })
         .unwrap()
 }
@@ -52,7 +67,15 @@ fn node_power_w(p: &Projection) -> f64 {
 fn node_power_and_energy_to_train_match_mlperf_power_results() {
     let rows = columns::rows(
         include_str!("../validation/energy/mlperf-power.csv"),
-        ["submitter", "benchmark", "gpus", "nodes", "global_batch", "time_to_train_s", "nodes_in_run_kwh"],
+        [
+            "submitter",
+            "benchmark",
+            "gpus",
+            "nodes",
+            "global_batch",
+            "time_to_train_s",
+            "nodes_in_run_kwh",
+        ],
     );
     let mut report = String::new();
     let mut power_ratios = Vec::new();
@@ -80,7 +103,10 @@ fn node_power_and_energy_to_train_match_mlperf_power_results() {
                 kwh * 3.6e6 / time_s / nodes / projected_w
             })
             .collect();
-        let mut energy: Vec<f64> = runs.iter().map(|r| r[6].parse::<f64>().unwrap() / it_train_kwh).collect();
+        let mut energy: Vec<f64> = runs
+            .iter()
+            .map(|r| r[6].parse::<f64>().unwrap() / it_train_kwh)
+            .collect();
         let (power_median, energy_median) = (quantile(&mut power, 0.5), quantile(&mut energy, 0.5));
         report += &format!(
             "{benchmark} {gpus} GPUs ({} runs): node power measured/projected {power_median:.2} (projected {:.0} W), energy to train {energy_median:.2}\n",
@@ -106,7 +132,16 @@ fn node_power_and_energy_to_train_match_mlperf_power_results() {
 fn a_gpus_energy_per_epoch_matches_the_zeus_traces() {
     let rows = columns::rows(
         include_str!("../validation/energy/measured-energy.csv"),
-        ["source", "network", "gpu", "global_batch", "scope", "time_s", "energy_kwh", "notes"],
+        [
+            "source",
+            "network",
+            "gpu",
+            "global_batch",
+            "scope",
+            "time_s",
+            "energy_kwh",
+            "notes",
+        ],
     );
     let mut report = String::new();
     for (trace, gpu, limit) in [
@@ -119,7 +154,10 @@ fn a_gpus_energy_per_epoch_matches_the_zeus_traces() {
         let mut ratios: Vec<f64> = rows
             .iter()
             .filter(|r| {
-                r[0].contains(trace) && r[1] == "ResNet-50" && r[4] == "gpu-only" && r[7].contains(&format!("limit {limit}"))
+                r[0].contains(trace)
+                    && r[1] == "ResNet-50"
+                    && r[4] == "gpu-only"
+                    && r[7].contains(&format!("limit {limit}"))
             })
             .filter_map(|r| {
                 let batch: u64 = r[3].parse().ok()?;

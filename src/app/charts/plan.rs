@@ -180,6 +180,9 @@ mod tests {
             memory_bytes: 1e9,
             epochs: 35.0,
             time_to_train_s: 3500.0,
+            energy_kwh: 50.0,
+            co2_kg: 24.0,
+            usd: 200.0,
             feasible: true,
         }
     }

@@ -47,10 +47,10 @@ mod tests {
     }
 
     #[test]
-    fn the_thirteen_sections_are_found_with_their_text() {
+    fn the_fourteen_sections_are_found_with_their_text() {
         let all = sections(TEXT);
         let numbers: Vec<u8> = all.iter().map(|s| s.number).collect();
-        assert_eq!(numbers, (1..=13).collect::<Vec<u8>>());
+        assert_eq!(numbers, (1..=14).collect::<Vec<u8>>());
         let strategies = section(TEXT, 5).unwrap();
         assert_eq!(strategies.title, "Strategies (per iteration)");
         assert!(strategies.body.contains("| data |"));
@@ -58,7 +58,8 @@ mod tests {
         assert!(section(TEXT, 11).unwrap().title.starts_with("Today's machines"));
         assert!(section(TEXT, 12).unwrap().title.starts_with("A profile of your own"));
         assert!(section(TEXT, 13).unwrap().title.starts_with("Time to train"));
-        assert!(section(TEXT, 14).is_none());
+        assert!(section(TEXT, 14).unwrap().title.starts_with("Energy, carbon and money"));
+        assert!(section(TEXT, 15).is_none());
     }
 
     #[test]

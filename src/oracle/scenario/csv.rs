@@ -95,18 +95,19 @@ pub fn projections(points: &[Projection], network: &str, cluster: &str) -> Strin
 }
 
 /// The header row of planner configurations.
-pub const CONFIG_HEADER: &str = "strategy,gpus,group_size,segments,zero,recompute,mini_batch,samples_per_gpu,total_s,gpu_hours,memory_bytes,feasible,epochs_to_converge,time_to_train_s";
+pub const CONFIG_HEADER: &str = "strategy,gpus,group_size,segments,zero,recompute,mini_batch,samples_per_gpu,total_s,gpu_hours,memory_bytes,feasible,epochs_to_converge,time_to_train_s,train_kwh,train_co2_kg,train_usd";
 
 /// Writes planner configurations with a header: an empty cell where a
-/// strategy has no group or segments.
+/// strategy has no group or segments, or where the energy is unknown.
 pub fn configs(configs: &[Config]) -> String {
     let mut text = String::from(CONFIG_HEADER);
     text.push('\n');
     let cell = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
+    let known = |v: f64| if v.is_finite() { v.to_string() } else { String::new() };
     for c in configs {
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             c.strategy,
             c.gpus,
             cell(c.group_size),
@@ -120,7 +121,10 @@ pub fn configs(configs: &[Config]) -> String {
             c.memory_bytes,
             c.feasible,
             c.epochs,
-            c.time_to_train_s
+            c.time_to_train_s,
+            known(c.energy_kwh),
+            known(c.co2_kg),
+            known(c.usd)
         );
     }
     text
@@ -178,13 +182,16 @@ mod tests {
         assert_eq!(lines.next(), Some(CONFIG_HEADER));
         for (line, c) in lines.zip(&plan.front) {
             let cells: Vec<&str> = line.split(',').collect();
-            assert_eq!(cells.len(), 14);
+            assert_eq!(cells.len(), 17);
             assert_eq!(cells[0], c.strategy.name());
             assert_eq!(cells[2], c.group_size.map_or(String::new(), |g| g.to_string()));
             assert_eq!(cells[3], c.segments.map_or(String::new(), |g| g.to_string()));
             assert_eq!(cells[8].parse::<f64>().unwrap(), c.total_s);
             assert_eq!(cells[10].parse::<f64>().unwrap(), c.memory_bytes);
             assert_eq!(cells[13].parse::<f64>().unwrap(), c.time_to_train_s);
+            // ABCI's V100s have a board power: energy, CO2 and money known
+            assert_eq!(cells[14].parse::<f64>().unwrap(), c.energy_kwh);
+            assert_eq!(cells[16].parse::<f64>().unwrap(), c.usd);
         }
     }
 }

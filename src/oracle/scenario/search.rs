@@ -1,5 +1,6 @@
 //! The planner: every configuration of a space projected, and the Pareto
-//! front of epoch time, GPU-hours and memory per GPU.
+//! front of epoch time, GPU-hours, memory per GPU, and time, energy and
+//! money to train.
 //!
 //! # The space
 //! For a GPU budget `P` and a cluster of `n` GPUs per node:
@@ -24,9 +25,9 @@
 //!
 //! # The front
 //! Among feasible configurations, `a` dominates `b` when it is no worse in
-//! epoch time, GPU-hours and memory per GPU and better in one. The front is
-//! every configuration no other dominates; of configurations equal in all
-//! three, only the first in the space's order (strategy, GPUs, group,
+//! epoch time, GPU-hours, memory per GPU, time, energy and money to train,
+//! and better in one. The front is every configuration no other dominates;
+//! of configurations equal in all, only the first in the space's order (strategy, GPUs, group,
 //! segments, ZeRO stage, recompute) is kept.
 
 use std::cmp::Ordering;
@@ -56,6 +57,11 @@ named_enum! {
         /// Least time to train (epochs to converge at the batch × epoch
         /// time, section 13).
         TimeToTrain => ("train", "time to train"),
+        /// Least energy to train, facility included (section 14; the CO2
+        /// follows it, on one grid).
+        Energy => ("energy", "energy to train"),
+        /// Least money to train (section 14).
+        Money => ("money", "money to train"),
     }
 }
 
@@ -96,6 +102,12 @@ pub struct Config {
     pub epochs: f64,
     /// Time to train, seconds.
     pub time_to_train_s: f64,
+    /// Energy to train, kWh (infinite: unknown, the GPU's board power).
+    pub energy_kwh: f64,
+    /// CO2-equivalent to train, kg (infinite: unknown).
+    pub co2_kg: f64,
+    /// Money to train, US dollars (infinite: unknown).
+    pub usd: f64,
     /// No limit broken.
     pub feasible: bool,
 }
@@ -116,6 +128,9 @@ impl Config {
             memory_bytes: point.memory_bytes,
             epochs: point.training.epochs.epochs,
             time_to_train_s: point.training.time_s,
+            energy_kwh: point.energy.as_ref().map_or(f64::INFINITY, |e| e.train_kwh),
+            co2_kg: point.energy.as_ref().map_or(f64::INFINITY, |e| e.train_co2_kg),
+            usd: point.energy.as_ref().map_or(f64::INFINITY, |e| e.train_usd),
             feasible: point.feasible,
         }
     }
@@ -143,11 +158,13 @@ impl Config {
             Objective::Cost => self.gpu_hours,
             Objective::Memory => self.memory_bytes,
             Objective::TimeToTrain => self.time_to_train_s,
+            Objective::Energy => self.energy_kwh,
+            Objective::Money => self.usd,
         }
     }
 
-    /// `self` dominates `other`: no worse in epoch time, GPU-hours, memory
-    /// and time to train, better in one.
+    /// `self` dominates `other`: no worse in epoch time, GPU-hours, memory,
+    /// time, energy and money to train, better in one.
     pub fn dominates(&self, other: &Self) -> bool {
         let objectives = Objective::ALL.map(|o| (self.value(o), other.value(o)));
         objectives.iter().all(|(a, b)| a <= b) && objectives.iter().any(|(a, b)| a < b)
@@ -158,7 +175,7 @@ impl Config {
     }
 
     /// Order by one objective, the others breaking ties in the order time,
-    /// cost, memory, time to train.
+    /// cost, memory, time, energy and money to train.
     pub fn order_by(&self, other: &Self, objective: Objective) -> Ordering {
         Objective::ALL
             .iter()
@@ -180,6 +197,12 @@ pub struct BestBy {
     pub memory: Option<Config>,
     /// Least time to train.
     pub to_train: Option<Config>,
+    /// Least energy to train.
+    #[serde(default)]
+    pub energy: Option<Config>,
+    /// Least money to train.
+    #[serde(default)]
+    pub money: Option<Config>,
 }
 
 impl BestBy {
@@ -190,6 +213,8 @@ impl BestBy {
             Objective::Cost => self.cost.as_ref(),
             Objective::Memory => self.memory.as_ref(),
             Objective::TimeToTrain => self.to_train.as_ref(),
+            Objective::Energy => self.energy.as_ref(),
+            Objective::Money => self.money.as_ref(),
         }
     }
 }
@@ -227,6 +252,8 @@ impl Plan {
             cost: best(Objective::Cost),
             memory: best(Objective::Memory),
             to_train: best(Objective::TimeToTrain),
+            energy: best(Objective::Energy),
+            money: best(Objective::Money),
         };
         self.best = self.best_by.get(self.objective).cloned();
     }
@@ -513,6 +540,10 @@ mod tests {
             // epochs kept: the time to train orders as the epoch
             epochs: 90.0,
             time_to_train_s: 90.0 * total_s,
+            // energy and money follow the GPU-hours (one power, one price)
+            energy_kwh: gpu_hours,
+            co2_kg: gpu_hours,
+            usd: gpu_hours,
             feasible: true,
         }
     }
