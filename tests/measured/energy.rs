@@ -16,7 +16,7 @@
 
 use paradl::oracle::model::convergence::Convergence;
 use paradl::oracle::model::energy::Costs;
-use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, Projection, RunSpec, Scenario, Strategy, presets};
+use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, Projection, RunSpec, Strategy, presets};
 
 use crate::{columns, quantile};
 
