@@ -41,6 +41,14 @@ pub enum RunKey {
     BucketMib,
     /// Epochs to train: a convergence curve or a number of epochs.
     Convergence,
+    /// The grid: a region's key or grams of CO2 per kWh.
+    Grid,
+    /// A GPU-hour's price: an instance's key, `owned`, or dollars.
+    Price,
+    /// An owned cluster's electricity, dollars per kWh.
+    KwhPrice,
+    /// The facility's PUE.
+    Pue,
     /// What the ranking calls best.
     RankBy,
     /// Measured runs (their errors are keyed by line, [`Key::Measured`]).

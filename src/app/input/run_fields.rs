@@ -11,6 +11,7 @@ use crate::app::input::keys::{Key, RunKey};
 use crate::app::input::quantity;
 use crate::app::input::question::Question;
 use crate::oracle::model::convergence::Convergence;
+use crate::oracle::model::energy::{Grid, Price};
 use crate::oracle::{Batch, Edition, InputError, MAX_ZERO_STAGE, Optimizer, Precision, RankBy, Strategy, units};
 
 /// One run setting.
@@ -88,7 +89,7 @@ fn shown_optional(value: Option<u64>) -> String {
 
 /// The run's settings, in the order they are read (the GPU budget and the
 /// batch mode before the batch).
-pub const RUN_FIELDS: [RunField; 18] = [
+pub const RUN_FIELDS: [RunField; 22] = [
     RunField {
         key: RunKey::Gpus,
         id: "gpus",
@@ -322,6 +323,82 @@ pub const RUN_FIELDS: [RunField; 18] = [
             q.run.convergence = match t.trim() {
                 "" => None,
                 text => Some(Convergence::parse(text).map_err(|e| units::capitalised(&e.rule.to_string()))?),
+            };
+            Ok(())
+        },
+    },
+    RunField {
+        key: RunKey::Grid,
+        id: "grid",
+        label: "Grid",
+        unit: "g/kWh",
+        typed: true,
+        help: "Where the electricity comes from: a region's annual average carbon intensity (location-based), or grams of CO2 per kWh (blank: the cluster's, else the world's).",
+        path: &["costs", "grid"],
+        text: |q| match &q.run.costs.grid {
+            None => String::new(),
+            Some(Grid::Region(key)) => key.clone(),
+            Some(Grid::Intensity(g)) => shown(*g),
+        },
+        set: |q, t| {
+            q.run.costs.grid = match t.trim() {
+                "" => None,
+                text => Some(Grid::parse(text).map_err(|e| units::capitalised(&e.rule.to_string()))?),
+            };
+            Ok(())
+        },
+    },
+    RunField {
+        key: RunKey::Price,
+        id: "price",
+        label: "A GPU-hour costs",
+        unit: "$/GPU-h",
+        typed: true,
+        help: "A cloud instance's on-demand list price, the cluster as yours (its electricity), or dollars per GPU-hour (blank: the cheapest listed instance of this GPU, else yours).",
+        path: &["costs", "price"],
+        text: |q| match &q.run.costs.price {
+            None => String::new(),
+            Some(Price::Named(key)) => key.clone(),
+            Some(Price::PerGpuHour(usd)) => shown(*usd),
+        },
+        set: |q, t| {
+            q.run.costs.price = match t.trim() {
+                "" => None,
+                text => Some(Price::parse(text).map_err(|e| units::capitalised(&e.rule.to_string()))?),
+            };
+            Ok(())
+        },
+    },
+    RunField {
+        key: RunKey::KwhPrice,
+        id: "usd-per-kwh",
+        label: "Electricity",
+        unit: "$/kWh",
+        typed: true,
+        help: "What a kWh costs an owned cluster (blank: the US industrial average, EIA 2023).",
+        path: &["costs", "usd_per_kwh"],
+        text: |q| q.run.costs.usd_per_kwh.map(shown).unwrap_or_default(),
+        set: |q, t| {
+            q.run.costs.usd_per_kwh = match t.trim() {
+                "" => None,
+                text => Some(number(text)?),
+            };
+            Ok(())
+        },
+    },
+    RunField {
+        key: RunKey::Pue,
+        id: "pue",
+        label: "PUE",
+        unit: "",
+        typed: true,
+        help: "The facility's power usage effectiveness: its energy over its IT equipment's (blank: the cluster's, else 1.58, the Uptime Institute's 2023 average).",
+        path: &["costs", "pue"],
+        text: |q| q.run.costs.pue.map(shown).unwrap_or_default(),
+        set: |q, t| {
+            q.run.costs.pue = match t.trim() {
+                "" => None,
+                text => Some(number(text)?),
             };
             Ok(())
         },

@@ -48,6 +48,11 @@ pub fn config_key(c: &Config) -> String {
     )
 }
 
+/// A figure in its unit, or a dash where it is unknown (infinite).
+fn known(value: f64, unit: impl Fn(f64) -> String) -> String {
+    if value.is_finite() { unit(value) } else { "–".into() }
+}
+
 /// The table.
 #[function_component(PlanTable)]
 pub fn plan_table(props: &PlanTableProps) -> Html {
@@ -68,7 +73,7 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
         let cell = |v: Option<u64>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
         html! {
             <tr data-config={config_key(c)} data-strategy={c.strategy.name()} data-gpus={c.gpus.to_string()}
-                data-total-s={c.total_s.to_string()} data-memory-bytes={c.memory_bytes.to_string()} data-train-s={c.time_to_train_s.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
+                data-total-s={c.total_s.to_string()} data-memory-bytes={c.memory_bytes.to_string()} data-train-s={c.time_to_train_s.to_string()} data-energy-kwh={c.energy_kwh.to_string()} data-usd={c.usd.to_string()} tabindex="0" class="pickable" {onclick} {onkeydown}
                 title="Show this configuration in the main view">
                 <td>{ i + 1 }</td>
                 <th scope="row">{ c.strategy.name() }</th>
@@ -82,6 +87,8 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
                 <td class="num">{ units::significant(c.gpu_hours, 4) }</td>
                 <td class="num">{ units::bytes(c.memory_bytes) }</td>
                 <td class="num" title={format!("{} epochs at a batch of {}", units::significant(c.epochs, 3), c.mini_batch)}>{ units::seconds(c.time_to_train_s) }</td>
+                <td class="num" title={known(c.co2_kg, |kg| format!("{} CO2e", units::co2_kg(kg)))}>{ known(c.energy_kwh, units::energy_kwh) }</td>
+                <td class="num">{ known(c.usd, units::dollars) }</td>
             </tr>
         }
     });
@@ -102,6 +109,8 @@ pub fn plan_table(props: &PlanTableProps) -> Html {
                     <th scope="col">{ "GPU-hours" }</th>
                     <th scope="col">{ "memory/GPU" }</th>
                     <th scope="col">{ "to train" }</th>
+                    <th scope="col">{ "energy" }</th>
+                    <th scope="col">{ "cost" }</th>
                 </tr>
             </thead>
             <tbody>{ for rows }</tbody>

@@ -11,6 +11,7 @@ pub mod explanation_view;
 pub mod exports;
 pub mod findings;
 pub mod fix_line;
+pub mod ranking_row;
 pub mod ranking_table;
 pub mod results_view;
 pub mod strategy_diagram;

@@ -2,6 +2,7 @@
 //! compared and the edition.
 
 pub mod convergence_field;
+pub mod costs_fields;
 pub mod edition_panel;
 pub mod practice_fields;
 pub mod run_field;

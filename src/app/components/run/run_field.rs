@@ -64,6 +64,9 @@ pub fn rank_orders() -> Vec<(String, String)> {
             "train".into(),
             "time to train (epochs grow with the global batch)".into(),
         ),
+        ("energy".into(), "energy to train".into()),
+        ("co2".into(), "CO2 to train".into()),
+        ("money".into(), "money to train".into()),
     ]
 }
 

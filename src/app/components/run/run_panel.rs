@@ -5,6 +5,7 @@ use yew::prelude::*;
 use crate::app::components::page::input_section::InputSection;
 use crate::app::components::page::term::Term;
 use crate::app::components::run::convergence_field::ConvergenceField;
+use crate::app::components::run::costs_fields::CostsFields;
 use crate::app::components::run::practice_fields::PracticeFields;
 use crate::app::components::run::run_field::{RunFieldInput, rank_orders, run_choice};
 use crate::app::components::run::strategy_picker::StrategyPicker;
@@ -59,6 +60,7 @@ pub fn run_panel() -> Html {
                 <RunFieldInput field={RunKey::Segments} placeholder="= GPUs" />
                 <RunFieldInput field={RunKey::GroupSize} placeholder={format!("= GPUs per node ({per_node})")} />
             </details>
+            <CostsFields />
         </InputSection>
     }
 }
