@@ -67,7 +67,7 @@ mod edge_tests {
         let scenario = inputs.scenario().unwrap();
         let results = Results::compute(&inputs, &scenario).unwrap();
         let scaling = scaling::draw(
-            &scaling::data(&results, &[], None, false),
+            &scaling::data(&results, &[], None, crate::app::input::metric::Metric::Epoch),
             crate::app::charts::Canvas::WIDE,
         )
         .unwrap();
@@ -109,7 +109,7 @@ mod edge_tests {
         let results = Results::compute(&inputs, &scenario).unwrap();
         assert!(results.sweep().iter().all(|p| p.compute_s == 0.0));
         let drawn = scaling::draw(
-            &scaling::data(&results, &[], None, false),
+            &scaling::data(&results, &[], None, crate::app::input::metric::Metric::Epoch),
             crate::app::charts::Canvas::WIDE,
         )
         .unwrap();

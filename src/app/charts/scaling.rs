@@ -9,6 +9,7 @@ use crate::app::charts::{
     log_log, render_on, strategy_color, strategy_dash, strategy_swatch,
 };
 use crate::app::input::explain_target::ExplainTarget;
+use crate::app::input::metric::Metric;
 use crate::app::results::Results;
 use crate::oracle::{Projection, Quantity, Strategy, units};
 
@@ -35,32 +36,25 @@ pub struct ScalingData {
     pub other_name: &'static str,
     /// The GPU counts spanned, from and to.
     pub range: (u64, u64),
-    /// Time to train instead of time per epoch.
-    pub to_train: bool,
+    /// What is drawn.
+    pub metric: Metric,
 }
 
 impl ScalingData {
-    /// The time a point is drawn at: its epoch, or its time to train.
-    pub fn time_s(&self, p: &Projection) -> f64 {
-        if self.to_train { p.training.time_s } else { p.total_s }
+    /// The value a point is drawn at: its epoch, its time, energy or money
+    /// to train (not finite: unknown, not drawn).
+    pub fn value(&self, p: &Projection) -> f64 {
+        self.metric.of(p)
     }
 
     /// What the vertical axis says.
     fn axis(&self) -> &'static str {
-        if self.to_train {
-            "time to train (s)"
-        } else {
-            "epoch time (s)"
-        }
+        self.metric.axis()
     }
 
     /// The quantity a point explains.
     fn quantity(&self) -> Quantity {
-        if self.to_train {
-            Quantity::TimeToTrain
-        } else {
-            Quantity::Total
-        }
+        self.metric.quantity()
     }
 }
 
@@ -80,11 +74,12 @@ fn curves(points: &[Projection]) -> Vec<Curve> {
 }
 
 /// The curves of the results' sweep, and of `other`, the other edition's
-/// (empty: not drawn), over the GPU counts of `range` (`None`: all); their
-/// time to train when `to_train`, ideal scaling then keeping the epochs of
-/// the fewest GPUs drawn (what adding GPUs would give if the epochs did
-/// not grow with the batch).
-pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>, to_train: bool) -> ScalingData {
+/// (empty: not drawn), over the GPU counts of `range` (`None`: all), drawn
+/// at `metric`; ideal scaling keeps the epochs of the fewest GPUs drawn
+/// (what adding GPUs would give if the epochs did not grow with the batch)
+/// and, for energy and money, their cost of a GPU-second (perfect scaling
+/// spends the same GPU-seconds at any count: a flat line).
+pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>, metric: Metric) -> ScalingData {
     let all = (1, results.max_gpus.max(results.gpus).max(2));
     let (from, to) = range.unwrap_or(all);
     let within = |points: &[Projection]| -> Vec<Projection> {
@@ -95,14 +90,15 @@ pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>, 
             .collect()
     };
     let drawn = within(results.sweep());
-    // the epochs at the fewest GPUs drawn: ideal scaling keeps them
-    let epochs = if to_train {
-        drawn
-            .iter()
-            .min_by_key(|p| p.gpus)
-            .map_or(1.0, |p| p.training.epochs.epochs)
-    } else {
-        1.0
+    // the fewest GPUs drawn: ideal scaling keeps their epochs and their
+    // energy or money of a GPU-second
+    let fewest = drawn.iter().min_by_key(|p| p.gpus);
+    let epochs = fewest.map_or(1.0, |p| p.training.epochs.epochs);
+    let per_gpu_s = |p: &Projection| metric.of(p) / (p.training.time_s * p.gpus as f64);
+    let scale = |g: u64| match metric {
+        Metric::Epoch => 1.0,
+        Metric::Train => epochs,
+        Metric::Energy | Metric::Money => fewest.map_or(f64::NAN, |p| epochs * g as f64 * per_gpu_s(p)),
     };
     ScalingData {
         curves: curves(&drawn),
@@ -111,13 +107,14 @@ pub fn data(results: &Results, other: &[Projection], range: Option<(u64, u64)>, 
             .iter()
             .copied()
             .filter(|(g, _)| (from..=to).contains(g))
-            .map(|(g, t)| (g, t * epochs))
+            .map(|(g, t)| (g, t * scale(g)))
+            .filter(|(_, v)| v.is_finite())
             .collect(),
         budget: results.gpus,
         other: curves(&within(other)),
         other_name: results.edition.other().name(),
         range: (from, to),
-        to_train,
+        metric,
     }
 }
 
@@ -131,7 +128,8 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
             .curves
             .iter()
             .chain(&data.other)
-            .flat_map(|c| c.points.iter().map(|p| data.time_s(p)));
+            .flat_map(|c| c.points.iter().map(|p| data.value(p)))
+            .filter(|v| v.is_finite());
         let Some((low, high)) = log_bounds(times.chain(data.ideal.iter().map(|i| i.1))) else {
             return Ok(false);
         };
@@ -160,15 +158,20 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
         chart
             .draw_series(LineSeries::new(ideal, dashed(grey, 6, 4, 2)))
             .map_err(fail)?;
-        let ideal_words = if data.to_train {
-            "ideal scaling, epochs kept"
-        } else {
-            "ideal scaling"
+        let ideal_words = match data.metric {
+            Metric::Epoch => "ideal scaling",
+            Metric::Train => "ideal scaling, epochs kept",
+            Metric::Energy | Metric::Money => "ideal scaling, epochs and GPU-seconds kept",
         };
         let mut entries = vec![(ideal_words.to_string(), Swatch::Dashed(grey, 6, 4))];
         for curve in &data.curves {
             let color = strategy_color(curve.strategy);
-            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, data.time_s(p))).collect();
+            let line: Vec<(f64, f64)> = curve
+                .points
+                .iter()
+                .map(|p| (p.gpus as f64, data.value(p)))
+                .filter(|(_, v)| v.is_finite())
+                .collect();
             match strategy_dash(curve.strategy) {
                 Some((dash, gap)) => chart
                     .draw_series(LineSeries::new(line, dashed(color, dash, gap, 2)))
@@ -178,8 +181,8 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
                     .map_err(fail)?,
             };
             entries.push((curve.strategy.name().to_string(), strategy_swatch(curve.strategy)));
-            for p in &curve.points {
-                let at = (p.gpus as f64, data.time_s(p));
+            for p in curve.points.iter().filter(|p| data.value(p).is_finite()) {
+                let at = (p.gpus as f64, data.value(p));
                 if p.feasible {
                     chart
                         .draw_series(std::iter::once(Circle::new(at, 4, color.filled())))
@@ -198,7 +201,12 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
             }
         }
         for curve in &data.other {
-            let line: Vec<(f64, f64)> = curve.points.iter().map(|p| (p.gpus as f64, data.time_s(p))).collect();
+            let line: Vec<(f64, f64)> = curve
+                .points
+                .iter()
+                .map(|p| (p.gpus as f64, data.value(p)))
+                .filter(|(_, v)| v.is_finite())
+                .collect();
             let color = strategy_color(curve.strategy);
             chart
                 .draw_series(LineSeries::new(line, dashed(color, 3, 3, 1)))
@@ -224,7 +232,7 @@ mod tests {
     #[test]
     fn a_range_spans_only_its_gpu_counts_and_labels_them() {
         let results = crate::app::results::default_results();
-        let data = data(&results, &[], Some((64, 1024)), false);
+        let data = data(&results, &[], Some((64, 1024)), Metric::Epoch);
         assert!(
             data.curves
                 .iter()
@@ -246,10 +254,10 @@ mod tests {
     #[test]
     fn the_time_to_train_view_draws_each_points_time_to_train_against_ideal_scaling_at_fixed_epochs() {
         let results = crate::app::results::default_results();
-        let data = data(&results, &[], None, true);
+        let data = data(&results, &[], None, Metric::Train);
         let data_curve = data.curves.iter().find(|c| c.strategy == Strategy::Data).unwrap();
         for p in &data_curve.points {
-            assert_eq!(data.time_s(p), p.training.time_s);
+            assert_eq!(data.value(p), p.training.time_s);
         }
         // ResNet-50 follows its curve: epochs grow with the global batch past 3,264
         let first = &data_curve.points[0];
@@ -280,9 +288,34 @@ mod tests {
     }
 
     #[test]
+    fn the_energy_view_draws_each_points_energy_to_train_against_a_flat_ideal() {
+        let results = crate::app::results::default_results();
+        let data = data(&results, &[], None, Metric::Energy);
+        let data_curve = data.curves.iter().find(|c| c.strategy == Strategy::Data).unwrap();
+        for p in &data_curve.points {
+            assert_eq!(data.value(p), p.energy.as_ref().unwrap().train_kwh);
+        }
+        // perfect scaling spends the same GPU-seconds at any count: the same energy
+        let first = data.ideal.first().unwrap().1;
+        assert!(
+            data.ideal.iter().all(|(_, e)| (e - first).abs() <= 1e-9 * first),
+            "{:?}",
+            data.ideal
+        );
+        let drawn = draw(&data, crate::app::charts::Canvas::WIDE).unwrap();
+        assert!(drawn.svg.contains("energy to train (kWh)"));
+        assert!(
+            drawn
+                .targets
+                .iter()
+                .all(|t| t.explain.as_ref().is_some_and(|e| e.quantity == Quantity::Energy))
+        );
+    }
+
+    #[test]
     fn curves_per_strategy_with_every_point_hoverable() {
         let results = crate::app::results::default_results();
-        let data = data(&results, &[], None, false);
+        let data = data(&results, &[], None, Metric::Epoch);
         assert_eq!(data.curves.len(), 8);
         assert_eq!(data.curves[1].strategy, Strategy::Data);
         assert_eq!(data.curves[1].points.len(), 13);
@@ -316,7 +349,7 @@ mod tests {
     fn a_phone_s_plot_is_narrow_with_its_legend_under_the_curves() {
         use crate::app::charts::{Canvas, LEGEND_BELOW, NARROW_WIDTH};
         let results = crate::app::results::default_results();
-        let drawn = draw(&data(&results, &[], None, false), Canvas::PHONE).unwrap();
+        let drawn = draw(&data(&results, &[], None, Metric::Epoch), Canvas::PHONE).unwrap();
         assert_eq!((drawn.width, drawn.height), (Canvas::PHONE.width, Canvas::PHONE.height));
         assert!(drawn.svg.contains(&format!("width=\"{NARROW_WIDTH}\"")));
         let legend_top = (drawn.height - LEGEND_BELOW) as i32;
@@ -356,7 +389,7 @@ mod tests {
         let question = crate::app::input::question::Question::default();
         let scenario = question.scenario().unwrap();
         let results = Results::compute(&question, &scenario).unwrap();
-        let data = data(&results, results.other_sweep(&scenario), None, false);
+        let data = data(&results, results.other_sweep(&scenario), None, Metric::Epoch);
         assert_eq!(data.other.len(), data.curves.len());
         assert!(
             data.other

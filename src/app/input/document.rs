@@ -77,7 +77,7 @@ mod tests {
             drawing: Some(Strategy::Data),
             compare_editions: true,
             gpu_range: Some((64, 1024)),
-            plot_to_train: true,
+            plot: crate::app::input::metric::Metric::Energy,
             ..View::default()
         };
         view.plan.open = true;

@@ -19,6 +19,7 @@ pub mod cluster_fields;
 pub mod document;
 pub mod explain_target;
 pub mod keys;
+pub mod metric;
 pub mod quantity;
 pub mod question;
 pub mod run_fields;

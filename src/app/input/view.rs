@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::input::explain_target::ExplainTarget;
+use crate::app::input::metric::Metric;
 use crate::oracle::{Objective, Strategy};
 
 /// The view of an answer.
@@ -26,9 +27,9 @@ pub struct View {
     /// Draw the other edition's scaling curves too.
     #[serde(rename = "ce", default, skip_serializing_if = "is_false")]
     pub compare_editions: bool,
-    /// Draw the scaling plot's time to train instead of its epoch time.
-    #[serde(rename = "pt", default, skip_serializing_if = "is_false")]
-    pub plot_to_train: bool,
+    /// What the scaling plot draws (its epoch time by default).
+    #[serde(rename = "pt", default, skip_serializing_if = "Metric::is_epoch")]
+    pub plot: Metric,
 }
 
 /// The planner: whether it is open (its search runs), its GPU budget and

@@ -16,6 +16,10 @@ pub enum Asks {
     Fastest,
     /// Which strategies fit in a GPU's memory (none is an answer).
     WhichFit,
+    /// Yes or no: is the data-parallel run at the budget, the fastest to
+    /// train, also the one of least energy to train, of every GPU count up
+    /// to it?
+    FastestIsGreenest,
 }
 
 /// A set of strategies, as a bit per [`Strategy::ALL`] entry.
@@ -65,6 +69,8 @@ impl FromIterator<Strategy> for Strategies {
 pub enum Guess {
     /// Whether the epoch keeps halving.
     KeepsHalving(bool),
+    /// Whether the fastest run is also the one of least energy.
+    FastestIsGreenest(bool),
     /// The fastest strategy and, if given, its epoch time in seconds.
     Fastest {
         /// The strategy guessed fastest.
@@ -110,6 +116,20 @@ fn worst_doubling(results: &Results) -> Option<(u64, u64, f64)> {
 /// at least [`HALVING_SPEEDUP`].
 pub fn keeps_halving(results: &Results) -> Option<bool> {
     worst_doubling(results).map(|(_, _, speedup)| speedup >= HALVING_SPEEDUP)
+}
+
+/// The data-parallel runs of least energy to train up to the budget and
+/// at the budget, feasible and with a known energy.
+pub fn least_energy(results: &Results) -> Option<(&Projection, &Projection)> {
+    let energy = |p: &Projection| p.energy.as_ref().map_or(f64::INFINITY, |e| e.train_kwh);
+    let data: Vec<&Projection> = results
+        .sweep()
+        .iter()
+        .filter(|p| p.strategy == Strategy::Data && p.gpus <= results.gpus && p.feasible && energy(p).is_finite())
+        .collect();
+    let least = data.iter().copied().min_by(|a, b| energy(a).total_cmp(&energy(b)))?;
+    let budget = data.iter().copied().find(|p| p.gpus == results.gpus)?;
+    Some((least, budget))
 }
 
 /// The strategies whose memory per GPU fits its capacity at the budget.
@@ -160,6 +180,27 @@ pub fn verdict(guess: Guess, results: &Results) -> String {
             }
         }
         Guess::Fastest { strategy, seconds } => fastest(strategy, seconds, &results.ranking),
+        Guess::FastestIsGreenest(yes) => {
+            let said = if yes { "yes" } else { "no" };
+            let Some((least, budget)) = least_energy(results) else {
+                return format!("You said {said}.");
+            };
+            let answer = least.gpus == budget.gpus;
+            let judged = if answer == yes {
+                format!("You said {said}: right.")
+            } else {
+                format!("You said {said}; the model says {}.", if answer { "yes" } else { "no" })
+            };
+            let kwh = |p: &Projection| p.energy.as_ref().map_or(f64::NAN, |e| e.train_kwh);
+            format!(
+                "{judged} The least energy is at {} GPUs ({}); {} GPUs train ×{} sooner for ×{} the energy.",
+                least.gpus,
+                units::energy_kwh(kwh(least)),
+                budget.gpus,
+                units::significant(least.training.time_s / budget.training.time_s, 2),
+                units::significant(kwh(budget) / kwh(least), 2)
+            )
+        }
     }
 }
 
@@ -215,6 +256,7 @@ mod tests {
                 Asks::KeepsHalving => assert!(keeps_halving(&results).is_some(), "{}", lesson.id),
                 Asks::Fastest => assert!(!results.ranking.is_empty(), "{}", lesson.id),
                 Asks::WhichFit => assert!(!results.ranking.is_empty(), "{}", lesson.id),
+                Asks::FastestIsGreenest => assert!(least_energy(&results).is_some(), "{}", lesson.id),
             }
         }
     }

@@ -7,6 +7,7 @@ pub mod guess;
 
 use crate::app::input::document::Document;
 use crate::app::input::explain_target::ExplainTarget;
+use crate::app::input::metric::Metric;
 use crate::app::input::question::Question;
 use crate::app::input::source::{ClusterSource, ModelSource};
 use crate::app::input::view::View;
@@ -110,7 +111,7 @@ fn training_stops_shortening() -> Document {
         }),
         view: View {
             gpu_range: Some((16, 1024)),
-            plot_to_train: true,
+            plot: Metric::Train,
             // the number to look at: the epochs at 1,024 GPUs, extrapolated
             explaining: Some(ExplainTarget::new(Strategy::Data, 1024, Quantity::TimeToTrain)),
             ..View::default()
@@ -118,8 +119,28 @@ fn training_stops_shortening() -> Document {
     }
 }
 
+fn fastest_is_not_greenest() -> Document {
+    Document {
+        question: asking(|q| {
+            q.cluster = ClusterSource::Preset("dgx-a100".into());
+            q.run.gpus = 1024;
+            q.run.batch = Batch::SamplesPerGpu(128.0);
+            q.run.precision = Precision::Fp16;
+            q.strategies = vec![Strategy::Data];
+            q.rank_by = RankBy::Energy;
+        }),
+        view: View {
+            gpu_range: Some((1, 1024)),
+            plot: Metric::Energy,
+            // the number to look at: the energy at 1,024 GPUs, by part
+            explaining: Some(ExplainTarget::new(Strategy::Data, 1024, Quantity::Energy)),
+            ..View::default()
+        },
+    }
+}
+
 /// The lessons.
-pub const LESSONS: [Lesson; 4] = [
+pub const LESSONS: [Lesson; 5] = [
     Lesson {
         id: "data-stops-scaling",
         title: "Why data parallelism stops scaling",
@@ -155,6 +176,15 @@ pub const LESSONS: [Lesson; 4] = [
         inputs: training_stops_shortening,
         plot: LessonPlot::Scaling,
         asks: Asks::KeepsHalving,
+    },
+    Lesson {
+        id: "fastest-is-not-greenest",
+        title: "Why the fastest run is not the cheapest or the greenest",
+        question: "ResNet-50 at 128 images per GPU on DGX A100s trains fastest on 1,024 GPUs. Is that also the run that takes the least energy to train, of every GPU count up to 1,024?",
+        answer: "No. One or two nodes (8 to 16 GPUs) take the least: 35 epochs, 5.7 kWh. 1,024 GPUs train 33 times sooner but take almost 4 times the energy and the money: the global batch of 131,072 needs 134 epochs instead of 35, so the GPUs together compute far more. Fewer than 8 GPUs waste energy too: the node's CPUs, memory and fans run for the whole node. The dashed line is perfect scaling, the same GPU-seconds at any count; the explanation opened with the lesson shows the energy by part.",
+        inputs: fastest_is_not_greenest,
+        plot: LessonPlot::Scaling,
+        asks: Asks::FastestIsGreenest,
     },
 ];
 
@@ -306,6 +336,35 @@ mod tests {
         assert!((18.0..22.0).contains(&hybrid.training.epochs.epochs));
         assert!(hybrid.training.time_s < data.training.time_s);
         assert!(data.total_s < hybrid.total_s, "data's epoch is the shorter");
+    }
+
+    #[test]
+    fn the_fastest_run_takes_four_times_the_energy_and_money_of_one_or_two_nodes() {
+        let r = results(find("fastest-is-not-greenest").unwrap());
+        let (least, budget) = crate::app::lessons::guess::least_energy(&r).unwrap();
+        let e = |p: &crate::oracle::Projection| p.energy.as_ref().unwrap().clone();
+        // the answer's numbers: 8 to 16 GPUs, 35 epochs, 5.7 kWh; 1,024 GPUs 33x sooner for about 4x
+        assert!((8..=16).contains(&least.gpus), "{}", least.gpus);
+        assert_eq!(least.training.epochs.epochs, 35.0);
+        assert!((5.6..5.8).contains(&e(least).train_kwh), "{}", e(least).train_kwh);
+        assert_eq!(budget.gpus, 1024);
+        assert!((130.0..140.0).contains(&budget.training.epochs.epochs));
+        let sooner = least.training.time_s / budget.training.time_s;
+        let energy = e(budget).train_kwh / e(least).train_kwh;
+        let money = e(budget).train_usd / e(least).train_usd;
+        assert!((30.0..36.0).contains(&sooner), "{sooner}");
+        assert!(
+            (3.5..4.0).contains(&energy) && (3.5..4.0).contains(&money),
+            "{energy} {money}"
+        );
+        // fewer GPUs than a node: the node's other power over more time
+        let one = r
+            .sweep()
+            .iter()
+            .find(|p| p.gpus == 1 && p.strategy == Strategy::Data)
+            .unwrap();
+        assert!(e(one).train_kwh > 3.0 * e(least).train_kwh);
+        assert_eq!(r.rank_by, RankBy::Energy);
     }
 
     #[test]

@@ -97,8 +97,8 @@ pub enum ViewAction {
     PlotRange(Option<(u64, u64)>),
     /// Draw the other edition's curves, or stop.
     CompareEditions(bool),
-    /// Draw the scaling plot's time to train (`true`) or epoch time.
-    PlotToTrain(bool),
+    /// Draw this on the scaling plot.
+    PlotMetric(crate::app::input::metric::Metric),
     /// Open (`true`) or close the planner.
     OpenPlan(bool),
     /// Type the planner's GPU budget.

@@ -285,7 +285,7 @@ impl AppState {
                 ViewAction::CloseExplanation => self.view.explaining = None,
                 ViewAction::Draw(strategy) => self.view.drawing = Some(strategy),
                 ViewAction::CompareEditions(on) => self.view.compare_editions = on,
-                ViewAction::PlotToTrain(on) => self.view.plot_to_train = on,
+                ViewAction::PlotMetric(metric) => self.view.plot = metric,
                 ViewAction::PlotRange(range) => self.view.gpu_range = range.filter(|(from, to)| from < to),
                 ViewAction::OpenPlan(open) => self.view.plan.open = open,
                 ViewAction::PlanGpus(text) => self.plan_gpus = text,

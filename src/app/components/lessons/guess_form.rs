@@ -32,6 +32,28 @@ pub struct GuessProps {
     pub asks: Asks,
 }
 
+/// A yes-or-no guess, its two answers' words.
+fn yes_no(chosen: &UseStateHandle<Option<bool>>, (yes_words, no_words): (&'static str, &'static str)) -> Html {
+    let choice = |yes: bool, id: &'static str, text: &'static str| {
+        let checked = **chosen == Some(yes);
+        let chosen = chosen.clone();
+        let onchange = Callback::from(move |_: Event| chosen.set(Some(yes)));
+        html! {
+            <label class="choice" for={id}>
+                <input type="radio" id={id} name="guess-halving" {checked} {onchange} />
+                { text }
+            </label>
+        }
+    };
+    html! {
+        <fieldset class="guess-choices">
+            <legend>{ "Your guess" }</legend>
+            { choice(true, "guess-yes", yes_words) }
+            { choice(false, "guess-no", no_words) }
+        </fieldset>
+    }
+}
+
 #[function_component(GuessForm)]
 pub fn guess_form(props: &GuessProps) -> Html {
     let strategy = use_state(|| None::<Strategy>);
@@ -42,27 +64,17 @@ pub fn guess_form(props: &GuessProps) -> Html {
         return html! {};
     };
     let (fields, guess) = match props.asks {
-        Asks::KeepsHalving => {
-            let choice = |yes: bool, id: &'static str, text: &'static str| {
-                let checked = *halving == Some(yes);
-                let halving = halving.clone();
-                let onchange = Callback::from(move |_: Event| halving.set(Some(yes)));
-                html! {
-                    <label class="choice" for={id}>
-                        <input type="radio" id={id} name="guess-halving" {checked} {onchange} />
-                        { text }
-                    </label>
-                }
-            };
-            let fields = html! {
-                <fieldset class="guess-choices">
-                    <legend>{ "Your guess" }</legend>
-                    { choice(true, "guess-yes", "Yes, it keeps halving") }
-                    { choice(false, "guess-no", "No, it stops halving") }
-                </fieldset>
-            };
-            (fields, halving.map(Guess::KeepsHalving))
-        }
+        Asks::KeepsHalving => (
+            yes_no(&halving, ("Yes, it keeps halving", "No, it stops halving")),
+            halving.map(Guess::KeepsHalving),
+        ),
+        Asks::FastestIsGreenest => (
+            yes_no(
+                &halving,
+                ("Yes, the fastest spends the least", "No, fewer GPUs spend less"),
+            ),
+            halving.map(Guess::FastestIsGreenest),
+        ),
         Asks::WhichFit => {
             let choice = |s: Strategy| {
                 let checked = fit.contains(s);

@@ -1,5 +1,5 @@
-//! `#scaling-plot`: epoch time, or time to train, against GPUs for each
-//! chosen strategy.
+//! `#scaling-plot`: epoch time, or time, energy or money to train, against
+//! GPUs for each chosen strategy.
 
 use yew::prelude::*;
 
@@ -9,6 +9,7 @@ use crate::app::components::plots::gpu_range::GpuRange;
 use crate::app::components::plots::plot_frame::PlotFrame;
 use crate::app::components::plots::plot_metric::PlotMetric;
 use crate::app::components::{AnswerProps, Same};
+use crate::app::input::metric::Metric;
 
 /// The scaling curves of a view.
 #[function_component(ScalingPlot)]
@@ -18,19 +19,19 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
     let answer = &props.answer;
     let compare = answer.view().compare_editions;
     let range = answer.view().gpu_range;
-    let to_train = answer.view().plot_to_train;
+    let metric = answer.view().plot;
     let deps = (
         Same(answer.results.clone()),
         Same(answer.scenario.clone()),
         compare,
         canvas,
-        (range, to_train),
+        (range, metric),
     );
     let drawn = use_memo(
         deps,
-        |(Same(results), Same(scenario), compare, canvas, (range, to_train))| {
+        |(Same(results), Same(scenario), compare, canvas, (range, metric))| {
             let other = if *compare { results.other_sweep(scenario) } else { &[] };
-            scaling::draw(&scaling::data(results, other, *range, *to_train), *canvas)
+            scaling::draw(&scaling::data(results, other, *range, *metric), *canvas)
         },
     );
     let summary = match &answer.question().run.batch {
@@ -44,16 +45,19 @@ pub fn scaling_plot(props: &AnswerProps) -> Html {
             format!("Strong scaling at a mini-batch of {b}, log-log; crosses are infeasible; dashed: ideal.")
         }
     };
-    let summary = if to_train {
-        format!("Time to train (the epochs grow with the global batch). {summary}")
-    } else {
-        summary
+    let summary = match metric {
+        Metric::Epoch => summary,
+        Metric::Train => format!("Time to train (the epochs grow with the global batch). {summary}"),
+        Metric::Energy | Metric::Money => format!(
+            "{} (the epochs grow with the global batch; nodes and facility included). {summary}",
+            crate::oracle::units::capitalised(metric.label())
+        ),
     };
     let caption = crate::app::components::caption(answer, "Scaling");
     let controls = html! {
         <>
             <GpuRange answer={answer.clone()} />
-            <PlotMetric to_train={to_train} />
+            <PlotMetric {metric} />
         </>
     };
     html! { <PlotFrame id="scaling-plot" title="Scaling" summary={summary} drawn={drawn} {caption} {controls} /> }
