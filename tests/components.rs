@@ -135,6 +135,22 @@ async fn ranking_rows_carry_the_engines_numbers() {
         let cell = row.query_selector("td.train").expect("query").expect("the cell");
         let class = cell.get_attribute("class").unwrap_or_default();
         assert_eq!(class.split(' ').any(|c| c == "assumed"), p.training.assumed, "{class}");
+        // the energy, CO2 and money to train, each a cell that opens its explanation
+        let e = p.energy.as_ref().expect("a V100's board power is known");
+        let number = |name: &str| -> f64 { row.get_attribute(name).unwrap_or_default().parse().expect("number") };
+        assert_eq!(number("data-energy-kwh"), e.train_kwh);
+        assert_eq!(number("data-co2-kg"), e.train_co2_kg);
+        assert_eq!(number("data-usd"), e.train_usd);
+        let costs = row.query_selector_all("td.cost [data-explain]").expect("query");
+        assert_eq!(costs.length(), 3);
+        let keys: Vec<String> = (0..3)
+            .filter_map(|k| costs.get(k)?.dyn_into::<Element>().ok()?.get_attribute("data-explain"))
+            .collect();
+        let at = format!("{}@{}", p.strategy.name(), p.gpus);
+        assert_eq!(
+            keys,
+            [format!("{at}:energy"), format!("{at}:co2"), format!("{at}:cost")]
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 //! values. The ranking on screen must equal what `paradl rank` prints.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod costs;
 mod editing;
 mod explaining;
 mod first_visit;

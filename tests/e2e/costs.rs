@@ -1,0 +1,135 @@
+//! Energy, carbon and money (issue 48): the ranking's energy, CO2 and cost
+//! are the CLI's for the defaults and for what the user picks (a grid, a
+//! price, a PUE), a bad figure keeps what was typed and the last results,
+//! "best" can mean the least of any, the explanation and the plot show
+//! them, the link keeps every choice, and the lesson's guess is scored.
+
+use super::*;
+
+/// Each row's strategy, energy, CO2 and money to train, as the page holds them.
+async fn costs(client: &Client) -> Vec<[String; 4]> {
+    let script = r#"return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => [
+        r.dataset.strategy, r.dataset.energyKwh || '', r.dataset.co2Kg || '', r.dataset.usd || '']);"#;
+    let rows = client.execute(script, vec![]).await.unwrap_or(Value::Null);
+    rows.as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| std::array::from_fn(|i| r.get(i).and_then(Value::as_str).unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What `paradl rank ARGS --format json` prints: each strategy's energy,
+/// CO2 and money to train, written as the page writes numbers.
+fn cli_costs(args: &[&str]) -> Vec<[String; 4]> {
+    cli_rank_json(args)
+        .iter()
+        .map(|p| {
+            let number = |v: &Value| v.as_f64().map(|x| x.to_string()).unwrap_or_default();
+            let e = &p["energy"];
+            [
+                p["strategy"].as_str().unwrap_or_default().to_string(),
+                number(&e["train_kwh"]),
+                number(&e["train_co2_kg"]),
+                number(&e["train_usd"]),
+            ]
+        })
+        .collect()
+}
+
+/// Waits until the ranking's costs are `expected`.
+async fn costs_become(client: &Client, expected: &[[String; 4]]) {
+    eventually("the energy, CO2 and money", || async {
+        let rows = costs(client).await;
+        (rows == expected).then_some(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn an_engineer_prices_a_run_on_her_grid_and_her_own_cluster_and_shares_it() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    // the first visit: ABCI's V100s, Japan's grid, ABCI's PUE, AWS's V100 list price
+    let mut args = FIRST_VISIT.to_vec();
+    costs_become(&client, &cli_costs(&args)).await;
+    assert!(
+        costs(&client).await.iter().all(|r| !r[1].is_empty()),
+        "every row has its energy"
+    );
+
+    // the grid and the price, picked under Run
+    page::click(&client, "#costs > summary").await;
+    let defaults = page::text_once(&client, "#costs", "default: jp").await;
+    assert!(defaults.contains("aws-p3.16xlarge"), "{defaults}");
+    page::choose(&client, "#grid-choice", "fr").await;
+    args.extend_from_slice(&["--grid", "fr"]);
+    costs_become(&client, &cli_costs(&args)).await;
+    page::choose(&client, "#price-choice", "owned").await;
+    args.extend_from_slice(&["--price", "owned"]);
+    costs_become(&client, &cli_costs(&args)).await;
+
+    // a PUE below 1 keeps what was typed and the last results, the error beside it
+    page::type_into(&client, "#pue", "0.5").await;
+    page::text_once(&client, "#pue-error", "at least 1").await;
+    assert_eq!(value(&client, "#pue").await, "0.5");
+    costs_become(&client, &cli_costs(&args)).await;
+    page::type_into(&client, "#pue", "1.3").await;
+    args.extend_from_slice(&["--pue", "1.3"]);
+    costs_become(&client, &cli_costs(&args)).await;
+
+    // best by money: the CLI's order, said first in the verdict
+    page::choose(&client, "#rank-by", "money").await;
+    args.push("--by-money");
+    costs_become(&client, &cli_costs(&args)).await;
+    page::text_once(&client, "#ranking caption", "best first (money to train").await;
+    page::text_once(&client, "#verdict", "to train, ").await;
+
+    // the energy explains itself: its formula, its parts, its sources
+    page::click(
+        &client,
+        "#ranking tr[data-strategy=\"data\"] [data-explain=\"data@64:energy\"]",
+    )
+    .await;
+    let panel = page::text_once(&client, "#explain", "E_train = E(B)·PUE").await;
+    assert!(panel.contains("GPUs computing, an epoch"), "{panel}");
+    assert!(panel.contains("Zeus"), "the measured power's source: {panel}");
+
+    // the scaling plot draws the energy to train
+    page::choose(&client, "#plot-metric", "energy").await;
+    page::text_once(&client, "#scaling-plot", "energy to train (kWh)").await;
+
+    // the link keeps the grid, the price, the PUE, the order and the plot
+    let href = page::share_link(&client, |h| h.contains("?s=")).await;
+    let second = web::browser(&s.driver).await;
+    open(&second, &href).await;
+    costs_become(&second, &cli_costs(&args)).await;
+    assert_eq!(value(&second, "#grid-choice").await, "fr");
+    assert_eq!(value(&second, "#price-choice").await, "owned");
+    assert_eq!(value(&second, "#pue").await, "1.3");
+    assert_eq!(value(&second, "#rank-by").await, "money");
+    assert_eq!(value(&second, "#plot-metric").await, "energy");
+    second.close().await.ok();
+    client.close().await.ok();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn a_student_guesses_whether_the_fastest_run_is_the_greenest() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open_predict(&client, &format!("{}?lesson=fastest-is-not-greenest&predict=1", s.base)).await;
+    assert!(!enabled(&client, "#guess").await, "waits for yes or no");
+    page::click(&client, "#guess-yes").await;
+    page::click(&client, "#guess").await;
+    let result = page::text_once(&client, "#guess-result", "You said").await;
+    assert!(result.starts_with("You said yes; the model says no."), "{result}");
+    assert!(result.contains("The least energy is at"), "{result}");
+    // revealed: the energy plot and the explanation of the energy at 1,024 GPUs
+    page::text_once(&client, "#scaling-plot", "energy to train (kWh)").await;
+    page::text_once(&client, "#explain", "E_train = E(B)·PUE").await;
+    client.close().await.ok();
+}
