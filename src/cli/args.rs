@@ -346,9 +346,15 @@ pub struct SearchArgs {
     /// The GPU budget: counts up to it are searched.
     #[arg(long, allow_negative_numbers = true)]
     pub max_gpus: u64,
-    /// What "best" means: time, cost (GPU-hours) or memory (per GPU).
+    /// What "best" means: time, cost (GPU-hours), memory (per GPU), train (time to train), energy or money (to train).
     #[arg(long, value_parser = parse_named::<Objective>, default_value = "time")]
     pub objective: Objective,
+    /// Only configurations that take at most this energy to train, kWh.
+    #[arg(long)]
+    pub max_kwh: Option<f64>,
+    /// Only configurations that cost at most this to train, US dollars.
+    #[arg(long)]
+    pub max_usd: Option<f64>,
     /// Output format (the front; JSON adds the counts and the best).
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]
     pub format: ListFormat,

@@ -170,10 +170,19 @@ pub fn run(command: &Command) -> Result<String, CliError> {
                 ));
             }
             budget("max_gpus", a.max_gpus)?;
-            let plan = loaded
+            let mut plan = loaded
                 .scenario
                 .search(&loaded.template, a.max_gpus, a.objective)
                 .map_err(|e| input::run_error(e.into()))?;
+            for (flag, objective, bound) in [
+                ("max_kwh", crate::oracle::Objective::Energy, a.max_kwh),
+                ("max_usd", crate::oracle::Objective::Money, a.max_usd),
+            ] {
+                if let Some(bound) = bound {
+                    crate::oracle::model::checks::positive(flag, bound).map_err(|e| input::run_error(e.into()))?;
+                    plan = plan.within(objective, bound);
+                }
+            }
             output::plan(&plan, a.format)
         }
         Command::Calibrate(a) => {

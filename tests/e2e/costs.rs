@@ -133,3 +133,59 @@ async fn a_student_guesses_whether_the_fastest_run_is_the_greenest() {
     page::text_once(&client, "#explain", "E_train = E(B)·PUE").await;
     client.close().await.ok();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn the_planner_finds_the_least_money_and_keeps_to_a_money_budget() {
+    let s = setup();
+    let client = web::browser(&s.driver).await;
+    open(&client, &s.base).await;
+    page::click(&client, "#plan summary").await;
+    page::choose(&client, "#plan-objective", "money").await;
+    planner::plan_done(&client, "money to train").await;
+    // the command line's search, best by money, within a budget of 1.2 times the least
+    let search = |bound: Option<&str>| -> Value {
+        let mut args = vec!["search"];
+        args.extend_from_slice(&FIRST_VISIT[..4]);
+        args.extend_from_slice(&["--max-gpus", "64", "--samples-per-gpu", "32", "--objective", "money"]);
+        if let Some(b) = bound {
+            args.extend_from_slice(&["--max-usd", b]);
+        }
+        args.extend_from_slice(&["--format", "json"]);
+        serde_json::from_slice(&cli(&args)).expect("JSON")
+    };
+    let least = search(None)["best"]["usd"].as_f64().expect("the least money");
+    let bound = (least * 1.2).to_string();
+    page::type_into(&client, "#plan-usd", &bound).await;
+    let within = search(Some(&bound));
+    let front = within["front"].as_array().expect("a front");
+    // the page shows the ten best by money of that front
+    let mut by_money: Vec<f64> = front.iter().map(|c| c["usd"].as_f64().unwrap_or(f64::NAN)).collect();
+    by_money.sort_by(f64::total_cmp);
+    let expected: Vec<String> = by_money.iter().take(10).map(f64::to_string).collect();
+    assert!(by_money.iter().all(|usd| *usd <= least * 1.2), "{by_money:?}");
+    eventually("the front within the money budget", || async {
+        let usd = client
+            .execute(
+                "return Array.from(document.querySelectorAll('#plan-table tbody tr[data-config]')).map(r => r.dataset.usd).sort((a, b) => a - b);",
+                vec![],
+            )
+            .await
+            .ok()?;
+        let mut shown: Vec<String> = usd
+            .as_array()?
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        let mut want = expected.clone();
+        want.sort_by(|a, b| a.parse::<f64>().unwrap_or(0.0).total_cmp(&b.parse::<f64>().unwrap_or(0.0)));
+        shown.sort_by(|a, b| a.parse::<f64>().unwrap_or(0.0).total_cmp(&b.parse::<f64>().unwrap_or(0.0)));
+        (shown == want).then_some(())
+    })
+    .await;
+    // a bad budget is said beside it, the typed text kept
+    page::type_into(&client, "#plan-usd", "free").await;
+    page::text_once(&client, "#plan-usd-error", "dollars").await;
+    assert_eq!(value(&client, "#plan-usd").await, "free");
+    client.close().await.ok();
+}

@@ -133,16 +133,14 @@ fn every_preset_cluster_and_gpu_names_its_source() {
             preset.key
         );
     }
+    // every GPU's datasheet names its source, and its rated board power its own
     let table = include_str!("../../src/oracle/model/devices/gpus.csv");
-    let mut lines = table.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    assert_eq!(header.last(), Some(&"source"));
-    let mut rows = 0;
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        // the source is the last column and may itself hold commas
-        let source = line.splitn(header.len(), ',').last().unwrap_or_default();
-        assert!(source.len() > 10, "a GPU without its source: {line}");
-        rows += 1;
+    let rows = crate::columns::rows(table, ["name", "source", "board_power_w", "power_source"]);
+    for [name, source, power, power_source] in &rows {
+        assert!(source.len() > 10, "{name} without its source");
+        let watts: f64 = power.parse().unwrap_or(0.0);
+        assert!((10.0..=2000.0).contains(&watts), "{name}: {power} W");
+        assert!(power_source.len() > 10, "{name}'s board power without its source");
     }
-    assert!(rows > 100, "{rows} GPUs");
+    assert!(rows.len() > 100, "{} GPUs", rows.len());
 }

@@ -17,6 +17,8 @@ pub enum FactGroup {
     Precision,
     /// Today's machines (section 11): kernels, framework memory, NCCL.
     Today,
+    /// Power (section 14): the node's besides its GPUs, a GPU's board.
+    Power,
 }
 
 /// One of the two numbers of a host-staged halo.
@@ -231,7 +233,7 @@ pub const PARAMS: [ClusterField; 9] = [
 ];
 
 /// The realistic edition's numeric facts, in display order.
-pub const FACTS: [ClusterField; 17] = [
+pub const FACTS: [ClusterField; 19] = [
     ClusterField {
         group: Some(FactGroup::Realistic),
         path: &["realistic", "memory_bandwidth_bytes_per_s"],
@@ -420,6 +422,28 @@ pub const FACTS: [ClusterField; 17] = [
         set: Set::Direct(|c, v| {
             c.realistic.framework_memory = v.map(|workspace_bytes| FrameworkMemory { workspace_bytes })
         }),
+    },
+    ClusterField {
+        group: Some(FactGroup::Power),
+        path: &["facility", "node_other_power_w"],
+        id: "cluster-node-other-power",
+        label: "A node's power besides its GPUs, while training (CPUs, memory, NICs, fans)",
+        unit: "W",
+        scale: 1.0,
+        whole: false,
+        get: |c| c.facility.node_other_power_w,
+        set: Set::Direct(|c, v| c.facility.node_other_power_w = v),
+    },
+    ClusterField {
+        group: Some(FactGroup::Power),
+        path: &["facility", "gpu_board_power_w"],
+        id: "cluster-gpu-board-power",
+        label: "A GPU's rated board power (blank: its datasheet's)",
+        unit: "W",
+        scale: 1.0,
+        whole: false,
+        get: |c| c.facility.gpu_board_power_w,
+        set: Set::Direct(|c, v| c.facility.gpu_board_power_w = v),
     },
 ];
 

@@ -22,9 +22,9 @@ pub struct Document {
 /// Every key a document may hold, for the link's check that refuses keys
 /// it does not know (serde's flattening cannot). A test holds the list to
 /// what serde writes.
-pub const KEYS: [&str; 34] = [
+pub const KEYS: [&str; 35] = [
     "m", "n", "c", "k", "g", "b", "mb", "d", "sg", "p2", "f", "pr", "op", "z", "rc", "ov", "bk", "cv", "ci", "gh",
-    "kw", "pu", "s", "cal", "rb", "ex", "dr", "pl", "pg", "po", "pm", "gr", "ce", "pt",
+    "kw", "pu", "s", "cal", "rb", "ex", "dr", "pl", "pg", "po", "pm", "px", "gr", "ce", "pt",
 ];
 
 impl Document {
@@ -84,6 +84,7 @@ mod tests {
         view.plan.gpus = Some(512);
         view.plan.objective = Objective::Memory;
         view.plan.memory_bytes = Some(40e9);
+        view.plan.max_usd = Some(500.0);
         let mut doc = Document { question, view };
         // the other source of each: a preset, a custom cluster
         doc.question.cluster = ClusterSource::Custom(Box::new(presets::cluster("abci").unwrap().spec().clone()));

@@ -118,6 +118,8 @@ pub enum Key {
     PlanGpus,
     /// The planner's memory budget per GPU.
     PlanMemory,
+    /// The planner's money budget to train.
+    PlanUsd,
     /// The dataset size.
     Samples,
     /// The sample shape.

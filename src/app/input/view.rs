@@ -47,6 +47,9 @@ pub struct PlanView {
     /// Its memory budget per GPU, bytes (`None`: the GPU's memory).
     #[serde(rename = "pm", default, skip_serializing_if = "Option::is_none")]
     pub memory_bytes: Option<f64>,
+    /// Its money budget to train, US dollars (`None`: none).
+    #[serde(rename = "px", default, skip_serializing_if = "Option::is_none")]
+    pub max_usd: Option<f64>,
 }
 
 fn is_false(value: &bool) -> bool {

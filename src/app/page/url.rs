@@ -171,6 +171,9 @@ fn check(document: &Document) -> Result<(), LinkError> {
     if let Some(bytes) = document.view.plan.memory_bytes {
         crate::oracle::model::checks::within("memory_budget", bytes, 1.0, 1e15).map_err(invalid)?;
     }
+    if let Some(usd) = document.view.plan.max_usd {
+        crate::oracle::model::checks::within("money_budget", usd, 1e-6, 1e15).map_err(invalid)?;
+    }
     if question.calibrated() {
         let runs = measured::parse(&question.measured).map_err(invalid)?;
         Scenario::new(network, cluster)
@@ -295,6 +298,18 @@ mod tests {
             doc.view.plan.memory_bytes = Some(bad);
             assert!(decode(&encode(&doc)).is_err(), "{bad}");
         }
+        doc.view.plan.memory_bytes = None;
+        // a money budget too, and a costs choice
+        doc.view.plan.max_usd = Some(250.0);
+        doc.question.run.costs.grid = Some(crate::oracle::model::energy::Grid::Region("fr".into()));
+        assert_eq!(decode(&encode(&doc)).unwrap(), doc);
+        for bad in [0.0, -1.0, 1e300] {
+            doc.view.plan.max_usd = Some(bad);
+            assert!(decode(&encode(&doc)).is_err(), "{bad}");
+        }
+        doc.view.plan.max_usd = None;
+        doc.question.run.costs.grid = Some(crate::oracle::model::energy::Grid::Region("mars".into()));
+        assert!(matches!(decode(&encode(&doc)), Err(LinkError::Invalid(_))));
         let unknown = with(|q| q.cluster = ClusterSource::Preset("node:4:pcie4:RTX 9999".into()));
         assert!(decode(&encode(&unknown)).is_err());
     }

@@ -105,6 +105,8 @@ pub enum ViewAction {
     PlanGpus(String),
     /// Type the planner's memory budget per GPU, in GB.
     PlanMemory(String),
+    /// Type the planner's money budget to train, in US dollars.
+    PlanUsd(String),
     /// Choose what the planner calls best.
     PlanObjective(Objective),
 }
@@ -172,6 +174,7 @@ impl Action {
             Self::Run(RunAction::Set(key, _)) if run_fields::field(*key).typed => Some(format!("run {key:?}")),
             Self::View(ViewAction::PlanGpus(_)) => Some("plan gpus".into()),
             Self::View(ViewAction::PlanMemory(_)) => Some("plan memory".into()),
+            Self::View(ViewAction::PlanUsd(_)) => Some("plan money".into()),
             _ => None,
         }
     }

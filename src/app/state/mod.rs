@@ -30,6 +30,8 @@ use crate::oracle::{Cluster, MAX_GPUS, Network, Projection, Scenario, units};
 
 /// The largest memory budget per GPU the planner takes, GB.
 const MAX_MEMORY_GB: f64 = 1e6;
+/// The largest money budget the planner takes, US dollars.
+const MAX_USD: f64 = 1e15;
 
 /// A valid document and what the engine computed for its question.
 #[derive(Debug)]
@@ -135,6 +137,8 @@ pub struct AppState {
     pub plan_gpus: String,
     /// The planner's memory budget per GPU as typed, GB (blank: the GPU's).
     pub plan_memory: String,
+    /// The planner's money budget to train as typed, US dollars (blank: none).
+    pub plan_usd: String,
     /// Errors by field key.
     pub errors: Errors,
     /// Why the last import failed.
@@ -199,6 +203,12 @@ impl AppState {
                 .plan
                 .memory_bytes
                 .map(|b| units::significant(b / 1e9, 6))
+                .unwrap_or_default(),
+            plan_usd: document
+                .view
+                .plan
+                .max_usd
+                .map(|usd| units::significant(usd, 12))
                 .unwrap_or_default(),
             view: document.view.clone(),
             errors: Errors::new(),
@@ -290,6 +300,7 @@ impl AppState {
                 ViewAction::OpenPlan(open) => self.view.plan.open = open,
                 ViewAction::PlanGpus(text) => self.plan_gpus = text,
                 ViewAction::PlanMemory(text) => self.plan_memory = text,
+                ViewAction::PlanUsd(text) => self.plan_usd = text,
                 ViewAction::PlanObjective(objective) => self.view.plan.objective = objective,
             },
             Action::Page(a) => match a {
@@ -419,6 +430,19 @@ impl AppState {
                 }
                 Err(message) => {
                     errors.insert(Key::PlanMemory, message);
+                    return None;
+                }
+            },
+        };
+        view.plan.max_usd = match self.plan_usd.trim() {
+            "" => None,
+            text => match text.trim_start_matches('$').trim().parse::<f64>() {
+                Ok(usd) if usd.is_finite() && usd > 0.0 && usd <= MAX_USD => Some(usd),
+                _ => {
+                    errors.insert(
+                        Key::PlanUsd,
+                        format!("Must be a number of dollars above 0 and at most {MAX_USD}"),
+                    );
                     return None;
                 }
             },

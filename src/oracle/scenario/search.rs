@@ -267,11 +267,23 @@ impl Plan {
     /// front within the budget is the front filtered by it: exact, with no
     /// search again.
     pub fn within_memory(&self, memory_bytes: f64) -> Plan {
+        self.within(Objective::Memory, memory_bytes)
+    }
+
+    /// The plan within a bound on one objective (energy or money to train,
+    /// memory per GPU, ...): the front's configurations whose value is at
+    /// most `bound`, and the best of those.
+    ///
+    /// # Formula
+    /// Exact for the same reason as [`Plan::within_memory`]: whatever
+    /// dominates a configuration is no worse in the bounded objective, so
+    /// it is within the bound too.
+    pub fn within(&self, objective: Objective, bound: f64) -> Plan {
         let mut plan = Plan {
             front: self
                 .front
                 .iter()
-                .filter(|c| c.memory_bytes <= memory_bytes)
+                .filter(|c| c.value(objective) <= bound)
                 .cloned()
                 .collect(),
             ..self.clone()
@@ -595,6 +607,12 @@ mod tests {
                 .all(|c| c.total_s >= best.total_s)
         );
         assert!(plan.within_memory(1.0).best.is_none(), "nothing fits in a byte");
+        // a bound on the money to train: the front's configurations within it, the best of them
+        let cheapest = plan.best_by.money.clone().unwrap();
+        let bound = cheapest.usd * 1.5;
+        let within = plan.within(Objective::Money, bound);
+        assert!(!within.front.is_empty() && within.front.iter().all(|c| c.usd <= bound));
+        assert!(within.best.as_ref().unwrap().usd <= bound);
     }
 
     #[test]

@@ -66,6 +66,10 @@ pub fn facts_table() -> Html {
             summary="Kernels, framework memory and NCCL (section 11; blank: not given, its term off)">
             <div class="params">{ fields(FactGroup::Today, "not given") }</div>
         </LazyDetails>
+        <LazyDetails class="knobs" id="cluster-power" open={wrong(FactGroup::Power)}
+            summary="Power (section 14; blank: not counted, or the datasheet's)">
+            <div class="params">{ fields(FactGroup::Power, "not counted") }</div>
+        </LazyDetails>
         </>
     }
 }

@@ -71,6 +71,7 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
         // the memory budget filters the search's front: it starts no search
         PlanView {
             memory_bytes: None,
+            max_usd: None,
             ..answer.view().plan.clone()
         },
     );
@@ -98,21 +99,27 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
     let onbudget = state.callback(|text| Action::View(ViewAction::PlanGpus(text)));
     let onobjective = state.callback(|o| Action::View(ViewAction::PlanObjective(o)));
     let onmemory = state.callback(|text| Action::View(ViewAction::PlanMemory(text)));
+    let onusd = state.callback(|text| Action::View(ViewAction::PlanUsd(text)));
     let onpick = state.callback(|c: Config| Action::Run(RunAction::Load(Box::new(c))));
     let objectives = Objective::ALL
         .map(|o| (o, o.name().to_string(), o.label().to_string()))
         .to_vec();
-    // within the memory budget (the engine's filter of the front: no search again)
-    let status = match (status, answer.view().plan.memory_bytes) {
-        (Status::Done(plan), Some(bytes)) => Status::Done(Rc::new(plan.within_memory(bytes))),
-        (status, _) => status,
+    // within the memory and money budgets (the engine's filter of the front: no search again)
+    let view = &answer.view().plan;
+    let status = match (status, view.memory_bytes, view.max_usd) {
+        (Status::Done(plan), bytes, usd) if bytes.is_some() || usd.is_some() => {
+            let plan = bytes.map_or_else(|| (*plan).clone(), |b| plan.within_memory(b));
+            Status::Done(Rc::new(usd.map_or(plan.clone(), |u| plan.within(Objective::Money, u))))
+        }
+        (status, ..) => status,
     };
     let capacity_bytes = answer.view().plan.memory_bytes.unwrap_or(answer.results.capacity_bytes);
     let results = match &status {
         Status::Done(plan) if plan.front.is_empty() => html! {
             <p class="quiet" id="plan-none">{ format!(
-                "No configuration fits in {} per GPU: try a smaller batch, more GPUs, another precision or a larger budget.",
-                crate::oracle::units::bytes(capacity_bytes)
+                "No configuration fits in {} per GPU{}: try a smaller batch, more GPUs, another precision or a larger budget.",
+                crate::oracle::units::bytes(capacity_bytes),
+                view.max_usd.map_or_else(String::new, |u| format!(" for {} or less", crate::oracle::units::dollars(u)))
             ) }</p>
         },
         Status::Done(plan) => html! {
@@ -128,7 +135,7 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
     html! {
         <details id="plan" class="plan" {open} {ontoggle}>
             <summary><h3>{ "Plan: search every configuration" }</h3></summary>
-            <p class="source">{ "Every strategy, GPU count (powers of two and whole nodes), group size, pipeline segment count, ZeRO stage and recompute setting up to the budget, with this view's batch, precision, optimizer, edition and calibration; the front keeps the configurations no other beats in epoch time, GPU-hours and memory per GPU at once. It runs beside the page; changing an input restarts it." }</p>
+            <p class="source">{ "Every strategy, GPU count (powers of two and whole nodes), group size, pipeline segment count, ZeRO stage and recompute setting up to the budget, with this view's batch, precision, optimizer, edition and calibration; the front keeps the configurations no other beats at once in epoch time, GPU-hours, memory per GPU, and time, energy and money to train. It runs beside the page; changing an input restarts it." }</p>
             <div class="row">
                 <NumberField id="plan-gpus" label="Budget" unit="GPUs" value={state.plan_gpus.clone()}
                     placeholder={format!("{budget} (the run's)")}
@@ -136,6 +143,8 @@ pub fn plan_panel(props: &AnswerProps) -> Html {
                 <NumberField id="plan-memory" label="Memory per GPU at most" unit="GB" value={state.plan_memory.clone()}
                     placeholder={format!("{} (the GPU's)", crate::oracle::units::significant(answer.results.capacity_bytes / 1e9, 3))}
                     error={state.error(Key::PlanMemory).map(AttrValue::from)} oninput={onmemory} />
+                <NumberField id="plan-usd" label="Money to train at most" unit="$" value={state.plan_usd.clone()}
+                    placeholder="no bound" error={state.error(Key::PlanUsd).map(AttrValue::from)} oninput={onusd} />
                 { select("plan-objective", "Best by", objectives, state.view.plan.objective, onobjective) }
             </div>
             { status_line(&status) }
