@@ -262,9 +262,13 @@ pub(crate) async fn first_view_files(client: &Client) -> Vec<(String, f64, f64)>
 /// copies `scripts/dev` writes), held at 615 KB; features since brought it
 /// to 613 KB, and issue 51's inputs (the bar's, a node built from any of
 /// 146 GPUs, the plot's GPU range, the planner's memory budget, the
-/// largest batches that fit) 17 KB more: 630 KB measured. This holds that,
-/// plus 2%, against growth.
-pub(crate) const FIRST_VIEW_BUDGET_BYTES: f64 = 643_000.0;
+/// largest batches that fit) 17 KB more: 630 KB measured; issue 52's time
+/// to train and issue 51's moves brought it to 636 KB, and issue 48's
+/// energy, carbon and money (the power model, every GPU's board power with
+/// its source, the grids, prices and tariffs, the run's cost inputs, the
+/// ranking's cost columns, the plot's metrics, a lesson) 31 KB more: 667 KB
+/// measured. This holds that, plus 2%, against growth.
+pub(crate) const FIRST_VIEW_BUDGET_BYTES: f64 = 680_000.0;
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]

@@ -179,9 +179,9 @@ pub const LESSONS: [Lesson; 5] = [
     },
     Lesson {
         id: "fastest-is-not-greenest",
-        title: "Why the fastest run is not the cheapest or the greenest",
-        question: "ResNet-50 at 128 images per GPU on DGX A100s trains fastest on 1,024 GPUs. Is that also the run that takes the least energy to train, of every GPU count up to 1,024?",
-        answer: "No. One or two nodes (8 to 16 GPUs) take the least: 35 epochs, 5.7 kWh. 1,024 GPUs train 33 times sooner but take almost 4 times the energy and the money: the global batch of 131,072 needs 134 epochs instead of 35, so the GPUs together compute far more. Fewer than 8 GPUs waste energy too: the node's CPUs, memory and fans run for the whole node. The dashed line is perfect scaling, the same GPU-seconds at any count; the explanation opened with the lesson shows the energy by part.",
+        title: "The fastest run is not the greenest",
+        question: "ResNet-50, 128 images per GPU on DGX A100s: do the fastest, 1,024 GPUs, take the least energy?",
+        answer: "No: one or two nodes (8 to 16 GPUs) take the least, 5.7 kWh in 35 epochs. 1,024 GPUs train 33 times sooner for almost 4 times the energy and money: a global batch of 131,072 needs 134 epochs, not 35. Under a node, its CPUs, memory and fans run for too few GPUs. Dashed: perfect scaling, the same GPU-seconds at any count.",
         inputs: fastest_is_not_greenest,
         plot: LessonPlot::Scaling,
         asks: Asks::FastestIsGreenest,

@@ -69,10 +69,7 @@ pub fn guess_form(props: &GuessProps) -> Html {
             halving.map(Guess::KeepsHalving),
         ),
         Asks::FastestIsGreenest => (
-            yes_no(
-                &halving,
-                ("Yes, the fastest spends the least", "No, fewer GPUs spend less"),
-            ),
+            yes_no(&halving, ("Yes, they take the least", "No, fewer GPUs take less")),
             halving.map(Guess::FastestIsGreenest),
         ),
         Asks::WhichFit => {

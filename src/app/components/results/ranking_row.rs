@@ -21,11 +21,12 @@ fn cell(p: &Projection, quantity: Quantity, value: f64, text: String) -> Html {
 /// dash where the GPU's board power is unknown).
 fn costs(p: &Projection) -> Html {
     let Some(e) = &p.energy else {
-        return html! { <><td class="num cost">{ "–" }</td><td class="num cost">{ "–" }</td><td class="num cost">{ "–" }</td></> };
+        return html! { <><td class="num cost">{ "–" }</td><td class="num cost co2">{ "–" }</td><td class="num cost">{ "–" }</td></> };
     };
     let cost = |quantity: Quantity, value: f64, text: String| {
         let target = ExplainTarget::new(p.strategy, p.gpus, quantity);
-        html! { <td class="num cost" title={e.sentence()}><ExplainButton {target} {text} {value} /></td> }
+        let class = classes!("num", "cost", (quantity == Quantity::Carbon).then_some("co2"));
+        html! { <td {class} title={e.sentence()}><ExplainButton {target} {text} {value} /></td> }
     };
     html! {
         <>

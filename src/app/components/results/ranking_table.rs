@@ -50,7 +50,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                 if props.by == RankBy::TimeToTrain {
                     { format!("Strategies at {gpus} GPUs, best first (") }<Term id="time-to-train" />{ "). " }
                 } else if let Some(what) = cost_order(props.by) {
-                    { format!("Strategies at {gpus} GPUs, best first ({what}; facility, grid and prices under Run). ") }
+                    { format!("Strategies at {gpus} GPUs, best first ({what}). ") }
                 } else {
                     { format!("Strategies at {gpus} GPUs, best first (time per ") }<Term id="epoch" />{ "). " }
                 }
@@ -70,7 +70,7 @@ pub fn ranking_table(props: &RankingTableProps) -> Html {
                     <th scope="col">{ "communication" }</th>
                     <th scope="col"><Term id="gpu-hours" /></th>
                     <th scope="col" class="cost">{ "energy" }</th>
-                    <th scope="col" class="cost">{ "CO2e" }</th>
+                    <th scope="col" class="cost co2">{ "CO2e" }</th>
                     <th scope="col" class="cost">{ "cost" }</th>
                     <th scope="col">{ "memory/" }<wbr />{ "GPU" }</th>
                     <th scope="col"><Term id="feasible" />{ " or " }<Term id="limit" /></th>
