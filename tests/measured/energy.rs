@@ -16,9 +16,9 @@
 
 use paradl::oracle::model::convergence::Convergence;
 use paradl::oracle::model::energy::Costs;
-use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, Projection, RunSpec, Strategy, presets};
+use paradl::oracle::{Batch, Precision, Projection, RunSpec, Strategy, presets};
 
-use crate::{columns, quantile};
+use crate::{as_trained, columns, quantile};
 
 /// The projection of `gpus` GPUs training `network` at `global_batch` on
 /// `cluster`, PUE 1 (what a server's input power measures).
@@ -31,28 +31,16 @@ fn project(
     curve: Option<&str>,
 ) -> Projection {
     let scenario = presets::scenario(network, cluster).unwrap();
-    scenario
-        .project(&RunSpec {
-            precision,
-            memory_format: if precision == Precision::Fp16 {
-                MemoryFormat::Nhwc
-            } else {
-                MemoryFormat::Nchw
-            },
-            optimizer: Optimizer::Momentum,
-            overlap: gpus > 1,
-            convergence: curve.map(|c| Convergence::Curve(c.into())),
-            costs: Costs {
-                pue: Some(1.0),
-                ..Costs::default()
-            },
-            ..RunSpec::new(
-                if gpus == 1 { Strategy::Serial } else { Strategy::Data },
-                gpus,
-                Batch::MiniBatch(global_batch),
-            )
-        })
-        .unwrap()
+    let strategy = if gpus == 1 { Strategy::Serial } else { Strategy::Data };
+    let spec = RunSpec {
+        convergence: curve.map(|c| Convergence::Curve(c.into())),
+        costs: Costs {
+            pue: Some(1.0),
+            ..Costs::default()
+        },
+        ..RunSpec::new(strategy, gpus, Batch::MiniBatch(global_batch))
+    };
+    scenario.project(&as_trained(spec, precision, gpus > 1)).unwrap()
 }
 
 /// A projection's average power of one node while it trains, W (its

@@ -6,6 +6,7 @@
 
 #[path = "../support/mod.rs"]
 mod support;
+use paradl::oracle::{MemoryFormat, Optimizer, Precision, RunSpec};
 use support::{activations, columns, cuda_bf16, flops, timm_zip};
 
 mod convergence;
@@ -18,6 +19,28 @@ mod ssd;
 mod time_to_train;
 mod timm_rtx3090;
 mod universe;
+
+/// The 10% quantile, the median and the 90% quantile of `values`.
+fn spread(values: &mut [f64]) -> (f64, f64, f64) {
+    (quantile(values, 0.1), quantile(values, 0.5), quantile(values, 0.9))
+}
+
+/// `spec` trained as the published runs train: `precision` (FP16 mixed
+/// precision with channels last, as NVIDIA's runs), SGD with momentum, the
+/// gradient exchange overlapped or not.
+fn as_trained(spec: RunSpec, precision: Precision, overlap: bool) -> RunSpec {
+    RunSpec {
+        precision,
+        memory_format: if precision == Precision::Fp16 {
+            MemoryFormat::Nhwc
+        } else {
+            MemoryFormat::Nchw
+        },
+        optimizer: Optimizer::Momentum,
+        overlap,
+        ..spec
+    }
+}
 
 /// The `q` quantile of `values` (linear between order statistics).
 fn quantile(values: &mut [f64], q: f64) -> f64 {

@@ -19,7 +19,7 @@ use flops::gemm_flops;
 
 use paradl::oracle::formats::onnx;
 use paradl::oracle::validation::throughput;
-use paradl::oracle::{Batch, MemoryFormat, Network, Optimizer, Precision, RunSpec, Scenario, Shape, Strategy, presets};
+use paradl::oracle::{Batch, Network, Precision, RunSpec, Scenario, Shape, Strategy, presets};
 
 /// COCO 2017's training images.
 const COCO_TRAIN: u64 = 117_266;
@@ -38,17 +38,11 @@ fn ratio(network: &Network, cluster: &str, gpus: u64, samples: f64, precision: P
     let mut spec = presets::cluster(cluster).unwrap().spec().clone();
     spec.max_gpus = spec.max_gpus.max(gpus);
     let scenario = Scenario::new(network.clone(), paradl::oracle::Cluster::new(spec).unwrap());
-    let settings = RunSpec {
+    let settings = crate::as_trained(
+        RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(1.0)),
         precision,
-        memory_format: if precision == Precision::Fp16 {
-            MemoryFormat::Nhwc
-        } else {
-            MemoryFormat::Nchw
-        },
-        optimizer: Optimizer::Momentum,
-        overlap: true,
-        ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(1.0))
-    };
+        true,
+    );
     let (projected, feasible) = throughput(&scenario, gpus, samples, settings).unwrap();
     assert!(feasible, "{cluster} {gpus} GPUs at {samples}: it ran");
     projected / gpus as f64 / measured

@@ -14,9 +14,9 @@
 use paradl::oracle::model::convergence::{Convergence, curve};
 use paradl::oracle::model::devices;
 use paradl::oracle::presets::node::nvlink_bytes_per_s;
-use paradl::oracle::{Batch, Cluster, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
+use paradl::oracle::{Batch, Cluster, Precision, RunSpec, Scenario, Strategy, presets};
 
-use crate::{columns, quantile};
+use crate::{as_trained, columns, quantile, spread};
 
 /// One MLPerf result.
 struct Result {
@@ -169,17 +169,12 @@ fn projected(benchmark: &Benchmark) -> Vec<(Result, f64, f64)> {
                 (gpus, batch) if gpus % batch == 0 => (Strategy::DataSpatial, Some(gpus / batch)),
                 _ => return None,
             };
-            let p = scenario
-                .project(&RunSpec {
-                    precision: Precision::Fp16,
-                    memory_format: MemoryFormat::Nhwc,
-                    optimizer: Optimizer::Momentum,
-                    overlap: r.gpus > 1,
-                    group_size,
-                    convergence: Some(Convergence::Curve(benchmark.curve.into())),
-                    ..RunSpec::new(strategy, r.gpus, Batch::MiniBatch(r.global_batch))
-                })
-                .ok()?;
+            let spec = RunSpec {
+                group_size,
+                convergence: Some(Convergence::Curve(benchmark.curve.into())),
+                ..RunSpec::new(strategy, r.gpus, Batch::MiniBatch(r.global_batch))
+            };
+            let p = scenario.project(&as_trained(spec, Precision::Fp16, r.gpus > 1)).ok()?;
             p.feasible
                 .then_some((p.training.time_s, p.training.epochs.epochs))
                 .map(|(t, e)| (r, t, e))
@@ -216,11 +211,7 @@ fn the_reference_curve_gives_the_epochs_mlperf_results_converged_in() {
         .map(|r| r.epochs / resnet.epochs_at(r.global_batch).epochs)
         .collect();
     let n = ratios.len();
-    let (q10, median, q90) = (
-        quantile(&mut ratios, 0.1),
-        quantile(&mut ratios, 0.5),
-        quantile(&mut ratios, 0.9),
-    );
+    let (q10, median, q90) = spread(&mut ratios);
     println!("epochs: {n} results, measured/curve q10 {q10:.3} median {median:.3} q90 {q90:.3}");
     assert!(n >= 150, "{n}");
     // MLPerf accepts a result only if its mean epochs are not below the
@@ -272,11 +263,7 @@ fn the_detection_and_hpc_curves_give_the_epochs_their_results_converged_in() {
             .map(|r| r.epochs / c.epochs_at(r.global_batch).epochs)
             .collect();
         let n = ratios.len();
-        let (q10, median, q90) = (
-            quantile(&mut ratios, 0.1),
-            quantile(&mut ratios, 0.5),
-            quantile(&mut ratios, 0.9),
-        );
+        let (q10, median, q90) = spread(&mut ratios);
         println!("{key}: {n} results, measured/curve epochs q10 {q10:.3} median {median:.3} q90 {q90:.3}");
         assert!(n >= at_least, "{key}: {n}");
         assert!((0.95..=1.05).contains(&median), "{key}: {median}");

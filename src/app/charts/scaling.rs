@@ -47,6 +47,16 @@ impl ScalingData {
         self.metric.of(p)
     }
 
+    /// A curve's line: its points with a known value, at their GPUs.
+    fn line(&self, curve: &Curve) -> Vec<(f64, f64)> {
+        curve
+            .points
+            .iter()
+            .map(|p| (p.gpus as f64, self.value(p)))
+            .filter(|(_, v)| v.is_finite())
+            .collect()
+    }
+
     /// What the vertical axis says.
     fn axis(&self) -> &'static str {
         self.metric.axis()
@@ -166,12 +176,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
         let mut entries = vec![(ideal_words.to_string(), Swatch::Dashed(grey, 6, 4))];
         for curve in &data.curves {
             let color = strategy_color(curve.strategy);
-            let line: Vec<(f64, f64)> = curve
-                .points
-                .iter()
-                .map(|p| (p.gpus as f64, data.value(p)))
-                .filter(|(_, v)| v.is_finite())
-                .collect();
+            let line = data.line(curve);
             match strategy_dash(curve.strategy) {
                 Some((dash, gap)) => chart
                     .draw_series(LineSeries::new(line, dashed(color, dash, gap, 2)))
@@ -201,12 +206,7 @@ pub fn draw(data: &ScalingData, canvas: Canvas) -> Result<Drawn, ChartError> {
             }
         }
         for curve in &data.other {
-            let line: Vec<(f64, f64)> = curve
-                .points
-                .iter()
-                .map(|p| (p.gpus as f64, data.value(p)))
-                .filter(|(_, v)| v.is_finite())
-                .collect();
+            let line = data.line(curve);
             let color = strategy_color(curve.strategy);
             chart
                 .draw_series(LineSeries::new(line, dashed(color, 3, 3, 1)))

@@ -99,7 +99,10 @@ fn memory_wall() -> Document {
     }
 }
 
-fn training_stops_shortening() -> Document {
+/// ResNet-50 on DGX A100s, data parallelism up to 1,024 GPUs at 128 images
+/// each in FP16, ranked `by`, the scaling plot drawing `plot` from `from`
+/// GPUs, the number at 1,024 GPUs of `quantity` explained.
+fn resnet_on_a100s(by: RankBy, plot: Metric, from: u64, quantity: Quantity) -> Document {
     Document {
         question: asking(|q| {
             q.cluster = ClusterSource::Preset("dgx-a100".into());
@@ -107,36 +110,25 @@ fn training_stops_shortening() -> Document {
             q.run.batch = Batch::SamplesPerGpu(128.0);
             q.run.precision = Precision::Fp16;
             q.strategies = vec![Strategy::Data];
-            q.rank_by = RankBy::TimeToTrain;
+            q.rank_by = by;
         }),
         view: View {
-            gpu_range: Some((16, 1024)),
-            plot: Metric::Train,
-            // the number to look at: the epochs at 1,024 GPUs, extrapolated
-            explaining: Some(ExplainTarget::new(Strategy::Data, 1024, Quantity::TimeToTrain)),
+            gpu_range: Some((from, 1024)),
+            plot,
+            explaining: Some(ExplainTarget::new(Strategy::Data, 1024, quantity)),
             ..View::default()
         },
     }
 }
 
+fn training_stops_shortening() -> Document {
+    // the number to look at: the epochs at 1,024 GPUs, extrapolated
+    resnet_on_a100s(RankBy::TimeToTrain, Metric::Train, 16, Quantity::TimeToTrain)
+}
+
 fn fastest_is_not_greenest() -> Document {
-    Document {
-        question: asking(|q| {
-            q.cluster = ClusterSource::Preset("dgx-a100".into());
-            q.run.gpus = 1024;
-            q.run.batch = Batch::SamplesPerGpu(128.0);
-            q.run.precision = Precision::Fp16;
-            q.strategies = vec![Strategy::Data];
-            q.rank_by = RankBy::Energy;
-        }),
-        view: View {
-            gpu_range: Some((1, 1024)),
-            plot: Metric::Energy,
-            // the number to look at: the energy at 1,024 GPUs, by part
-            explaining: Some(ExplainTarget::new(Strategy::Data, 1024, Quantity::Energy)),
-            ..View::default()
-        },
-    }
+    // the number to look at: the energy at 1,024 GPUs, by part
+    resnet_on_a100s(RankBy::Energy, Metric::Energy, 1, Quantity::Energy)
 }
 
 /// The lessons.
