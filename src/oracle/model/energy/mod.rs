@@ -154,16 +154,20 @@ pub fn instance(key: &str) -> Result<&'static prices::Instance, InputError> {
     })
 }
 
+/// What a user typed, trimmed: a figure where it reads as a number, else a
+/// name.
+fn named_or_figure<T>(text: &str, named: impl FnOnce(String) -> T, figure: impl FnOnce(f64) -> T) -> T {
+    let text = text.trim();
+    text.parse::<f64>().map_or_else(|_| named(text.to_string()), figure)
+}
+
 impl Grid {
     /// Reads what a user typed: a grid's key, or grams per kWh.
     ///
     /// # Errors
     /// Those of [`Grid::check`].
     pub fn parse(text: &str) -> Result<Self, InputError> {
-        let text = text.trim();
-        let grid = text
-            .parse::<f64>()
-            .map_or_else(|_| Self::Region(text.to_string()), Self::Intensity);
+        let grid = named_or_figure(text, Self::Region, Self::Intensity);
         grid.check()?;
         Ok(grid)
     }
@@ -188,10 +192,7 @@ impl Price {
     /// # Errors
     /// Those of [`Price::check`].
     pub fn parse(text: &str) -> Result<Self, InputError> {
-        let text = text.trim();
-        let price = text
-            .parse::<f64>()
-            .map_or_else(|_| Self::Named(text.to_string()), Self::PerGpuHour);
+        let price = named_or_figure(text, Self::Named, Self::PerGpuHour);
         price.check()?;
         Ok(price)
     }
