@@ -39,7 +39,7 @@ pub fn projection(p: &Projection, profile: Option<&ProfileCheck>, format: OneFor
             let _ = writeln!(text, "  to train: {}", p.training.sentence());
             if let Some(e) = &p.energy {
                 let _ = writeln!(text, "  costs: {}", e.sentence());
-                for source in &e.facts.sources {
+                for source in &e.facts.sources() {
                     let _ = writeln!(text, "    {source}");
                 }
             }

@@ -4,16 +4,45 @@
 use serde::Serialize;
 
 use crate::oracle::model::cluster::Cluster;
+use crate::oracle::model::energy::prices::Tariff;
 use crate::oracle::model::energy::{
-    self, Costs, DEFAULT_GRID, DEFAULT_PUE, DEFAULT_TARIFF, Grid, OWNED, Price, TARIFFS, power, prices,
+    self, Costs, DEFAULT_GRID, DEFAULT_PUE, DEFAULT_TARIFF, Grid, OWNED, Price, TARIFFS, grids, power, prices,
 };
 use crate::oracle::units;
 
 /// Joules in a kWh.
 const J_PER_KWH: f64 = 3.6e6;
 
+/// Where the money of a run comes from.
+#[derive(Debug, Clone, PartialEq)]
+enum Money {
+    /// A price given.
+    Given,
+    /// A listed instance, the cheapest of its GPU when not named.
+    Listed(&'static prices::Instance, bool),
+    /// Owned, at a tariff given or listed.
+    Owned(Option<&'static Tariff>),
+}
+
+/// Where each power fact comes from (written out only when asked: a sweep
+/// projects thousands of runs and shows none of it).
+#[derive(Debug, Clone, PartialEq)]
+struct Origins {
+    board: &'static str,
+    training: power::Fraction,
+    waiting: power::Fraction,
+    /// The facility's source, when it gave the node's other power.
+    other: Option<String>,
+    /// The facility's source when it gave the PUE; `None` given or default.
+    pue: Option<String>,
+    pue_given: bool,
+    /// The grid listed (`None`: given).
+    grid: Option<&'static grids::Grid>,
+    money: Money,
+}
+
 /// The power facts of a run on a cluster, each with where it comes from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PowerFacts {
     /// One GPU's rated board power, W.
     pub board_w: f64,
@@ -30,11 +59,28 @@ pub struct PowerFacts {
     /// Grams of CO2-equivalent per kWh of the grid.
     pub g_co2_per_kwh: f64,
     /// The grid's key (`given`: the user's figure).
-    pub grid: String,
+    pub grid: &'static str,
     /// How the money is counted.
     pub basis: CostBasis,
-    /// Where each comes from, in words, in the order above.
-    pub sources: Vec<String>,
+    origins: Origins,
+}
+
+impl Serialize for PowerFacts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("PowerFacts", 10)?;
+        st.serialize_field("board_w", &self.board_w)?;
+        st.serialize_field("busy_w", &self.busy_w)?;
+        st.serialize_field("waiting_w", &self.waiting_w)?;
+        st.serialize_field("node_other_w", &self.node_other_w)?;
+        st.serialize_field("gpus_per_node", &self.gpus_per_node)?;
+        st.serialize_field("pue", &self.pue)?;
+        st.serialize_field("g_co2_per_kwh", &self.g_co2_per_kwh)?;
+        st.serialize_field("grid", &self.grid)?;
+        st.serialize_field("basis", &self.basis)?;
+        st.serialize_field("sources", &self.sources())?;
+        st.end()
+    }
 }
 
 /// How a run's money is counted.
@@ -72,115 +118,142 @@ impl PowerFacts {
         let facility = &cluster.spec().facility;
         let device = cluster.device()?;
         let known = crate::oracle::model::devices::device(&device.name, Some(device.sms));
-        let (board_w, board_source) = match (facility.gpu_board_power_w, known) {
-            (Some(w), _) => (w, "the cluster's facility".to_string()),
-            (None, Some(d)) => (d.board_power_w, d.power_source.to_string()),
+        let (board_w, board) = match (facility.gpu_board_power_w, known) {
+            (Some(w), _) => (w, "the cluster's facility"),
+            (None, Some(d)) => (d.board_power_w, d.power_source),
             (None, None) => return None,
         };
         let training = power::training(device.architecture);
         let waiting = power::waiting(device.architecture);
-        let node_other_w = facility.node_other_power_w.unwrap_or(0.0);
-        let other_source = if facility.node_other_power_w.is_some() {
-            facility.source.clone()
-        } else {
-            "not counted: the cluster gives no power besides its GPUs (give facility.node_other_power_w)".into()
+        let (pue, pue_given) = match (costs.pue, facility.pue) {
+            (Some(p), _) => (p, true),
+            (None, Some(p)) => (p, false),
+            (None, None) => (DEFAULT_PUE, false),
         };
-        let (pue, pue_source) = match (costs.pue, facility.pue) {
-            (Some(p), _) => (p, "given".to_string()),
-            (None, Some(p)) => (p, facility.source.clone()),
-            (None, None) => (
-                DEFAULT_PUE,
-                "Uptime Institute Global Data Center Survey 2023, the average PUE".into(),
-            ),
-        };
-        let (g_co2_per_kwh, grid, grid_source) = match &costs.grid {
-            Some(Grid::Intensity(g)) => (*g, "given".to_string(), "given".to_string()),
+        let (g_co2_per_kwh, grid) = match &costs.grid {
+            Some(Grid::Intensity(g)) => (*g, None),
             Some(Grid::Region(key)) => grid_of(key),
             None => grid_of(facility.grid.as_deref().unwrap_or(DEFAULT_GRID)),
         };
-        let tariff = || {
-            costs.usd_per_kwh.map_or_else(
-                || {
-                    let t = TARIFFS.iter().find(|t| t.key == DEFAULT_TARIFF).unwrap_or(&TARIFFS[0]);
-                    (t.usd_per_kwh, format!("{}, {} ({})", t.region, t.year, t.source))
-                },
-                |usd| (usd, "given".to_string()),
-            )
+        let owned = || match costs.usd_per_kwh {
+            Some(usd_per_kwh) => (CostBasis::Owned { usd_per_kwh }, Money::Owned(None)),
+            None => {
+                let t = TARIFFS.iter().find(|t| t.key == DEFAULT_TARIFF).unwrap_or(&TARIFFS[0]);
+                (
+                    CostBasis::Owned {
+                        usd_per_kwh: t.usd_per_kwh,
+                    },
+                    Money::Owned(Some(t)),
+                )
+            }
         };
-        let owned = || {
-            let (usd_per_kwh, source) = tariff();
-            (
-                CostBasis::Owned { usd_per_kwh },
-                format!("owned: electricity at {} ({source})", per_kwh(usd_per_kwh)),
-            )
-        };
-        let cloud = |i: &'static prices::Instance, why: &str| {
+        let cloud = |i: &'static prices::Instance, cheapest: bool| {
             (
                 CostBasis::Cloud {
                     usd_per_gpu_hour: i.usd_per_gpu_hour(),
                     instance: Some(i.key),
                 },
-                format!(
-                    "{why}{} {} ({} GPUs, {}/h, {}, {}; {})",
-                    i.provider,
-                    i.instance,
-                    i.gpus,
-                    units::dollars(i.usd_per_hour),
-                    i.region,
-                    i.date,
-                    i.source
-                ),
+                Money::Listed(i, cheapest),
             )
         };
-        let (basis, basis_source) = match &costs.price {
+        let (basis, money) = match &costs.price {
             Some(Price::PerGpuHour(usd)) => (
                 CostBasis::Cloud {
                     usd_per_gpu_hour: *usd,
                     instance: None,
                 },
-                "given".to_string(),
+                Money::Given,
             ),
             Some(Price::Named(key)) if key.trim() == OWNED => owned(),
-            Some(Price::Named(key)) => match energy::instance(key) {
-                Ok(i) => cloud(i, ""),
-                Err(_) => owned(),
-            },
-            None => match prices::cheapest(&device.name) {
-                Some(i) => cloud(i, "the cheapest on-demand list price of this GPU: "),
-                None => owned(),
-            },
+            Some(Price::Named(key)) => energy::instance(key).map_or_else(|_| owned(), |i| cloud(i, false)),
+            None => prices::cheapest(&device.name).map_or_else(owned, |i| cloud(i, true)),
         };
         Some(Self {
             board_w,
             busy_w: training.fraction * board_w,
             waiting_w: waiting.fraction * board_w,
-            node_other_w,
+            node_other_w: facility.node_other_power_w.unwrap_or(0.0),
             gpus_per_node: cluster.gpus_per_node(),
             pue,
             g_co2_per_kwh,
-            grid,
+            grid: grid.map_or("given", |g| g.key),
             basis,
-            sources: vec![
-                format!("board power {} W: {board_source}", units::significant(board_w, 4)),
-                format!(
-                    "computing at {} of it: {}",
-                    units::significant(training.fraction, 3),
-                    training.source
-                ),
-                format!(
-                    "waiting at {} of it (idle power, a floor): {}",
-                    units::significant(waiting.fraction, 3),
-                    waiting.source
-                ),
-                format!(
-                    "node besides its GPUs {} W: {other_source}",
-                    units::significant(node_other_w, 4)
-                ),
-                format!("PUE {}: {pue_source}", units::significant(pue, 3)),
-                format!("grid {} g/kWh: {grid_source}", units::significant(g_co2_per_kwh, 4)),
-                format!("money: {basis_source}"),
-            ],
+            origins: Origins {
+                board,
+                training,
+                waiting,
+                other: facility.node_other_power_w.map(|_| facility.source.clone()),
+                pue: facility.pue.filter(|_| !pue_given).map(|_| facility.source.clone()),
+                pue_given,
+                grid,
+                money,
+            },
         })
+    }
+
+    /// Where each fact comes from, a sentence each: the board power, the
+    /// two fractions, the node's other power, the PUE, the grid, the money.
+    pub fn sources(&self) -> Vec<String> {
+        let o = &self.origins;
+        let other = o.other.clone().unwrap_or_else(|| {
+            "not counted: the cluster gives no power besides its GPUs (give facility.node_other_power_w)".into()
+        });
+        let pue = match (&o.pue, o.pue_given) {
+            (_, true) => "given".to_string(),
+            (Some(source), false) => source.clone(),
+            (None, false) => "Uptime Institute Global Data Center Survey 2023, the average PUE".into(),
+        };
+        let grid = o.grid.map_or_else(
+            || "given".to_string(),
+            |g| format!("{}, {} average ({}; location-based)", g.region, g.year, g.source),
+        );
+        let money = match (&o.money, &self.basis) {
+            (Money::Given, _) => "given".to_string(),
+            (Money::Listed(i, cheapest), _) => format!(
+                "{}{} {} ({} GPUs, {}/h, {}, {}; {})",
+                if *cheapest {
+                    "the cheapest on-demand list price of this GPU: "
+                } else {
+                    ""
+                },
+                i.provider,
+                i.instance,
+                i.gpus,
+                units::dollars(i.usd_per_hour),
+                i.region,
+                i.date,
+                i.source
+            ),
+            (Money::Owned(tariff), CostBasis::Owned { usd_per_kwh }) => format!(
+                "owned: electricity at {} ({})",
+                per_kwh(*usd_per_kwh),
+                tariff.map_or_else(
+                    || "given".to_string(),
+                    |t| format!("{}, {} ({})", t.region, t.year, t.source)
+                )
+            ),
+            (Money::Owned(_), CostBasis::Cloud { .. }) => String::new(),
+        };
+        vec![
+            format!("board power {} W: {}", units::significant(self.board_w, 4), o.board),
+            format!(
+                "computing at {} of it: {}",
+                units::significant(o.training.fraction, 3),
+                o.training.source
+            ),
+            format!(
+                "waiting at {} of it (idle power, a floor): {}",
+                units::significant(o.waiting.fraction, 3),
+                o.waiting.source
+            ),
+            format!(
+                "node besides its GPUs {} W: {other}",
+                units::significant(self.node_other_w, 4)
+            ),
+            format!("PUE {}: {pue}", units::significant(self.pue, 3)),
+            format!("grid {} g/kWh: {grid}", units::significant(self.g_co2_per_kwh, 4)),
+            format!("money: {money}"),
+        ]
     }
 }
 
@@ -188,19 +261,13 @@ fn per_kwh(usd: f64) -> String {
     format!("${}/kWh", units::significant(usd, 3))
 }
 
-/// A grid's intensity, key and source (an unknown key, refused by the run's
+/// A grid's intensity and the grid (an unknown key, refused by the run's
 /// check before, takes the world's).
-fn grid_of(key: &str) -> (f64, String, String) {
+fn grid_of(key: &str) -> (f64, Option<&'static grids::Grid>) {
     let g = energy::grid("costs.grid", key)
         .or_else(|_| energy::grid("costs.grid", DEFAULT_GRID))
         .ok();
-    g.map_or((0.0, key.to_string(), String::new()), |g| {
-        (
-            g.g_co2_per_kwh,
-            g.key.to_string(),
-            format!("{}, {} average ({}; location-based)", g.region, g.year, g.source),
-        )
-    })
+    (g.map_or(0.0, |g| g.g_co2_per_kwh), g)
 }
 
 /// Energy per epoch by part, kWh.
@@ -339,7 +406,7 @@ mod tests {
         );
         // DGX H100: 0.76·10,200 less 8 GPUs at their training power
         assert!((facts.node_other_w - (0.76 * 10_200.0 - 8.0 * facts.busy_w)).abs() < 1e-9);
-        assert_eq!((facts.pue, facts.grid.as_str()), (1.58, "world"));
+        assert_eq!((facts.pue, facts.grid), (1.58, "world"));
         assert!(matches!(
             facts.basis,
             CostBasis::Cloud {
@@ -368,7 +435,8 @@ mod tests {
         let abci = presets::cluster("abci").unwrap();
         let facts = PowerFacts::of(&abci, &Costs::default()).unwrap();
         // ABCI: Japan's grid, PUE 1.1, its CPUs
-        assert_eq!((facts.grid.as_str(), facts.pue, facts.node_other_w), ("jp", 1.1, 300.0));
+        assert_eq!((facts.grid, facts.pue, facts.node_other_w), ("jp", 1.1, 300.0));
+        assert!(facts.sources()[4].contains("Nikkei"), "{:?}", facts.sources());
         let owned = Costs {
             grid: Some(Grid::Intensity(100.0)),
             price: Some(Price::Named(OWNED.into())),
@@ -384,6 +452,11 @@ mod tests {
         let facts = PowerFacts::of(&node, &Costs::default()).unwrap();
         assert_eq!(facts.basis, CostBasis::Owned { usd_per_kwh: 0.0806 });
         assert_eq!(facts.node_other_w, 0.0);
-        assert!(facts.sources[3].contains("not counted"), "{:?}", facts.sources);
+        assert!(facts.sources()[3].contains("not counted"), "{:?}", facts.sources());
+        assert!(
+            facts.sources()[6].contains("USA, industrial, 2023"),
+            "{:?}",
+            facts.sources()
+        );
     }
 }

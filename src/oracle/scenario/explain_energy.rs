@@ -32,7 +32,7 @@ pub(super) fn explain(p: &Projection, quantity: Quantity) -> Option<(&'static st
         unit: Unit::KilowattHours,
         explains: None,
     };
-    let note = f.sources.join("; ");
+    let note = f.sources().join("; ");
     Some(match quantity {
         Quantity::Energy => (
             "E_train = E(B)·PUE·(p·P_busy·t_c + p·P_wait·(T − t_c) + N·P_other·T)",
