@@ -117,10 +117,9 @@ impl PowerFacts {
     pub fn of(cluster: &Cluster, costs: &Costs) -> Option<Self> {
         let facility = &cluster.spec().facility;
         let device = cluster.device()?;
-        let known = crate::oracle::model::devices::device(&device.name, Some(device.sms));
-        let (board_w, board) = match (facility.gpu_board_power_w, known) {
+        let (board_w, board) = match (facility.gpu_board_power_w, device.board_power) {
             (Some(w), _) => (w, "the cluster's facility"),
-            (None, Some(d)) => (d.board_power_w, d.power_source),
+            (None, Some(known)) => known,
             (None, None) => return None,
         };
         let training = power::training(device.architecture);

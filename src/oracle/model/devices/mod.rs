@@ -219,6 +219,9 @@ pub struct Gpu {
     pub fp32_fraction: Figure,
     /// Where its datasheet comes from.
     pub source: Cow<'static, str>,
+    /// Its rated board power, watts, and where it comes from (`None`: a
+    /// GPU this tool does not know).
+    pub board_power: Option<(f64, &'static str)>,
 }
 
 impl Gpu {
@@ -267,6 +270,15 @@ impl Gpu {
             tensor_fraction: figure(measured.tensor_fraction, Quantity::Tensor),
             fp32_fraction: figure(measured.fp32_fraction, Quantity::Fp32),
             source,
+            board_power: None,
+        }
+    }
+
+    /// The same GPU with its rated board power and its source.
+    fn with_board_power(self, watts: f64, source: &'static str) -> Self {
+        Self {
+            board_power: Some((watts, source)),
+            ..self
         }
     }
 
@@ -339,6 +351,7 @@ impl Device {
             self.measured,
             Cow::Borrowed(self.source),
         )
+        .with_board_power(self.board_power_w, self.power_source)
     }
 
     /// Its kernel facts (see [`Gpu::kernels`]).
