@@ -68,6 +68,9 @@ async fn an_engineer_prices_a_run_on_her_grid_and_her_own_cluster_and_shares_it(
     page::choose(&client, "#grid-choice", "fr").await;
     args.extend_from_slice(&["--grid", "fr"]);
     costs_become(&client, &cli_costs(&args)).await;
+    // the default stays named as the default, whatever is chosen
+    let blank = page::text_once(&client, "#grid-choice option[value=\"\"]", "default").await;
+    assert!(blank.contains("jp"), "{blank}");
     page::choose(&client, "#price-choice", "owned").await;
     args.extend_from_slice(&["--price", "owned"]);
     costs_become(&client, &cli_costs(&args)).await;

@@ -11,7 +11,7 @@ use crate::app::components::{AppHandle, use_app};
 use crate::app::input::keys::{Key, RunKey};
 use crate::app::input::run_fields;
 use crate::app::state::action::{Action, RunAction};
-use crate::oracle::model::energy::{GRIDS, INSTANCES, OWNED};
+use crate::oracle::model::energy::{Costs, GRIDS, INSTANCES, OWNED};
 use crate::oracle::report::energy::{CostBasis, PowerFacts};
 use crate::oracle::units;
 
@@ -57,11 +57,10 @@ fn keyed(app: &AppHandle, key: RunKey, default: String, options: Vec<(String, St
     }
 }
 
-/// The defaults in force (the first ranked projection's facts).
+/// The defaults: the facts of this cluster with nothing chosen.
 fn facts(app: &AppHandle) -> Option<PowerFacts> {
     let answer = app.answer.as_ref()?;
-    let p = answer.results.ranking.first()?;
-    p.energy.as_ref().map(|e| e.facts.clone())
+    PowerFacts::of(answer.scenario.cluster(), &Costs::default())
 }
 
 /// The cost settings, folded.
