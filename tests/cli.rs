@@ -1106,3 +1106,20 @@ fn a_node_of_any_gpu_is_a_cluster_key_and_a_bad_one_says_its_shape() {
         assert!(error.contains(says), "{key}: {error}");
     }
 }
+
+#[test]
+fn a_bad_cost_is_said_on_its_flag_with_its_field_and_rule() {
+    for (flag, field, rule) in [
+        ("--pue 0.5", "--pue: costs.pue", "at least 1"),
+        ("--grid mars", "--grid: costs.grid", "unknown grid"),
+        ("--price aws-p9", "--price: costs.price", "unknown instance"),
+        ("--usd-per-kwh 1e9", "--usd-per-kwh: costs.usd_per_kwh", "at most"),
+    ] {
+        let out = paradl(&format!(
+            "rank --model resnet50 --cluster abci --gpus 8 --samples-per-gpu 32 {flag}"
+        ));
+        assert!(!out.status.success(), "{flag}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(field) && said.contains(rule), "{flag}: {said}");
+    }
+}

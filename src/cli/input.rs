@@ -76,33 +76,26 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
 /// # Errors
 /// A [`CliError`] naming the flag whose value breaks its rule.
 fn costs(args: &ModelArgs) -> Result<Costs, CliError> {
-    fn flag(name: &'static str) -> impl Fn(crate::oracle::InputError) -> CliError {
-        move |e| oracle(name.into(), e.into())
-    }
+    // each error is said on the flag of the field it names
+    let on_flag = |e: crate::oracle::InputError| {
+        let flag = [
+            ("grid", "--grid"),
+            ("price", "--price"),
+            ("usd_per_kwh", "--usd-per-kwh"),
+            ("pue", "--pue"),
+        ]
+        .into_iter()
+        .find(|(field, _)| e.field.is(&["costs", field]))
+        .map_or("--grid", |(_, flag)| flag);
+        oracle(flag.into(), e.into())
+    };
     let costs = Costs {
-        grid: args
-            .grid
-            .as_deref()
-            .map(Grid::parse)
-            .transpose()
-            .map_err(flag("--grid"))?,
-        price: args
-            .price
-            .as_deref()
-            .map(Price::parse)
-            .transpose()
-            .map_err(flag("--price"))?,
+        grid: args.grid.as_deref().map(Grid::parse).transpose().map_err(on_flag)?,
+        price: args.price.as_deref().map(Price::parse).transpose().map_err(on_flag)?,
         usd_per_kwh: args.usd_per_kwh,
         pue: args.pue,
     };
-    costs.check().map_err(|e| {
-        let name = if e.field.to_string().ends_with("pue") {
-            "--pue"
-        } else {
-            "--usd-per-kwh"
-        };
-        oracle(name.into(), e.into())
-    })?;
+    costs.check().map_err(on_flag)?;
     Ok(costs)
 }
 

@@ -24,6 +24,17 @@ enum Money {
     Owned(Option<&'static Tariff>),
 }
 
+/// Where a fact in force comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Whence {
+    /// The run's choice.
+    Given,
+    /// The cluster's facility.
+    Facility,
+    /// The tool's default.
+    Default,
+}
+
 /// Where each power fact comes from (written out only when asked: a sweep
 /// projects thousands of runs and shows none of it).
 #[derive(Debug, Clone, PartialEq)]
@@ -31,11 +42,13 @@ struct Origins {
     board: &'static str,
     training: power::Fraction,
     waiting: power::Fraction,
-    /// The facility's source, when it gave the node's other power.
-    other: Option<String>,
-    /// The facility's source when it gave the PUE; `None` given or default.
-    pue: Option<String>,
-    pue_given: bool,
+    /// The facility's source, when it gave the node's other power or the
+    /// PUE in force.
+    facility: Option<String>,
+    /// Whether the facility gave the node's other power.
+    other_given: bool,
+    /// Where the PUE comes from.
+    pue: Whence,
     /// The grid listed (`None`: given).
     grid: Option<&'static grids::Grid>,
     money: Money,
@@ -124,11 +137,12 @@ impl PowerFacts {
         };
         let training = power::training(device.architecture);
         let waiting = power::waiting(device.architecture);
-        let (pue, pue_given) = match (costs.pue, facility.pue) {
-            (Some(p), _) => (p, true),
-            (None, Some(p)) => (p, false),
-            (None, None) => (DEFAULT_PUE, false),
+        let (pue, pue_from) = match (costs.pue, facility.pue) {
+            (Some(p), _) => (p, Whence::Given),
+            (None, Some(p)) => (p, Whence::Facility),
+            (None, None) => (DEFAULT_PUE, Whence::Default),
         };
+        let other_given = facility.node_other_power_w.is_some();
         let (g_co2_per_kwh, grid) = match &costs.grid {
             Some(Grid::Intensity(g)) => (*g, None),
             Some(Grid::Region(key)) => grid_of(key),
@@ -181,9 +195,9 @@ impl PowerFacts {
                 board,
                 training,
                 waiting,
-                other: facility.node_other_power_w.map(|_| facility.source.clone()),
-                pue: facility.pue.filter(|_| !pue_given).map(|_| facility.source.clone()),
-                pue_given,
+                facility: (other_given || pue_from == Whence::Facility).then(|| facility.source.clone()),
+                other_given,
+                pue: pue_from,
                 grid,
                 money,
             },
@@ -194,13 +208,16 @@ impl PowerFacts {
     /// two fractions, the node's other power, the PUE, the grid, the money.
     pub fn sources(&self) -> Vec<String> {
         let o = &self.origins;
-        let other = o.other.clone().unwrap_or_else(|| {
-            "not counted: the cluster gives no power besides its GPUs (give facility.node_other_power_w)".into()
-        });
-        let pue = match (&o.pue, o.pue_given) {
-            (_, true) => "given".to_string(),
-            (Some(source), false) => source.clone(),
-            (None, false) => "Uptime Institute Global Data Center Survey 2023, the average PUE".into(),
+        let facility = o.facility.as_deref().unwrap_or_default();
+        let other = if o.other_given {
+            facility
+        } else {
+            "not counted: the cluster gives no power besides its GPUs (give facility.node_other_power_w)"
+        };
+        let pue = match o.pue {
+            Whence::Given => "given",
+            Whence::Facility => facility,
+            Whence::Default => "Uptime Institute Global Data Center Survey 2023, the average PUE",
         };
         let grid = o.grid.map_or_else(
             || "given".to_string(),

@@ -219,6 +219,8 @@ impl Context<'_> {
 
     fn explain(&self, quantity: Quantity) -> Explanation {
         let p = self.projection;
+        // where a value comes from when no formula says it: the epochs, the power facts
+        let mut note = (quantity == Quantity::TimeToTrain).then(|| p.training.sentence());
         let body = match quantity {
             Quantity::Total => body(
                 "T = T_comp + T_comm",
@@ -319,7 +321,10 @@ impl Context<'_> {
                 )
             }
             Quantity::Energy | Quantity::Carbon | Quantity::Cost => match super::explain_energy::explain(p, quantity) {
-                Some((formula, symbols, steps, _)) => body(formula, symbols, vec![], steps, vec![14]),
+                Some((formula, symbols, steps, sources)) => {
+                    note = Some(sources);
+                    body(formula, symbols, vec![], steps, vec![14])
+                }
                 None => body(
                     "not known: the cluster's GPU has no rated board power (give facility.gpu_board_power_w)",
                     vec![],
@@ -350,13 +355,7 @@ impl Context<'_> {
             sections: body.sections,
             feasible: p.feasible,
             violations: p.violations.clone(),
-            note: match quantity {
-                Quantity::TimeToTrain => Some(p.training.sentence()),
-                Quantity::Energy | Quantity::Carbon | Quantity::Cost => {
-                    super::explain_energy::explain(p, quantity).map(|(.., note)| note)
-                }
-                _ => None,
-            },
+            note,
         }
     }
 
