@@ -6,45 +6,26 @@
 
 use super::*;
 
-/// Each row's strategy, energy, CO2 and money to train, as the page holds them.
-async fn costs(client: &Client) -> Vec<[String; 4]> {
-    let script = r#"return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => [
-        r.dataset.strategy, r.dataset.energyKwh || '', r.dataset.co2Kg || '', r.dataset.usd || '']);"#;
-    let rows = client.execute(script, vec![]).await.unwrap_or(Value::Null);
-    rows.as_array()
-        .map(|rows| {
-            rows.iter()
-                .map(|r| std::array::from_fn(|i| r.get(i).and_then(Value::as_str).unwrap_or_default().to_string()))
-                .collect()
-        })
-        .unwrap_or_default()
+/// The rows' strategy, energy, CO2 and money to train: the page's
+/// attributes and the CLI's JSON paths.
+const KEYS: [&str; 4] = ["strategy", "energyKwh", "co2Kg", "usd"];
+const PATHS: [&[&str]; 4] = [
+    &["strategy"],
+    &["energy", "train_kwh"],
+    &["energy", "train_co2_kg"],
+    &["energy", "train_usd"],
+];
+
+async fn costs(client: &Client) -> Vec<Vec<String>> {
+    row_data(client, &KEYS).await
 }
 
-/// What `paradl rank ARGS --format json` prints: each strategy's energy,
-/// CO2 and money to train, written as the page writes numbers.
-fn cli_costs(args: &[&str]) -> Vec<[String; 4]> {
-    cli_rank_json(args)
-        .iter()
-        .map(|p| {
-            let number = |v: &Value| v.as_f64().map(|x| x.to_string()).unwrap_or_default();
-            let e = &p["energy"];
-            [
-                p["strategy"].as_str().unwrap_or_default().to_string(),
-                number(&e["train_kwh"]),
-                number(&e["train_co2_kg"]),
-                number(&e["train_usd"]),
-            ]
-        })
-        .collect()
+fn cli_costs(args: &[&str]) -> Vec<Vec<String>> {
+    cli_rank_fields(args, &PATHS)
 }
 
-/// Waits until the ranking's costs are `expected`.
-async fn costs_become(client: &Client, expected: &[[String; 4]]) {
-    eventually("the energy, CO2 and money", || async {
-        let rows = costs(client).await;
-        (rows == expected).then_some(())
-    })
-    .await;
+async fn costs_become(client: &Client, expected: &[Vec<String>]) {
+    rows_become(client, "the energy, CO2 and money", &KEYS, expected).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -84,6 +84,62 @@ fn cli_rank_json(args: &[&str]) -> Vec<Value> {
     }
 }
 
+/// Each ranking row's data attributes `keys` (their dataset names), as the
+/// page holds them (a missing one blank).
+async fn row_data(client: &Client, keys: &[&str]) -> Vec<Vec<String>> {
+    let keys = serde_json::to_string(keys).unwrap_or_default();
+    let script = format!(
+        "return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => {keys}.map(k => r.dataset[k] || ''));"
+    );
+    let rows = client.execute(&script, vec![]).await.unwrap_or(Value::Null);
+    rows.as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    r.as_array()
+                        .map(|cells| {
+                            cells
+                                .iter()
+                                .map(|c| c.as_str().unwrap_or_default().to_string())
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What `paradl rank ARGS --format json` prints at each of `paths` (JSON
+/// keys, outermost first) of each projection: a string as it is, a number
+/// as the page writes it.
+fn cli_rank_fields(args: &[&str], paths: &[&[&str]]) -> Vec<Vec<String>> {
+    cli_rank_json(args)
+        .iter()
+        .map(|p| {
+            paths
+                .iter()
+                .map(|path| {
+                    let v = path.iter().fold(p, |v, key| &v[*key]);
+                    v.as_str()
+                        .map(str::to_string)
+                        .or_else(|| v.as_f64().map(|x| x.to_string()))
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Waits until the ranking rows' attributes `keys` are `expected`.
+async fn rows_become(client: &Client, what: &str, keys: &[&str], expected: &[Vec<String>]) {
+    eventually(what, || async {
+        let rows = row_data(client, keys).await;
+        (rows == expected).then_some(())
+    })
+    .await;
+}
+
 /// What `paradl rank ARGS --format json` prints, as rows.
 fn cli_rank(args: &[&str]) -> Vec<Row> {
     cli_rank_json(args)

@@ -6,46 +6,25 @@
 
 use super::*;
 
-/// Each row's strategy and time to train, as the page holds them.
-async fn trainings(client: &Client) -> Vec<(String, String, String)> {
-    let script = r#"return Array.from(document.querySelectorAll('#ranking tbody tr')).map(r => [
-        r.dataset.strategy, r.dataset.trainS, r.dataset.epochs]);"#;
-    let rows = client.execute(script, vec![]).await.unwrap_or(Value::Null);
-    rows.as_array()
-        .map(|rows| {
-            rows.iter()
-                .map(|r| {
-                    let cell = |i: usize| r.get(i).and_then(Value::as_str).unwrap_or_default().to_string();
-                    (cell(0), cell(1), cell(2))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+/// The rows' strategy, time to train and epochs: the page's attributes and
+/// the CLI's JSON paths.
+const KEYS: [&str; 3] = ["strategy", "trainS", "epochs"];
+const PATHS: [&[&str]; 3] = [
+    &["strategy"],
+    &["training", "time_s"],
+    &["training", "epochs", "epochs"],
+];
+
+async fn trainings(client: &Client) -> Vec<Vec<String>> {
+    row_data(client, &KEYS).await
 }
 
-/// What `paradl rank ARGS --format json` prints: each strategy, its time
-/// to train and its epochs, written as the page writes numbers.
-fn cli_trainings(args: &[&str]) -> Vec<(String, String, String)> {
-    cli_rank_json(args)
-        .iter()
-        .map(|p| {
-            let number = |v: &Value| v.as_f64().map(|x| x.to_string()).unwrap_or_default();
-            (
-                p["strategy"].as_str().unwrap_or_default().to_string(),
-                number(&p["training"]["time_s"]),
-                number(&p["training"]["epochs"]["epochs"]),
-            )
-        })
-        .collect()
+fn cli_trainings(args: &[&str]) -> Vec<Vec<String>> {
+    cli_rank_fields(args, &PATHS)
 }
 
-/// Waits until the ranking's times to train are `expected`.
-async fn trainings_become(client: &Client, expected: &[(String, String, String)]) {
-    eventually("the times to train", || async {
-        let rows = trainings(client).await;
-        (rows == expected).then_some(())
-    })
-    .await;
+async fn trainings_become(client: &Client, expected: &[Vec<String>]) {
+    rows_become(client, "the times to train", &KEYS, expected).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -74,7 +53,7 @@ async fn an_engineer_ranks_by_time_to_train_names_the_epochs_and_shares_it() {
     let mut given = by_train.clone();
     given.extend_from_slice(&["--convergence", "42"]);
     trainings_become(&client, &cli_trainings(&given)).await;
-    assert!(trainings(&client).await.iter().all(|(_, _, e)| e == "42"));
+    assert!(trainings(&client).await.iter().all(|r| r[2] == "42"));
 
     // a bad number keeps what was typed and the last results
     page::type_into(&client, "#convergence", "-1").await;
@@ -129,7 +108,7 @@ async fn past_the_largest_batch_that_converged_the_lesson_and_the_findings_say_s
         "--by-time-to-train",
     ];
     // the lesson draws data parallelism alone: its row is the CLI's
-    let data: Vec<_> = cli_trainings(&args).into_iter().filter(|r| r.0 == "data").collect();
+    let data: Vec<_> = cli_trainings(&args).into_iter().filter(|r| r[0] == "data").collect();
     trainings_become(&client, &data).await;
     page::text_once(&client, "#ranking tr[data-strategy=\"data\"] .train", "extrapolated").await;
     page::text_once(
