@@ -2,59 +2,30 @@
 //! GPU-hour's price, an owned cluster's electricity and the PUE, each blank
 //! at a default the engine names beside it.
 
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::app::components::page::number_field::NumberField;
-use crate::app::components::run::run_field::RunFieldInput;
+use crate::app::components::run::run_field::{KeyedChoice, RunFieldInput, keyed_choice};
 use crate::app::components::{AppHandle, use_app};
-use crate::app::input::keys::{Key, RunKey};
+use crate::app::input::keys::RunKey;
 use crate::app::input::run_fields;
-use crate::app::state::action::{Action, RunAction};
 use crate::oracle::model::energy::{Costs, GRIDS, INSTANCES, OWNED};
 use crate::oracle::report::energy::{CostBasis, PowerFacts};
 use crate::oracle::units;
 
-/// The select's value for a figure typed in.
-const FIGURE: &str = "figure";
-
-/// A setting that is a key among `options` or a figure: a select of the
-/// default, the options and "a figure", with the figure's field when
-/// chosen (`figure`: what choosing it fills in).
+/// A cost setting that is a named option or a figure in its field's unit.
 fn keyed(app: &AppHandle, key: RunKey, default: String, options: Vec<(String, String)>, figure: String) -> Html {
     let field = run_fields::field(key);
-    let text = app.run.text(key);
-    let chosen = match text.trim() {
-        "" => String::new(),
-        t if options.iter().any(|(k, _)| k == t) => t.to_string(),
-        _ => FIGURE.to_string(),
+    let choice = KeyedChoice {
+        select_id: format!("{}-choice", field.id),
+        default,
+        options,
+        figure_option: format!("a figure, {}", field.unit),
+        figure,
+        figure_label: field.label,
+        figure_unit: field.unit,
+        placeholder: String::new(),
     };
-    let onchange = app.callback(move |e: Event| {
-        let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-        let text = if value == FIGURE { figure.clone() } else { value };
-        Action::Run(RunAction::Set(key, text))
-    });
-    let option = |value: &str, label: String| {
-        html! { <option value={value.to_string()} selected={chosen == value}>{ label }</option> }
-    };
-    let select_id = format!("{}-choice", field.id);
-    html! {
-        <div class="field">
-            <label for={select_id.clone()}>{ field.label }</label>
-            <select id={select_id} title={field.help} {onchange}>
-                { option("", default) }
-                { for options.iter().map(|(k, label)| option(k, label.clone())) }
-                { option(FIGURE, format!("a figure, {}", field.unit)) }
-            </select>
-            if chosen == FIGURE {
-                <NumberField id={field.id} label={field.label} unit={field.unit} value={text.clone()}
-                    error={app.error(Key::Run(key)).map(AttrValue::from)}
-                    oninput={app.callback(move |text| Action::Run(RunAction::Set(key, text)))} />
-            } else if let Some(e) = app.error(Key::Run(key)) {
-                <p class="error" role="alert">{ e }</p>
-            }
-        </div>
-    }
+    keyed_choice(app, key, choice)
 }
 
 /// The defaults: the facts of this cluster with nothing chosen.

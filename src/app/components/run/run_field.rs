@@ -56,6 +56,66 @@ pub fn run_choice(app: &crate::app::components::AppHandle, key: RunKey, options:
     }
 }
 
+/// A setting that is one of named options or a figure typed in.
+pub struct KeyedChoice {
+    /// The select's id.
+    pub select_id: String,
+    /// The blank option's words (the default, named).
+    pub default: String,
+    /// `(name, words)` of each named option.
+    pub options: Vec<(String, String)>,
+    /// The words of the option that asks for a figure.
+    pub figure_option: String,
+    /// What choosing it fills in.
+    pub figure: String,
+    /// The figure's field: its label and unit, and what it shows blank.
+    pub figure_label: &'static str,
+    pub figure_unit: &'static str,
+    pub placeholder: String,
+}
+
+/// The select's value for a figure typed in.
+const FIGURE: &str = "figure";
+
+/// A run setting that is a named option or a figure: a select of the
+/// default, the options and "a figure", with the figure's field when
+/// chosen, the setting's error beside it.
+pub fn keyed_choice(app: &crate::app::components::AppHandle, key: RunKey, choice: KeyedChoice) -> Html {
+    let field = run_fields::field(key);
+    let text = app.run.text(key);
+    let chosen = match text.trim() {
+        "" => String::new(),
+        t if choice.options.iter().any(|(name, _)| name == t) => t.to_string(),
+        _ => FIGURE.to_string(),
+    };
+    let figure = choice.figure.clone();
+    let onchange = app.callback(move |e: Event| {
+        let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        let text = if value == FIGURE { figure.clone() } else { value };
+        Action::Run(RunAction::Set(key, text))
+    });
+    let option = |value: &str, label: &str| {
+        html! { <option value={value.to_string()} selected={chosen == value}>{ label.to_string() }</option> }
+    };
+    html! {
+        <div class="field">
+            <label for={choice.select_id.clone()}>{ field.label }</label>
+            <select id={choice.select_id.clone()} title={field.help} {onchange}>
+                { option("", &choice.default) }
+                { for choice.options.iter().map(|(name, label)| option(name, label)) }
+                { option(FIGURE, &choice.figure_option) }
+            </select>
+            if chosen == FIGURE {
+                <NumberField id={field.id} label={choice.figure_label} unit={choice.figure_unit} value={text.clone()}
+                    placeholder={choice.placeholder.clone()} error={app.error(Key::Run(key)).map(AttrValue::from)}
+                    oninput={app.callback(move |text| Action::Run(RunAction::Set(key, text)))} />
+            } else if let Some(e) = app.error(Key::Run(key)) {
+                <p class="error" role="alert">{ e }</p>
+            }
+        </div>
+    }
+}
+
 /// The orders a ranking is offered in, as [`RunKey::RankBy`] writes them.
 pub fn rank_orders() -> Vec<(String, String)> {
     vec![
