@@ -159,10 +159,7 @@ impl Scenario {
         // a pipeline's GPU computes its stage's share of the schedule, the
         // rest of its compute time it waits in the bubbles
         let computing_s = match cost.stages {
-            Some(stages) if run.strategy == Strategy::Pipeline && stages.largest_s > 0.0 => {
-                compute_s * (run.segments as f64 * stages.mean_s)
-                    / ((run.gpus + run.segments - 1) as f64 * stages.largest_s)
-            }
+            Some(stages) if run.strategy == Strategy::Pipeline => compute_s * stages.busy_share(run.gpus, run.segments),
             _ => compute_s,
         };
         let energy = PowerFacts::of(self.cluster(), &run.costs)

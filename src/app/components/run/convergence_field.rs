@@ -41,7 +41,7 @@ pub fn convergence_field() -> Html {
                 (c.key.to_string(), format!("{} (batches {from} to {to})", c.name))
             })
             .collect(),
-        figure_option: "a number of epochs, at every batch".into(),
+        figure_option: ("epochs", "a number of epochs, at every batch".into()),
         figure: DEFAULT_EPOCHS.to_string(),
         figure_label: "Epochs to train",
         figure_unit: "epochs",

@@ -19,7 +19,7 @@ fn keyed(app: &AppHandle, key: RunKey, default: String, options: Vec<(String, St
         select_id: format!("{}-choice", field.id),
         default,
         options,
-        figure_option: format!("a figure, {}", field.unit),
+        figure_option: ("figure", format!("a figure, {}", field.unit)),
         figure,
         figure_label: field.label,
         figure_unit: field.unit,

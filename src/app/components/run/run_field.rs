@@ -64,8 +64,8 @@ pub struct KeyedChoice {
     pub default: String,
     /// `(name, words)` of each named option.
     pub options: Vec<(String, String)>,
-    /// The words of the option that asks for a figure.
-    pub figure_option: String,
+    /// The value and the words of the option that asks for a figure.
+    pub figure_option: (&'static str, String),
     /// What choosing it fills in.
     pub figure: String,
     /// The figure's field: its label and unit, and what it shows blank.
@@ -74,24 +74,22 @@ pub struct KeyedChoice {
     pub placeholder: String,
 }
 
-/// The select's value for a figure typed in.
-const FIGURE: &str = "figure";
-
 /// A run setting that is a named option or a figure: a select of the
 /// default, the options and "a figure", with the figure's field when
 /// chosen, the setting's error beside it.
 pub fn keyed_choice(app: &crate::app::components::AppHandle, key: RunKey, choice: KeyedChoice) -> Html {
     let field = run_fields::field(key);
     let text = app.run.text(key);
+    let (figure_value, figure_words) = choice.figure_option;
     let chosen = match text.trim() {
         "" => String::new(),
         t if choice.options.iter().any(|(name, _)| name == t) => t.to_string(),
-        _ => FIGURE.to_string(),
+        _ => figure_value.to_string(),
     };
     let figure = choice.figure.clone();
     let onchange = app.callback(move |e: Event| {
         let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-        let text = if value == FIGURE { figure.clone() } else { value };
+        let text = if value == figure_value { figure.clone() } else { value };
         Action::Run(RunAction::Set(key, text))
     });
     let option = |value: &str, label: &str| {
@@ -103,9 +101,9 @@ pub fn keyed_choice(app: &crate::app::components::AppHandle, key: RunKey, choice
             <select id={choice.select_id.clone()} title={field.help} {onchange}>
                 { option("", &choice.default) }
                 { for choice.options.iter().map(|(name, label)| option(name, label)) }
-                { option(FIGURE, &choice.figure_option) }
+                { option(figure_value, &figure_words) }
             </select>
-            if chosen == FIGURE {
+            if chosen == figure_value {
                 <NumberField id={field.id} label={choice.figure_label} unit={choice.figure_unit} value={text.clone()}
                     placeholder={choice.placeholder.clone()} error={app.error(Key::Run(key)).map(AttrValue::from)}
                     oninput={app.callback(move |text| Action::Run(RunAction::Set(key, text)))} />

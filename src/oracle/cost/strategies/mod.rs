@@ -57,6 +57,23 @@ pub struct StageBalance {
     pub mean_s: f64,
 }
 
+impl StageBalance {
+    /// The share of a pipeline's compute time its average GPU computes,
+    /// the rest waiting in the bubbles of its schedule.
+    ///
+    /// # Formula
+    /// The schedule takes `(p+S−1)·max_i T_i` per micro-batch step, a GPU
+    /// computes `S·T_i` of it: `S·mean_i T_i / ((p+S−1)·max_i T_i)` (1 when
+    /// no stage computes).
+    pub fn busy_share(&self, stages: u64, segments: u64) -> f64 {
+        if self.largest_s > 0.0 {
+            segments as f64 * self.mean_s / ((stages + segments).saturating_sub(1).max(1) as f64 * self.largest_s)
+        } else {
+            1.0
+        }
+    }
+}
+
 /// What one iteration of a run costs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IterationCost {
@@ -203,4 +220,33 @@ pub fn iteration_cost(table: &CostTable, cluster: &Cluster, run: &Run) -> Iterat
         cost.communication = cost.communication.with(CommKind::GradientAllreduce, exposed);
     }
     cost
+}
+
+#[cfg(test)]
+mod stage_tests {
+    use super::StageBalance;
+
+    #[test]
+    fn a_pipeline_gpu_computes_its_stages_share_of_the_schedule() {
+        // balanced: 8 micro-batches over 4 stages, 11 steps of which each GPU computes 8
+        let balanced = StageBalance {
+            largest_s: 1.0,
+            mean_s: 1.0,
+        };
+        assert!((balanced.busy_share(4, 8) - 8.0 / 11.0).abs() < 1e-12);
+        // the slowest stage sets the step: the others wait for it too
+        let skewed = StageBalance {
+            largest_s: 2.0,
+            mean_s: 1.0,
+        };
+        assert!((skewed.busy_share(4, 8) - 8.0 / 22.0).abs() < 1e-12);
+        assert_eq!(
+            StageBalance {
+                largest_s: 0.0,
+                mean_s: 0.0
+            }
+            .busy_share(4, 8),
+            1.0
+        );
+    }
 }
