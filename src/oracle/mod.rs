@@ -132,7 +132,7 @@ pub use model::inventory::{Inventory, LayerFacts, weight_sharing};
 pub use model::layer::{Function, Layer, LayerKind, LayerSpec, Source};
 pub use model::measured::{Located, MeasuredColumn, MeasuredRun};
 pub use model::network::{DatasetSpec, Network, NetworkSpec, Profile, ProfiledGpu, ProfiledStep};
-pub use model::practice::{MemoryFormat, Optimizer, Precision};
+pub use model::practice::{AttentionForm, MemoryFormat, Optimizer, Precision};
 pub use model::run::{Batch, DEFAULT_BUCKET_MIB, MAX_ZERO_STAGE, Run, RunSpec};
 pub use model::shape::Shape;
 pub use model::strategy::Strategy;

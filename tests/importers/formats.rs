@@ -6,8 +6,8 @@ use paradl::oracle::formats::{json, lc, net, plat};
 use paradl::oracle::model::convergence::{CURVES, Convergence};
 use paradl::oracle::model::energy::{Costs, GRIDS, Grid, INSTANCES, Price};
 use paradl::oracle::{
-    Batch, Cluster, DatasetSpec, Edition, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec,
-    Optimizer, Precision, RunSpec, Shape, Strategy as Par, presets,
+    AttentionForm, Batch, Cluster, DatasetSpec, Edition, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network,
+    NetworkSpec, Optimizer, Precision, RunSpec, Shape, Strategy as Par, presets,
 };
 use proptest::prelude::*;
 
@@ -310,6 +310,7 @@ proptest! {
             overlap: !mini,
             bucket_mib: if mini { 25.0 } else { b },
             memory_format: MemoryFormat::ALL[(gpus / 3 % 2) as usize],
+            attention: AttentionForm::ALL[(gpus / 5 % 2) as usize],
             convergence: match gpus % 3 {
                 0 => None,
                 1 => Some(Convergence::Epochs(b)),

@@ -161,6 +161,18 @@ fn channel_multiple(precision: Precision) -> f64 {
     }
 }
 
+/// Items per sample of a product's other operand (section 15): a
+/// self-attention's keys (for `Q·Kᵀ`, as many as its queries `|x|`) or
+/// values (for `A·V`, as many as its output `|y|`): `min(|x|, |y|)`; 0 for
+/// any other layer.
+fn other_operand_items(layer: &Layer) -> f64 {
+    if layer.kind().is_product() {
+        layer.x().items().min(layer.y().items())
+    } else {
+        0.0
+    }
+}
+
 /// How a split cuts one layer for one GPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cut {
@@ -263,7 +275,11 @@ impl LayerWork {
     /// conv: forward `M = b·P_y`, `N = F/g`; input gradient `M = b·P_x`,
     /// `N = C/g`; weight gradient `M = F/g`, `N = (C/g)·ΠK`, reduced over
     /// `b·P_y`. deconv: forward and input gradient swapped. fc: `P = 1`,
-    /// its input gradient `N = C·ΠK` (every input feature).
+    /// its input gradient `N = C·ΠK` (every input feature). matmul (section
+    /// 15), batched over the samples and the `g = h` heads: forward
+    /// `M = b·P_y`, `N = F/h`; first operand's gradient `M = b·P_x`,
+    /// `N = C/h`; other operand's gradient `M = b·C/h`, `N = F/h`; its
+    /// traffic adds the other operand, `min(|x|, |y|)` items.
     /// Each GEMM has the forward FLOPs. `P` are positions (the product of
     /// the spatial sizes), `g` the groups.
     pub fn of(layer: &Layer, input_only: bool) -> Self {
@@ -291,7 +307,32 @@ impl LayerWork {
             LayerKind::Fc => (1.0, 1.0),
             _ => (p_y, p_x),
         };
-        let gemms = if kind.has_weights() {
+        let gemms = if kind.is_product() {
+            // batched per sample and head (section 15): forward `M = P_y`, `N = F/h`,
+            // reduced over `C/h`; the gradient of the first operand `M = P_x`, `N = C/h`;
+            // of the other operand (in the weight gradient's place) `M = C/h`, `N = F/h`,
+            // reduced over the positions. A width cut divides the positions, a filter or
+            // channel cut the heads.
+            vec![
+                gemm(Pass::Forward, p_y, 0.0, f, 0.0, [Side::Rows, Side::Rows, Side::Rows]),
+                gemm(
+                    Pass::InputGradient,
+                    p_x,
+                    0.0,
+                    c,
+                    0.0,
+                    [Side::Rows, Side::Rows, Side::Rows],
+                ),
+                gemm(
+                    Pass::WeightGradient,
+                    c,
+                    0.0,
+                    f,
+                    0.0,
+                    [Side::Reduction, Side::Rows, Side::Rows],
+                ),
+            ]
+        } else if kind.has_weights() {
             let mut gemms = vec![gemm(Pass::Forward, p_out, 0.0, f, 0.0, forward)];
             if !input_only {
                 // a fully connected layer's input gradient has every input feature, C·ΠK
@@ -325,7 +366,7 @@ impl LayerWork {
         Self {
             kind,
             forward_flops: layer.forward_flops(),
-            traffic_items: layer.x().items() + layer.y().items(),
+            traffic_items: layer.x().items() + layer.y().items() + other_operand_items(layer),
             input_items: layer.x().items(),
             weight_items: layer.weight_items(),
             gemms,

@@ -4,6 +4,7 @@
 //! table. Imports only [`crate::oracle::model`].
 
 pub mod applied;
+pub mod attention;
 pub mod collectives;
 pub mod communication;
 pub mod derivation;

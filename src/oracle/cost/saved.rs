@@ -31,8 +31,10 @@
 
 use std::collections::HashSet;
 
+use super::attention::{self, Role};
 use crate::oracle::model::layer::{Function, Layer, LayerKind, Source};
 use crate::oracle::model::network::Network;
+use crate::oracle::model::practice::AttentionForm;
 
 /// Bytes of a max pool's index (`int64`).
 const INDEX_BYTES: f64 = 8.0;
@@ -64,6 +66,10 @@ enum Saves {
     /// Every tensor it reads (an elementwise product: each operand is the
     /// other's gradient).
     Inputs,
+    /// Every tensor it reads, in the width it runs in (a product of two
+    /// computed tensors, section 15: autocast casts both operands to 16
+    /// bits and saves the copies).
+    Operands,
     /// Its output.
     Output,
     Nothing,
@@ -79,6 +85,7 @@ fn saves(layer: &Layer, after_add: bool) -> Saves {
         LayerKind::Act if layer.function().is_some_and(|f| f.saves_output()) => Saves::Output,
         LayerKind::Act => Saves::Input,
         LayerKind::Mul => Saves::Inputs,
+        LayerKind::Matmul => Saves::Operands,
         LayerKind::Relu => Saves::Output,
         // an operation named by a function saves as it does (a reflection pad its input)
         LayerKind::Other if layer.function().is_some_and(|f| f.saves_output()) => Saves::Output,
@@ -137,8 +144,17 @@ enum Storage {
 /// not promote) writes FP32, and an addition, product or concatenation of
 /// an FP32 tensor writes FP32 (type promotion); every other layer keeps
 /// its input's width; the network's input is FP32.
-pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors> {
+pub fn saved_tensors(network: &Network, h: f64, mixed: bool, attention: AttentionForm) -> Vec<SavedTensors> {
     let layers = network.layers();
+    let roles = match attention {
+        AttentionForm::Fused => attention::roles(network),
+        AttentionForm::Eager => vec![Role::Outside; layers.len()],
+    };
+    // the storage each source names, as read by layer `i`
+    let storage_of = |source: Source, written: &[Storage], items: &[f64]| match source {
+        Source::Input => (Storage::Input, network.dataset().sample_shape.items()),
+        Source::Layer(j) => (written[j], items[j]),
+    };
     let wide_bytes = if mixed { FP32_BYTES } else { h };
     // the storage of each layer's output, its items and whether it is FP32 under mixed precision
     let mut written: Vec<Storage> = Vec::with_capacity(layers.len());
@@ -174,7 +190,9 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
         let kind = layer.kind();
         // the width autocast runs the layer in (what it saves of its input and writes)
         let (reads_wide, writes_wide) = match kind {
-            LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc => (false, false),
+            LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc | LayerKind::Matmul => (false, false),
+            // autocast's FP32 list: a softmax
+            LayerKind::Act if layer.function() == Some(Function::Softmax) => (true, true),
             // autocast's FP32 list: a layer or group norm, a power, a norm
             LayerKind::Ln => (true, true),
             LayerKind::Act | LayerKind::Other if layer.function() == Some(Function::Fp32) => (true, true),
@@ -188,7 +206,27 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
             Some(&(storage, n, _)) if in_place(layer, after_add) => (storage, n),
             _ => (Storage::Output(i), layer.y().items()),
         };
-        match saves(layer, after_add) {
+        let saves = match roles[i] {
+            Role::Outside => saves(layer, after_add),
+            Role::Inner => Saves::Nothing,
+            Role::Scores { queries, keys } => {
+                for source in [queries, keys] {
+                    let (storage, n) = storage_of(source, &written, &items);
+                    save(storage, n, false, &mut tensors);
+                }
+                Saves::Nothing
+            }
+            Role::Context { values } => {
+                let (storage, n) = storage_of(values, &written, &items);
+                save(storage, n, false, &mut tensors);
+                // its output, and a log-sum-exp per query and head
+                save(Storage::Output(i), layer.y().items(), false, &mut tensors);
+                let queries = layer.y().items() / layer.y().channels() as f64;
+                tensors.push(FP32_BYTES * layer.groups() as f64 * queries);
+                Saves::Nothing
+            }
+        };
+        match saves {
             Saves::Input => {
                 if let Some(&(storage, n, _)) = reads.first() {
                     save(storage, n, reads_wide, &mut tensors);
@@ -197,6 +235,11 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool) -> Vec<SavedTensors
             Saves::Inputs => {
                 for &(storage, n, is_wide) in &reads {
                     save(storage, n, is_wide, &mut tensors);
+                }
+            }
+            Saves::Operands => {
+                for &(storage, n, _) in &reads {
+                    save(storage, n, reads_wide, &mut tensors);
                 }
             }
             Saves::Output => save(storage, own_items, writes_wide, &mut tensors),
@@ -260,7 +303,7 @@ mod tests {
     }
 
     fn bytes(network: &Network, h: f64, mixed: bool) -> Vec<f64> {
-        saved_tensors(network, h, mixed)
+        saved_tensors(network, h, mixed, AttentionForm::Fused)
             .iter()
             .map(SavedTensors::bytes)
             .collect()
@@ -309,7 +352,7 @@ mod tests {
             layer(LayerKind::Dropout, a, a),
             layer(LayerKind::Fc, a, a),
         ]);
-        let saved = saved_tensors(&network, 2.0, true);
+        let saved = saved_tensors(&network, 2.0, true, AttentionForm::Fused);
         // the layer norm's input in FP32 under autocast, and mean and rstd per position
         assert_eq!(saved[1].tensors, [4.0 * 512.0, 8.0 * 16.0]);
         // the layer norm wrote FP32 (autocast's FP32 list), which the activation runs in

@@ -86,7 +86,7 @@ impl CostTable {
             }
         }
         let saved = match terms.framework_memory {
-            Some(_) => saved_tensors(network, basis.item_bytes, basis.precision.is_mixed()),
+            Some(_) => saved_tensors(network, basis.item_bytes, basis.precision.is_mixed(), basis.attention),
             None => vec![SavedTensors::default(); network.layers().len()],
         };
         // without kernels, a two-batch profile's lines still give the time at another batch

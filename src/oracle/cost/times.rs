@@ -14,7 +14,7 @@ use crate::oracle::model::edition::Edition;
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
-use crate::oracle::model::practice::{MemoryFormat, Precision};
+use crate::oracle::model::practice::{AttentionForm, MemoryFormat, Precision};
 use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
 
 /// Bytes per item a profile was measured with (fp32, as the reference
@@ -445,6 +445,8 @@ pub struct TimeBasis {
     pub recompute: bool,
     /// How activations are laid out (section 11's kernels).
     pub memory_format: MemoryFormat,
+    /// How attention runs (section 15).
+    pub attention: AttentionForm,
 }
 
 impl TimeBasis {
@@ -457,6 +459,7 @@ impl TimeBasis {
             precision: Precision::Fp32,
             recompute: false,
             memory_format: MemoryFormat::Nchw,
+            attention: AttentionForm::Fused,
         }
     }
 
@@ -468,6 +471,7 @@ impl TimeBasis {
             precision: run.precision,
             recompute: run.recompute,
             memory_format: run.memory_format,
+            attention: run.attention,
         }
     }
 }

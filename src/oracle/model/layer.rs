@@ -41,6 +41,10 @@ named_enum! {
         Act => ("act", "activation"),
         /// Transposed convolution (an up-convolution; section 10).
         Deconv => ("deconv", "transposed convolution"),
+        /// A product of two computed tensors, head by head (section 15):
+        /// attention's scores `Q·Kᵀ` or its output `A·V`. It reads two
+        /// tensors, the first as `x`; `groups` are the heads.
+        Matmul => ("matmul", "activation product"),
     }
 }
 
@@ -73,6 +77,11 @@ impl LayerKind {
         matches!(self, Self::Bn | Self::Ln)
     }
 
+    /// A product of two computed tensors (attention's, section 15).
+    pub fn is_product(self) -> bool {
+        matches!(self, Self::Matmul)
+    }
+
     /// Max or average pooling.
     pub fn is_pool(self) -> bool {
         matches!(self, Self::Maxpool | Self::Avgpool)
@@ -82,7 +91,14 @@ impl LayerKind {
     fn must_be_weightless(self) -> bool {
         matches!(
             self,
-            Self::Maxpool | Self::Avgpool | Self::Relu | Self::Add | Self::Dropout | Self::Concat | Self::Act
+            Self::Maxpool
+                | Self::Avgpool
+                | Self::Relu
+                | Self::Add
+                | Self::Dropout
+                | Self::Concat
+                | Self::Act
+                | Self::Matmul
         )
     }
 
@@ -288,8 +304,10 @@ impl Layer {
     /// of at least 1; relu, add and dropout weightless; kinds other than
     /// conv, fc and other keep the channel count; a profiled time finite,
     /// not negative and at most [`MAX_TIME_S`]; `groups` at least 1, 1 for
-    /// every kind but conv and deconv, and dividing a convolution's `C` and
-    /// `F`; a bias only on conv, deconv and fc.
+    /// every kind but conv, deconv and matmul, and dividing their `C` and
+    /// `F`; a bias only on conv, deconv and fc; a matmul weightless, with
+    /// the positions of its input (`y`'s spatial sizes those of `x`: one
+    /// row of products per query).
     ///
     /// # Errors
     /// An [`InputError`] whose field is relative to the layer (`x`, `w[0]`, ...).
@@ -332,6 +350,18 @@ impl Layer {
                 Rule::KindOnly {
                     kind: format!("{} or {}", LayerKind::Act.name(), LayerKind::Other.name()),
                     found: spec.kind.name().into(),
+                },
+            ));
+        }
+        if spec.kind.is_product()
+            && let Some(i) = (1..spec.x.rank()).find(|&i| spec.y.dims()[i] != spec.x.dims()[i])
+        {
+            return Err(InputError::new(
+                Field::from("y").index(i),
+                Rule::Mismatch {
+                    what: format!("x[{i}] (a product keeps its input's positions)"),
+                    expected: spec.x.dims()[i],
+                    found: spec.y.dims()[i],
                 },
             ));
         }
@@ -413,8 +443,11 @@ impl Layer {
     /// conv, fc: `2·(C/g)·F·ΠK·Π(spatial of y)`; deconv: `2·(C/g)·F·ΠK·Π(spatial
     /// of x)` (each input item is spread over a window); maxpool, avgpool:
     /// `C·ΠK·Π(spatial of y)`; relu, add, mul, act: `|y|`; bn, ln: `4·|x|`;
-    /// dropout, concat, other: 0. `C = x[0]`, `F = y[0]`, `g` the groups
-    /// (1 but for a grouped convolution).
+    /// dropout, concat, other: 0; matmul (section 15): `2·|y|·(C/g)`, each
+    /// output item a dot product over `C/g` items of its head (`Q·Kᵀ`:
+    /// `2·h·N_q·N_k·d`; `A·V`: `2·h·N_q·d·N_k`). `C = x[0]`, `F = y[0]`,
+    /// `g` the groups (1 but for a grouped convolution), the heads `h` of
+    /// a matmul.
     pub fn forward_flops(&self) -> f64 {
         let c = self.x().channels() as f64 / self.groups() as f64;
         let f = self.y().channels() as f64;
@@ -427,6 +460,7 @@ impl Layer {
                 2.0 * c * f * kernel * in_spatial
             }
             LayerKind::Maxpool | LayerKind::Avgpool => c * kernel * out_spatial,
+            LayerKind::Matmul => 2.0 * self.y().items() * c,
             LayerKind::Relu | LayerKind::Add | LayerKind::Mul | LayerKind::Act => self.y().items(),
             LayerKind::Bn | LayerKind::Ln => 4.0 * self.x().items(),
             LayerKind::Dropout | LayerKind::Concat | LayerKind::Other => 0.0,
@@ -573,7 +607,7 @@ fn check_groups(spec: &LayerSpec) -> Result<(), InputError> {
     if g == 1 {
         return Ok(());
     }
-    if !spec.kind.is_conv() {
+    if !spec.kind.is_conv() && !spec.kind.is_product() {
         return Err(InputError::new("groups", Rule::CountTooLarge { max: 1, found: g }));
     }
     for (what, channels) in [("x[0]", spec.x.channels()), ("y[0]", spec.y.channels())] {

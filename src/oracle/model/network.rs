@@ -400,6 +400,15 @@ fn check_reads(index: usize, layer: &LayerSpec) -> Result<(), InputError> {
 /// tensor.
 fn check_read_shapes(layer: &LayerSpec, earlier: &[Layer], sample: &Shape) -> Result<(), InputError> {
     let Some(reads) = &layer.reads else {
+        if layer.kind.is_product() {
+            return Err(InputError::new(
+                "reads",
+                Rule::ReadsMisfit(format!(
+                    "a layer of kind {} multiplies two tensors: name both in reads",
+                    layer.kind.name()
+                )),
+            ));
+        }
         return Ok(());
     };
     let shapes: Vec<&Shape> = reads
@@ -435,6 +444,16 @@ fn check_read_shapes(layer: &LayerSpec, earlier: &[Layer], sample: &Shape) -> Re
                 Ok(())
             } else {
                 misfit("each tensor of at least its input's items, or of items that divide its input's")
+            }
+        }
+        LayerKind::Matmul => {
+            // its input, then the other operand: a self-attention's keys or values, of at
+            // least as many items as a head's row of products has columns
+            let columns = layer.y.channels() / layer.groups.max(1);
+            if shapes.len() == 2 && shapes[0].items() >= layer.x.items() && shapes[1].items() >= columns as f64 {
+                Ok(())
+            } else {
+                misfit("two tensors: its input, then the other operand")
             }
         }
         LayerKind::Concat => {

@@ -51,6 +51,33 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// How the framework runs attention (section 15): what autograd saves
+    /// of it and which kernels compute it.
+    #[derive(Default)]
+    pub enum AttentionForm {
+        /// PyTorch's `scaled_dot_product_attention` (FlashAttention or the
+        /// memory-efficient kernel, as timm and torchvision run it since
+        /// PyTorch 2.0): one kernel a pass; saves the queries, keys,
+        /// values, output and one FP32 log-sum-exp a query and head; its
+        /// backward pass recomputes the scores.
+        #[default]
+        Fused => ("fused", "fused (scaled_dot_product_attention)"),
+        /// Two batched products with the scale and softmax between them,
+        /// each its own kernel (PyTorch before 2.0, `fused_attn` off): the
+        /// scores and the softmax's output are saved.
+        Eager => ("eager", "eager (products and softmax apart)"),
+    }
+}
+
+impl FromStr for AttentionForm {
+    type Err = InputError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::parse_named(text, "attention", "attention form")
+    }
+}
+
 impl FromStr for MemoryFormat {
     type Err = InputError;
 

@@ -10,7 +10,7 @@ use super::energy::Costs;
 use super::errors::{InputError, Rule};
 use super::factors::{Factors, Kappa};
 use super::network::Network;
-use super::practice::{MemoryFormat, Optimizer, Precision};
+use super::practice::{AttentionForm, MemoryFormat, Optimizer, Precision};
 use super::strategy::Strategy;
 
 /// How the batch is given.
@@ -104,6 +104,9 @@ pub struct RunSpec {
     /// How activations are laid out in memory (section 11; default NCHW).
     #[serde(default, skip_serializing_if = "is_default")]
     pub memory_format: MemoryFormat,
+    /// How attention runs (section 15; default fused).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub attention: AttentionForm,
     /// How many epochs it takes to train (section 13): a convergence
     /// curve's name or a number of epochs; none: the 90 epochs assumed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -145,6 +148,7 @@ impl RunSpec {
             overlap: false,
             bucket_mib: DEFAULT_BUCKET_MIB,
             memory_format: MemoryFormat::default(),
+            attention: AttentionForm::default(),
             convergence: None,
             costs: Costs::default(),
         }
@@ -210,6 +214,8 @@ pub struct Run {
     pub bucket_bytes: f64,
     /// How activations are laid out in memory.
     pub memory_format: MemoryFormat,
+    /// How attention runs (section 15).
+    pub attention: AttentionForm,
     /// Epochs to train (none: the 90 assumed).
     pub convergence: Option<Convergence>,
     /// The costs chosen (section 14).
@@ -314,6 +320,7 @@ impl Run {
             overlap: spec.overlap,
             bucket_bytes: bucket_mib * 1024.0 * 1024.0,
             memory_format: spec.memory_format,
+            attention: spec.attention,
             convergence: spec.convergence.clone(),
             costs: spec.costs.clone(),
         })
@@ -340,6 +347,7 @@ impl Run {
             overlap: self.overlap,
             bucket_mib: self.bucket_bytes / (1024.0 * 1024.0),
             memory_format: self.memory_format,
+            attention: self.attention,
             convergence: self.convergence.clone(),
             costs: self.costs.clone(),
         }

@@ -234,6 +234,55 @@ impl Builder {
         self.push(name, LayerKind::Concat, &y.clone(), parts, Vec::new(), y)
     }
 
+    /// The first `channels` channels of `x` times a constant (attention's
+    /// queries scaled by `1/√d`, a view of the projection they come from).
+    pub fn slice_scale(&mut self, name: &str, x: &Tensor, channels: u64) -> Tensor {
+        let mut dims = x.to_vec();
+        if let Some(c) = dims.first_mut() {
+            *c = channels;
+        }
+        self.push(name, LayerKind::Mul, &dims.clone(), &[x], Vec::new(), dims)
+    }
+
+    /// The product of `x` by `other`, head by head (section 15): for each
+    /// of `x`'s positions, `outputs` items (a row per head).
+    pub fn product(&mut self, name: &str, x: &Tensor, other: &Tensor, heads: u64, outputs: u64) -> Tensor {
+        let mut y = x.to_vec();
+        if let Some(c) = y.first_mut() {
+            *c = outputs;
+        }
+        let y = self.push(name, LayerKind::Matmul, x, &[x, other], Vec::new(), y);
+        if let Some(layer) = self.layers.last_mut() {
+            layer.groups = heads;
+        }
+        y
+    }
+
+    /// A vision transformer's tokens: the patches `x` as one row of
+    /// positions, a trained class token before them and a trained position
+    /// embedding added, `tokens` in all (the patches and the class token).
+    pub fn tokens(&mut self, name: &str, x: &Tensor, tokens: u64) -> Tensor {
+        let positions: u64 = x[1..].iter().product();
+        let width = x[0];
+        self.push(
+            name,
+            LayerKind::Other,
+            &[width, positions],
+            &[x],
+            vec![tokens + 1, width],
+            vec![width, tokens],
+        )
+    }
+
+    /// The class token of the tokens `x` (the first position): a view, no
+    /// layer.
+    pub fn class_token(&mut self, _name: &str, x: &Tensor) -> Tensor {
+        Tensor {
+            dims: vec![x[0], 1],
+            producer: x.producer,
+        }
+    }
+
     /// A fully connected layer with a bias, reading `x` whole.
     pub fn fc(&mut self, name: &str, x: &Tensor, outputs: u64) -> Tensor {
         let mut w = vec![x[0], outputs];

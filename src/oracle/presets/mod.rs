@@ -21,6 +21,7 @@ mod resnet;
 mod resnext;
 mod unet3d;
 mod vgg;
+mod vit;
 
 /// ImageNet-1k training images (ILSVRC 2012).
 pub const IMAGENET_SAMPLES: u64 = 1_281_167;
@@ -45,6 +46,18 @@ const IMAGENET_PER_GPU: (f64, &str) = (
 const IMAGENET_CONVERGENCE: (&str, &str) = (
     "mlperf-resnet50",
     "ResNet-50's MLPerf reference runs (LARS), borrowed: no other ImageNet CNN has published convergence at many global batches",
+);
+
+/// DeiT's recipe: a batch of 1,024 on one node of 8 GPUs.
+const DEIT_PER_GPU: (f64, &str) = (
+    128.0,
+    "128 images per GPU: DeiT's batch of 1,024 on one node of 8 GPUs (Touvron et al. 2021, Training data-efficient image transformers, section 5 and Table 9)",
+);
+
+/// How vision transformers train: DeiT's 300 epochs.
+const DEIT_CONVERGENCE: (&str, &str) = (
+    "deit-adamw",
+    "DeiT's recipe (AdamW, 300 epochs at a batch of 1,024): no vision transformer has published convergence at many global batches",
 );
 
 /// ResNet-50's own.
@@ -129,7 +142,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 17] = [
+pub const NETWORKS: [NetworkPreset; 20] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -278,6 +291,30 @@ pub const NETWORKS: [NetworkPreset; 17] = [
         ),
         convergence: ("mlperf-unet3d", "3D U-Net's own MLPerf reference runs (KiTS19)"),
         source: Source::Built(unet3d::unet3d),
+    },
+    NetworkPreset {
+        key: "vit-b16",
+        title: "ViT-B/16 (DeiT-B, ImageNet)",
+        origin: "Dosovitskiy et al. 2021 as timm's vit_base_patch16_224 (86,567,656 parameters), 197 tokens, 12 heads; attention as two products and a softmax (section 15); compute from FLOPs",
+        usual_samples_per_gpu: DEIT_PER_GPU,
+        convergence: DEIT_CONVERGENCE,
+        source: Source::Built(vit::vit_b16),
+    },
+    NetworkPreset {
+        key: "deit-s",
+        title: "DeiT-S (ViT-S/16, ImageNet)",
+        origin: "Touvron et al. 2021 as timm's deit_small_patch16_224 (22,050,664 parameters), 197 tokens, 6 heads; compute from FLOPs",
+        usual_samples_per_gpu: DEIT_PER_GPU,
+        convergence: DEIT_CONVERGENCE,
+        source: Source::Built(vit::deit_s),
+    },
+    NetworkPreset {
+        key: "deit-ti",
+        title: "DeiT-Ti (ViT-Ti/16, ImageNet)",
+        origin: "Touvron et al. 2021 as timm's vit_tiny_patch16_224 and deit_tiny_patch16_224 (5,717,416 parameters), 197 tokens, 3 heads; compute from FLOPs",
+        usual_samples_per_gpu: DEIT_PER_GPU,
+        convergence: DEIT_CONVERGENCE,
+        source: Source::Built(vit::deit_ti),
     },
 ];
 

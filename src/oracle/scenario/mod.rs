@@ -33,7 +33,7 @@ use crate::oracle::cost::times::TimeBasis;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::edition::Edition;
 use crate::oracle::model::network::Network;
-use crate::oracle::model::practice::{MemoryFormat, Precision};
+use crate::oracle::model::practice::{AttentionForm, MemoryFormat, Precision};
 use crate::oracle::model::run::Run;
 
 /// What a cost table depends on besides the network and the cluster: the
@@ -46,6 +46,7 @@ struct TableKey {
     precision: Precision,
     recompute: bool,
     memory_format: MemoryFormat,
+    attention: AttentionForm,
 }
 
 impl TableKey {
@@ -64,6 +65,7 @@ impl TableKey {
                 Edition::Ideal => MemoryFormat::Nchw,
                 Edition::Realistic => basis.memory_format,
             },
+            attention: basis.attention,
         }
     }
 }

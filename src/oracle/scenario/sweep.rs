@@ -55,6 +55,7 @@ impl Scenario {
             precision: template.precision,
             recompute: template.recompute,
             memory_format: template.memory_format,
+            attention: template.attention,
         });
         let kappa = template.calibration.map_or(1.0, |f| f.of(Strategy::Serial).compute);
         let samples = self.network().dataset_samples() as f64;

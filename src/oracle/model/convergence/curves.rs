@@ -22,7 +22,7 @@ const fn point(global_batch: u64, epochs: f64, (min_epochs, max_epochs): (f64, f
 }
 
 /// Every curve.
-pub const CURVES: [Curve; 9] = [
+pub const CURVES: [Curve; 10] = [
     Curve {
         key: "mlperf-resnet50",
         name: "ResNet-50 v1.5 on ImageNet-1k, LARS (MLPerf Training 4.0)",
@@ -170,5 +170,15 @@ pub const CURVES: [Curve; 9] = [
             point(131072, 80.0, (80.0, 80.0), 1),
         ],
         source: "tyohei/chainerkfac README, \"Training ResNet-50 on ImageNet with large mini-batch\" (Osawa et al. 2019, arXiv:1811.12019)",
+    },
+    Curve {
+        key: "deit-adamw",
+        name: "DeiT (vision transformers) on ImageNet-1k, AdamW (Touvron et al. 2021)",
+        optimizer: "AdamW",
+        target: "the accuracy DeiT reports (79.8% top-1 for DeiT-S, 81.8% for DeiT-B)",
+        dataset: "ImageNet-1k",
+        dataset_samples: 1_281_167,
+        points: &[point(1024, 300.0, (300.0, 300.0), 1)],
+        source: "Touvron et al. 2021, arXiv:2012.12877, Table 9 (300 epochs, batch 1,024, AdamW, learning rate 0.0005 x batch/512)",
     },
 ];

@@ -376,9 +376,10 @@ mod tests {
     #[test]
     fn every_curve_grows_by_batch_and_its_points_hold_their_runs() {
         for c in &CURVES {
-            // MLPerf's reference points are several runs each; a paper's, one
+            // MLPerf's reference points are several runs each; a paper's, one (DeiT's
+            // recipe is one batch)
             let mlperf = c.key.starts_with("mlperf-");
-            assert!(c.points.len() >= if mlperf { 4 } else { 2 }, "{}", c.key);
+            assert!(c.points.len() >= if mlperf { 4 } else { 1 }, "{}", c.key);
             for w in c.points.windows(2) {
                 assert!(w[0].global_batch < w[1].global_batch, "{}", c.key);
             }
