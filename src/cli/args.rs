@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::oracle::validation::Tier;
-use crate::oracle::{Edition, InputError, MemoryFormat, Objective, Optimizer, Precision, Strategy};
+use crate::oracle::{AttentionForm, Edition, InputError, MemoryFormat, Objective, Optimizer, Precision, Strategy};
 
 /// An analytical oracle for distributed CNN training (after ParaDL, HPDC 2021).
 #[derive(Debug, Parser)]
@@ -116,6 +116,9 @@ pub struct ModelArgs {
     /// How activations are laid out: nchw (PyTorch's default: tensor-core convolutions transpose to NHWC and back) or nhwc (channels last).
     #[arg(long, value_parser = parse_named::<MemoryFormat>, default_value = "nchw")]
     pub memory_format: MemoryFormat,
+    /// How attention runs (transformers): fused (PyTorch's scaled_dot_product_attention, one kernel, saves no N×N scores) or eager (two products and a softmax, each kept).
+    #[arg(long, value_parser = parse_named::<AttentionForm>, default_value = "fused")]
+    pub attention: AttentionForm,
     /// Epochs to train: a convergence curve (mlperf-resnet50, mlperf-unet3d, ...; `paradl presets` lists them) or a number of epochs. Default: a preset's own curve, else 90 epochs assumed.
     #[arg(long)]
     pub convergence: Option<String>,

@@ -64,6 +64,7 @@ pub fn load_model(args: &ModelArgs) -> Result<Loaded, CliError> {
             overlap: args.overlap,
             bucket_mib: args.bucket_mib,
             memory_format: args.memory_format,
+            attention: args.attention,
             convergence,
             costs,
             ..RunSpec::new(Strategy::Data, 1, Batch::SamplesPerGpu(1.0)).in_edition(args.edition)

@@ -18,6 +18,7 @@ mod published;
 mod ssd;
 mod time_to_train;
 mod timm_rtx3090;
+mod transformers;
 mod universe;
 
 /// The 10% quantile, the median and the 90% quantile of `values`.

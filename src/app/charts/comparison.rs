@@ -9,13 +9,14 @@ use crate::app::results::Results;
 use crate::oracle::{CommKind, Projection, units};
 
 /// The parts of a bar, bottom to top: compute (`None`) then communication.
-pub const PARTS: [Option<CommKind>; 7] = [
+pub const PARTS: [Option<CommKind>; 8] = [
     None,
     Some(CommKind::GradientAllreduce),
     Some(CommKind::WeightAllgather),
     Some(CommKind::LayerCollectives),
     Some(CommKind::Halo),
     Some(CommKind::Gather),
+    Some(CommKind::KeyValue),
     Some(CommKind::PipelineP2p),
 ];
 

@@ -53,6 +53,7 @@ pub fn part_color(kind: Option<CommKind>) -> RGBColor {
         Some(CommKind::Gather) => RGBColor(0x5e, 0x5e, 0x5e),
         Some(CommKind::PipelineP2p) => RGBColor(0x9a, 0x74, 0x00),
         Some(CommKind::WeightAllgather) => RGBColor(0xcc, 0x3d, 0x8a),
+        Some(CommKind::KeyValue) => RGBColor(0x33, 0x22, 0x88),
     }
 }
 

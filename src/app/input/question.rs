@@ -204,6 +204,7 @@ mod run_link {
         Batch, DEFAULT_GPUS, DEFAULT_SAMPLES_PER_GPU, Edition, Factors, MemoryFormat, Optimizer, Precision, RunSpec,
         Strategy, is_default,
     };
+    use crate::oracle::AttentionForm;
     use crate::oracle::DEFAULT_BUCKET_MIB;
     use crate::oracle::model::convergence::Convergence;
     use crate::oracle::model::energy::Costs;
@@ -246,6 +247,8 @@ mod run_link {
         bucket_mib: f64,
         #[serde(rename = "mf", default, skip_serializing_if = "is_default")]
         memory_format: MemoryFormat,
+        #[serde(rename = "at", default, skip_serializing_if = "is_default")]
+        attention: AttentionForm,
         #[serde(rename = "cv", default, skip_serializing_if = "Option::is_none")]
         convergence: Option<Convergence>,
         #[serde(flatten, with = "costs")]

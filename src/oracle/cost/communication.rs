@@ -21,6 +21,9 @@ named_enum! {
         PipelineP2p => ("pipeline_p2p", "pipeline point-to-point"),
         /// ZeRO stage 3's allgather of the weights in the backward pass.
         WeightAllgather => ("weight_allgather", "ZeRO-3 weight allgather"),
+        /// A token split's allgather of global attention's keys and values
+        /// (section 15).
+        KeyValue => ("key_value_allgather", "keys and values allgather"),
     }
 }
 
@@ -49,6 +52,9 @@ impl CommKind {
             Self::WeightAllgather => {
                 "ZeRO stage 3 keeps only a shard of the weights on each GPU and gathers the whole layer when it is needed."
             }
+            Self::KeyValue => {
+                "Spatial parallelism of a transformer splits its tokens; global attention needs every token's keys and values, so each GPU gathers the others' (an Allgather) forward and sends their gradients back (a reduce-scatter) backward."
+            }
         }
     }
 
@@ -61,7 +67,7 @@ impl CommKind {
     pub fn class(self) -> &'static str {
         match self {
             Self::GradientAllreduce | Self::WeightAllgather => "gradient exchange",
-            Self::LayerCollectives | Self::Gather => "layer-wise collectives",
+            Self::LayerCollectives | Self::Gather | Self::KeyValue => "layer-wise collectives",
             Self::Halo | Self::PipelineP2p => "point-to-point/halo",
         }
     }

@@ -22,6 +22,7 @@
 //! to NHWC and back; a depthwise convolution is a direct one, bound by
 //! memory at a measured share of the bandwidth.
 
+use super::attention::Role;
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::layer::{Layer, LayerKind};
 use crate::oracle::model::practice::{MemoryFormat, Precision};
@@ -70,6 +71,16 @@ pub fn depthwise_slowdown(pass: Pass, strided: bool) -> f64 {
         (Pass::WeightGradient, _) => 2.12,
     }
 }
+
+/// The share of the GPU's sustained GEMM rate a fused attention kernel
+/// reaches (section 15): FlashAttention-2's measured forward and backward
+/// rate (FLOPs `3.5·4·b·N²·h·d`) at head dimension 64, 512 tokens, FP16,
+/// not causal, over the GPU's sustained FP16 GEMM rate in this tool: A100
+/// 132 of 262 TFLOP/s (0.50), H100 SXM 215 of 794 (0.27); their mean (Dao
+/// 2023, FlashAttention-2, arXiv:2307.08691, Figures 4 and 7; 512 tokens is
+/// the fewest measured). Shorter sequences fill fewer tiles, which the
+/// utilization `u` counts.
+pub const FUSED_ATTENTION_EFFICIENCY: f64 = 0.39;
 
 /// Which pass of a layer a GEMM computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,6 +258,12 @@ pub struct LayerWork {
     traffic_items: f64,
     /// Items of the input per sample, `|x|`.
     input_items: f64,
+    /// Items of the output per sample, `|y|`.
+    output_items: f64,
+    /// Run inside a fused kernel: no kernel of its own.
+    fused_away: bool,
+    /// A product of a fused attention: at [`FUSED_ATTENTION_EFFICIENCY`].
+    fused_product: bool,
     /// Weight items the kernels read, per use (a layer sharing another's
     /// weights reads all of them: section 10).
     weight_items: f64,
@@ -275,7 +292,8 @@ impl LayerWork {
     /// conv: forward `M = b·P_y`, `N = F/g`; input gradient `M = b·P_x`,
     /// `N = C/g`; weight gradient `M = F/g`, `N = (C/g)·ΠK`, reduced over
     /// `b·P_y`. deconv: forward and input gradient swapped. fc: `P = 1`,
-    /// its input gradient `N = C·ΠK` (every input feature). matmul (section
+    /// its input gradient `N = C·ΠK` (every input feature); a linear layer
+    /// at each position (kernel 1, section 15) `P` its positions. matmul (section
     /// 15), batched over the samples and the `g = h` heads: forward
     /// `M = b·P_y`, `N = F/h`; first operand's gradient `M = b·P_x`,
     /// `N = C/h`; other operand's gradient `M = b·C/h`, `N = F/h`; its
@@ -304,6 +322,9 @@ impl LayerWork {
         let weight_gradient = [Side::Reduction, Side::Rows, Side::Columns];
         let (p_out, p_in) = match kind {
             LayerKind::Deconv => (p_x, p_y),
+            // a linear layer at each position (a transformer's, section 15): a GEMM of
+            // the positions' rows
+            LayerKind::Fc if kernel <= 1.0 => (p_y, p_x),
             LayerKind::Fc => (1.0, 1.0),
             _ => (p_y, p_x),
         };
@@ -368,6 +389,9 @@ impl LayerWork {
             forward_flops: layer.forward_flops(),
             traffic_items: layer.x().items() + layer.y().items() + other_operand_items(layer),
             input_items: layer.x().items(),
+            output_items: layer.y().items(),
+            fused_away: false,
+            fused_product: false,
             weight_items: layer.weight_items(),
             gemms,
             groups,
@@ -378,6 +402,42 @@ impl LayerWork {
         }
     }
 
+    /// The work of an attention's layer as the fused kernel does it
+    /// (section 15): the layers between the products run inside it (no
+    /// kernel of their own), the scores never reach memory, and the
+    /// backward pass computes the scores again.
+    ///
+    /// # Formula
+    /// Inner layers (scale, mask, softmax, dropout): no work. Scores
+    /// `Q·Kᵀ`: traffic `|Q| + |K|` (its output left out), and a fourth GEMM,
+    /// the forward one again. Context `A·V`: traffic `|V| + |y|` (its
+    /// input, the probabilities, left out).
+    #[must_use]
+    pub fn fused(mut self, role: Role) -> Self {
+        match role {
+            Role::Outside => {}
+            Role::Inner => {
+                self.gemms.clear();
+                self.forward_flops = 0.0;
+                self.traffic_items = 0.0;
+                self.input_items = 0.0;
+                self.fused_away = true;
+            }
+            Role::Scores { .. } => {
+                self.fused_product = true;
+                self.traffic_items -= self.output_items;
+                if let Some(&forward) = self.gemms.first() {
+                    self.gemms.push(forward);
+                }
+            }
+            Role::Context { .. } => {
+                self.fused_product = true;
+                self.traffic_items -= self.input_items;
+            }
+        }
+        self
+    }
+
     /// Kernels a training step launches for this layer (in NCHW on tensor
     /// cores, a convolution's transposes too).
     ///
@@ -386,7 +446,9 @@ impl LayerWork {
     /// input), and two transposes a GEMM of a tensor-core convolution on
     /// NCHW activations; any other layer: 2 (forward and backward).
     pub fn kernels(&self, numbers: &Numbers, gpu: &GpuModel) -> usize {
-        if self.gemms.is_empty() {
+        if self.fused_away {
+            0
+        } else if self.gemms.is_empty() {
             2
         } else if self.transposes(numbers, gpu) {
             3 * self.gemms.len()
@@ -503,6 +565,7 @@ impl LayerWork {
         };
         let e = match self.class {
             Some(class) if !self.direct => conv_efficiency(tensor, class, g.pass),
+            _ if self.fused_product => FUSED_ATTENTION_EFFICIENCY,
             _ => 1.0,
         };
         (flops * padding / (rate * e * u)).max(bytes / bandwidth).max(overhead)
@@ -513,6 +576,9 @@ impl LayerWork {
         let q = cut.parts();
         let overhead = overhead_s(gpu, asymptotic);
         let traffic = h * samples * self.traffic_items / q;
+        if self.fused_away {
+            return 0.0;
+        }
         if self.gemms.is_empty() {
             let fp32 = gpu.rate(Precision::Fp32);
             let forward = (self.forward_flops * samples / q / fp32).max(traffic / gpu.bandwidth);

@@ -2,6 +2,7 @@
 //! every strategy and split starts from.
 
 use super::saved::SavedTensors;
+use super::tensor::{TensorRole, per_position};
 use crate::oracle::model::layer::{Layer, LayerKind};
 
 /// What one layer costs, per sample, on one cluster.
@@ -36,11 +37,36 @@ pub struct LayerCost {
     /// The tensors autograd saves for the layer's backward pass, bytes per
     /// sample (section 11; empty without the framework's memory facts).
     pub saved: SavedTensors,
+    /// A linear layer at each position (a transformer's, section 15): a
+    /// width split divides it as a 1×1 convolution.
+    pub per_position: bool,
+    /// `h`: the heads of a product (section 15), 0 for any other layer.
+    pub heads: u64,
+    /// `|o|`: a global product's other operand per sample (a self-attention's
+    /// keys or values, which a token split gathers whole), 0 for any other
+    /// layer.
+    pub gathered_items: f64,
+    /// Its part in a tensor-parallel block (section 15).
+    pub tensor_role: TensorRole,
 }
 
 /// The costs of `layer`, `time_s` per sample, with the tensors autograd
 /// saves for it.
-pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors) -> LayerCost {
+///
+/// # Formula
+/// A product is global when every position's row spans all positions: its
+/// columns per head `F/h` or its reduction `C/h` is the positions' count
+/// `P`; then `|o| = min(|x|, |y|)` (its keys or values).
+pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors, tensor_role: TensorRole) -> LayerCost {
+    let heads = if layer.kind().is_product() { layer.groups() } else { 0 };
+    let positions: u64 = layer.x().spatial().iter().product();
+    let global = heads > 0
+        && (layer.y().channels() / heads == positions || layer.x().channels() / heads == positions);
+    let gathered_items = if global {
+        layer.x().items().min(layer.y().items())
+    } else {
+        0.0
+    };
     let half_kernel = (layer.kernel_size() / 2) as f64;
     let (halo_x_items, halo_y_items) = if layer.kernel_size() > 1 {
         (
@@ -63,5 +89,9 @@ pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors) -> Lay
         halo_x_items,
         halo_y_items,
         saved,
+        per_position: per_position(layer),
+        heads,
+        gathered_items,
+        tensor_role,
     }
 }

@@ -17,5 +17,6 @@ pub mod saved;
 pub mod split;
 pub mod strategies;
 pub mod table;
+pub mod tensor;
 pub mod terms;
 pub mod times;

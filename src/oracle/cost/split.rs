@@ -2,6 +2,7 @@
 //! that division can go.
 
 use super::layer_cost::LayerCost;
+use super::tensor::TensorRole;
 use crate::oracle::model::layer::LayerKind;
 
 /// Along what a split set divides its layers.
@@ -13,6 +14,9 @@ pub enum SplitAxis {
     Filters,
     /// Input channels `C`: channel parallelism.
     Channels,
+    /// The heads of attentions and the hidden units of MLPs: filter and
+    /// channel parallelism of a transformer's blocks (section 15).
+    Heads,
 }
 
 impl SplitAxis {
@@ -22,6 +26,7 @@ impl SplitAxis {
             Self::Width => "the narrowest split layer's width",
             Self::Filters => "the fewest filters of a split layer",
             Self::Channels => "the fewest input channels (per group) of a split layer",
+            Self::Heads => "the fewest heads of an attention (or hidden units of a split linear layer)",
         }
     }
 
@@ -30,6 +35,12 @@ impl SplitAxis {
             Self::Width => cost.width,
             Self::Filters => cost.out_channels,
             Self::Channels => cost.in_channels,
+            Self::Heads => match cost.tensor_role {
+                _ if cost.heads > 0 => cost.heads,
+                TensorRole::Column => cost.out_channels,
+                TensorRole::Row => cost.in_channels,
+                _ => u64::MAX,
+            },
         }
     }
 }
@@ -54,8 +65,9 @@ impl SplitPlan {
     /// # Formula
     /// Defaults: filters, every conv layer; channels, every conv layer but
     /// the network's first layer; width with `q` parts, the conv and pool
-    /// layers of the longest prefix that has no fc layer and whose conv and
-    /// pool layers are all at least `q` wide. The bound is the smallest
+    /// layers (and a transformer's linear layers at each position and
+    /// products, section 15) of the longest prefix that has no other fc
+    /// layer and whose split layers are all at least `q` wide. The bound is the smallest
     /// extent (width, `F` or `C`) over the set; for the default width split,
     /// the width of the first conv or pool layer (the largest `q` whose
     /// default set is not empty). With `elementwise` (the realistic
@@ -94,6 +106,22 @@ impl SplitPlan {
             bound,
             bound_layer,
             axis,
+        }
+    }
+
+    /// The split of a transformer's blocks into `parts` (section 15):
+    /// every layer of a tensor-parallel block ([`TensorRole`]), bounded by
+    /// the fewest heads of a product and the fewest outputs of a column or
+    /// inputs of a row.
+    pub fn tensor(costs: &[LayerCost], parts: u64) -> Self {
+        let mask: Vec<bool> = costs.iter().map(|c| c.tensor_role != TensorRole::Whole).collect();
+        let (bound, bound_layer) = smallest_extent(costs, &mask, SplitAxis::Heads);
+        Self {
+            mask,
+            parts,
+            bound,
+            bound_layer,
+            axis: SplitAxis::Heads,
         }
     }
 
@@ -160,10 +188,12 @@ fn default_width_split(costs: &[LayerCost], parts: u64) -> (Vec<bool>, (u64, Opt
     let mut mask = vec![false; costs.len()];
     let mut bound = (0, None);
     for (i, cost) in costs.iter().enumerate() {
-        if cost.kind == LayerKind::Fc {
+        // a transformer's linear layers at each position and its products split by
+        // their positions (tokens) as a 1×1 convolution does (section 15)
+        if cost.kind == LayerKind::Fc && !cost.per_position {
             break;
         }
-        if cost.kind.is_conv() || cost.kind.is_pool() {
+        if cost.kind.is_conv() || cost.kind.is_pool() || cost.per_position || cost.heads > 0 {
             if bound.1.is_none() {
                 bound = (cost.width, Some(i));
             }

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::tensor;
 use super::kernels::Cut;
 pub use super::layer_cost::LayerCost;
 use super::layer_cost::layer_cost;
@@ -112,7 +113,8 @@ impl CostTable {
             .iter()
             .zip(times)
             .zip(saved)
-            .map(|((layer, time_s), saved)| layer_cost(layer, time_s, saved))
+            .zip(tensor::roles(network))
+            .map(|(((layer, time_s), saved), role)| layer_cost(layer, time_s, saved, role))
             .collect();
         let times_s: Vec<f64> = layers.iter().map(|c| c.time_s).collect();
         Self {

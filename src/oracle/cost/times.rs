@@ -14,6 +14,7 @@ use crate::oracle::model::edition::Edition;
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
+use super::attention::{self, Role};
 use crate::oracle::model::practice::{AttentionForm, MemoryFormat, Precision};
 use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
 
@@ -82,11 +83,16 @@ pub(super) fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, 
         precision: basis.precision,
         format: basis.memory_format,
     };
+    let roles = match basis.attention {
+        AttentionForm::Fused => attention::roles(network),
+        AttentionForm::Eager => vec![Role::Outside; network.layers().len()],
+    };
     let works: Vec<LayerWork> = network
         .layers()
         .iter()
         .enumerate()
-        .map(|(i, l)| LayerWork::of(l, network.reads_input_only(i)))
+        .zip(roles)
+        .map(|((i, l), role)| LayerWork::of(l, network.reads_input_only(i)).fused(role))
         .collect();
     let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(&numbers, &here_gpu)).collect();
     let mut unbound = here_gpu;
@@ -498,7 +504,9 @@ pub(super) fn cut_of(plan: Option<&SplitPlan>, index: usize) -> Cut {
             let q = plan.parts as f64;
             match plan.axis {
                 SplitAxis::Width => Cut::Width(q),
-                SplitAxis::Filters => Cut::Filters(q),
+                // a transformer's rows are cut by their inputs; as a cut of the filters, the
+                // same work
+                SplitAxis::Filters | SplitAxis::Heads => Cut::Filters(q),
                 SplitAxis::Channels => Cut::Channels(q),
             }
         }

@@ -283,6 +283,20 @@ impl Builder {
         }
     }
 
+    /// A linear layer with a bias at each position of `x` (a transformer's
+    /// `nn.Linear` on its tokens, section 15): a GEMM over the positions.
+    pub fn linear(&mut self, name: &str, x: &Tensor, outputs: u64) -> Tensor {
+        let mut w = vec![x[0], outputs];
+        w.extend(x[1..].iter().map(|_| 1));
+        let mut y = vec![outputs];
+        y.extend(&x[1..]);
+        let y = self.push(name, LayerKind::Fc, x, &[x], w, y);
+        if let Some(layer) = self.layers.last_mut() {
+            layer.bias = true;
+        }
+        y
+    }
+
     /// A fully connected layer with a bias, reading `x` whole.
     pub fn fc(&mut self, name: &str, x: &Tensor, outputs: u64) -> Tensor {
         let mut w = vec![x[0], outputs];

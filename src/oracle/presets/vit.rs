@@ -64,17 +64,17 @@ fn block(b: &mut Builder, name: &str, x: &Tensor, vit: Vit) -> Tensor {
     let (d, heads) = (vit.width, vit.heads);
     let tokens = x[1];
     let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
-    let qkv = b.conv(&format!("{name}.attn.qkv"), &y, 3 * d, Conv::new(1).bias());
+    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * d);
     let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, d);
     let scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * tokens);
     let attn = b.act(&format!("{name}.attn.softmax"), &scores, Function::Softmax);
     let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, d);
-    let y = b.conv(&format!("{name}.attn.proj"), &context, d, Conv::new(1).bias());
+    let y = b.linear(&format!("{name}.attn.proj"), &context, d);
     let x = b.add(&format!("{name}.add1"), &y, x);
     let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = b.conv(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * d, Conv::new(1).bias());
+    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * d);
     let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
-    let y = b.conv(&format!("{name}.mlp.fc2"), &y, d, Conv::new(1).bias());
+    let y = b.linear(&format!("{name}.mlp.fc2"), &y, d);
     b.add(&format!("{name}.add2"), &y, &x)
 }
 

@@ -26,6 +26,8 @@ use crate::oracle::model::run::Run;
 /// empty and `p2 ≤` its narrowest width, `B ≥ p1`. The realistic
 /// edition's terms: elementwise layers inside the split count as split,
 /// halos may be host-staged, Allreduces use its algorithm and NIC sharing.
+/// A transformer's token split (section 15) adds, for every split global
+/// attention product, `2·AG(p2, δ·B_g·|o_l|)` of its keys or values.
 pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let costs = table.layers();
     let (p1, p2) = groups(run);
@@ -63,6 +65,13 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         }
     }
     let inner = fabric.ring(p2, 1);
+    // global attention's keys and values, gathered whole by every part (section 15)
+    let (mut gathering, mut gathered_items, mut key_value) = (0usize, 0.0, 0.0);
+    for (c, _) in plan.zip(costs).filter(|(c, split)| *split && c.gathered_items > 0.0) {
+        gathering += 1;
+        gathered_items += c.gathered_items;
+        key_value += 2.0 * allgather(p2, delta * per_group * c.gathered_items, inner);
+    }
     // the last split layer's outputs, when layers follow the split set
     let gathered = plan
         .last()
@@ -145,6 +154,23 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         .exchanging(p2, p2, delta * per_group * last_items)
         .times(p1),
     );
+    derivations.communicate(
+        CommKind::KeyValue,
+        Derivation::new(
+            "Σ_{l∈Sp, global} 2·AG(p2, δ·B_g·|o_l|) = 2(p2−1)·(L·α + δ·B_g·β·Σ|o_l|/p2): each global attention product's keys or values gathered forward, their gradients scattered back",
+            vec![
+                Symbol::new("L", "split global attention products", gathering as f64, Unit::Count),
+                Symbol::new("Σ|o_l|", "their keys and values, items per sample", gathered_items, Unit::Items),
+                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+                Symbol::new("p2", "slices of each split layer", p2 as f64, Unit::Count),
+            ],
+            key_value,
+        )
+        .over(inner, Path::GroupRing)
+        .exchanging(p2, p2, delta * per_group * gathered_items)
+        .times(p1),
+    );
     let inside = fabric.allreduce_consecutive(p2, weight_bytes);
     derivations.communicate(
         CommKind::GradientAllreduce,
@@ -172,6 +198,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     let communication = Communication::of(CommKind::GradientAllreduce, exchange_s)
         .with(CommKind::Halo, halo)
         .with(CommKind::Gather, gather)
+        .with(CommKind::KeyValue, key_value)
         .with(CommKind::WeightAllgather, gather_weights.value);
     derivations.communicate(CommKind::GradientAllreduce, between);
     derivations.communicate(CommKind::WeightAllgather, gather_weights);

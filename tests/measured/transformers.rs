@@ -1,0 +1,107 @@
+//! Vision transformers against timm's own training benchmark on one
+//! GeForce RTX 3090 (`tests/validation/timm-train-rtx3090-vit.csv`: the
+//! rows of ViT-Ti, ViT-S and ViT-B at 16×16 patches, and DeiT's, in the
+//! same file as `timm-train-rtx3090.csv`; AMP, NCHW, PyTorch 1.12, which
+//! had no fused attention: timm 0.6.6 ran it eager). The presets built as
+//! timm builds them, serial, at the benchmark's batch, with the datasheet's
+//! workstation of `timm_rtx3090.rs`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use paradl::oracle::formats::json;
+use paradl::oracle::{AttentionForm, Batch, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
+
+/// The workstation of `timm_rtx3090.rs`, from the RTX 3090's datasheet.
+const WORKSTATION: &str = r#"{
+  "name": "one RTX 3090",
+  "source": "NVIDIA GeForce RTX 3090 datasheet",
+  "gpu": "NVIDIA GeForce RTX 3090",
+  "gpu_flops_per_s": 35.6e12,
+  "gpu_flops_by_precision": { "tf32": 35.6e12, "fp16": 71e12, "bf16": 71e12 },
+  "gpu_memory_bytes": 25769803776,
+  "gpus_per_node": 1,
+  "max_gpus": 1,
+  "intra_node": { "bandwidth_bytes_per_s": 32e9, "latency_s": 1e-6 },
+  "nic": { "bandwidth_bytes_per_s": 1.25e9, "latency_s": 1e-5 },
+  "nics_per_node": 1,
+  "switch_levels": [ { "name": "switch", "span_nodes": null, "latency_s": 1e-6 } ]
+}"#;
+
+/// timm's name and the preset that builds the same network.
+const PRESETS: [(&str, &str); 6] = [
+    ("vit_tiny_patch16_224", "deit-ti"),
+    ("deit_tiny_patch16_224", "deit-ti"),
+    ("vit_small_patch16_224", "deit-s"),
+    ("deit_small_patch16_224", "deit-s"),
+    ("vit_base_patch16_224", "vit-b16"),
+    ("deit_base_patch16_224", "vit-b16"),
+];
+
+/// Projected over measured samples per second, and memory over the card's
+/// at the batch that ran and at the one timm tried before (which failed),
+/// per row.
+fn outcomes(form: AttentionForm) -> Vec<(String, f64, f64, f64)> {
+    let cluster = json::cluster(WORKSTATION).unwrap();
+    let csv = include_str!("../validation/timm-train-rtx3090-vit.csv");
+    csv.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            let (measured, batch): (f64, u64) = (f[1].parse().unwrap(), f[3].parse().unwrap());
+            let key = PRESETS.iter().find(|(m, _)| *m == f[0]).unwrap().1;
+            let s = Scenario::new(presets::network(key).unwrap(), cluster.clone());
+            let at = |b: u64| {
+                s.project(&RunSpec {
+                    precision: Precision::Fp16,
+                    optimizer: Optimizer::Momentum,
+                    attention: form,
+                    ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(b as f64))
+                })
+                .unwrap()
+            };
+            let p = at(batch);
+            let speed = p.mini_batch as f64 * p.iterations as f64 / p.total_s / measured;
+            let before = [512, 384, 256, 192, 128].iter().rev().find(|&&b| b > batch).copied().unwrap_or(batch);
+            let q = at(before);
+            (
+                f[0].to_string(),
+                speed,
+                p.memory_bytes / p.memory_capacity_bytes,
+                q.memory_bytes / q.memory_capacity_bytes,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn timms_vision_transformers_on_an_rtx3090_are_projected_from_the_datasheet() {
+    let rows = outcomes(AttentionForm::Eager);
+    for (model, speed, memory, failed) in &rows {
+        println!("{model:28} projected / measured {speed:.2}  memory {memory:.3}, {failed:.3} at the batch that failed");
+    }
+    let accuracy = |r: f64| r.min(1.0 / r);
+    let mean = rows.iter().map(|r| accuracy(r.1)).sum::<f64>() / rows.len() as f64;
+    println!("mean accuracy {mean:.3}");
+}
+
+#[test]
+fn probe_layers() {
+    let cluster = json::cluster(WORKSTATION).unwrap();
+    let s = Scenario::new(presets::network("vit-b16").unwrap(), cluster);
+    for form in [AttentionForm::Eager, AttentionForm::Fused] {
+        let run = RunSpec {
+            precision: Precision::Fp16,
+            optimizer: Optimizer::Momentum,
+            attention: form,
+            ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(192.0))
+        };
+        let p = s.project(&run).unwrap();
+        println!("{form:?} compute {} total {} iterations {}", p.compute_s, p.total_s, p.iterations);
+        let t = s.table_of(&paradl::oracle::model::run::Run::new(&run, s.network(), s.cluster()).unwrap());
+        let mut by: std::collections::BTreeMap<String, f64> = Default::default();
+        for (l, c) in s.network().layers().iter().zip(t.layers()) {
+            let key = l.name().rsplit('.').next().unwrap().to_string();
+            *by.entry(format!("{:?} {key}", l.kind())).or_default() += c.time_s;
+        }
+        for (k, v) in by { println!("  {k:30} {:.3} us/sample", v * 1e6); }
+    }
+}
