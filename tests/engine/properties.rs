@@ -3,10 +3,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use paradl::oracle::{
-    AllreduceAlgorithm, Batch, Cluster, ClusterSpec, DatasetSpec, Edition, FrameworkMemory, GemmRates, HaloTransport,
-    KernelFacts, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec, Optimizer, Precision,
-    PrecisionRates, ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape, Strategy as Par,
-    SwitchLevelSpec, Term, Violation, formats, presets,
+    AllreduceAlgorithm, AttentionForm, Batch, Cluster, ClusterSpec, DatasetSpec, Edition, FrameworkMemory, GemmRates,
+    HaloTransport, KernelFacts, LayerKind, LayerSpec, LinkSpec, MemoryFormat, Network, NetworkSpec, Optimizer,
+    Precision, PrecisionRates, ProfiledGpu, Projection, RankBy, RealisticFacts, RunSpec, Scenario, Shape,
+    Strategy as Par, SwitchLevelSpec, Term, Violation, formats, presets,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -563,6 +563,12 @@ fn network_spec() -> impl Strategy<Value = NetworkSpec> {
         })
         .prop_map(|(mut layers, samples, profile, time, corrupt, at, profiled_on)| {
             let count = layers.len();
+            // a product reads two tensors: the previous layer's output twice
+            for (i, layer) in layers.iter_mut().enumerate() {
+                if layer.kind == LayerKind::Matmul {
+                    layer.reads = Some(vec![i as i64 - 1; 2]);
+                }
+            }
             match profile {
                 1 => layers[0].time_s = Some(time),
                 2 => layers
@@ -802,6 +808,11 @@ fn run_spec() -> impl Strategy<Value = RunSpec> {
                     overlap,
                     bucket_mib,
                     memory_format,
+                    attention: if overlap {
+                        AttentionForm::Eager
+                    } else {
+                        AttentionForm::Fused
+                    },
                     convergence: None,
                     costs: Default::default(),
                 };

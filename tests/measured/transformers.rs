@@ -60,7 +60,12 @@ fn outcomes(form: AttentionForm) -> Vec<(String, f64, f64, f64)> {
             };
             let p = at(batch);
             let speed = p.mini_batch as f64 * p.iterations as f64 / p.total_s / measured;
-            let before = [512, 384, 256, 192, 128].iter().rev().find(|&&b| b > batch).copied().unwrap_or(batch);
+            let before = [512, 384, 256, 192, 128]
+                .iter()
+                .rev()
+                .find(|&&b| b > batch)
+                .copied()
+                .unwrap_or(batch);
             let q = at(before);
             (
                 f[0].to_string(),
@@ -76,7 +81,9 @@ fn outcomes(form: AttentionForm) -> Vec<(String, f64, f64, f64)> {
 fn timms_vision_transformers_on_an_rtx3090_are_projected_from_the_datasheet() {
     let rows = outcomes(AttentionForm::Eager);
     for (model, speed, memory, failed) in &rows {
-        println!("{model:28} projected / measured {speed:.2}  memory {memory:.3}, {failed:.3} at the batch that failed");
+        println!(
+            "{model:28} projected / measured {speed:.2}  memory {memory:.3}, {failed:.3} at the batch that failed"
+        );
     }
     let accuracy = |r: f64| r.min(1.0 / r);
     let mean = rows.iter().map(|r| accuracy(r.1)).sum::<f64>() / rows.len() as f64;
@@ -95,13 +102,18 @@ fn probe_layers() {
             ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(192.0))
         };
         let p = s.project(&run).unwrap();
-        println!("{form:?} compute {} total {} iterations {}", p.compute_s, p.total_s, p.iterations);
+        println!(
+            "{form:?} compute {} total {} iterations {}",
+            p.compute_s, p.total_s, p.iterations
+        );
         let t = s.table_of(&paradl::oracle::model::run::Run::new(&run, s.network(), s.cluster()).unwrap());
         let mut by: std::collections::BTreeMap<String, f64> = Default::default();
         for (l, c) in s.network().layers().iter().zip(t.layers()) {
             let key = l.name().rsplit('.').next().unwrap().to_string();
             *by.entry(format!("{:?} {key}", l.kind())).or_default() += c.time_s;
         }
-        for (k, v) in by { println!("  {k:30} {:.3} us/sample", v * 1e6); }
+        for (k, v) in by {
+            println!("  {k:30} {:.3} us/sample", v * 1e6);
+        }
     }
 }

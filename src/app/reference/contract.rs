@@ -47,10 +47,10 @@ mod tests {
     }
 
     #[test]
-    fn the_fourteen_sections_are_found_with_their_text() {
+    fn the_fifteen_sections_are_found_with_their_text() {
         let all = sections(TEXT);
         let numbers: Vec<u8> = all.iter().map(|s| s.number).collect();
-        assert_eq!(numbers, (1..=14).collect::<Vec<u8>>());
+        assert_eq!(numbers, (1..=15).collect::<Vec<u8>>());
         let strategies = section(TEXT, 5).unwrap();
         assert_eq!(strategies.title, "Strategies (per iteration)");
         assert!(strategies.body.contains("| data |"));

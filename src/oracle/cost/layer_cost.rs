@@ -60,8 +60,7 @@ pub struct LayerCost {
 pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors, tensor_role: TensorRole) -> LayerCost {
     let heads = if layer.kind().is_product() { layer.groups() } else { 0 };
     let positions: u64 = layer.x().spatial().iter().product();
-    let global = heads > 0
-        && (layer.y().channels() / heads == positions || layer.x().channels() / heads == positions);
+    let global = heads > 0 && (layer.y().channels() / heads == positions || layer.x().channels() / heads == positions);
     let gathered_items = if global {
         layer.x().items().min(layer.y().items())
     } else {

@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::tensor;
 use super::kernels::Cut;
 pub use super::layer_cost::LayerCost;
 use super::layer_cost::layer_cost;
 use super::partition::{Stages, partition, prefix_sums};
 use super::saved::{SavedTensors, saved_tensors};
 use super::split::SplitPlan;
+use super::tensor;
 use super::terms::Terms;
 use super::times::{Kernels, ProfileScaling, TimeBasis};
 use super::times::{cut_of, ideal_times, line_s, profile_lines, realistic_times};

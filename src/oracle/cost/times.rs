@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::attention::{self, Role};
 use super::kernels::{Cut, GpuModel, LayerWork, Numbers};
 use super::split::{SplitAxis, SplitPlan};
 use super::terms::Terms;
@@ -14,7 +15,6 @@ use crate::oracle::model::edition::Edition;
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::layer::Layer;
 use crate::oracle::model::network::{Network, Profile, ProfiledGpu};
-use super::attention::{self, Role};
 use crate::oracle::model::practice::{AttentionForm, MemoryFormat, Precision};
 use crate::oracle::model::run::{DEFAULT_BYTES_PER_ITEM, Run};
 

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::oracle::{CommKind, Config, Projection};
 
 /// The header row.
-pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s,epoch_kwh,train_kwh,train_co2_kg,train_usd";
+pub const HEADER: &str = "strategy,gpus,mini_batch,samples_per_gpu,iterations,compute_s,communication_s,total_s,gpu_hours,memory_bytes,feasible,violations,gradient_allreduce_s,layer_collectives_s,halo_s,gather_s,pipeline_p2p_s,weight_allgather_s,key_value_allgather_s,network,cluster,edition,precision,optimizer,zero,recompute,overlap,likely_low_s,likely_high_s,epochs_to_converge,convergence,time_to_train_s,likely_train_low_s,likely_train_high_s,epoch_kwh,train_kwh,train_co2_kg,train_usd";
 
 /// A text cell quoted as RFC 4180 writes it: in double quotes, its own
 /// quotes doubled.

@@ -4,6 +4,7 @@ use super::IterationCost;
 use super::buckets::overlap_buckets;
 use super::derivations::{derived_exchange, derived_weight_allgather, memory_derivation};
 use super::routes::{Route, gradient_exchange};
+use super::splits::kept_of;
 use super::splits::{groups, kept_whole, redundancy, split_compute, split_limits};
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
@@ -11,11 +12,10 @@ use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Uni
 use crate::oracle::cost::memory::parts;
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
+use crate::oracle::cost::tensor::TensorRole;
 use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::run::Run;
 use crate::oracle::model::strategy::Strategy;
-use crate::oracle::cost::tensor::TensorRole;
-use super::splits::kept_of;
 
 /// # Formula
 /// With `p1` groups of `p2` GPUs (`p1 = 1`, `p2 = p` for filter and
