@@ -37,8 +37,8 @@ const PRESETS: [(&str, &str); 6] = [
 ];
 
 /// Projected over measured samples per second, and memory over the card's
-/// at the batch that ran and at the one timm tried before (which failed),
-/// per row.
+/// at the batch that ran and at the one timm tried before (which failed; 0
+/// when it ran at the first it tried), per row.
 fn outcomes(form: AttentionForm) -> Vec<(String, f64, f64, f64)> {
     let cluster = json::cluster(WORKSTATION).unwrap();
     let csv = include_str!("../validation/timm-train-rtx3090-vit.csv");
@@ -60,18 +60,17 @@ fn outcomes(form: AttentionForm) -> Vec<(String, f64, f64, f64)> {
             };
             let p = at(batch);
             let speed = p.mini_batch as f64 * p.iterations as f64 / p.total_s / measured;
-            let before = [512, 384, 256, 192, 128]
-                .iter()
-                .rev()
-                .find(|&&b| b > batch)
-                .copied()
-                .unwrap_or(batch);
-            let q = at(before);
+            // the batch timm tried before (out of memory), if any
+            let before = [512, 384, 256, 192, 128].iter().rev().find(|&&b| b > batch).copied();
+            let failed = before.map_or(0.0, |b| {
+                let q = at(b);
+                q.memory_bytes / q.memory_capacity_bytes
+            });
             (
                 f[0].to_string(),
                 speed,
                 p.memory_bytes / p.memory_capacity_bytes,
-                q.memory_bytes / q.memory_capacity_bytes,
+                failed,
             )
         })
         .collect()
@@ -88,32 +87,26 @@ fn timms_vision_transformers_on_an_rtx3090_are_projected_from_the_datasheet() {
     let accuracy = |r: f64| r.min(1.0 / r);
     let mean = rows.iter().map(|r| accuracy(r.1)).sum::<f64>() / rows.len() as f64;
     println!("mean accuracy {mean:.3}");
+    // as the CNNs of the same benchmark are held (`timm_rtx3090.rs`): no network off by more
+    // than 2x; the mean accuracy at this change was 0.79 (1.39, 1.26 and 1.17 projected over
+    // measured for ViT-Ti, -S and -B)
+    assert!(mean >= 0.75, "{mean}");
+    for (model, speed, memory, failed) in &rows {
+        assert!((0.5..=2.0).contains(speed), "{model}: {speed}");
+        // every run fit; the batch timm tried before did not
+        assert!(*memory <= 1.0, "{model}: {memory}");
+        assert!(*failed == 0.0 || *failed > 1.0, "{model}: {failed}");
+    }
 }
 
+/// The fused form (what PyTorch 2 runs) saves less and runs faster than
+/// the eager one the benchmark ran: the `h·N²` scores never reach memory.
 #[test]
-fn probe_layers() {
-    let cluster = json::cluster(WORKSTATION).unwrap();
-    let s = Scenario::new(presets::network("vit-b16").unwrap(), cluster);
-    for form in [AttentionForm::Eager, AttentionForm::Fused] {
-        let run = RunSpec {
-            precision: Precision::Fp16,
-            optimizer: Optimizer::Momentum,
-            attention: form,
-            ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(192.0))
-        };
-        let p = s.project(&run).unwrap();
-        println!(
-            "{form:?} compute {} total {} iterations {}",
-            p.compute_s, p.total_s, p.iterations
-        );
-        let t = s.table_of(&paradl::oracle::model::run::Run::new(&run, s.network(), s.cluster()).unwrap());
-        let mut by: std::collections::BTreeMap<String, f64> = Default::default();
-        for (l, c) in s.network().layers().iter().zip(t.layers()) {
-            let key = l.name().rsplit('.').next().unwrap().to_string();
-            *by.entry(format!("{:?} {key}", l.kind())).or_default() += c.time_s;
-        }
-        for (k, v) in by {
-            println!("  {k:30} {:.3} us/sample", v * 1e6);
-        }
+fn fused_attention_saves_less_and_runs_faster_than_eager() {
+    let eager = outcomes(AttentionForm::Eager);
+    let fused = outcomes(AttentionForm::Fused);
+    for (e, f) in eager.iter().zip(&fused) {
+        assert!(f.2 < e.2, "{}: memory {} against {}", e.0, f.2, e.2);
+        assert!(f.1 > e.1, "{}: speed {} against {}", e.0, f.1, e.1);
     }
 }

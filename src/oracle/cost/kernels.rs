@@ -23,6 +23,7 @@
 //! memory at a measured share of the bandwidth.
 
 use super::attention::Role;
+use super::saved::Widths;
 use crate::oracle::model::facts::KernelFacts;
 use crate::oracle::model::layer::{Layer, LayerKind};
 use crate::oracle::model::practice::{MemoryFormat, Precision};
@@ -264,6 +265,10 @@ pub struct LayerWork {
     fused_away: bool,
     /// A product of a fused attention: at [`FUSED_ATTENTION_EFFICIENCY`].
     fused_product: bool,
+    /// Under mixed precision, the widths of its tensors (FP32 or 16-bit).
+    widths: Widths,
+    /// It reads only the network's input, whose gradient is not computed.
+    input_only: bool,
     /// Weight items the kernels read, per use (a layer sharing another's
     /// weights reads all of them: section 10).
     weight_items: f64,
@@ -392,6 +397,8 @@ impl LayerWork {
             output_items: layer.y().items(),
             fused_away: false,
             fused_product: false,
+            widths: Widths::default(),
+            input_only,
             weight_items: layer.weight_items(),
             gemms,
             groups,
@@ -438,6 +445,29 @@ impl LayerWork {
         self
     }
 
+    /// The layer under mixed precision, with the widths autocast gives its
+    /// tensors (section 11): a memory-bound layer that runs in FP32 reads
+    /// its input and an FP32 output is written in 4 bytes an item; a layer
+    /// whose input is not in the width it runs in reads a cast copy.
+    ///
+    /// # Formula
+    /// Memory-bound traffic `r·|x| + w·|y|`, `r` and `w` 4 bytes when it
+    /// runs in or writes FP32, else `h`; a cast of the input where its width
+    /// is not the layer's: one kernel forward and one backward (none for the
+    /// network's input, which has no gradient), each
+    /// `max((4 + h)·b·|x|/(q·BW), o)`.
+    #[must_use]
+    pub fn with_widths(mut self, widths: Widths) -> Self {
+        self.widths = widths;
+        self
+    }
+
+    /// Whether a cast copy of its input is made (its input's width is not
+    /// the one it runs in).
+    fn casts(&self) -> bool {
+        !self.fused_away && self.widths.input != self.widths.runs
+    }
+
     /// Kernels a training step launches for this layer (in NCHW on tensor
     /// cores, a convolution's transposes too).
     ///
@@ -446,15 +476,21 @@ impl LayerWork {
     /// input), and two transposes a GEMM of a tensor-core convolution on
     /// NCHW activations; any other layer: 2 (forward and backward).
     pub fn kernels(&self, numbers: &Numbers, gpu: &GpuModel) -> usize {
-        if self.fused_away {
-            0
-        } else if self.gemms.is_empty() {
-            2
-        } else if self.transposes(numbers, gpu) {
-            3 * self.gemms.len()
-        } else {
-            self.gemms.len()
-        }
+        let casts = match (self.casts(), self.input_only) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => 2,
+        };
+        casts
+            + if self.fused_away {
+                0
+            } else if self.gemms.is_empty() {
+                2
+            } else if self.transposes(numbers, gpu) {
+                3 * self.gemms.len()
+            } else {
+                self.gemms.len()
+            }
     }
 
     /// Whether the layer runs matrix multiplications on the tensor cores.
@@ -579,11 +615,23 @@ impl LayerWork {
         if self.fused_away {
             return 0.0;
         }
+        const WIDE: f64 = 4.0;
+        // the input's cast forward, and its gradient's backward unless the input is the
+        // network's (no gradient)
+        let casts = if self.casts() {
+            let passes = if self.input_only { 1.0 } else { 2.0 };
+            passes * ((WIDE + h) * samples * self.input_items / q / gpu.bandwidth).max(overhead)
+        } else {
+            0.0
+        };
         if self.gemms.is_empty() {
+            let widened = |wide: bool, items: f64| if wide { (WIDE - h) * samples * items / q } else { 0.0 };
+            let traffic =
+                traffic + widened(self.widths.runs, self.input_items) + widened(self.widths.output, self.output_items);
             let fp32 = gpu.rate(Precision::Fp32);
             let forward = (self.forward_flops * samples / q / fp32).max(traffic / gpu.bandwidth);
             let backward = (2.0 * self.forward_flops * samples / q / fp32).max(2.0 * traffic / gpu.bandwidth);
-            return forward.max(overhead) + backward.max(overhead);
+            return casts + forward.max(overhead) + backward.max(overhead);
         }
         // a transpose of the input and of the output of each GEMM: each read and written once
         let transposes: f64 = if self.transposes(numbers, gpu) {
@@ -595,10 +643,12 @@ impl LayerWork {
         } else {
             0.0
         };
-        self.gemms
-            .iter()
-            .map(|g| self.gemm_s(g, samples, cut, numbers, gpu, asymptotic) + transposes)
-            .sum()
+        casts
+            + self
+                .gemms
+                .iter()
+                .map(|g| self.gemm_s(g, samples, cut, numbers, gpu, asymptotic) + transposes)
+                .sum::<f64>()
     }
 
     /// `u`: the share of the tiles' capacity a GEMM uses (see

@@ -96,6 +96,59 @@ fn saves(layer: &Layer, after_add: bool) -> Saves {
     }
 }
 
+/// The widths autocast runs `layer` in, given whether its first input and
+/// any input are FP32: whether it reads (and saves) FP32, and whether it
+/// writes FP32 (see [`saved_tensors`]).
+fn runs_in(layer: &Layer, input_wide: bool, any_wide: bool) -> (bool, bool) {
+    match layer.kind() {
+        LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc | LayerKind::Matmul => (false, false),
+        // autocast's FP32 list: a softmax
+        LayerKind::Act if layer.function() == Some(Function::Softmax) => (true, true),
+        // autocast's FP32 list: a layer or group norm, a power, a norm
+        LayerKind::Ln => (true, true),
+        LayerKind::Act | LayerKind::Other if layer.function() == Some(Function::Fp32) => (true, true),
+        // a zero-dimension scalar takes no part in type promotion: only a scale of several items
+        LayerKind::Mul => (input_wide, any_wide || layer.weight_items() > 1.0),
+        LayerKind::Add | LayerKind::Concat => (input_wide, any_wide),
+        _ => (input_wide, input_wide),
+    }
+}
+
+/// Under mixed precision, the widths of each layer's tensors (section 11):
+/// FP32 or 16-bit, as CUDA's autocast and type promotion make them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Widths {
+    /// Its (first) input is FP32.
+    pub input: bool,
+    /// It runs in FP32: it reads its input as FP32 (a 16-bit layer reading
+    /// an FP32 input reads a cast copy).
+    pub runs: bool,
+    /// Its output is FP32.
+    pub output: bool,
+}
+
+/// The widths of every layer's tensors under mixed precision (all 16-bit
+/// but the network's FP32 input and what autocast and type promotion make
+/// FP32; see [`saved_tensors`]).
+pub fn widths(network: &Network) -> Vec<Widths> {
+    let layers = network.layers();
+    let mut out: Vec<Widths> = Vec::with_capacity(layers.len());
+    for (i, layer) in layers.iter().enumerate() {
+        let wide: Vec<bool> = network
+            .sources(i)
+            .iter()
+            .map(|&source| match source {
+                Source::Input => true,
+                Source::Layer(j) => out[j].output,
+            })
+            .collect();
+        let input = wide.first().copied().unwrap_or(false);
+        let (runs, output) = runs_in(layer, input, wide.iter().any(|&w| w));
+        out.push(Widths { input, runs, output });
+    }
+    out
+}
+
 /// Whether a layer writes its output into its input's storage: a ReLU or
 /// an in-place activation (section 11), except a leaky ReLU or an ELU
 /// right after an addition (`after_add`), which runs out of place and
@@ -188,19 +241,7 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool, attention: Attentio
         let input_wide = reads.first().is_some_and(|r| r.2);
         let any_wide = reads.iter().any(|r| r.2);
         let kind = layer.kind();
-        // the width autocast runs the layer in (what it saves of its input and writes)
-        let (reads_wide, writes_wide) = match kind {
-            LayerKind::Conv | LayerKind::Deconv | LayerKind::Fc | LayerKind::Matmul => (false, false),
-            // autocast's FP32 list: a softmax
-            LayerKind::Act if layer.function() == Some(Function::Softmax) => (true, true),
-            // autocast's FP32 list: a layer or group norm, a power, a norm
-            LayerKind::Ln => (true, true),
-            LayerKind::Act | LayerKind::Other if layer.function() == Some(Function::Fp32) => (true, true),
-            // a zero-dimension scalar takes no part in type promotion: only a scale of several items
-            LayerKind::Mul => (input_wide, any_wide || layer.weight_items() > 1.0),
-            LayerKind::Add | LayerKind::Concat => (input_wide, any_wide),
-            _ => (input_wide, input_wide),
-        };
+        let (reads_wide, writes_wide) = runs_in(layer, input_wide, any_wide);
         let after_add = matches!(sources.first(), Some(&Source::Layer(j)) if layers[j].kind() == LayerKind::Add);
         let (storage, own_items) = match reads.first() {
             Some(&(storage, n, _)) if in_place(layer, after_add) => (storage, n),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::attention::{self, Role};
 use super::kernels::{Cut, GpuModel, LayerWork, Numbers};
+use super::saved::{self, Widths};
 use super::split::{SplitAxis, SplitPlan};
 use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
@@ -87,12 +88,22 @@ pub(super) fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, 
         AttentionForm::Fused => attention::roles(network),
         AttentionForm::Eager => vec![Role::Outside; network.layers().len()],
     };
+    let widths = if basis.precision.is_mixed() {
+        saved::widths(network)
+    } else {
+        vec![Widths::default(); network.layers().len()]
+    };
     let works: Vec<LayerWork> = network
         .layers()
         .iter()
         .enumerate()
         .zip(roles)
-        .map(|((i, l), role)| LayerWork::of(l, network.reads_input_only(i)).fused(role))
+        .zip(widths)
+        .map(|(((i, l), role), widths)| {
+            LayerWork::of(l, network.reads_input_only(i))
+                .fused(role)
+                .with_widths(widths)
+        })
         .collect();
     let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(&numbers, &here_gpu)).collect();
     let mut unbound = here_gpu;
