@@ -59,7 +59,8 @@ mod tests {
         assert!(section(TEXT, 12).unwrap().title.starts_with("A profile of your own"));
         assert!(section(TEXT, 13).unwrap().title.starts_with("Time to train"));
         assert!(section(TEXT, 14).unwrap().title.starts_with("Energy, carbon and money"));
-        assert!(section(TEXT, 15).is_none());
+        assert!(section(TEXT, 15).unwrap().title.starts_with("Transformers"));
+        assert!(section(TEXT, 16).is_none());
     }
 
     #[test]

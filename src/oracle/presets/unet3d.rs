@@ -22,7 +22,10 @@ const KITS19_CASES: u64 = 168;
 
 fn conv_norm_act(b: &mut Builder, name: &str, x: &Tensor, filters: u64, stride: u64) -> Tensor {
     let y = b.conv(name, x, filters, Conv::new(3).stride(stride));
-    let y = b.norm(&format!("{name}.norm"), LayerKind::Ln, &y);
+    // an instance norm normalises each channel of each sample, as a batch norm of one
+    // sample does (PyTorch runs it as one): saved and timed as one, in its input's width
+    // under autocast (instance_norm is on none of autocast's lists)
+    let y = b.norm(&format!("{name}.norm"), LayerKind::Bn, &y);
     b.act(&format!("{name}.act"), &y, Function::LeakyRelu)
 }
 

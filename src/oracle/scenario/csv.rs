@@ -163,12 +163,12 @@ mod tests {
                 p.communication.get(CommKind::GradientAllreduce)
             );
             // network, then (the cluster split off) edition, precision, ..., the likely epoch
-            assert_eq!(cells[18], s.network().name());
-            assert_eq!(cells[19], p.edition.name());
-            assert_eq!(cells[20], p.precision.name());
+            assert_eq!(cells[19], s.network().name());
+            assert_eq!(cells[20], p.edition.name());
+            assert_eq!(cells[21], p.precision.name());
             let band = p.band.as_ref().unwrap();
-            assert_eq!(cells[25].parse::<f64>().unwrap(), p.total_s * band.low);
-            assert_eq!(cells[26].parse::<f64>().unwrap(), p.total_s * band.high);
+            assert_eq!(cells[26].parse::<f64>().unwrap(), p.total_s * band.low);
+            assert_eq!(cells[27].parse::<f64>().unwrap(), p.total_s * band.high);
         }
     }
 
