@@ -23,10 +23,19 @@ pub enum Role {
 }
 
 /// A scale by a constant: a product reading one tensor, without weights of
-/// its own beyond one item.
+/// its own beyond one item (or an `other` layer of its shape without
+/// weights or function: a product by a computed constant, as an exported
+/// `scaled_dot_product_attention` scales `Q` and `Kᵀ`).
 fn is_scale(network: &Network, index: usize) -> bool {
     let layer = &network.layers()[index];
-    layer.kind() == LayerKind::Mul && network.sources(index).len() == 1 && layer.weight_items() <= 1.0
+    let one_input = network.sources(index).len() == 1;
+    match layer.kind() {
+        LayerKind::Mul => one_input && layer.weight_items() <= 1.0,
+        LayerKind::Other => {
+            one_input && layer.weight_items() == 0.0 && layer.function().is_none() && layer.x() == layer.y()
+        }
+        _ => false,
+    }
 }
 
 /// The source a layer reads first.

@@ -63,8 +63,9 @@ impl SplitPlan {
     /// Resolves an explicit split set, or the contract's default for `axis`.
     ///
     /// # Formula
-    /// Defaults: filters, every conv layer; channels, every conv layer but
-    /// the network's first layer; width with `q` parts, the conv and pool
+    /// Defaults: filters, every conv layer (and linear layer at each
+    /// position, section 15); channels, the same but the network's first
+    /// layer; width with `q` parts, the conv and pool
     /// layers (and a transformer's linear layers at each position and
     /// products, section 15) of the longest prefix that has no other fc
     /// layer and whose split layers are all at least `q` wide. The bound is the smallest
@@ -86,7 +87,7 @@ impl SplitPlan {
                 let mask: Vec<bool> = costs
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| c.kind.is_conv() && !(axis == SplitAxis::Channels && i == 0))
+                    .map(|(i, c)| (c.kind.is_conv() || c.per_position) && !(axis == SplitAxis::Channels && i == 0))
                     .collect();
                 let bound = smallest_extent(costs, &mask, axis);
                 (mask, bound)

@@ -33,6 +33,11 @@ pub struct Act {
     /// `[G, C/G·P]` view): the dimensions and roles it had, restored by a
     /// reshape back to those dimensions.
     pub origin: Option<(Vec<u64>, Vec<Role>)>,
+    /// Where the batch axis sits in the graph's tensor: 0, first, but after
+    /// a Transpose that moves it (attention's `permute(2, 0, 3, 1, 4)` of
+    /// its `Q`, `K`, `V` projection), until a Split and a Squeeze of the
+    /// axis before it bring it back.
+    pub batch_at: usize,
 }
 
 impl Act {
@@ -53,6 +58,7 @@ impl Act {
             producer,
             unflat: None,
             origin: None,
+            batch_at: 0,
         }
     }
 
@@ -66,6 +72,7 @@ impl Act {
             producer: Some(producer),
             unflat: None,
             origin,
+            batch_at: 0,
         }
     }
 
@@ -118,29 +125,39 @@ impl Act {
             producer: Some(producer),
             unflat: None,
             origin: None,
+            batch_at: 0,
         }
     }
 
-    /// The tensor with its axes permuted by `perm` (of the batched tensor,
-    /// whose batch must stay first).
+    /// The index in [`Act::dims`] of the graph tensor's axis `axis`, or
+    /// `None` for the batch axis.
+    pub fn dim_of(&self, axis: usize) -> Option<usize> {
+        match axis.cmp(&self.batch_at) {
+            std::cmp::Ordering::Less => Some(axis),
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Greater => Some(axis - 1),
+        }
+    }
+
+    /// The tensor with its axes permuted by `perm` (of the batched tensor;
+    /// the batch may move, see [`Act::batch_at`]).
     ///
     /// # Errors
-    /// A `perm` that moves the batch or is not a permutation.
+    /// A `perm` that is not a permutation.
     pub fn transposed(&self, perm: &[usize]) -> Result<Self, Problem> {
         let rank = self.dims.len() + 1;
         let mut seen = vec![false; rank];
         if perm.len() != rank || perm.iter().any(|&a| a >= rank || std::mem::replace(&mut seen[a], true)) {
             return Err(format!("perm {perm:?} is not a permutation of {rank} axes"));
         }
-        if perm.first() != Some(&0) {
-            return Err("a Transpose must keep the batch dimension first".into());
-        }
+        let kept: Vec<usize> = perm.iter().filter_map(|&a| self.dim_of(a)).collect();
         Ok(Self {
-            dims: perm[1..].iter().map(|&a| self.dims[a - 1]).collect(),
-            roles: perm[1..].iter().map(|&a| self.roles[a - 1]).collect(),
+            dims: kept.iter().map(|&d| self.dims[d]).collect(),
+            roles: kept.iter().map(|&d| self.roles[d]).collect(),
             producer: self.producer,
             unflat: None,
             origin: None,
+            batch_at: perm.iter().position(|&a| a == self.batch_at).unwrap_or(0),
         })
     }
 
@@ -175,6 +192,7 @@ impl Act {
             producer: self.producer,
             unflat,
             origin,
+            batch_at: 0,
         })
     }
 }

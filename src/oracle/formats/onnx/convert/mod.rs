@@ -10,6 +10,7 @@ mod elementwise;
 mod exported;
 mod fold;
 mod norm;
+mod product;
 mod reduce;
 mod shape;
 mod weighted;
@@ -175,6 +176,19 @@ impl<'g> Walk<'g> {
     }
 
     fn act(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Act, GraphError> {
+        let a = self.act_moved(node, index, at)?;
+        if a.batch_at == 0 {
+            Ok(a)
+        } else {
+            Err(fail(
+                Some(at.clone()),
+                "its input holds the batch after another axis (a Transpose moved it): only a Transpose, Split, Squeeze or Gather of the axes before the batch may follow",
+            ))
+        }
+    }
+
+    /// [`Walk::act`], its batch anywhere (see [`Act::batch_at`]).
+    fn act_moved(&self, node: &NodeProto, index: usize, at: &NodeRef) -> Result<Act, GraphError> {
         match self.input(node, index, at)? {
             Value::Act(a) => Ok(a.clone()),
             Value::Norm(..) => Err(norm_misused(at)),
@@ -407,6 +421,7 @@ impl<'g> Walk<'g> {
             "Concat" => self.concat(node, at),
             "Pad" => self.pad(node, at),
             "Resize" | "Upsample" => self.resize(node, at),
+            "Gather" if attributes::int(node, "axis", 0) != 0 => self.token(node, at),
             "Gather" => self.image_of_batch(node, at),
             "Conv" => self.conv(node, at),
             "ConvTranspose" => self.deconv(node, at),
@@ -512,22 +527,6 @@ fn inputs_counted(node: &NodeProto, at: &NodeRef) -> Result<(), GraphError> {
     }
 }
 
-/// The first node that multiplies two computed tensors (the attention of
-/// a transformer), if any: such a network is not layers of this model.
-fn attention(graph: &GraphProto, data: &str) -> Option<usize> {
-    let mut computed: HashSet<&str> = HashSet::from([data]);
-    for (index, node) in graph.node.iter().enumerate() {
-        let inputs: Vec<bool> = node.input.iter().map(|n| computed.contains(n.as_str())).collect();
-        let op = node.op_type.as_deref().unwrap_or_default();
-        if matches!(op, "MatMul" | "Einsum") && inputs.iter().filter(|&&c| c).count() >= 2 {
-            return Some(index);
-        }
-        if inputs.iter().any(|&c| c) && op != "Shape" && op != "Size" {
-            computed.extend(node.output.iter().map(String::as_str));
-        }
-    }
-    None
-}
 
 /// The data input: the first graph input that is not a weight (old graphs
 /// list their weights among the inputs), with its dimensions (batch
@@ -608,17 +607,6 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>, opset: i64) -> Res
     };
     if sample.len() > MAX_RANK {
         return Err(fail(None, format!("an input of {} dimensions", sample.len())));
-    }
-    if let Some(index) = attention(graph, name) {
-        let node = &graph.node[index];
-        return Err(fail(
-            Some(NodeRef {
-                index,
-                name: node.name.clone().unwrap_or_default(),
-                op: node.op_type.clone().unwrap_or_default(),
-            }),
-            "a product of two computed tensors (attention): transformers (ViT, Swin, MaxViT) are not networks of layers this model knows",
-        ));
     }
     // the outputs of Constant nodes, and with the initializers every constant of the graph
     let written: HashSet<&str> = graph

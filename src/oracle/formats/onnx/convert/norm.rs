@@ -77,6 +77,7 @@ impl<'g> Walk<'g> {
                 producer: view.producer,
                 unflat: None,
                 origin: None,
+                batch_at: 0,
             },
             None => view,
         };

@@ -43,6 +43,10 @@ pub(super) fn shape_of(node: &NodeProto, dims: &[u64]) -> Const {
 
 impl<'g> Walk<'g> {
     pub(super) fn squeeze(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let moved = self.act_moved(node, 0, at)?;
+        if moved.batch_at > 0 && at.op == "Squeeze" {
+            return self.squeeze_before_batch(node, at, &moved);
+        }
         let x = self.act(node, 0, at)?;
         let axes = self.integers(node, 1, "axes", at)?;
         let mut full = vec![1u64];
@@ -62,17 +66,61 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
+    /// A Squeeze of axes before a moved batch (attention's `Q`, `K`, `V`
+    /// after their Split): the batch moves back by as many axes.
+    fn squeeze_before_batch(&mut self, node: &'g NodeProto, at: &NodeRef, x: &Act) -> Result<(), GraphError> {
+        let rank = x.dims.len() + 1;
+        let axes = self
+            .integers(node, 1, "axes", at)?
+            .ok_or_else(|| fail(Some(at.clone()), "a Squeeze of a moved batch must name its axes"))?;
+        let axes = axes
+            .iter()
+            .map(|&a| values::axis(a, rank))
+            .collect::<Result<Vec<usize>, _>>()
+            .map_err(|p| fail(Some(at.clone()), p))?;
+        let mut dims = Vec::new();
+        let mut roles = Vec::new();
+        for (d, (&size, &role)) in x.dims.iter().zip(&x.roles).enumerate() {
+            let axis = if d < x.batch_at { d } else { d + 1 };
+            if axes.contains(&axis) {
+                if size != 1 {
+                    return Err(fail(Some(at.clone()), format!("a Squeeze of axis {axis}, of size {size}")));
+                }
+            } else {
+                dims.push(size);
+                roles.push(role);
+            }
+        }
+        if axes.contains(&x.batch_at) {
+            return Err(fail(Some(at.clone()), "a Squeeze of the batch"));
+        }
+        let before = axes.iter().filter(|&&a| a < x.batch_at).count();
+        let y = Act {
+            dims,
+            roles,
+            producer: x.producer,
+            unflat: None,
+            origin: None,
+            batch_at: x.batch_at - before,
+        };
+        self.set(node, Value::Act(y));
+        self.merged(at.op.clone());
+        Ok(())
+    }
+
     pub(super) fn split(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.act(node, 0, at)?;
+        let x = self.act_moved(node, 0, at)?;
         let rank = x.dims.len() + 1;
         let axis = values::axis(int(node, "axis", 0), rank).map_err(|p| fail(Some(at.clone()), p))?;
-        if axis == 0 && self.past_weights() {
+        if axis == 0 && x.batch_at == 0 && self.past_weights() {
             // the network's output split into its images: their post-processing
             return self.drop_node(node, at, Dropped::PostProcessing);
         }
-        if axis == 0 || x.roles[axis - 1] != Role::Channel {
+        // a split of the channels (attention's Q, K and V, their axis before the batch)
+        let Some(dim) = x.dim_of(axis).filter(|&d| x.roles[d] == Role::Channel) else {
             return Err(fail(Some(at.clone()), "only a Split of the channels is supported"));
-        }
+        };
+        let axis = dim + 1;
         let size = x.dims[axis - 1];
         let outputs = node.output.len().max(1) as u64;
         let parts: Vec<u64> = match self.integers(node, 1, "split", at)? {
@@ -121,6 +169,7 @@ impl<'g> Walk<'g> {
 
     pub(super) fn concat(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let mut parts = Vec::new();
+        let mut tokens: Vec<(usize, Vec<u64>)> = Vec::new();
         for i in 0..node.input.len() {
             if node.input[i].is_empty() {
                 continue;
@@ -128,13 +177,11 @@ impl<'g> Walk<'g> {
             match self.input(node, i, at)? {
                 Value::Act(a) => parts.push(a.clone()),
                 Value::Norm(..) => return Err(norm_misused(at)),
-                Value::Const(_) => {
-                    return Err(fail(
-                        Some(at.clone()),
-                        "a concatenation of a constant with a computed tensor (a learned token) is not a layer of this model",
-                    ));
-                }
+                Value::Const(c) => tokens.push((i, c.dims.clone())),
             }
+        }
+        if !tokens.is_empty() {
+            return self.learned_tokens(node, at, &parts, &tokens);
         }
         let Some(first) = parts.first().cloned() else {
             return Err(fail(Some(at.clone()), "a concatenation of nothing"));
@@ -171,6 +218,83 @@ impl<'g> Walk<'g> {
         joined.dims = dims.clone();
         let reads: Vec<Option<usize>> = parts.iter().map(|p| p.producer).collect();
         self.layer_reading(node, at, LayerKind::Concat, &joined, &reads, Vec::new(), dims)?;
+        Ok(())
+    }
+
+    /// Trained tokens (a class token, a distillation token, registers)
+    /// joined to the tokens of one computed tensor along its positions
+    /// (section 15): a layer of kind `other` holding them as its weights.
+    fn learned_tokens(
+        &mut self,
+        node: &'g NodeProto,
+        at: &NodeRef,
+        parts: &[Act],
+        tokens: &[(usize, Vec<u64>)],
+    ) -> Result<(), GraphError> {
+        let [x] = parts else {
+            return Err(fail(
+                Some(at.clone()),
+                "a concatenation of constants with other than one computed tensor is not a layer of this model",
+            ));
+        };
+        let axis = values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        let Some(dim) = x.dim_of(axis).filter(|&d| matches!(x.roles[d], Role::Spatial(_))) else {
+            return Err(fail(
+                Some(at.clone()),
+                "a concatenation of a constant with a computed tensor other than along its positions (learned tokens) is not a layer of this model",
+            ));
+        };
+        let mut dims = x.dims.clone();
+        let mut weights = 0u64;
+        for (_, t) in tokens {
+            // batch first, then the tensor's axes
+            let along = t.get(axis).copied().unwrap_or(1);
+            let width: u64 = t.iter().skip(1).product();
+            dims[dim] = dims[dim].saturating_add(along);
+            weights = weights.saturating_add(width);
+        }
+        let y = x.produced(dims, self.out.layers.len());
+        let y_canonical = y.canonical();
+        let width = x.canonical().first().copied().unwrap_or(1).max(1);
+        self.push(
+            at,
+            LayerKind::Other,
+            x.canonical(),
+            vec![weights / width, width],
+            y_canonical,
+            &[x.producer],
+        )?;
+        for (i, _) in tokens {
+            self.weight_tensor(node, *i);
+        }
+        self.set(node, Value::Act(y));
+        Ok(())
+    }
+
+    /// One token of a tensor's positions (a vision transformer's class
+    /// token, `x[:, 0]`, section 15): a view of it, no layer.
+    pub(super) fn token(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let index = self.konst(node, 1, at)?;
+        let axis = values::axis(int(node, "axis", 0), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        let one = index.dims.iter().product::<u64>() == 1;
+        let Some(dim) = x.dim_of(axis).filter(|&d| one && matches!(x.roles[d], Role::Spatial(_))) else {
+            return Err(fail(
+                Some(at.clone()),
+                "a Gather of a computed tensor is supported only as one position (a class token) or the first image of a batch of one",
+            ));
+        };
+        let mut y = x.clone();
+        if index.dims.is_empty() {
+            y.dims.remove(dim);
+            y.roles.remove(dim);
+        } else {
+            y.dims[dim] = 1;
+        }
+        y.unflat = None;
+        y.origin = None;
+        self.set(node, Value::Act(y));
+        self.merged("Gather (one token)");
         Ok(())
     }
 
@@ -327,6 +451,7 @@ impl<'g> Walk<'g> {
             producer: x.producer,
             unflat: None,
             origin: None,
+            batch_at: 0,
         };
         self.set(node, Value::Act(y));
         self.merged(op);
@@ -337,7 +462,7 @@ impl<'g> Walk<'g> {
     /// channels went.
     pub(super) fn transpose(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let op = at.op.as_str();
-        let x = self.act(node, 0, at)?;
+        let x = self.act_moved(node, 0, at)?;
         let rank = x.dims.len() + 1;
         let perm: Vec<usize> = match ints(node, "perm") {
             Some(p) => p

@@ -145,10 +145,14 @@ impl<'g> Walk<'g> {
         let x = self.act(node, 0, at)?;
         let w = match self.input(node, 1, at)? {
             Value::Const(c) => c.dims.clone(),
+            Value::Act(b) if at.op == "MatMul" => {
+                let b = b.clone();
+                return self.product(node, at, &x, &b);
+            }
             Value::Act(_) | Value::Norm(..) => {
                 return Err(fail(
                     Some(at.clone()),
-                    "a product of two computed tensors (attention, a bilinear form) is not a layer of this model",
+                    "a product of two computed tensors (a bilinear form) is not a layer of this model",
                 ));
             }
         };
@@ -163,7 +167,8 @@ impl<'g> Walk<'g> {
         let bias = at.op == "Gemm" && node.input.get(2).is_some_and(|b| !b.is_empty());
         let last = x.dims.len().saturating_sub(1);
         if x.dims.len() >= 2 && x.dims[last] == k {
-            // a linear layer at every position: a 1x1 convolution over the positions
+            // a linear layer at every position (section 15): a GEMM over the positions, as
+            // `nn.Linear` runs it
             if x.roles[last] == Role::Mixed {
                 return Err(fail(Some(at.clone()), "a product over mixed channels and positions"));
             }
@@ -176,10 +181,9 @@ impl<'g> Walk<'g> {
                     *role = Role::Spatial(i as u8);
                 }
             }
-            let canonical = per_position.canonical();
             let mut weights = vec![k, f];
-            weights.extend(canonical[1..].iter().map(|_| 1));
-            self.layer(node, at, LayerKind::Conv, &per_position, weights, y)?;
+            weights.extend((0..self.rank.saturating_sub(1)).map(|_| 1));
+            self.layer(node, at, LayerKind::Fc, &per_position, weights, y)?;
             self.weight_tensor(node, 1);
             if let Some(layer) = self.out.layers.last_mut() {
                 layer.bias = bias;
