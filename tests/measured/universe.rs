@@ -8,8 +8,9 @@
 //!   torchvision's parameter count exactly, convolution and matrix FLOPs
 //!   within 1% of `FlopCounterMode`'s, and the realistic edition's
 //!   activations per sample within 0.85 to 1.35 of the bytes autograd
-//!   saves, in FP32 and BF16; the transformers refused, naming their first
-//!   attention product;
+//!   saves, in FP32 and BF16; the transformers (section 15) the same, their
+//!   attention products counted, or refused naming the node the importer
+//!   cannot read;
 //! - every keras.applications network, written by Keras 3 as JSON and as a
 //!   `.keras` archive (`tests/keras/applications.zip`): Keras's trainable
 //!   parameter count exactly.
@@ -21,12 +22,13 @@ use crate::activations;
 use crate::cuda_bf16;
 use crate::flops;
 use activations::activations_per_sample;
-use flops::gemm_flops;
+use flops::all_flops;
 
 use paradl::oracle::formats::network::{Hints, read_network};
 use paradl::oracle::{Precision, Scenario, presets};
 
-/// Networks refused, and why: attention is not a layer of this model.
+/// Networks with attention (section 15): imported with PyTorch's numbers,
+/// or refused naming the node the importer cannot read yet.
 const TRANSFORMERS: [&str; 3] = ["vit_", "swin_", "maxvit_"];
 
 fn archive(bytes: &'static [u8]) -> zip::ZipArchive<Cursor<&'static [u8]>> {
@@ -60,18 +62,18 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
                 continue;
             };
             let result = read_network(&bytes, &path, &Hints::default());
-            if transformer {
-                let error = result.unwrap_err().to_string();
-                assert!(
-                    error.contains("attention") && (error.contains("MatMul") || error.contains("Einsum")),
-                    "{path}: {error}"
-                );
-                refused += 1;
-                continue;
-            }
-            let n = result.unwrap_or_else(|e| panic!("{path}: {e}")).network;
+            let n = match result {
+                Err(e) if transformer => {
+                    let error = e.to_string();
+                    assert!(error.contains("node "), "{path}: {error}");
+                    refused += 1;
+                    continue;
+                }
+                Err(e) => panic!("{path}: {e}"),
+                Ok(read) => read.network,
+            };
             assert_eq!(n.weight_items(), params, "{path}: parameters");
-            let ratio = gemm_flops(&n) / flops;
+            let ratio = all_flops(&n) / flops;
             assert!((ratio - 1.0).abs() <= 0.01, "{path}: FLOPs {ratio}");
             imported += 1;
             if opset == 17 {
@@ -103,8 +105,8 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
     }
     println!("{imported} graphs imported, {refused} transformers refused, {cuda_checked} checked against CUDA's BF16");
     assert!(imported >= 140, "{imported}");
-    // every network that imports (the transformers are refused)
-    assert_eq!(cuda_checked, 74);
+    // every network that imports at opset 17 (74 without the transformers)
+    assert!(cuda_checked >= 74, "{cuda_checked}");
 }
 
 #[test]

@@ -275,7 +275,9 @@ mod tests {
         assert_eq!(last.canonical(), [96, 56, 56]);
         let flat = x.reshaped(vec![96 * 56 * 56]).unwrap();
         assert_eq!(flat.unflat, Some(vec![96, 56, 56]));
-        assert!(x.transposed(&[1, 0, 2, 3]).is_err());
+        // the batch may move (attention's permute), and says where it went
+        assert_eq!(x.transposed(&[1, 0, 2, 3]).unwrap().batch_at, 1);
+        assert!(x.transposed(&[0, 0, 2, 3]).is_err());
         assert!(x.reshaped(vec![5]).is_err());
         // tokens: [768, 14, 14] -> [768, 196] -> [196, 768]
         let tokens = Act::channels_first(vec![768, 14, 14], None)

@@ -21,7 +21,15 @@ impl<'g> Walk<'g> {
         let mut computed: Vec<Act> = Vec::new();
         let mut constants: Vec<Const> = Vec::new();
         let mut norms: Vec<(Act, NormStep)> = Vec::new();
+        // the parameters each constant holds: a gathered table's, else its items
+        let mut held: Vec<u64> = Vec::new();
         for name in node.input.iter().filter(|n| !n.is_empty()) {
+            if let Some(Value::Const(c)) = self.values.get(name.as_str())
+                && !self.written.contains(name.as_str())
+                && !c.is_scalar()
+            {
+                held.push(self.tables.get(name.as_str()).copied().unwrap_or_else(|| c.count()));
+            }
             match self.get(name, at)? {
                 Value::Act(a) => computed.push(a.clone()),
                 // a constant the exporter wrote (a detection head's anchor points and strides) is
@@ -42,7 +50,7 @@ impl<'g> Walk<'g> {
         };
         let op = at.op.clone();
         if computed.len() == 1 {
-            let trained: u64 = constants.iter().filter(|c| !c.is_scalar()).map(Const::count).sum();
+            let trained: u64 = held.iter().sum();
             let trained_scalar = node.input.iter().any(|n| self.scalars.contains(n.as_str()));
             if trained == 0 && (trained_scalar || op == "Pow") {
                 // a trained scalar (StarReLU's scale and offset, a layer scale) is a parameter, and

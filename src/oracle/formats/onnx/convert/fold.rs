@@ -112,6 +112,24 @@ impl<'g> Walk<'g> {
         }
         // (not through an `Identity`: torch.onnx writes parameters of equal values as one
         // initializer and Identity nodes of it, each a parameter of its own)
+        // a table gathered by constant indices holds the table's parameters, however many
+        // times the indices repeat them (a relative position bias)
+        if op == "Gather"
+            && let (Some(table), Some(out)) = (node.input.first(), node.output.first())
+            && !self.written.contains(table.as_str())
+            && let Some(Value::Const(t)) = self.values.get(table.as_str())
+        {
+            let items = self.tables.get(table.as_str()).copied().unwrap_or_else(|| t.count());
+            self.tables.insert(out.as_str(), items);
+        }
+        if matches!(
+            op,
+            "Unsqueeze" | "Squeeze" | "Reshape" | "Cast" | "Transpose" | "Expand" | "Identity"
+        ) && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
+            && let Some(&items) = self.tables.get(source.as_str())
+        {
+            self.tables.insert(out.as_str(), items);
+        }
         if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
             && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
         {

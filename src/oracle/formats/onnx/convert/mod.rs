@@ -123,6 +123,10 @@ struct Walk<'g> {
     /// (`Unsqueeze`, `Squeeze`, `Reshape`, `Cast`): the tensor's name, so
     /// that readers of one tensor through views of their own share it.
     aliases: HashMap<&'g str, &'g str>,
+    /// Constants gathered from a trained table by constant indices (a
+    /// relative position bias, section 15): the table's items, the
+    /// parameters they hold (the gathered tensor repeats them).
+    tables: HashMap<&'g str, u64>,
     out: Converted,
 }
 
@@ -357,9 +361,10 @@ impl<'g> Walk<'g> {
         };
         let index = self.out.layers.len();
         let reads: Vec<i64> = reads.iter().map(|r| r.map_or(-1, |p| p as i64)).collect();
-        // a convolution of fewer dimensions than the network's (ECA's 1-D one across the
-        // channels, a token-mixing product): a kernel of 1 along the missing ones
-        let w = if kind.is_conv() && w.len() >= 2 && w.len() < self.rank + 1 {
+        // a convolution or pool of fewer dimensions than the network's (ECA's 1-D one across
+        // the channels, a token-mixing product, a pool of tokens): a kernel of 1 along the
+        // missing ones
+        let w = if (kind.is_conv() || kind.is_pool()) && w.len() >= 2 && w.len() < self.rank + 1 {
             padded(&w, self.rank + 1)
         } else {
             w
@@ -527,7 +532,6 @@ fn inputs_counted(node: &NodeProto, at: &NodeRef) -> Result<(), GraphError> {
     }
 }
 
-
 /// The data input: the first graph input that is not a weight (old graphs
 /// list their weights among the inputs), with its dimensions (batch
 /// first; `None` for an unknown size).
@@ -648,6 +652,7 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>, opset: i64) -> Res
         unbatched: HashSet::new(),
         dropped: HashMap::new(),
         aliases: HashMap::new(),
+        tables: HashMap::new(),
         out: Converted::default(),
     };
     for tensor in &graph.initializer {

@@ -46,7 +46,14 @@ impl<'g> Walk<'g> {
         let mut out = a.produced(y, self.out.layers.len());
         out.roles[ra - 1] = Role::Channel;
         let x = a.canonical();
-        self.push(at, LayerKind::Matmul, x, Vec::new(), out.canonical(), &[a.producer, b.producer])?;
+        self.push(
+            at,
+            LayerKind::Matmul,
+            x,
+            Vec::new(),
+            out.canonical(),
+            &[a.producer, b.producer],
+        )?;
         if let Some(layer) = self.out.layers.last_mut() {
             layer.groups = heads;
         }

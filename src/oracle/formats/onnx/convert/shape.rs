@@ -84,7 +84,10 @@ impl<'g> Walk<'g> {
             let axis = if d < x.batch_at { d } else { d + 1 };
             if axes.contains(&axis) {
                 if size != 1 {
-                    return Err(fail(Some(at.clone()), format!("a Squeeze of axis {axis}, of size {size}")));
+                    return Err(fail(
+                        Some(at.clone()),
+                        format!("a Squeeze of axis {axis}, of size {size}"),
+                    ));
                 }
             } else {
                 dims.push(size);
@@ -278,7 +281,10 @@ impl<'g> Walk<'g> {
         let index = self.konst(node, 1, at)?;
         let axis = values::axis(int(node, "axis", 0), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
         let one = index.dims.iter().product::<u64>() == 1;
-        let Some(dim) = x.dim_of(axis).filter(|&d| one && matches!(x.roles[d], Role::Spatial(_))) else {
+        let Some(dim) = x
+            .dim_of(axis)
+            .filter(|&d| one && matches!(x.roles[d], Role::Spatial(_)))
+        else {
             return Err(fail(
                 Some(at.clone()),
                 "a Gather of a computed tensor is supported only as one position (a class token) or the first image of a batch of one",
