@@ -31,6 +31,8 @@ pub enum RunKey {
     /// Arithmetic.
     Precision,
     Optimizer,
+    /// How attention runs (transformers, section 15).
+    Attention,
     /// ZeRO stage.
     Zero,
     /// Activation recompute.

@@ -12,7 +12,9 @@ use crate::app::input::quantity;
 use crate::app::input::question::Question;
 use crate::oracle::model::convergence::Convergence;
 use crate::oracle::model::energy::{Grid, Price};
-use crate::oracle::{Batch, Edition, InputError, MAX_ZERO_STAGE, Optimizer, Precision, RankBy, Strategy, units};
+use crate::oracle::{
+    AttentionForm, Batch, Edition, InputError, MAX_ZERO_STAGE, Optimizer, Precision, RankBy, Strategy, units,
+};
 
 /// One run setting.
 #[derive(Debug, Clone, Copy)]
@@ -89,7 +91,7 @@ fn shown_optional(value: Option<u64>) -> String {
 
 /// The run's settings, in the order they are read (the GPU budget and the
 /// batch mode before the batch).
-pub const RUN_FIELDS: [RunField; 22] = [
+pub const RUN_FIELDS: [RunField; 23] = [
     RunField {
         key: RunKey::Gpus,
         id: "gpus",
@@ -255,6 +257,17 @@ pub const RUN_FIELDS: [RunField; 22] = [
         path: &["optimizer"],
         text: |q| q.run.optimizer.name().into(),
         set: |q, t| named::<Optimizer>(t, "optimizer").map(|o| q.run.optimizer = o),
+    },
+    RunField {
+        key: RunKey::Attention,
+        id: "attention",
+        label: "Attention (transformers)",
+        unit: "",
+        typed: false,
+        help: "How a transformer's attention runs: fused (PyTorch's scaled_dot_product_attention, one kernel that never keeps the N×N scores) or eager (two products and a softmax, each kept for the backward pass). No effect on a network without attention.",
+        path: &["attention"],
+        text: |q| q.run.attention.name().into(),
+        set: |q, t| named::<AttentionForm>(t, "attention").map(|a| q.run.attention = a),
     },
     RunField {
         key: RunKey::Zero,

@@ -1,5 +1,6 @@
-//! How the run trains (contract, section 9): precision, optimizer, ZeRO
-//! stage, activation recompute and overlap of the gradient exchange.
+//! How the run trains (contract, section 9): precision, optimizer, the
+//! attention's form (section 15), ZeRO stage, activation recompute and
+//! overlap of the gradient exchange.
 
 use yew::prelude::*;
 
@@ -7,7 +8,7 @@ use crate::app::components::page::term::Term;
 use crate::app::components::run::run_field::{RunFieldInput, run_choice, run_flag};
 use crate::app::components::use_app;
 use crate::app::input::keys::{Key, RunKey};
-use crate::oracle::{MAX_ZERO_STAGE, Optimizer, Precision};
+use crate::oracle::{AttentionForm, MAX_ZERO_STAGE, Optimizer, Precision};
 
 /// The training-practice controls of the run panel.
 #[function_component(PracticeFields)]
@@ -20,6 +21,9 @@ pub fn practice_fields() -> Html {
         .to_vec();
     let optimizers = Optimizer::ALL
         .map(|o| (o.name().to_string(), o.label().to_string()))
+        .to_vec();
+    let forms = AttentionForm::ALL
+        .map(|a| (a.name().to_string(), a.label().to_string()))
         .to_vec();
     let stages = (0..=MAX_ZERO_STAGE)
         .map(|z| {
@@ -38,6 +42,7 @@ pub fn practice_fields() -> Html {
             <p class="quiet"><Term id="mixed-precision" />{ ", " }<Term id="zero" />{ ", " }<Term id="recompute" />{ " and " }<Term id="overlap" />{ " change the memory and the time of every strategy." }</p>
             { run_choice(&app, RunKey::Precision, precisions) }
             { run_choice(&app, RunKey::Optimizer, optimizers) }
+            { run_choice(&app, RunKey::Attention, forms) }
             { run_choice(&app, RunKey::Zero, stages) }
             if let Some(e) = app.error(Key::Run(RunKey::Zero)) { <p class="error" role="alert">{ e }</p> }
             { run_flag(&app, RunKey::Recompute) }
