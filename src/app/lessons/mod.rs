@@ -205,8 +205,8 @@ pub const LESSONS: [Lesson; 6] = [
     Lesson {
         id: "attention-spatial",
         title: "Why splitting tokens costs more than splitting images",
-        question: "ViT-B/16 on one DGX A100 node: split each image's 197 tokens over the 8 GPUs (spatial), or give each GPU its own images (data). Which is faster?",
-        answer: "Data. A split of the tokens gives each GPU an eighth of every linear layer's work, but global attention lets every token look at every other: in each of the 12 blocks each GPU gathers the other GPUs' keys and values (an Allgather of 2·D·N items per image, forward, and their gradients back), where a convolution exchanges only a halo of border rows with its two neighbours. On this node that exchange takes about 0.8 of the split's compute; ResNet-50 split the same way spends under a tenth of its compute on halos. The explanation opened with the lesson lists the volume.",
+        question: "ViT-B/16 on one 8-GPU node: split each image's tokens over the GPUs (spatial), or give each GPU its own images (data)?",
+        answer: "Data. Global attention lets every token see every other, so a token split makes every GPU gather all the others' keys and values in each of the 12 blocks (and send their gradients back): about 0.8 of the split's compute here. A convolution swaps only border rows: ResNet-50's halos cost under a tenth.",
         inputs: attention_spatial,
         plot: LessonPlot::Scaling,
         asks: Asks::Fastest,

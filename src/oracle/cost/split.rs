@@ -26,7 +26,7 @@ impl SplitAxis {
             Self::Width => "the narrowest split layer's width",
             Self::Filters => "the fewest filters of a split layer",
             Self::Channels => "the fewest input channels (per group) of a split layer",
-            Self::Heads => "the fewest heads of an attention (or hidden units of a split linear layer)",
+            Self::Heads => "the fewest heads of an attention or hidden units of a split linear layer",
         }
     }
 
