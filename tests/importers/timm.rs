@@ -142,7 +142,8 @@ fn survey() {
 
 /// Networks whose graph folds the batch into another dimension: per-sample
 /// weights (CondConv) and an LSTM over rows (Sequencer). Not layers of this
-/// model; refused naming the Reshape.
+/// model; refused naming the node (the convolution whose weight is computed,
+/// the LSTM).
 const BATCH_FOLDED: [&str; 2] = ["efficientnet_cc_b0_4e", "sequencer2d_s"];
 
 /// Parameters ONNX cannot tell from buffers: a blur's fixed filter is an
@@ -236,8 +237,9 @@ fn every_timm_network_imports_with_timms_own_numbers_or_is_refused_naming_the_no
                 attention += 1;
             }
             Outcome::Refused(e) => {
+                // per-sample weights (CondConv) and an LSTM over rows: refused naming the node
                 assert!(BATCH_FOLDED.contains(&truth.name.as_str()), "{path}: {e}");
-                assert!(e.contains("Reshape") && e.contains("batch"), "{path}: {e}");
+                assert!(e.contains("node "), "{path}: {e}");
                 folded += 1;
             }
         }
@@ -245,16 +247,18 @@ fn every_timm_network_imports_with_timms_own_numbers_or_is_refused_naming_the_no
     println!(
         "{imported} graphs imported ({attentive} with attention; {fp32_within} within 10% of autograd's saved bytes in FP32, worst {worst_fp32:.3}; BF16 under CUDA's autocast {cuda_within} of {cuda_measured}, worst {worst_cuda:.3}; under the CPU's {bf16_within}, worst {worst_bf16:.3}), {attention} with attention refused naming a node, {folded} fold the batch"
     );
-    assert!(imported >= 510, "{imported}");
-    // ViT-Ti, its hybrid with a ResNet, CoAtNet, EfficientFormer, Visformer, ...: attention read
-    assert!(attentive >= 16, "{attentive}");
+    assert!(imported >= 515, "{imported}");
+    // ViT-Ti, its hybrid with a ResNet, Swin-T, MaxViT, MobileViT, CoAtNet, EfficientFormer,
+    // Visformer, NextViT: attention read
+    assert!(attentive >= 21, "{attentive}");
     // FP32: the worst 1.044 (resnetv2_50d_gn). Before: 0.69 (nf_resnet26) until scalar
     // operations wrote tensors of their own; 0.766 (nasnetalarge) and 0.780 (pnasnet5large)
     // until the ReLUs the exporter merged were separate again; 0.892 (cspresnet50) until a
     // leaky ReLU after an addition ran out of place; 0.893 (convnext_zepto_rms) until a
     // root-mean-square norm's scale saved the normalized tensor
-    // With attention (16 graphs): the worst 0.952 (visformer_tiny)
-    assert!(far(worst_fp32) <= 1.06, "{worst_fp32}");
+    // With attention (21 graphs): the worst 1.076 (swin_tiny_patch4_window7_224 at opset 13;
+    // 1.057 at 17) and 0.952 (visformer_tiny)
+    assert!(far(worst_fp32) <= 1.08, "{worst_fp32}");
     assert_eq!(fp32_within, imported);
     // BF16 under CUDA's autocast (cuda_bf16.csv, every network): 485 of 495 within 10%. Outside,
     // 6 networks: parameters cast to the activation's width, which an exported graph does not

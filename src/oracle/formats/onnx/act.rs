@@ -38,6 +38,12 @@ pub struct Act {
     /// its `Q`, `K`, `V` projection), until a Split and a Squeeze of the
     /// axis before it bring it back.
     pub batch_at: usize,
+    /// Axes of the sample folded into the batch axis, with what each holds
+    /// (windows of positions, as Swin's and MaxViT's window partitions fold
+    /// them, `[B·windows, tokens, C]`): the graph's batch axis is the batch
+    /// times their sizes; a layer counts them among its positions (or
+    /// channels) as their roles say.
+    pub folded: Vec<(u64, Role)>,
 }
 
 impl Act {
@@ -59,6 +65,7 @@ impl Act {
             unflat: None,
             origin: None,
             batch_at: 0,
+            folded: Vec::new(),
         }
     }
 
@@ -73,6 +80,7 @@ impl Act {
             unflat: None,
             origin,
             batch_at: 0,
+            folded: self.folded.clone(),
         }
     }
 
@@ -90,11 +98,13 @@ impl Act {
 
     /// As the model reads it: `[C, spatial...]`, `C` the product of its
     /// channel (and mixed) axes, each spatial dimension the product of its
-    /// pieces; a tensor without channels has one.
+    /// pieces (those folded into the batch too); a tensor without channels
+    /// has one.
     pub fn canonical(&self) -> Vec<u64> {
         let mut channels = 1u64;
         let mut spatial: Vec<(u8, u64)> = Vec::new();
-        for (&d, role) in self.dims.iter().zip(&self.roles) {
+        let folded = self.folded.iter().map(|(d, r)| (d, r));
+        for (&d, role) in folded.chain(self.dims.iter().zip(&self.roles)) {
             match role {
                 Role::Channel | Role::Mixed => channels = channels.saturating_mul(d),
                 Role::Spatial(k) => match spatial.iter_mut().find(|(j, _)| j == k) {
@@ -126,6 +136,7 @@ impl Act {
             unflat: None,
             origin: None,
             batch_at: 0,
+            folded: self.folded.clone(),
         }
     }
 
@@ -158,6 +169,7 @@ impl Act {
             unflat: None,
             origin: None,
             batch_at: perm.iter().position(|&a| a == self.batch_at).unwrap_or(0),
+            folded: self.folded.clone(),
         })
     }
 
@@ -193,8 +205,112 @@ impl Act {
             unflat,
             origin,
             batch_at: 0,
+            folded: self.folded.clone(),
         })
     }
+}
+
+impl Act {
+    /// The tensor reshaped to `target` (the graph's sizes, the batch axis
+    /// first, at the batch of one the graph was exported with), where the
+    /// batch axis may fold axes of the sample into it or unfold them
+    /// (windows): the batch axis's size is the product of a leading run of
+    /// the sample's axes (those folded before, then its own), which become
+    /// the folded axes; the others are reshaped as [`Act::reshaped`] does.
+    ///
+    /// # Errors
+    /// A batch axis that folds part of an axis, or a shape of another size.
+    pub fn refolded(&self, target: &[u64]) -> Result<Self, Problem> {
+        let (sizes, roles): (Vec<u64>, Vec<Role>) = self
+            .folded
+            .iter()
+            .copied()
+            .chain(self.dims.iter().copied().zip(self.roles.iter().copied()))
+            .unzip();
+        let pieces = refine(&sizes, &roles, target)
+            .ok_or_else(|| format!("a reshape of {sizes:?} to {target:?} splits an axis unevenly"))?;
+        let mut folded = Vec::new();
+        let (mut dims, mut out_roles) = (Vec::new(), Vec::new());
+        for (axis, &size) in target.iter().enumerate() {
+            let of: Vec<(u64, Role)> = pieces
+                .iter()
+                .filter(|(a, _, _)| *a == axis)
+                .map(|&(_, d, r)| (d, r))
+                .collect();
+            if axis == 0 {
+                folded = of.into_iter().filter(|(d, _)| *d > 1).collect();
+                continue;
+            }
+            let role = match of.first() {
+                Some((_, first)) if of.iter().all(|(_, r)| r == first) => *first,
+                Some((_, Role::Spatial(k))) if of.iter().all(|(_, r)| matches!(r, Role::Spatial(_))) => {
+                    Role::Spatial(*k)
+                }
+                Some(_) => Role::Mixed,
+                // an axis of one: a channel
+                None => Role::Channel,
+            };
+            dims.push(size);
+            out_roles.push(role);
+        }
+        Ok(Self {
+            dims,
+            roles: out_roles,
+            producer: self.producer,
+            unflat: None,
+            origin: None,
+            batch_at: 0,
+            folded,
+        })
+    }
+}
+
+/// The common pieces of a reshape of `from` (axes with `roles`) to `to`:
+/// `(axis of to, size, role)`, each axis of either side a run of
+/// consecutive pieces (an axis split where the other side's boundary falls
+/// inside it); `None` when a boundary falls between factors (no common
+/// pieces).
+fn refine(from: &[u64], roles: &[Role], to: &[u64]) -> Option<Vec<(usize, u64, Role)>> {
+    let mut pieces = Vec::new();
+    let (mut i, mut j) = (0usize, 0usize);
+    let (mut a, mut b) = (from.first().copied()?, to.first().copied()?);
+    loop {
+        if i >= from.len() || j >= to.len() {
+            break;
+        }
+        if a == 1 {
+            i += 1;
+            a = from.get(i).copied().unwrap_or(1);
+            continue;
+        }
+        if b == 1 {
+            j += 1;
+            b = to.get(j).copied().unwrap_or(1);
+            continue;
+        }
+        let role = roles.get(i).copied().unwrap_or(Role::Mixed);
+        if a == b {
+            pieces.push((j, a, role));
+            i += 1;
+            j += 1;
+            a = from.get(i).copied().unwrap_or(1);
+            b = to.get(j).copied().unwrap_or(1);
+        } else if a % b == 0 {
+            pieces.push((j, b, role));
+            a /= b;
+            j += 1;
+            b = to.get(j).copied().unwrap_or(1);
+        } else if b % a == 0 {
+            pieces.push((j, a, role));
+            b /= a;
+            i += 1;
+            a = from.get(i).copied().unwrap_or(1);
+        } else {
+            return None;
+        }
+    }
+    // what is left of either side is ones (both hold the same items)
+    Some(pieces)
 }
 
 /// The roles of `to`'s axes, reshaped from `from` with `roles`: contiguous
@@ -252,6 +368,31 @@ fn regroup(from: &[u64], roles: &[Role], to: &[u64]) -> Vec<Role> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_fold_into_the_batch_and_back() {
+        // Swin's partition: [56, 56, 96] -> [8, 7, 8, 7, 96] -> windows first -> [64 windows, 49, 96]
+        let x = Act::channels_first(vec![96, 56, 56], None)
+            .transposed(&[0, 2, 3, 1])
+            .unwrap();
+        let split = x.reshaped(vec![8, 7, 8, 7, 96]).unwrap();
+        let windows = split
+            .transposed(&[0, 1, 3, 2, 4, 5])
+            .unwrap()
+            .refolded(&[64, 49, 96])
+            .unwrap();
+        assert_eq!(windows.folded.iter().map(|(d, _)| *d).collect::<Vec<u64>>(), [8, 8]);
+        assert_eq!(windows.dims, [49, 96]);
+        assert_eq!(windows.canonical().iter().product::<u64>(), 96 * 56 * 56);
+        assert_eq!(windows.canonical()[0], 96);
+        // and back: [1, 8, 8, 7, 7, 96], nothing folded
+        let back = windows.refolded(&[1, 8, 8, 7, 7, 96]).unwrap();
+        assert!(back.folded.is_empty());
+        assert_eq!(back.dims, [8, 8, 7, 7, 96]);
+        // a fold that cuts an axis between its factors is refused
+        let odd = Act::channels_first(vec![6, 4], None);
+        assert!(odd.refolded(&[4, 6]).is_err());
+    }
 
     #[test]
     fn a_channel_shuffle_is_a_free_permutation() {

@@ -78,6 +78,7 @@ impl<'g> Walk<'g> {
                 unflat: None,
                 origin: None,
                 batch_at: 0,
+                folded: view.folded.clone(),
             },
             None => view,
         };

@@ -105,6 +105,7 @@ impl<'g> Walk<'g> {
             unflat: None,
             origin: None,
             batch_at: x.batch_at - before,
+            folded: x.folded.clone(),
         };
         self.set(node, Value::Act(y));
         self.merged(at.op.clone());
@@ -375,11 +376,16 @@ impl<'g> Walk<'g> {
     /// The sizes of a tensor (batch first), a constant.
     pub(super) fn shape(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let op = at.op.as_str();
-        let mut dims = vec![1u64];
-        match self.input(node, 0, at)? {
-            Value::Act(a) | Value::Norm(a, _) => dims.extend(&a.dims),
-            Value::Const(c) => dims = c.dims.clone(),
-        }
+        let dims = match self.input(node, 0, at)? {
+            // the batch axis where it sits: one sample times the windows folded into it
+            Value::Act(a) | Value::Norm(a, _) => {
+                let mut dims = a.dims.clone();
+                let batch = a.folded.iter().map(|(d, _)| *d).product::<u64>();
+                dims.insert(a.batch_at.min(dims.len()), batch);
+                dims
+            }
+            Value::Const(c) => c.dims.clone(),
+        };
         self.set(node, Value::Const(shape_of(node, &dims)));
         self.merged(op);
         Ok(())
@@ -416,7 +422,8 @@ impl<'g> Walk<'g> {
         let target = self
             .integers(node, 1, "shape", at)?
             .ok_or_else(|| fail(Some(at.clone()), "a Reshape without a shape"))?;
-        let mut full = vec![1u64];
+        // the batch axis: one sample, times the windows folded into it
+        let mut full = vec![x.folded.iter().map(|(d, _)| *d).product::<u64>()];
         full.extend(&x.dims);
         let dims =
             values::reshaped(&full, &target, int(node, "allowzero", 0) != 0).map_err(|p| fail(Some(at.clone()), p))?;
@@ -426,6 +433,18 @@ impl<'g> Walk<'g> {
             // viewed across its batch: for its loss or decoding (a reshape that folds
             // the batch of an image or of per-sample weights stays refused below)
             return self.drop_node(node, at, Dropped::PostProcessing);
+        }
+        if dims.first() != Some(&1) || !x.folded.is_empty() {
+            // windows folded into the batch, or unfolded from it (section 15)
+            let y = x.refolded(&dims).map_err(|p| {
+                fail(
+                    Some(at.clone()),
+                    format!("{p}: only whole axes of the sample (windows) may be folded into the batch"),
+                )
+            })?;
+            self.set(node, Value::Act(y));
+            self.merged(op);
+            return Ok(());
         }
         self.batch_kept(&dims, at)?;
         let y = x.reshaped(dims[1..].to_vec()).map_err(|p| fail(Some(at.clone()), p))?;
@@ -458,6 +477,7 @@ impl<'g> Walk<'g> {
             unflat: None,
             origin: None,
             batch_at: 0,
+            folded: x.folded.clone(),
         };
         self.set(node, Value::Act(y));
         self.merged(op);
@@ -487,15 +507,29 @@ impl<'g> Walk<'g> {
     /// A pad of the positions: a layer without weights (a reflection or
     /// replication pad saves its input).
     pub(super) fn pad(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.channels_first(node, at)?;
+        let x = self.act(node, 0, at)?;
         let pads = self
             .integers(node, 1, "pads", at)?
             .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
         let n = x.dims.len() + 1;
-        if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 || pads[1] != 0 || pads[n + 1] != 0 {
+        // only positions are padded: the batch and the channels (wherever they are) are not
+        let channel = |i: usize| i == 0 || !matches!(x.roles[i - 1], Role::Spatial(_));
+        if pads.len() != 2 * n || (0..n).any(|i| channel(i) && (pads[i] != 0 || pads[n + i] != 0)) {
             return Err(fail(
                 Some(at.clone()),
                 "only a Pad of the spatial dimensions is supported",
+            ));
+        }
+        if pads.iter().all(|&p| p == 0) {
+            // a window partition's padding of a size already a multiple of the window
+            self.set(node, Value::Act(x));
+            self.merged("Pad (of nothing)");
+            return Ok(());
+        }
+        if !x.is_channels_first() {
+            return Err(fail(
+                Some(at.clone()),
+                "only a Pad of a tensor holding its channels first is supported",
             ));
         }
         let dims = padded_positions(&x.dims, &pads[1..n], &pads[n + 1..], at)?;
@@ -576,18 +610,23 @@ mod tests {
     }
 
     #[test]
-    fn a_split_of_positions_or_a_fold_of_the_batch_is_refused() {
+    fn a_split_of_positions_is_refused_and_axes_folded_into_the_batch_stay_the_samples() {
         let split = small(
             vec![node("Split", "split", &["data"], &["a", "b"], vec![int("axis", 2)])],
             vec![],
         )
         .unwrap_err();
         assert!(split.problem.contains("Split of the channels"), "{}", split.problem);
+        // the channels folded into the batch (as a window partition folds windows): still the
+        // sample's, the layer reads all of it
         let folded = small(
-            vec![node("Reshape", "r", &["data", "shape"], &["y"], vec![])],
+            vec![
+                node("Reshape", "r", &["data", "shape"], &["y"], vec![]),
+                node("Relu", "relu", &["y"], &["z"], vec![]),
+            ],
             vec![int64s("shape", &[8, 8, 8])],
         )
-        .unwrap_err();
-        assert!(folded.problem.contains("batch dimension first"), "{}", folded.problem);
+        .unwrap();
+        assert_eq!(kinds_and_outputs(&folded), vec![(LayerKind::Relu, vec![8, 8, 8])]);
     }
 }

@@ -169,9 +169,9 @@ impl<'g> Walk<'g> {
         if x.dims.len() >= 2 && x.dims[last] == k {
             // a linear layer at every position (section 15): a GEMM over the positions, as
             // `nn.Linear` runs it
-            if x.roles[last] == Role::Mixed {
-                return Err(fail(Some(at.clone()), "a product over mixed channels and positions"));
-            }
+            // an axis of channels and neighbouring positions together (a patch merging's
+            // space-to-depth, as Swin's downsampling writes it) is channels to the layer:
+            // the positions it holds are gone from the tensor's
             let mut y = x.dims.clone();
             y[last] = f;
             let mut per_position = x.clone();
