@@ -13,7 +13,7 @@ use crate::timm_zip;
 
 use paradl::oracle::formats::json;
 use paradl::oracle::formats::network::{Hints, read_network};
-use paradl::oracle::{Batch, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy};
+use paradl::oracle::{AttentionForm, Batch, MemoryFormat, Optimizer, Precision, RunSpec, Scenario, Strategy};
 
 /// One workstation with one RTX 3090, from NVIDIA's datasheet: 35.6 TFLOP/s
 /// FP32, 71 TFLOP/s FP16 tensor with FP32 accumulation (dense), 24 GB
@@ -97,6 +97,8 @@ fn outcomes(format: MemoryFormat) -> Vec<Outcome> {
                 precision: Precision::Fp16,
                 optimizer: Optimizer::Momentum,
                 memory_format: format,
+                // PyTorch 1.12 had no fused attention: timm 0.6.6 ran it eager
+                attention: AttentionForm::Eager,
                 ..RunSpec::new(Strategy::Serial, 1, Batch::SamplesPerGpu(batch as f64))
             })
             .unwrap()
