@@ -18,7 +18,7 @@ use paradl::oracle::{AttentionForm, Batch, MemoryFormat, Optimizer, Precision, R
 /// One workstation with one RTX 3090, from NVIDIA's datasheet: 35.6 TFLOP/s
 /// FP32, 71 TFLOP/s FP16 tensor with FP32 accumulation (dense), 24 GB
 /// GDDR6X (24,576 MiB as nvidia-smi shows it); a PCIe 4.0 x16 slot and a 10 GbE port (unused by one GPU).
-const WORKSTATION: &str = r#"{
+pub(crate) const WORKSTATION: &str = r#"{
   "name": "one RTX 3090",
   "source": "NVIDIA GeForce RTX 3090 datasheet",
   "gpu": "NVIDIA GeForce RTX 3090",

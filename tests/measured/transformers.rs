@@ -10,21 +10,7 @@
 use paradl::oracle::formats::json;
 use paradl::oracle::{AttentionForm, Batch, Optimizer, Precision, RunSpec, Scenario, Strategy, presets};
 
-/// The workstation of `timm_rtx3090.rs`, from the RTX 3090's datasheet.
-const WORKSTATION: &str = r#"{
-  "name": "one RTX 3090",
-  "source": "NVIDIA GeForce RTX 3090 datasheet",
-  "gpu": "NVIDIA GeForce RTX 3090",
-  "gpu_flops_per_s": 35.6e12,
-  "gpu_flops_by_precision": { "tf32": 35.6e12, "fp16": 71e12, "bf16": 71e12 },
-  "gpu_memory_bytes": 25769803776,
-  "gpus_per_node": 1,
-  "max_gpus": 1,
-  "intra_node": { "bandwidth_bytes_per_s": 32e9, "latency_s": 1e-6 },
-  "nic": { "bandwidth_bytes_per_s": 1.25e9, "latency_s": 1e-5 },
-  "nics_per_node": 1,
-  "switch_levels": [ { "name": "switch", "span_nodes": null, "latency_s": 1e-6 } ]
-}"#;
+use crate::timm_rtx3090::WORKSTATION;
 
 /// timm's name and the preset that builds the same network.
 const PRESETS: [(&str, &str); 6] = [

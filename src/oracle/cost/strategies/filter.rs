@@ -9,7 +9,7 @@ use super::splits::{groups, kept_whole, redundancy, split_compute, split_limits}
 use crate::oracle::cost::collectives::Fabric;
 use crate::oracle::cost::communication::{CommKind, Communication};
 use crate::oracle::cost::derivation::{Derivation, Derivations, Path, Symbol, Unit};
-use crate::oracle::cost::memory::parts;
+use crate::oracle::cost::memory::{Kept, parts};
 use crate::oracle::cost::split::{SplitAxis, SplitPlan};
 use crate::oracle::cost::table::CostTable;
 use crate::oracle::cost::tensor::TensorRole;
@@ -68,19 +68,51 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
             .sum();
         layer = 3.0 * (p2 - 1) as f64 * per_layer;
     }
+    let collectives = Derivation::new(
+        "3(p2−1)·Σ_{l∈Sp, l≠G}(α + B_g·|y_l|·δβ/p2) = 3(p2−1)·(L·α + B_g·δ·β·Σ|y_l|/p2)",
+        vec![
+            Symbol::new("p2", "GPUs that share each split layer", p2 as f64, Unit::Count),
+            Symbol::new("L", "split layers that exchange outputs", exchanged as f64, Unit::Count),
+            Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+            Symbol::new("Σ|y_l|", "their output items per sample", outputs, Unit::Items),
+            Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+        ],
+        layer,
+    )
+    .over(inner, Path::GroupRing)
+    .exchanging(p2, p2, per_group * delta * outputs)
+    .times(p1);
+    let kept = kept_whole(table, run, per_group);
+    assemble(table, &fabric, run, &plan, kept, (layer, collectives))
+}
+
+/// The iteration of a split `plan` (filter, channel, a transformer's
+/// blocks, and their hybrids with data parallelism): its compute, the
+/// gradient exchange between the groups (one ring per shard, `f = p2`),
+/// ZeRO's weight allgather, the memory of the weights the plan leaves a
+/// GPU and of the activations `kept`, and the layer-wise collectives
+/// (seconds and explanation).
+fn assemble(
+    table: &CostTable,
+    fabric: &Fabric,
+    run: &Run,
+    plan: &SplitPlan,
+    kept: Kept,
+    (layer, collectives): (f64, Derivation),
+) -> IterationCost {
+    let costs = table.layers();
+    let (p1, p2) = groups(run);
+    let per_group = run.mini_batch as f64 / p1 as f64;
     let local_weights = plan.divided(costs, |c| c.weight_items);
     let route = Route::Ring(fabric.ring(run.gpus, p2));
-    let exchange = |bytes: f64| gradient_exchange(&fabric, run, p1, bytes, route);
-    let bytes = delta * local_weights;
-    let kept = kept_whole(table, run, per_group);
-
-    let (violations, bounds) = split_limits(run, &plan, p1);
-    let (compute_s, compute) = split_compute(table, run, &plan, per_group);
+    let exchange = |bytes: f64| gradient_exchange(fabric, run, p1, bytes, route);
+    let bytes = run.item_bytes() * local_weights;
+    let (violations, bounds) = split_limits(run, plan, p1);
+    let (compute_s, compute) = split_compute(table, run, plan, per_group);
     let memory = parts(run, local_weights, &kept, table.terms().reserved_bytes);
-    // one ring per filter shard between the groups (f = p2)
-    let gradient = derived_exchange(&fabric, run, p1, bytes, route).times(p2);
+    let gradient = derived_exchange(fabric, run, p1, bytes, route).times(p2);
     let gradient_s = gradient.value;
-    let gather = derived_weight_allgather(&fabric, run, p1, bytes, route).times(p2);
+    let gather = derived_weight_allgather(fabric, run, p1, bytes, route).times(p2);
     let mut derivations = Derivations {
         compute: Some(compute),
         memory: Some(memory_derivation(
@@ -92,23 +124,7 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         )),
         ..Derivations::default()
     };
-    derivations.communicate(
-        CommKind::LayerCollectives,
-        Derivation::new(
-            "3(p2−1)·Σ_{l∈Sp, l≠G}(α + B_g·|y_l|·δβ/p2) = 3(p2−1)·(L·α + B_g·δ·β·Σ|y_l|/p2)",
-            vec![
-                Symbol::new("p2", "GPUs that share each split layer", p2 as f64, Unit::Count),
-                Symbol::new("L", "split layers that exchange outputs", exchanged as f64, Unit::Count),
-                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
-                Symbol::new("Σ|y_l|", "their output items per sample", outputs, Unit::Items),
-                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
-            ],
-            layer,
-        )
-        .over(inner, Path::GroupRing)
-        .exchanging(p2, p2, per_group * delta * outputs)
-        .times(p1),
-    );
+    derivations.communicate(CommKind::LayerCollectives, collectives);
     let communication = Communication::of(CommKind::GradientAllreduce, gradient.value)
         .with(CommKind::LayerCollectives, layer)
         .with(CommKind::WeightAllgather, gather.value);
@@ -120,9 +136,9 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
         memory,
         violations,
         bounds,
-        redundancy: redundancy(&plan, costs),
+        redundancy: redundancy(plan, costs),
         stages: None,
-        gradient_buckets: overlap_buckets(table, run, per_group, Some(&plan), gradient_s, exchange),
+        gradient_buckets: overlap_buckets(table, run, per_group, Some(plan), gradient_s, exchange),
         hidden_s: 0.0,
         update_s: 0.0,
         derivations,
@@ -152,65 +168,24 @@ fn tensor_cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost
     } else {
         0.0
     };
-    let local_weights = plan.divided(costs, |c| c.weight_items);
-    let route = Route::Ring(fabric.ring(run.gpus, p2));
-    let exchange = |bytes: f64| gradient_exchange(&fabric, run, p1, bytes, route);
-    let bytes = delta * local_weights;
     let q = p2 as f64;
     let kept = kept_of(table, run, costs, per_group, |i| match costs[i].tensor_role {
         TensorRole::Inside | TensorRole::Row => 1.0 / q,
         _ => 1.0,
     });
-    let (violations, bounds) = split_limits(run, &plan, p1);
-    let (compute_s, compute) = split_compute(table, run, &plan, per_group);
-    let memory = parts(run, local_weights, &kept, table.terms().reserved_bytes);
-    let gradient = derived_exchange(&fabric, run, p1, bytes, route).times(p2);
-    let gradient_s = gradient.value;
-    let gather = derived_weight_allgather(&fabric, run, p1, bytes, route).times(p2);
-    let mut derivations = Derivations {
-        compute: Some(compute),
-        memory: Some(memory_derivation(
-            run,
-            local_weights,
-            &kept,
-            table.terms().framework_memory.is_some(),
-            &memory,
-        )),
-        ..Derivations::default()
-    };
-    derivations.communicate(
-        CommKind::LayerCollectives,
-        Derivation::new(
-            "2·Σ_{rows} AR(p2, B_g·|y_l|·δ) (with the edition's algorithm; a ring: 2(p2−1)(α + B_g·|y_l|·δ·β/p2)): each block's last linear layer's outputs summed forward, its first's input gradients backward",
-            vec![
-                Symbol::new("p2", "GPUs that share each block", p2 as f64, Unit::Count),
-                Symbol::new("L", "blocks' last linear layers (rows)", rows.len() as f64, Unit::Count),
-                Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
-                Symbol::new("Σ|y_l|", "their output items per sample", summed, Unit::Items),
-                Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
-            ],
-            layer,
-        )
-        .over(inner, Path::GroupRing)
-        .exchanging(p2, p2, per_group * delta * summed)
-        .times(p1),
-    );
-    let communication = Communication::of(CommKind::GradientAllreduce, gradient.value)
-        .with(CommKind::LayerCollectives, layer)
-        .with(CommKind::WeightAllgather, gather.value);
-    derivations.communicate(CommKind::GradientAllreduce, gradient);
-    derivations.communicate(CommKind::WeightAllgather, gather);
-    IterationCost {
-        compute_s,
-        communication,
-        memory,
-        violations,
-        bounds,
-        redundancy: redundancy(&plan, costs),
-        stages: None,
-        gradient_buckets: overlap_buckets(table, run, per_group, Some(&plan), gradient_s, exchange),
-        hidden_s: 0.0,
-        update_s: 0.0,
-        derivations,
-    }
+    let collectives = Derivation::new(
+        "2·Σ_{rows} AR(p2, B_g·|y_l|·δ) (with the edition's algorithm; a ring: 2(p2−1)(α + B_g·|y_l|·δ·β/p2)): each block's last linear layer's outputs summed forward, its first's input gradients backward",
+        vec![
+            Symbol::new("p2", "GPUs that share each block", p2 as f64, Unit::Count),
+            Symbol::new("L", "blocks' last linear layers (rows)", rows.len() as f64, Unit::Count),
+            Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
+            Symbol::new("Σ|y_l|", "their output items per sample", summed, Unit::Items),
+            Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
+        ],
+        layer,
+    )
+    .over(inner, Path::GroupRing)
+    .exchanging(p2, p2, per_group * delta * summed)
+    .times(p1);
+    assemble(table, &fabric, run, &plan, kept, (layer, collectives))
 }
