@@ -1,6 +1,6 @@
 //! Vision transformers against timm's own training benchmark on one
 //! GeForce RTX 3090 (`tests/validation/timm-train-rtx3090-vit.csv`: the
-//! rows of ViT-Ti, ViT-S and ViT-B at 16×16 patches, and DeiT's, in the
+//! rows of ViT-Ti, ViT-S and ViT-B at 16×16 patches, DeiT's and Swin-T's, in the
 //! same file as `timm-train-rtx3090.csv`; AMP, NCHW, PyTorch 1.12, which
 //! had no fused attention: timm 0.6.6 ran it eager). The presets built as
 //! timm builds them, serial, at the benchmark's batch, with the datasheet's
@@ -13,13 +13,14 @@ use paradl::oracle::{AttentionForm, Batch, Optimizer, Precision, RunSpec, Scenar
 use crate::timm_rtx3090::WORKSTATION;
 
 /// timm's name and the preset that builds the same network.
-const PRESETS: [(&str, &str); 6] = [
+const PRESETS: [(&str, &str); 7] = [
     ("vit_tiny_patch16_224", "deit-ti"),
     ("deit_tiny_patch16_224", "deit-ti"),
     ("vit_small_patch16_224", "deit-s"),
     ("deit_small_patch16_224", "deit-s"),
     ("vit_base_patch16_224", "vit-b16"),
     ("deit_base_patch16_224", "vit-b16"),
+    ("swin_tiny_patch4_window7_224", "swin-t"),
 ];
 
 /// Projected over measured samples per second, and memory over the card's
@@ -74,8 +75,8 @@ fn timms_vision_transformers_on_an_rtx3090_are_projected_from_the_datasheet() {
     let mean = rows.iter().map(|r| accuracy(r.1)).sum::<f64>() / rows.len() as f64;
     println!("mean accuracy {mean:.3}");
     // as the CNNs of the same benchmark are held (`timm_rtx3090.rs`): no network off by more
-    // than 2x; the mean accuracy at this change was 0.79 (1.39, 1.26 and 1.17 projected over
-    // measured for ViT-Ti, -S and -B)
+    // than 2x; the mean accuracy at this change was 0.76 (1.39, 1.26 and 1.17 projected over
+    // measured for ViT-Ti, -S and -B, 1.64 for Swin-T)
     assert!(mean >= 0.75, "{mean}");
     for (model, speed, memory, failed) in &rows {
         assert!((0.5..=2.0).contains(speed), "{model}: {speed}");
@@ -92,6 +93,11 @@ fn fused_attention_saves_less_and_runs_faster_than_eager() {
     let eager = outcomes(AttentionForm::Eager);
     let fused = outcomes(AttentionForm::Fused);
     for (e, f) in eager.iter().zip(&fused) {
+        if e.0.starts_with("swin") {
+            // a relative position bias on the scores: taken as run eager (contract, section 15)
+            assert_eq!((f.1, f.2), (e.1, e.2), "{}", e.0);
+            continue;
+        }
         assert!(f.2 < e.2, "{}: memory {} against {}", e.0, f.2, e.2);
         assert!(f.1 > e.1, "{}: speed {} against {}", e.0, f.1, e.1);
     }

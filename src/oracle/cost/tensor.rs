@@ -42,6 +42,8 @@ fn may_be_inside(layer: &Layer) -> bool {
     match layer.kind() {
         LayerKind::Matmul | LayerKind::Act | LayerKind::Relu | LayerKind::Dropout => true,
         LayerKind::Mul => layer.weight_items() <= 1.0,
+        // a relative position bias added to the scores (its table split by heads too)
+        LayerKind::Other => layer.x() == layer.y() && layer.function().is_none(),
         _ => false,
     }
 }
@@ -130,6 +132,17 @@ mod tests {
         assert_eq!(of("blocks.3.norm1"), TensorRole::Whole);
         assert_eq!(of("blocks.3.add1"), TensorRole::Whole);
         assert_eq!(of("head"), TensorRole::Whole);
+        assert_eq!(roles.iter().filter(|r| **r == TensorRole::Row).count(), 24);
+    }
+
+    #[test]
+    fn a_swin_block_splits_its_windowed_attention_and_its_relative_position_bias() {
+        let n = presets::network("swin-t").unwrap();
+        let roles = roles(&n);
+        let of = |name: &str| roles[n.layers().iter().position(|l| l.name() == name).unwrap()];
+        assert_eq!(of("layers.2.blocks.1.attn.relative_position_bias"), TensorRole::Inside);
+        assert_eq!(of("layers.2.blocks.1.attn.proj"), TensorRole::Row);
+        assert_eq!(of("layers.2.downsample.reduction"), TensorRole::Whole);
         assert_eq!(roles.iter().filter(|r| **r == TensorRole::Row).count(), 24);
     }
 

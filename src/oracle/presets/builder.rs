@@ -283,18 +283,34 @@ impl Builder {
         }
     }
 
-    /// A linear layer with a bias at each position of `x` (a transformer's
-    /// `nn.Linear` on its tokens, section 15): a GEMM over the positions.
-    pub fn linear(&mut self, name: &str, x: &Tensor, outputs: u64) -> Tensor {
+    /// A linear layer at each position of `x` (a transformer's `nn.Linear`
+    /// on its tokens, section 15), with a bias or not: a GEMM over the
+    /// positions.
+    pub fn linear(&mut self, name: &str, x: &Tensor, outputs: u64, bias: bool) -> Tensor {
         let mut w = vec![x[0], outputs];
         w.extend(x[1..].iter().map(|_| 1));
         let mut y = vec![outputs];
         y.extend(&x[1..]);
         let y = self.push(name, LayerKind::Fc, x, &[x], w, y);
         if let Some(layer) = self.layers.last_mut() {
-            layer.bias = true;
+            layer.bias = bias;
         }
         y
+    }
+
+    /// A trained table added to `x` (a relative position bias, its values
+    /// gathered for every query and key): an `other` layer holding the
+    /// table `w`, of `x`'s shape.
+    pub fn table(&mut self, name: &str, x: &Tensor, w: Vec<u64>) -> Tensor {
+        self.push(name, LayerKind::Other, x, &[x], w, x.to_vec())
+    }
+
+    /// `k×k` neighbouring positions joined into `k²·C` channels (a patch
+    /// merging's space-to-depth): a copy, no weights.
+    pub fn space_to_depth(&mut self, name: &str, x: &Tensor, k: u64) -> Tensor {
+        let mut y = vec![x[0] * k.pow(x[1..].len() as u32)];
+        y.extend(x[1..].iter().map(|&s| s / k.max(1)));
+        self.push(name, LayerKind::Other, x, &[x], Vec::new(), y)
     }
 
     /// A fully connected layer with a bias, reading `x` whole.

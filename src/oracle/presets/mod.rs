@@ -19,6 +19,7 @@ mod mobilenet;
 pub mod node;
 mod resnet;
 mod resnext;
+mod swin;
 mod unet3d;
 mod vgg;
 mod vit;
@@ -142,7 +143,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 20] = [
+pub const NETWORKS: [NetworkPreset; 21] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -315,6 +316,17 @@ pub const NETWORKS: [NetworkPreset; 20] = [
         usual_samples_per_gpu: DEIT_PER_GPU,
         convergence: DEIT_CONVERGENCE,
         source: Source::Built(vit::deit_ti),
+    },
+    NetworkPreset {
+        key: "swin-t",
+        title: "Swin-T (ImageNet)",
+        origin: "Liu et al. 2021 as timm's swin_tiny_patch4_window7_224 (28,288,354 parameters), attention in 7x7 windows with a relative position bias; compute from FLOPs",
+        usual_samples_per_gpu: DEIT_PER_GPU,
+        convergence: (
+            "deit-adamw",
+            "DeiT's recipe, which Swin follows (AdamW, 300 epochs at a batch of 1,024: Liu et al. 2021, section 4.1)",
+        ),
+        source: Source::Built(swin::swin_t),
     },
 ];
 

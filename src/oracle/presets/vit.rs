@@ -64,17 +64,17 @@ fn block(b: &mut Builder, name: &str, x: &Tensor, vit: Vit) -> Tensor {
     let (d, heads) = (vit.width, vit.heads);
     let tokens = x[1];
     let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
-    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * d);
+    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * d, true);
     let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, d);
     let scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * tokens);
     let attn = b.act(&format!("{name}.attn.softmax"), &scores, Function::Softmax);
     let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, d);
-    let y = b.linear(&format!("{name}.attn.proj"), &context, d);
+    let y = b.linear(&format!("{name}.attn.proj"), &context, d, true);
     let x = b.add(&format!("{name}.add1"), &y, x);
     let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * d);
+    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * d, true);
     let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
-    let y = b.linear(&format!("{name}.mlp.fc2"), &y, d);
+    let y = b.linear(&format!("{name}.mlp.fc2"), &y, d, true);
     b.add(&format!("{name}.add2"), &y, &x)
 }
 

@@ -1,0 +1,123 @@
+//! Swin-T (Liu et al., "Swin Transformer: Hierarchical Vision Transformer
+//! using Shifted Windows", ICCV 2021) as timm's `swin_transformer.py`
+//! builds `swin_tiny_patch4_window7_224`: a 4×4/4 convolution and a layer
+//! norm make 56×56 tokens of 96 channels; four stages of 2, 2, 6 and 2
+//! blocks at 96, 192, 384 and 768 channels with 3, 6, 12 and 24 heads,
+//! a patch merging (2×2 neighbours joined into 4C channels, a layer norm,
+//! a linear layer to 2C without bias) before each stage but the first;
+//! then a layer norm, a global average pool and a 1000-way head.
+//!
+//! A block attends within windows of 7×7 tokens (every other block's
+//! windows shifted by 3, which moves no work): the scores are `[h·49, H,
+//! W]`, 49 keys per query and head (section 15: windowed, so a split of the
+//! tokens gathers nothing), plus a trained relative position bias of
+//! `(2·7 − 1)² = 169` values per head (an `other` layer holding its table).
+//! The tokens keep their two spatial dimensions (`[C, H, W]`); linear
+//! layers act at each position.
+
+use super::IMAGENET_SAMPLES;
+use super::builder::{Builder, Conv, Tensor};
+use crate::oracle::model::errors::InputError;
+use crate::oracle::model::layer::{Function, LayerKind};
+use crate::oracle::model::network::Network;
+
+/// Blocks, channels and heads per stage.
+const STAGES: [(u32, u64, u64); 4] = [(2, 96, 3), (2, 192, 6), (6, 384, 12), (2, 768, 24)];
+/// Tokens a window holds on a side.
+const WINDOW: u64 = 7;
+/// The MLP's hidden width over the token width.
+const MLP_RATIO: u64 = 4;
+
+/// One block: windowed attention then MLP, each added to the stream.
+fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64) -> Tensor {
+    let c = x[0];
+    let keys = WINDOW * WINDOW;
+    let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
+    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * c, true);
+    let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, c);
+    let scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * keys);
+    let biased = b.table(
+        &format!("{name}.attn.relative_position_bias"),
+        &scores,
+        vec![(2 * WINDOW - 1) * (2 * WINDOW - 1), heads],
+    );
+    let attn = b.act(&format!("{name}.attn.softmax"), &biased, Function::Softmax);
+    let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, c);
+    let y = b.linear(&format!("{name}.attn.proj"), &context, c, true);
+    let x = b.add(&format!("{name}.add1"), &y, x);
+    let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
+    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * c, true);
+    let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
+    let y = b.linear(&format!("{name}.mlp.fc2"), &y, c, true);
+    b.add(&format!("{name}.add2"), &y, &x)
+}
+
+/// Swin-T at 224×224.
+///
+/// # Errors
+/// None for these shapes (its test builds it).
+pub fn swin_t() -> Result<Network, InputError> {
+    let mut b = Builder::default();
+    let x = b.conv(
+        "patch_embed.proj",
+        &Tensor::input(&[3, 224, 224]),
+        STAGES[0].1,
+        Conv::new(4).stride(4).pad(0).bias(),
+    );
+    let mut x = b.norm("patch_embed.norm", LayerKind::Ln, &x);
+    for (stage, (blocks, _, heads)) in STAGES.into_iter().enumerate() {
+        if stage > 0 {
+            let name = format!("layers.{stage}.downsample");
+            let y = b.space_to_depth(&format!("{name}.merge"), &x, 2);
+            let y = b.norm(&format!("{name}.norm"), LayerKind::Ln, &y);
+            x = b.linear(&format!("{name}.reduction"), &y, y[0] / 2, false);
+        }
+        for i in 0..blocks {
+            x = block(&mut b, &format!("layers.{stage}.blocks.{i}"), &x, heads);
+        }
+    }
+    let x = b.norm("norm", LayerKind::Ln, &x);
+    let x = b.global_pool("head.global_pool", &x);
+    b.fc("head.fc", &x, 1000);
+    b.network("Swin-T", "ImageNet", IMAGENET_SAMPLES, &[3, 224, 224])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// timm 1.0.31's `swin_tiny_patch4_window7_224` (`tests/timm/timm.csv`):
+    /// 28,288,354 parameters; `FlopCounterMode` 8,981,133,312 forward FLOPs
+    /// with the attention products, 8,700,850,176 without.
+    #[test]
+    fn parameters_and_flops_are_timms() {
+        let n = swin_t().unwrap();
+        assert_eq!(n.weight_items(), 28_288_354.0);
+        let flops = |products: bool| -> f64 {
+            n.layers()
+                .iter()
+                .filter(|l| l.kind().has_weights() || (products && l.kind().is_product()))
+                .map(|l| l.forward_flops())
+                .sum()
+        };
+        assert_eq!(flops(false), 8_700_850_176.0);
+        assert_eq!(flops(true), 8_981_133_312.0);
+    }
+
+    /// What autograd saves for `swin_tiny_patch4_window7_224`
+    /// (`tests/timm/timm.csv`: 106,333,160 bytes per sample in FP32, with
+    /// its attention as timm runs it): within 10%, the probabilities kept
+    /// (a relative position bias is added to the scores).
+    #[test]
+    fn saved_bytes_are_autograds_within_ten_percent() {
+        use crate::oracle::AttentionForm;
+        use crate::oracle::cost::saved::saved_tensors;
+        let n = swin_t().unwrap();
+        let saved: f64 = saved_tensors(&n, 4.0, false, AttentionForm::Fused)
+            .iter()
+            .map(|t| t.bytes())
+            .sum();
+        let ratio = saved / 106_333_160.0;
+        assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
+    }
+}
