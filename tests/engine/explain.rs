@@ -56,6 +56,15 @@ fn evaluate(term: &Derivation, ideal_ring: bool) -> Option<f64> {
             return None;
         }
         if s("p2") <= 1.0 { 0.0 } else { ring(s("p2"), s("m")) }
+    } else if f.starts_with("Σ_{l∈Sp, global}") {
+        // a token split's keys and values, gathered forward and scattered back
+        2.0 * (s("p2") - 1.0) * (s("L") * s("α") + s("δ") * s("B_g") * s("β") * s("Σ|o_l|") / s("p2"))
+    } else if f.starts_with("2·Σ_{rows}") {
+        // a transformer's blocks: two ring Allreduces a row
+        if !ideal_ring {
+            return None;
+        }
+        4.0 * (s("p2") - 1.0) * (s("L") * s("α") + s("B_g") * s("δ") * s("β") * s("Σ|y_l|") / s("p2"))
     } else if f.starts_with("Σ_{l∈Sp, K>1} 2(p2−1)") {
         2.0 * (s("p2") - 1.0) * (s("L") * s("α") + s("B_g") * s("δ") * s("β") * s("Σh_x"))
     } else if f.starts_with("Σ_{l∈Sp, K>1}") {
@@ -385,6 +394,22 @@ fn every_number_of_resnet50_on_abci_is_explained_by_its_formula() {
             "a finding's figure explained by {kind}"
         );
     }
+}
+
+#[test]
+fn every_number_of_a_vision_transformer_is_explained_by_its_formula() {
+    // a token split's gathered keys and values, a block split's Allreduces (section 15)
+    let s = presets::scenario("vit-b16", "abci").unwrap();
+    let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0));
+    let mut checked = Vec::new();
+    for gpus in [1, 8, 64] {
+        for spec in specs(&template, gpus) {
+            checked.extend(check(&s, &spec));
+        }
+    }
+    assert!(checked.iter().any(|k| k == "communication"), "{checked:?}");
+    let spatial = s.project(&template.at(Strategy::Spatial, 8)).unwrap();
+    assert!(spatial.communication.get(paradl::oracle::CommKind::KeyValue) > 0.0);
 }
 
 #[test]
