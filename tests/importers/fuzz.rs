@@ -295,154 +295,159 @@ fn targets() -> Vec<Target> {
         )
         .into_bytes(),
     ];
-    let mut all = vec![
-        Target {
-            name: "measured runs",
-            short: 300,
-            seeds: measured_csv,
-            run: |data| {
-                // parsed, written back the same, then calibrated and applied in both editions
-                let runs = measured::parse(&text(data)).ok()?;
-                let plain: Vec<_> = runs.iter().map(|r| r.run.clone()).collect();
-                let again: Vec<_> = measured::parse(&measured::write(&plain))
-                    .map(|r| r.into_iter().map(|l| l.run).collect())
-                    .unwrap_or_default();
-                assert_eq!(again, plain, "written back differently");
-                let scenario = SCENARIO.with(|s| s.clone());
-                let mut out = Numbers::new();
-                for edition in Edition::ALL {
-                    let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(edition);
-                    if let Ok(c) = scenario.calibrate(&runs, &template) {
-                        out.extend([c.global.compute, c.global.communication, c.mean_accuracy_after]);
-                        let factors = c.factors().ok();
-                        assert!(factors.is_some(), "a calibration's own factors are valid");
-                        if let Ok(p) = scenario.project(&RunSpec {
-                            calibration: factors,
-                            ..template
-                        }) {
-                            projection_numbers(&p, &mut out);
+    let mut all =
+        vec![
+            Target {
+                name: "measured runs",
+                short: 300,
+                seeds: measured_csv,
+                run: |data| {
+                    // parsed, written back the same, then calibrated and applied in both editions
+                    let runs = measured::parse(&text(data)).ok()?;
+                    let plain: Vec<_> = runs.iter().map(|r| r.run.clone()).collect();
+                    let again: Vec<_> = measured::parse(&measured::write(&plain))
+                        .map(|r| r.into_iter().map(|l| l.run).collect())
+                        .unwrap_or_default();
+                    assert_eq!(again, plain, "written back differently");
+                    let scenario = SCENARIO.with(|s| s.clone());
+                    let mut out = Numbers::new();
+                    for edition in Edition::ALL {
+                        let template = RunSpec::new(Strategy::Data, 64, Batch::SamplesPerGpu(32.0)).in_edition(edition);
+                        if let Ok(c) = scenario.calibrate(&runs, &template) {
+                            out.extend([c.global.compute, c.global.communication, c.mean_accuracy_after]);
+                            let factors = c.factors().ok();
+                            assert!(factors.is_some(), "a calibration's own factors are valid");
+                            if let Ok(p) = scenario.project(&RunSpec {
+                                calibration: factors,
+                                ..template
+                            }) {
+                                projection_numbers(&p, &mut out);
+                            }
                         }
                     }
-                }
-                Some(out)
+                    Some(out)
+                },
             },
-        },
-        Target {
-            name: ".net",
-            short: 300,
-            seeds: nets,
-            run: |data| {
-                let network = net::parse(&text(data)).ok()?;
-                if let Ok(written) = net::write(&network) {
-                    assert_eq!(
-                        net::parse(&written).ok().as_ref(),
-                        Some(&network),
-                        "written back differently"
-                    );
-                }
-                Some(network_numbers(&network))
+            Target {
+                name: ".net",
+                short: 300,
+                seeds: nets,
+                run: |data| {
+                    let network = net::parse(&text(data)).ok()?;
+                    if let Ok(written) = net::write(&network) {
+                        assert_eq!(
+                            net::parse(&written).ok().as_ref(),
+                            Some(&network),
+                            "written back differently"
+                        );
+                    }
+                    Some(network_numbers(&network))
+                },
             },
-        },
-        Target {
-            name: "keras",
-            short: 300,
-            seeds: test_files("keras", &["modern", "lenet", "volume"], "json"),
-            run: |data| {
-                let network = paradl::oracle::formats::keras::read(&text(data), 1000, None).ok()?;
-                Some(network_numbers(&network))
+            Target {
+                name: "keras",
+                short: 300,
+                seeds: test_files("keras", &["modern", "lenet", "volume"], "json"),
+                run: |data| {
+                    let network = paradl::oracle::formats::keras::read(&text(data), 1000, None).ok()?;
+                    Some(network_numbers(&network))
+                },
             },
-        },
-        Target {
-            name: "onnx",
-            short: 300,
-            seeds: [
-                "light_bvlc_alexnet",
-                "light_squeezenet",
-                "light_vgg19",
-                "light_resnet50",
-            ]
-            .iter()
-            .filter_map(|n| std::fs::read(format!("{}/tests/onnx/{n}.onnx", env!("CARGO_MANIFEST_DIR"))).ok())
-            .collect(),
-            run: |data| {
-                let imported = paradl::oracle::formats::onnx::read(data, "fuzz", None, 1000).ok()?;
-                let network = imported.network;
-                // what an import gives is a network the JSON form keeps
-                if let Ok(written) = json::write(&network.spec()) {
-                    assert_eq!(
-                        json::network(&written).ok().as_ref(),
-                        Some(&network),
-                        "written back differently"
-                    );
-                }
-                Some(network_numbers(&network))
+            Target {
+                name: "onnx",
+                short: 300,
+                seeds: [
+                    "light_bvlc_alexnet",
+                    "light_squeezenet",
+                    "light_vgg19",
+                    "light_resnet50",
+                ]
+                .iter()
+                .filter_map(|n| std::fs::read(format!("{}/tests/onnx/{n}.onnx", env!("CARGO_MANIFEST_DIR"))).ok())
+                // attention (a moved batch, learned tokens) and windows folded into the batch
+                .chain(["vit_tiny_patch16_224", "mobilevit_xxs"].iter().filter_map(|n| {
+                    crate::timm_zip::graph(&mut crate::timm_zip::archive(), n, 17).map(|(_, bytes)| bytes)
+                }))
+                .collect(),
+                run: |data| {
+                    let imported = paradl::oracle::formats::onnx::read(data, "fuzz", None, 1000).ok()?;
+                    let network = imported.network;
+                    // what an import gives is a network the JSON form keeps
+                    if let Ok(written) = json::write(&network.spec()) {
+                        assert_eq!(
+                            json::network(&written).ok().as_ref(),
+                            Some(&network),
+                            "written back differently"
+                        );
+                    }
+                    Some(network_numbers(&network))
+                },
             },
-        },
-        Target {
-            name: ".plat",
-            short: 300,
-            seeds: vec![reference("ABCI.plat")],
-            run: |data| {
-                let cluster = plat::parse(&text(data), "x").ok()?;
-                if let Ok(written) = plat::write(&cluster) {
-                    assert_eq!(plat::parse(&written, "x").ok().as_ref(), Some(&cluster));
-                }
-                Some(vec![cluster.gpu_flops_per_s(), cluster.gpu_memory_bytes()])
+            Target {
+                name: ".plat",
+                short: 300,
+                seeds: vec![reference("ABCI.plat")],
+                run: |data| {
+                    let cluster = plat::parse(&text(data), "x").ok()?;
+                    if let Ok(written) = plat::write(&cluster) {
+                        assert_eq!(plat::parse(&written, "x").ok().as_ref(), Some(&cluster));
+                    }
+                    Some(vec![cluster.gpu_flops_per_s(), cluster.gpu_memory_bytes()])
+                },
             },
-        },
-        Target {
-            name: ".lc",
-            short: 300,
-            seeds: lcs,
-            run: |data| {
-                let alexnet = presets::network("alexnet").ok()?;
-                lc::parse(&text(data), &alexnet).ok().map(|_| Numbers::new())
+            Target {
+                name: ".lc",
+                short: 300,
+                seeds: lcs,
+                run: |data| {
+                    let alexnet = presets::network("alexnet").ok()?;
+                    lc::parse(&text(data), &alexnet).ok().map(|_| Numbers::new())
+                },
             },
-        },
-        Target {
-            name: "json network",
-            short: 300,
-            seeds: networks_json.clone(),
-            run: |data| {
-                let network = json::network(&text(data)).ok()?;
-                Some(network_numbers(&network))
+            Target {
+                name: "json network",
+                short: 300,
+                seeds: networks_json.clone(),
+                run: |data| {
+                    let network = json::network(&text(data)).ok()?;
+                    Some(network_numbers(&network))
+                },
             },
-        },
-        Target {
-            name: "json cluster",
-            short: 300,
-            seeds: clusters_json,
-            run: |data| {
-                json::cluster(&text(data))
-                    .ok()
-                    .map(|c| vec![c.gpu_flops_per_s(), c.gpu_memory_bytes()])
+            Target {
+                name: "json cluster",
+                short: 300,
+                seeds: clusters_json,
+                run: |data| {
+                    json::cluster(&text(data))
+                        .ok()
+                        .map(|c| vec![c.gpu_flops_per_s(), c.gpu_memory_bytes()])
+                },
             },
-        },
-        Target {
-            name: "json run",
-            short: 300,
-            seeds: runs_json,
-            run: |data| json::run(&text(data)).ok().map(|r| vec![r.bytes_per_item, r.update_s]),
-        },
-        Target {
-            name: "engine",
-            short: 300,
-            seeds: networks_json,
-            run: |data| {
-                // a mutated network on ABCI, at the runs a view asks for
-                let network = json::network(&text(data)).ok()?;
-                let cluster = presets::cluster("abci").ok()?;
-                let scenario = Scenario::new(network, cluster);
-                let seed = data.len() as u64;
-                let strategy = Strategy::ALL[(seed % 8) as usize];
-                let gpus = 1 << (seed % 11);
-                Some(exercise(
-                    &scenario,
-                    &RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(32.0)),
-                ))
+            Target {
+                name: "json run",
+                short: 300,
+                seeds: runs_json,
+                run: |data| json::run(&text(data)).ok().map(|r| vec![r.bytes_per_item, r.update_s]),
             },
-        },
-    ];
+            Target {
+                name: "engine",
+                short: 300,
+                seeds: networks_json,
+                run: |data| {
+                    // a mutated network on ABCI, at the runs a view asks for
+                    let network = json::network(&text(data)).ok()?;
+                    let cluster = presets::cluster("abci").ok()?;
+                    let scenario = Scenario::new(network, cluster);
+                    let seed = data.len() as u64;
+                    let strategy = Strategy::ALL[(seed % 8) as usize];
+                    let gpus = 1 << (seed % 11);
+                    Some(exercise(
+                        &scenario,
+                        &RunSpec::new(strategy, gpus, Batch::SamplesPerGpu(32.0)),
+                    ))
+                },
+            },
+        ];
     all.extend([
         Target {
             name: "onnx graphs",

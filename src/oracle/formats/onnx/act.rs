@@ -289,6 +289,9 @@ fn refine(from: &[u64], roles: &[Role], to: &[u64]) -> Option<Vec<(usize, u64, R
             continue;
         }
         let role = roles.get(i).copied().unwrap_or(Role::Mixed);
+        if a == 0 || b == 0 {
+            return None;
+        }
         if a == b {
             pieces.push((j, a, role));
             i += 1;
@@ -392,6 +395,9 @@ mod tests {
         // a fold that cuts an axis between its factors is refused
         let odd = Act::channels_first(vec![6, 4], None);
         assert!(odd.refolded(&[4, 6]).is_err());
+        // sizes of nothing are refused, not divided by
+        assert!(odd.refolded(&[0, 24]).is_err());
+        assert!(odd.refolded(&[]).is_err());
     }
 
     #[test]

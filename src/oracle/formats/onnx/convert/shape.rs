@@ -97,7 +97,7 @@ impl<'g> Walk<'g> {
         if axes.contains(&x.batch_at) {
             return Err(fail(Some(at.clone()), "a Squeeze of the batch"));
         }
-        let before = axes.iter().filter(|&&a| a < x.batch_at).count();
+        let before = (0..x.batch_at).filter(|a| axes.contains(a)).count();
         let y = Act {
             dims,
             roles,
