@@ -5,8 +5,9 @@
 //!
 //! A convolution, transposed convolution or fully connected layer runs
 //! three matrix multiplications (GEMMs) a step: the forward pass, the
-//! gradient of its input (skipped for a layer that reads only the
-//! network's input, which needs no gradient) and the gradient of its
+//! gradient of its input (skipped where the input needs no gradient: the
+//! network's input, or what layers without weights made of it) and the
+//! gradient of its
 //! weights. Every other layer runs one kernel forward and one backward,
 //! bound by memory traffic. Each kernel takes the longest of its
 //! arithmetic at its class's sustained rate scaled by the tile
@@ -267,7 +268,7 @@ pub struct LayerWork {
     fused_product: bool,
     /// Under mixed precision, the widths of its tensors (FP32 or 16-bit).
     widths: Widths,
-    /// It reads only the network's input, whose gradient is not computed.
+    /// Its input needs no gradient, which is not computed.
     input_only: bool,
     /// Weight items the kernels read, per use (a layer sharing another's
     /// weights reads all of them: section 10).
@@ -290,8 +291,9 @@ pub struct LayerWork {
 }
 
 impl LayerWork {
-    /// The work of `layer`; `input_only`: it reads only the network's
-    /// input, whose gradient is not computed.
+    /// The work of `layer`; `input_only`: its input needs no gradient (the
+    /// network's input, or what layers without weights made of it), which
+    /// is not computed.
     ///
     /// # Formula
     /// conv: forward `M = b·P_y`, `N = F/g`; input gradient `M = b·P_x`,

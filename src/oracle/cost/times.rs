@@ -93,17 +93,14 @@ pub(super) fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, 
     } else {
         vec![Widths::default(); network.layers().len()]
     };
+    let without_gradient = network.inputs_without_gradient();
     let works: Vec<LayerWork> = network
         .layers()
         .iter()
         .enumerate()
         .zip(roles)
         .zip(widths)
-        .map(|(((i, l), role), widths)| {
-            LayerWork::of(l, network.reads_input_only(i))
-                .fused(role)
-                .with_widths(widths)
-        })
+        .map(|(((i, l), role), widths)| LayerWork::of(l, without_gradient[i]).fused(role).with_widths(widths))
         .collect();
     let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(&numbers, &here_gpu)).collect();
     let mut unbound = here_gpu;

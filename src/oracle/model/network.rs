@@ -239,10 +239,23 @@ impl Network {
         }
     }
 
-    /// Whether layer `index` reads nothing but the network's input (its
-    /// input needs no gradient).
-    pub fn reads_input_only(&self, index: usize) -> bool {
-        self.sources(index).iter().all(|s| *s == Source::Input)
+    /// For each layer, whether its input needs no gradient: it reads the
+    /// network's input, or only layers that need none themselves (layers
+    /// without weights before the first layer with weights: a pad, a
+    /// normalisation by constants, a space-to-depth of the image), as
+    /// autograd computes no gradient for a tensor that no parameter made.
+    pub fn inputs_without_gradient(&self) -> Vec<bool> {
+        let mut gradient = Vec::with_capacity(self.layers.len());
+        let mut without = Vec::with_capacity(self.layers.len());
+        for (i, layer) in self.layers.iter().enumerate() {
+            let none = self.sources(i).iter().all(|s| match s {
+                Source::Input => true,
+                Source::Layer(j) => !gradient.get(*j).copied().unwrap_or(true),
+            });
+            without.push(none);
+            gradient.push(!none || layer.weight_items() > 0.0);
+        }
+        without
     }
 
     /// Where compute times come from.
