@@ -253,6 +253,9 @@ impl Act {
             dims.push(size);
             out_roles.push(role);
         }
+        if dims.is_empty() {
+            return Err(format!("a reshape to {target:?} leaves the sample no axis"));
+        }
         Ok(Self {
             dims,
             roles: out_roles,
@@ -395,9 +398,10 @@ mod tests {
         // a fold that cuts an axis between its factors is refused
         let odd = Act::channels_first(vec![6, 4], None);
         assert!(odd.refolded(&[4, 6]).is_err());
-        // sizes of nothing are refused, not divided by
+        // sizes of nothing are refused, not divided by; a sample folded whole into the batch too
         assert!(odd.refolded(&[0, 24]).is_err());
         assert!(odd.refolded(&[]).is_err());
+        assert!(odd.refolded(&[24]).is_err());
     }
 
     #[test]

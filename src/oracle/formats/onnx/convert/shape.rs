@@ -97,6 +97,9 @@ impl<'g> Walk<'g> {
         if axes.contains(&x.batch_at) {
             return Err(fail(Some(at.clone()), "a Squeeze of the batch"));
         }
+        if dims.is_empty() {
+            return Err(fail(Some(at.clone()), "a Squeeze that leaves a tensor of no axis"));
+        }
         let before = (0..x.batch_at).filter(|a| axes.contains(a)).count();
         let y = Act {
             dims,
@@ -293,6 +296,9 @@ impl<'g> Walk<'g> {
         };
         let mut y = x.clone();
         if index.dims.is_empty() {
+            if y.dims.len() < 2 {
+                return Err(fail(Some(at.clone()), "a Gather that leaves a tensor of no axis"));
+            }
             y.dims.remove(dim);
             y.roles.remove(dim);
         } else {
