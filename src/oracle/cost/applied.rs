@@ -110,6 +110,7 @@ pub fn applied(table: &CostTable, cluster: &Cluster, run: &Run) -> Vec<AppliedTe
             Applied::FrameworkMemory {
                 saved_bytes_per_sample: table.layers().iter().map(|c| c.saved.bytes()).sum(),
                 workspace_bytes: memory.workspace_bytes,
+                attention: table.layers().iter().any(|c| c.heads > 0).then_some(run.attention),
             },
         );
     }

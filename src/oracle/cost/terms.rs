@@ -8,7 +8,7 @@ use crate::oracle::model::cluster::Cluster;
 use crate::oracle::model::edition::Edition;
 use crate::oracle::model::facts::{AllreduceAlgorithm, FrameworkMemory, HaloTransport, KernelFacts};
 use crate::oracle::model::names::named_enum;
-use crate::oracle::model::practice::MemoryFormat;
+use crate::oracle::model::practice::{AttentionForm, MemoryFormat};
 
 named_enum! {
     /// A term of the realistic edition.
@@ -178,6 +178,9 @@ pub enum Applied {
         saved_bytes_per_sample: f64,
         /// Library workspace, bytes.
         workspace_bytes: f64,
+        /// How the network's attention runs, when it has attention (section
+        /// 15): what it saves depends on it.
+        attention: Option<AttentionForm>,
     },
     /// Collectives at NCCL's bus bandwidth.
     BusBandwidth {

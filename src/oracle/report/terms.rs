@@ -2,6 +2,7 @@
 //! each is and what it did, each number with the quantity whose
 //! explanation shows it.
 
+use crate::oracle::model::practice::AttentionForm;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -113,6 +114,7 @@ impl AppliedTerm {
             Applied::FrameworkMemory {
                 saved_bytes_per_sample,
                 workspace_bytes,
+                attention,
             } => s
                 .text("activations as autograd saves them: ")
                 .figure(
@@ -126,7 +128,14 @@ impl AppliedTerm {
                     *workspace_bytes,
                     Quantity::Part(Part::Workspace),
                 )
-                .text(" of library workspace and the allocator's rounding"),
+                .text(" of library workspace and the allocator's rounding")
+                .text(match attention {
+                    Some(AttentionForm::Fused) => {
+                        "; attention fused, one kernel a pass that keeps no scores"
+                    }
+                    Some(AttentionForm::Eager) => "; attention eager, its scores and probabilities kept",
+                    None => "",
+                }),
             Applied::BusBandwidth {
                 intra_node_bytes_per_s,
                 nic_bytes_per_s,
