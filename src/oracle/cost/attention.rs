@@ -6,6 +6,7 @@
 
 use crate::oracle::model::layer::{Function, LayerKind, Source};
 use crate::oracle::model::network::Network;
+use crate::oracle::model::practice::AttentionForm;
 
 /// What a layer is to an attention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,15 @@ fn unscaled(network: &Network, mut source: Source, inner: &mut Vec<usize>) -> So
         }
     }
     source
+}
+
+/// Each layer's role as the framework runs attention in `form`: fused,
+/// [`roles`]; eager, every layer its own kernel ([`Role::Outside`]).
+pub fn roles_in(network: &Network, form: AttentionForm) -> Vec<Role> {
+    match form {
+        AttentionForm::Fused => roles(network),
+        AttentionForm::Eager => vec![Role::Outside; network.layers().len()],
+    }
 }
 
 /// Each layer's role in the network's attentions.

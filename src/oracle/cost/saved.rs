@@ -198,21 +198,27 @@ enum Storage {
 /// an FP32 tensor writes FP32 (type promotion); every other layer keeps
 /// its input's width; the network's input is FP32.
 pub fn saved_tensors(network: &Network, h: f64, mixed: bool, attention: AttentionForm) -> Vec<SavedTensors> {
+    let widths = mixed.then(|| widths(network));
+    saved_with(network, h, widths.as_deref(), &attention::roles_in(network, attention))
+}
+
+/// [`saved_tensors`] with the network's attentions' `roles` and, under
+/// mixed precision, its tensors' `widths` found (the cost table finds them
+/// once for its kernels too).
+pub(super) fn saved_with(network: &Network, h: f64, widths: Option<&[Widths]>, roles: &[Role]) -> Vec<SavedTensors> {
     let layers = network.layers();
-    let roles = match attention {
-        AttentionForm::Fused => attention::roles(network),
-        AttentionForm::Eager => vec![Role::Outside; layers.len()],
-    };
+    let mixed = widths.is_some();
+    let narrow = Widths::default();
+    let width = |i: usize| widths.and_then(|w| w.get(i)).copied().unwrap_or(narrow);
     // the storage each source names, as read by layer `i`
     let storage_of = |source: Source, written: &[Storage], items: &[f64]| match source {
         Source::Input => (Storage::Input, network.dataset().sample_shape.items()),
         Source::Layer(j) => (written[j], items[j]),
     };
     let wide_bytes = if mixed { FP32_BYTES } else { h };
-    // the storage of each layer's output, its items and whether it is FP32 under mixed precision
+    // the storage of each layer's output and its items
     let mut written: Vec<Storage> = Vec::with_capacity(layers.len());
     let mut items: Vec<f64> = Vec::with_capacity(layers.len());
-    let mut wide: Vec<bool> = Vec::with_capacity(layers.len());
     let mut saved: HashSet<(Storage, bool)> = HashSet::new();
     let mut out = Vec::with_capacity(layers.len());
     for (i, layer) in layers.iter().enumerate() {
@@ -225,9 +231,9 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool, attention: Attentio
                 Source::Layer(j) => {
                     let chained = layer.spec().reads.is_none();
                     if chained && layers[j].y() != layer.x() {
-                        (Storage::Own(i), layer.x().items(), wide[j])
+                        (Storage::Own(i), layer.x().items(), width(j).output)
                     } else {
-                        (written[j], items[j], wide[j])
+                        (written[j], items[j], width(j).output)
                     }
                 }
             })
@@ -238,10 +244,12 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool, attention: Attentio
                 tensors.push(n * if is_wide { wide_bytes } else { h });
             }
         };
-        let input_wide = reads.first().is_some_and(|r| r.2);
-        let any_wide = reads.iter().any(|r| r.2);
         let kind = layer.kind();
-        let (reads_wide, writes_wide) = runs_in(layer, input_wide, any_wide);
+        let Widths {
+            runs: reads_wide,
+            output: writes_wide,
+            ..
+        } = width(i);
         let after_add = matches!(sources.first(), Some(&Source::Layer(j)) if layers[j].kind() == LayerKind::Add);
         let (storage, own_items) = match reads.first() {
             Some(&(storage, n, _)) if in_place(layer, after_add) => (storage, n),
@@ -298,7 +306,6 @@ pub fn saved_tensors(network: &Network, h: f64, mixed: bool, attention: Attentio
         }
         written.push(storage);
         items.push(own_items);
-        wide.push(writes_wide);
         out.push(SavedTensors { tensors });
     }
     out

@@ -5,11 +5,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::attention;
 use super::kernels::Cut;
 pub use super::layer_cost::LayerCost;
 use super::layer_cost::layer_cost;
 use super::partition::{Stages, partition, prefix_sums};
-use super::saved::{SavedTensors, saved_tensors};
+use super::saved::{self, SavedTensors, saved_with};
 use super::split::SplitPlan;
 use super::tensor;
 use super::terms::Terms;
@@ -74,9 +75,14 @@ impl CostTable {
     /// recompute multiplies every time by 4/3.
     pub fn for_basis(network: &Network, cluster: &Cluster, basis: &TimeBasis) -> Self {
         let terms = Terms::new(cluster, basis.edition);
+        // which layers are one fused attention, and each tensor's width under mixed precision:
+        // what the kernels and the saved bytes both follow, found once
+        let roles = attention::roles_in(network, basis.attention);
+        let widths = basis.precision.is_mixed().then(|| saved::widths(network));
+        let traced = (roles.as_slice(), widths.as_deref());
         let (mut times, memory_bound_layers, profile_scaling, mut kernels) = match basis.edition {
             Edition::Ideal => (ideal_times(network, cluster, basis.precision), 0, None, None),
-            Edition::Realistic => realistic_times(network, cluster, &terms, basis),
+            Edition::Realistic => realistic_times(network, cluster, &terms, basis, traced),
         };
         if basis.recompute {
             for t in &mut times {
@@ -87,7 +93,7 @@ impl CostTable {
             }
         }
         let saved = match terms.framework_memory {
-            Some(_) => saved_tensors(network, basis.item_bytes, basis.precision.is_mixed(), basis.attention),
+            Some(_) => saved_with(network, basis.item_bytes, widths.as_deref(), &roles),
             None => vec![SavedTensors::default(); network.layers().len()],
         };
         // without kernels, a two-batch profile's lines still give the time at another batch

@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use super::attention::{self, Role};
+use super::attention::Role;
 use super::kernels::{Cut, GpuModel, LayerWork, Numbers};
-use super::saved::{self, Widths};
+use super::saved::Widths;
 use super::split::{SplitAxis, SplitPlan};
 use super::terms::Terms;
 use crate::oracle::model::cluster::Cluster;
@@ -57,6 +57,11 @@ pub(super) fn ideal_times(network: &Network, cluster: &Cluster, precision: Preci
         .collect()
 }
 
+/// What the kernels follow of how the framework runs the network: each
+/// layer's role in an attention (section 15) and, under mixed precision,
+/// its tensors' widths (section 11).
+pub(super) type Traced<'a> = (&'a [Role], Option<&'a [Widths]>);
+
 /// What the realistic edition's per-sample times come with: the count of
 /// memory-bound layers, a profile's scaling and the kernels.
 pub(super) type Realistic = (Vec<f64>, usize, Option<ProfileScaling>, Option<Kernels>);
@@ -64,9 +69,15 @@ pub(super) type Realistic = (Vec<f64>, usize, Option<ProfileScaling>, Option<Ker
 /// Section 7's per-sample times, the count of memory-bound layers and the
 /// profile's scaling (see [`CostTable::for_edition`]); with the GPU's
 /// kernel facts, section 11's kernels.
-pub(super) fn realistic_times(network: &Network, cluster: &Cluster, terms: &Terms, basis: &TimeBasis) -> Realistic {
+pub(super) fn realistic_times(
+    network: &Network,
+    cluster: &Cluster,
+    terms: &Terms,
+    basis: &TimeBasis,
+    traced: Traced,
+) -> Realistic {
     if let Some(facts) = terms.kernels {
-        return kernel_times(network, terms, basis, facts);
+        return kernel_times(network, terms, basis, facts, traced);
     }
     let (times, memory_bound, scaling) = roofline_times(network, cluster, terms, basis);
     (times, memory_bound, scaling, None)
@@ -76,7 +87,13 @@ pub(super) fn realistic_times(network: &Network, cluster: &Cluster, terms: &Term
 /// large batch on the cluster's GPU, `K_l(∞)`, a profile scaled by the same
 /// model on the GPU it was measured on (at fp32, `δ = 4`), and the
 /// kernels that give the time at any batch and split.
-pub(super) fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, facts: KernelFacts) -> Realistic {
+pub(super) fn kernel_times(
+    network: &Network,
+    terms: &Terms,
+    basis: &TimeBasis,
+    facts: KernelFacts,
+    (roles, widths): Traced,
+) -> Realistic {
     let bandwidth = terms.memory_bandwidth_bytes_per_s.unwrap_or(f64::INFINITY);
     let here_gpu = GpuModel::of_facts(facts, bandwidth);
     let numbers = Numbers {
@@ -84,23 +101,16 @@ pub(super) fn kernel_times(network: &Network, terms: &Terms, basis: &TimeBasis, 
         precision: basis.precision,
         format: basis.memory_format,
     };
-    let roles = match basis.attention {
-        AttentionForm::Fused => attention::roles(network),
-        AttentionForm::Eager => vec![Role::Outside; network.layers().len()],
-    };
-    let widths = if basis.precision.is_mixed() {
-        saved::widths(network)
-    } else {
-        vec![Widths::default(); network.layers().len()]
-    };
     let without_gradient = network.inputs_without_gradient();
     let works: Vec<LayerWork> = network
         .layers()
         .iter()
         .enumerate()
-        .zip(roles)
-        .zip(widths)
-        .map(|(((i, l), role), widths)| LayerWork::of(l, without_gradient[i]).fused(role).with_widths(widths))
+        .map(|(i, l)| {
+            let width = widths.and_then(|w| w.get(i)).copied().unwrap_or_default();
+            let role = roles.get(i).copied().unwrap_or(Role::Outside);
+            LayerWork::of(l, without_gradient[i]).fused(role).with_widths(width)
+        })
         .collect();
     let here: Vec<f64> = works.iter().map(|w| w.asymptotic_s(&numbers, &here_gpu)).collect();
     let mut unbound = here_gpu;
