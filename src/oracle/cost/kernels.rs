@@ -174,18 +174,6 @@ fn channel_multiple(precision: Precision) -> f64 {
     }
 }
 
-/// Items per sample of a product's other operand (section 15): a
-/// self-attention's keys (for `Q·Kᵀ`, as many as its queries `|x|`) or
-/// values (for `A·V`, as many as its output `|y|`): `min(|x|, |y|)`; 0 for
-/// any other layer.
-fn other_operand_items(layer: &Layer) -> f64 {
-    if layer.kind().is_product() {
-        layer.x().items().min(layer.y().items())
-    } else {
-        0.0
-    }
-}
-
 /// How a split cuts one layer for one GPU.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cut {
@@ -394,7 +382,7 @@ impl LayerWork {
         Self {
             kind,
             forward_flops: layer.forward_flops(),
-            traffic_items: layer.x().items() + layer.y().items() + other_operand_items(layer),
+            traffic_items: layer.x().items() + layer.y().items() + layer.other_operand_items(),
             input_items: layer.x().items(),
             output_items: layer.y().items(),
             fused_away: false,

@@ -61,11 +61,7 @@ pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors, tensor
     let heads = if layer.kind().is_product() { layer.groups() } else { 0 };
     let positions: u64 = layer.x().spatial().iter().product();
     let global = heads > 0 && (layer.y().channels() / heads == positions || layer.x().channels() / heads == positions);
-    let gathered_items = if global {
-        layer.x().items().min(layer.y().items())
-    } else {
-        0.0
-    };
+    let gathered_items = if global { layer.other_operand_items() } else { 0.0 };
     let half_kernel = (layer.kernel_size() / 2) as f64;
     let (halo_x_items, halo_y_items) = if layer.kernel_size() > 1 {
         (

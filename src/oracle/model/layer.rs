@@ -478,6 +478,20 @@ impl Layer {
         }
     }
 
+    /// Items per sample of a product's other operand (section 15): a
+    /// self-attention's keys (for `Q·Kᵀ`, as many as its queries) or values
+    /// (for `A·V`, as many as its output); 0 for any other layer.
+    ///
+    /// # Formula
+    /// `min(|x|, |y|)` for a matmul, else 0.
+    pub fn other_operand_items(&self) -> f64 {
+        if self.kind().is_product() {
+            self.x().items().min(self.y().items())
+        } else {
+            0.0
+        }
+    }
+
     /// `|w|`: weight items the layer computes with (per use: a layer that
     /// shares another's weights reads all of them; FLOPs and the kernels'
     /// weight traffic use this).
