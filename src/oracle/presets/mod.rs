@@ -20,6 +20,7 @@ pub mod node;
 mod resnet;
 mod resnext;
 mod swin;
+mod transformer;
 mod unet3d;
 mod vgg;
 mod vit;

@@ -17,41 +17,15 @@
 
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor};
+use super::transformer::{Attends, block};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::{Function, LayerKind};
+use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
 
 /// Blocks, channels and heads per stage.
 const STAGES: [(u32, u64, u64); 4] = [(2, 96, 3), (2, 192, 6), (6, 384, 12), (2, 768, 24)];
 /// Tokens a window holds on a side.
 const WINDOW: u64 = 7;
-/// The MLP's hidden width over the token width.
-const MLP_RATIO: u64 = 4;
-
-/// One block: windowed attention then MLP, each added to the stream.
-fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64) -> Tensor {
-    let c = x[0];
-    let keys = WINDOW * WINDOW;
-    let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
-    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * c, true);
-    let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, c);
-    let scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * keys);
-    let biased = b.table(
-        &format!("{name}.attn.relative_position_bias"),
-        &scores,
-        vec![(2 * WINDOW - 1) * (2 * WINDOW - 1), heads],
-    );
-    let attn = b.act(&format!("{name}.attn.softmax"), &biased, Function::Softmax);
-    let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, c);
-    let y = b.linear(&format!("{name}.attn.proj"), &context, c, true);
-    let x = b.add(&format!("{name}.add1"), &y, x);
-    let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * c, true);
-    let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
-    let y = b.linear(&format!("{name}.mlp.fc2"), &y, c, true);
-    b.add(&format!("{name}.add2"), &y, &x)
-}
-
 /// Swin-T at 224×224.
 ///
 /// # Errors
@@ -73,7 +47,13 @@ pub fn swin_t() -> Result<Network, InputError> {
             x = b.linear(&format!("{name}.reduction"), &y, y[0] / 2, false);
         }
         for i in 0..blocks {
-            x = block(&mut b, &format!("layers.{stage}.blocks.{i}"), &x, heads);
+            x = block(
+                &mut b,
+                &format!("layers.{stage}.blocks.{i}"),
+                &x,
+                heads,
+                Attends::InWindows(WINDOW),
+            );
         }
     }
     let x = b.norm("norm", LayerKind::Ln, &x);

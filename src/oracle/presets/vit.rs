@@ -16,8 +16,9 @@
 
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor};
+use super::transformer::{Attends, block};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::{Function, LayerKind};
+use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
 
 /// A ViT's size: token width, blocks and heads (patch 16, MLP 4×, 224²).
@@ -56,28 +57,6 @@ pub const VIT_TI16: Vit = Vit {
 const PATCH: u64 = 16;
 /// Side of the image, pixels.
 const IMAGE: u64 = 224;
-/// The MLP's hidden width over the token width.
-const MLP_RATIO: u64 = 4;
-
-/// One pre-norm block: attention then MLP, each added to the stream.
-fn block(b: &mut Builder, name: &str, x: &Tensor, vit: Vit) -> Tensor {
-    let (d, heads) = (vit.width, vit.heads);
-    let tokens = x[1];
-    let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
-    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * d, true);
-    let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, d);
-    let scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * tokens);
-    let attn = b.act(&format!("{name}.attn.softmax"), &scores, Function::Softmax);
-    let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, d);
-    let y = b.linear(&format!("{name}.attn.proj"), &context, d, true);
-    let x = b.add(&format!("{name}.add1"), &y, x);
-    let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * d, true);
-    let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
-    let y = b.linear(&format!("{name}.mlp.fc2"), &y, d, true);
-    b.add(&format!("{name}.add2"), &y, &x)
-}
-
 /// A ViT with 16×16 patches at 224×224, named `name`.
 ///
 /// # Errors
@@ -93,7 +72,7 @@ pub fn vit(name: &str, vit: Vit) -> Result<Network, InputError> {
     let grid = IMAGE / PATCH;
     let mut x = b.tokens("pos_embed", &patches, grid * grid + 1);
     for i in 0..vit.depth {
-        x = block(&mut b, &format!("blocks.{i}"), &x, vit);
+        x = block(&mut b, &format!("blocks.{i}"), &x, vit.heads, Attends::Globally);
     }
     let x = b.norm("norm", LayerKind::Ln, &x);
     let x = b.class_token("head.token", &x);
