@@ -104,7 +104,11 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
         }
     }
     println!("{imported} graphs imported, {refused} transformers refused, {cuda_checked} checked against CUDA's BF16");
-    assert!(imported >= 140, "{imported}");
+    assert!(imported >= 159, "{imported}");
+    // ViT's five (nn.MultiheadAttention, its batch moved and folded with the heads) and Swin's
+    // six (a shifted-window mask written in place) import; Swin V2's continuous position bias (an
+    // MLP on constants) and MaxViT's last stage (a partition of 7 by 7) are refused
+    assert_eq!(refused, 8, "transformers refused");
     // every network that imports at opset 17 (74 without the transformers)
     assert!(cuda_checked >= 74, "{cuda_checked}");
 }

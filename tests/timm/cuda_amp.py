@@ -66,6 +66,8 @@ class CudaAutocast(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
+        if name == "multi_head_attention_forward":
+            return self.inside(func, args, kwargs)
         if name in LOWER:
             args, kwargs = cast(args, torch.bfloat16), {k: cast(v, torch.bfloat16) for k, v in kwargs.items()}
         elif name in FP32:
@@ -75,6 +77,21 @@ class CudaAutocast(TorchFunctionMode):
             if d is not None:
                 args, kwargs = cast(args, d), {k: cast(v, d) for k, v in kwargs.items()}
         return func(*args, **kwargs)
+
+    def inside(self, func, args, kwargs):
+        """A composite written in Python (`nn.MultiheadAttention`'s forward):
+        run with the mode on, so that the lists reach the ops inside it, as
+        CUDA's autocast (in the dispatcher) reaches them. A mode is off while
+        its `__torch_function__` runs; the composite's own check for torch
+        functions is silenced so that it does not come back here."""
+        import torch.nn.functional as F
+        check = F.has_torch_function
+        F.has_torch_function = lambda *_: False
+        try:
+            with self:
+                return func(*args, **kwargs)
+        finally:
+            F.has_torch_function = check
 
 
 def saved(model, x):

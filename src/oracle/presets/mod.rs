@@ -5,7 +5,8 @@
 //! the `.net` importer, with their profiled times. `resnet18`,
 //! `resnet152`, `mobilenet-v2`, `efficientnet-b0`, `convnext-tiny`,
 //! `resnext50`, `resnext101`, `seresnext101`, `densenet121`, `unet3d`, `resnet50-torchvision` and
-//! `vgg16-torchvision` are built from their published
+//! `vgg16-torchvision`, and the transformers `vit-b16`, `deit-s`,
+//! `deit-ti`, `swin-t` and `mobilevit-s`, are built from their published
 //! architectures (each file says which). The clusters are described in
 //! [`clusters`].
 
@@ -16,6 +17,7 @@ mod densenet;
 pub use super::model::devices;
 mod efficientnet;
 mod mobilenet;
+mod mobilevit;
 pub mod node;
 mod resnet;
 mod resnext;
@@ -144,7 +146,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 21] = [
+pub const NETWORKS: [NetworkPreset; 22] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -328,6 +330,20 @@ pub const NETWORKS: [NetworkPreset; 21] = [
             "DeiT's recipe, which Swin follows (AdamW, 300 epochs at a batch of 1,024: Liu et al. 2021, section 4.1)",
         ),
         source: Source::Built(swin::swin_t),
+    },
+    NetworkPreset {
+        key: "mobilevit-s",
+        title: "MobileViT-S (ImageNet, 256x256)",
+        origin: "Mehta and Rastegari 2022 as timm's mobilevit_s (5,578,632 parameters): inverted residual blocks and three MobileViT blocks, attention over the tokens at one place of every 2x2 patch; compute from FLOPs",
+        usual_samples_per_gpu: (
+            128.0,
+            "128 images per GPU: MobileViT's batch of 1,024 on 8 GPUs (Mehta and Rastegari 2022, section 4.1)",
+        ),
+        convergence: (
+            "deit-adamw",
+            "DeiT's recipe, which MobileViT's follows (AdamW, 300 epochs at a batch of 1,024: Mehta and Rastegari 2022, section 4.1)",
+        ),
+        source: Source::Built(mobilevit::mobilevit_s),
     },
 ];
 

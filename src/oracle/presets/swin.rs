@@ -17,7 +17,7 @@
 
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor};
-use super::transformer::{Attends, block};
+use super::transformer::{Attends, MLP_4X_GELU, block};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
@@ -53,6 +53,7 @@ pub fn swin_t() -> Result<Network, InputError> {
                 &x,
                 heads,
                 Attends::InWindows(WINDOW),
+                MLP_4X_GELU,
             );
         }
     }

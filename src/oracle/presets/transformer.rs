@@ -1,14 +1,27 @@
 //! A transformer's pre-norm block as timm builds ViT's and Swin's: layer
 //! norm, multi-head self-attention (section 15: the scores `Q·Kᵀ` and the
 //! context `A·V`, the scale and softmax between them), a residual sum,
-//! layer norm, a 4× MLP with GELU, a residual sum. Linear layers act at
-//! each position.
+//! layer norm, an MLP (4× with GELU in ViT and Swin, 2× with SiLU in
+//! MobileViT), a residual sum. Linear layers act at each position.
 
 use super::builder::{Builder, Tensor};
 use crate::oracle::model::layer::{Function, LayerKind};
 
-/// The MLP's hidden width over the token width.
-const MLP_RATIO: u64 = 4;
+/// A block's MLP: its hidden width over the token width, and its
+/// activation.
+#[derive(Debug, Clone, Copy)]
+pub struct Mlp {
+    /// The hidden width over the token width.
+    pub ratio: u64,
+    /// The activation between its two linear layers.
+    pub function: Function,
+}
+
+/// ViT's and Swin's MLP: 4× with GELU.
+pub const MLP_4X_GELU: Mlp = Mlp {
+    ratio: 4,
+    function: Function::Gelu,
+};
 
 /// Which keys each query attends to.
 #[derive(Debug, Clone, Copy)]
@@ -18,14 +31,20 @@ pub enum Attends {
     /// The `w×w` tokens of its window (Swin), with a trained relative
     /// position bias of `(2w − 1)²` values a head added to the scores.
     InWindows(u64),
+    /// The tokens at its place in every patch of `area` pixels (MobileViT:
+    /// the image unfolded into `area` sequences of `positions / area`
+    /// tokens).
+    InPatches(u64),
 }
 
 /// One block of `heads` heads on the tokens `x` (`[C, positions...]`).
-pub fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64, attends: Attends) -> Tensor {
+pub fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64, attends: Attends, mlp: Mlp) -> Tensor {
     let c = x[0];
+    let positions: u64 = x[1..].iter().product();
     let keys = match attends {
-        Attends::Globally => x[1..].iter().product(),
+        Attends::Globally => positions,
         Attends::InWindows(w) => w * w,
+        Attends::InPatches(area) => positions / area.max(1),
     };
     let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
     let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * c, true);
@@ -44,8 +63,8 @@ pub fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64, attends: Atten
     let y = b.linear(&format!("{name}.attn.proj"), &context, c, true);
     let x = b.add(&format!("{name}.add1"), &y, x);
     let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = b.linear(&format!("{name}.mlp.fc1"), &y, MLP_RATIO * c, true);
-    let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
+    let y = b.linear(&format!("{name}.mlp.fc1"), &y, mlp.ratio * c, true);
+    let y = b.act(&format!("{name}.mlp.{}", mlp.function.name()), &y, mlp.function);
     let y = b.linear(&format!("{name}.mlp.fc2"), &y, c, true);
     b.add(&format!("{name}.add2"), &y, &x)
 }

@@ -16,7 +16,7 @@
 
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor};
-use super::transformer::{Attends, block};
+use super::transformer::{Attends, MLP_4X_GELU, block};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
@@ -72,7 +72,14 @@ pub fn vit(name: &str, vit: Vit) -> Result<Network, InputError> {
     let grid = IMAGE / PATCH;
     let mut x = b.tokens("pos_embed", &patches, grid * grid + 1);
     for i in 0..vit.depth {
-        x = block(&mut b, &format!("blocks.{i}"), &x, vit.heads, Attends::Globally);
+        x = block(
+            &mut b,
+            &format!("blocks.{i}"),
+            &x,
+            vit.heads,
+            Attends::Globally,
+            MLP_4X_GELU,
+        );
     }
     let x = b.norm("norm", LayerKind::Ln, &x);
     let x = b.class_token("head.token", &x);

@@ -44,6 +44,12 @@ pub struct Act {
     /// times their sizes; a layer counts them among its positions (or
     /// channels) as their roles say.
     pub folded: Vec<(u64, Role)>,
+    /// How many of [`Act::folded`] come before the batch itself in the
+    /// graph's batch axis: 0 where the batch is outermost (Swin's windows,
+    /// `[B·windows, ...]`); all of them where the batch was merged into the
+    /// axis before it (`nn.MultiheadAttention`'s `[N·B, C]` view of its
+    /// tokens for its output projection).
+    pub folded_before: usize,
 }
 
 impl Act {
@@ -66,6 +72,7 @@ impl Act {
             origin: None,
             batch_at: 0,
             folded: Vec::new(),
+            folded_before: 0,
         }
     }
 
@@ -79,8 +86,9 @@ impl Act {
             producer: Some(producer),
             unflat: None,
             origin,
-            batch_at: 0,
+            batch_at: self.batch_at,
             folded: self.folded.clone(),
+            folded_before: self.folded_before,
         }
     }
 
@@ -137,6 +145,7 @@ impl Act {
             origin: None,
             batch_at: 0,
             folded: self.folded.clone(),
+            folded_before: self.folded_before,
         }
     }
 
@@ -170,6 +179,7 @@ impl Act {
             origin: None,
             batch_at: perm.iter().position(|&a| a == self.batch_at).unwrap_or(0),
             folded: self.folded.clone(),
+            folded_before: self.folded_before,
         })
     }
 
@@ -190,7 +200,7 @@ impl Act {
         };
         let roles = match &origin {
             Some((before, roles)) if *before == dims => roles.clone(),
-            _ => regroup(&self.dims, &self.roles, &dims),
+            _ => positions_in_order(regroup(&self.dims, &self.roles, &dims)),
         };
         let flat = dims.len() == 1 && self.dims.len() > 1;
         let unflat = if flat {
@@ -206,30 +216,53 @@ impl Act {
             origin,
             batch_at: 0,
             folded: self.folded.clone(),
+            folded_before: self.folded_before,
         })
     }
 }
 
 impl Act {
     /// The tensor reshaped to `target` (the graph's sizes, the batch axis
-    /// first, at the batch of one the graph was exported with), where the
-    /// batch axis may fold axes of the sample into it or unfold them
-    /// (windows): the batch axis's size is the product of a leading run of
-    /// the sample's axes (those folded before, then its own), which become
-    /// the folded axes; the others are reshaped as [`Act::reshaped`] does.
+    /// among them, at the batch of one the graph was exported with), where
+    /// the batch may fold axes of the sample into its axis or unfold them
+    /// (windows, heads, tokens), and may move.
+    ///
+    /// The graph's axes are runs of pieces in order: the sample's axes
+    /// before the batch, the axes folded into the batch's axis, the batch
+    /// itself (of one), the sample's axes after it. Which axis of `target`
+    /// holds the batch is not written in a graph of batch one; it is the
+    /// axis the pieces before the batch end in, where they end inside one.
+    /// Where they end between two axes, it is an axis of one there (the
+    /// batch on its own), else the next axis (`[N, B·h, d]`, the heads
+    /// folded with the batch), unless the next is the last, the features
+    /// a linear layer reads (`[N·B, C]`, the tokens folded with it). The
+    /// pieces of the batch's axis become the folded axes.
     ///
     /// # Errors
     /// A batch axis that folds part of an axis, or a shape of another size.
     pub fn refolded(&self, target: &[u64]) -> Result<Self, Problem> {
-        let (sizes, roles): (Vec<u64>, Vec<Role>) = self
-            .folded
-            .iter()
-            .copied()
-            .chain(self.dims.iter().copied().zip(self.roles.iter().copied()))
+        let at = self.batch_at.min(self.dims.len());
+        let before = self.folded_before.min(self.folded.len());
+        let sample = |range: std::ops::Range<usize>| {
+            self.dims[range.clone()]
+                .iter()
+                .copied()
+                .zip(self.roles[range].iter().copied())
+        };
+        let (sizes, roles): (Vec<u64>, Vec<Role>) = sample(0..at)
+            .chain(self.folded.iter().copied())
+            .chain(sample(at..self.dims.len()))
             .unzip();
+        let leading = sizes[..at + before]
+            .iter()
+            .try_fold(1u64, |a, &d| a.checked_mul(d))
+            .ok_or("a tensor of too many items")?;
         let pieces = refine(&sizes, &roles, target)
             .ok_or_else(|| format!("a reshape of {sizes:?} to {target:?} splits an axis unevenly"))?;
+        let batch = batch_axis(target, leading)
+            .ok_or_else(|| format!("a reshape to {target:?} puts the batch inside an axis of the sample"))?;
         let mut folded = Vec::new();
+        let (mut folded_before, mut passed) = (0, 1u64);
         let (mut dims, mut out_roles) = (Vec::new(), Vec::new());
         for (axis, &size) in target.iter().enumerate() {
             let of: Vec<(u64, Role)> = pieces
@@ -237,10 +270,17 @@ impl Act {
                 .filter(|(a, _, _)| *a == axis)
                 .map(|&(_, d, r)| (d, r))
                 .collect();
-            if axis == 0 {
-                folded = of.into_iter().filter(|(d, _)| *d > 1).collect();
+            if axis == batch {
+                for (d, r) in of {
+                    passed = passed.saturating_mul(d);
+                    if passed <= leading {
+                        folded_before += 1;
+                    }
+                    folded.push((d, r));
+                }
                 continue;
             }
+            passed = passed.saturating_mul(of.iter().map(|(d, _)| d).product::<u64>());
             let role = match of.first() {
                 Some((_, first)) if of.iter().all(|(_, r)| r == first) => *first,
                 Some((_, Role::Spatial(k))) if of.iter().all(|(_, r)| matches!(r, Role::Spatial(_))) => {
@@ -262,10 +302,60 @@ impl Act {
             producer: self.producer,
             unflat: None,
             origin: None,
-            batch_at: 0,
+            batch_at: batch,
             folded,
+            folded_before,
         })
     }
+}
+
+/// The axis of `target` that holds the batch, after `leading` items of
+/// the sample (see [`Act::refolded`]); `None` where the batch would sit
+/// inside an axis between two of its factors' pieces.
+fn batch_axis(target: &[u64], leading: u64) -> Option<usize> {
+    let mut passed = 1u64;
+    for (axis, &size) in target.iter().enumerate() {
+        if passed == leading {
+            let last = axis + 1 == target.len();
+            return Some(if size == 1 || !last || axis == 0 {
+                axis
+            } else {
+                axis - 1
+            });
+        }
+        let next = passed.checked_mul(size)?;
+        if next > leading {
+            // the pieces before the batch end inside this axis
+            return (size > 0 && leading.is_multiple_of(passed)).then_some(axis);
+        }
+        passed = next;
+    }
+    target.len().checked_sub(1)
+}
+
+/// `roles` back to channels then positions, but with a dimension named
+/// twice (pieces of several joined, split and joined again, as
+/// torchvision's MaxViT's grid partition and its reverse do, which leaves
+/// every piece named after one): its positions in order.
+fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
+    let mut named: Vec<u8> = roles
+        .iter()
+        .skip(1)
+        .filter_map(|r| match r {
+            Role::Spatial(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    let positions = named.len();
+    named.sort_unstable();
+    named.dedup();
+    let back = roles.first() == Some(&Role::Channel) && positions + 1 == roles.len();
+    if back && named.len() < positions {
+        for (k, role) in roles.iter_mut().skip(1).enumerate() {
+            *role = Role::Spatial(k as u8);
+        }
+    }
+    roles
 }
 
 /// The common pieces of a reshape of `from` (axes with `roles`) to `to`:

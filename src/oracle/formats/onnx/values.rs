@@ -368,6 +368,50 @@ pub fn gather(data: &Const, indices: &Const, axis_value: i64) -> Result<Const, P
     Const::new(dims, values)
 }
 
+/// `ScatterND` without reduction: `data` with each slice that a row of
+/// `indices` (its last axis `k` coordinates of `data`'s first `k` axes)
+/// names replaced by that row's slice of `updates` (Swin's shifted-window
+/// mask, `mask[h, w] = region` written in place). Values unknown where any
+/// input's are.
+///
+/// # Errors
+/// Shapes that do not fit, an index outside its axis.
+pub fn scatter_nd(data: &Const, indices: &Const, updates: &Const) -> Result<Const, Problem> {
+    let k = indices.dims.last().copied().unwrap_or(0) as usize;
+    let rows = &indices.dims[..indices.dims.len().saturating_sub(1)];
+    let expected: Vec<u64> = rows.iter().chain(data.dims.get(k..).unwrap_or(&[])).copied().collect();
+    if indices.dims.is_empty() || k > data.dims.len() || updates.dims != expected {
+        return Err(format!(
+            "a ScatterND of {:?} at {:?} by {:?}: the shapes do not fit",
+            data.dims, indices.dims, updates.dims
+        ));
+    }
+    let (Some(v), Some(at), Some(u)) = (&data.values, indices.integers(), &updates.values) else {
+        return Const::new(data.dims.clone(), None);
+    };
+    let slice = items(&data.dims[k..])? as usize;
+    let mut out = v.clone();
+    for (row, coordinates) in at.chunks(k.max(1)).enumerate().take(items(rows)? as usize) {
+        let mut offset = 0usize;
+        for (&c, &size) in coordinates.iter().zip(&data.dims) {
+            let c = if c < 0 { c.saturating_add(size as i64) } else { c };
+            let c = u64::try_from(c)
+                .ok()
+                .filter(|&c| c < size)
+                .ok_or_else(|| format!("index {c} outside an axis of {size}"))?;
+            offset = offset * size as usize + c as usize;
+        }
+        let start = offset * slice;
+        for i in 0..slice {
+            match &mut out {
+                Values::Int(o) => o[start + i] = u.int(row * slice + i),
+                Values::Float(o) => o[start + i] = u.float(row * slice + i),
+            }
+        }
+    }
+    Const::new(data.dims.clone(), Some(out))
+}
+
 /// `Slice` along `axes` from `starts` to `ends` by `steps` (clamped as the
 /// operator says).
 ///

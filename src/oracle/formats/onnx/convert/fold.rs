@@ -3,7 +3,7 @@
 
 use super::super::proto::NodeProto;
 use super::super::values::{self, Const, Values, items};
-use super::attributes::{attribute, constant, int, ints, non_negative};
+use super::attributes::{attribute, constant, int, ints, non_negative, text};
 use super::{MAX_TOTAL_FOLDED_ITEMS, SMALL_FOLDED_ITEMS};
 use super::{Value, Walk, fail};
 use crate::oracle::model::errors::{GraphError, NodeRef};
@@ -106,8 +106,10 @@ impl<'g> Walk<'g> {
         }
         let folded = self.fold(node, at)?;
         self.set(node, Value::Const(folded));
-        // computed from constants the exporter wrote only: written too
-        if op != "ConstantOfShape" && !inputs.is_empty() && inputs.iter().all(|n| self.written.contains(n)) {
+        // computed from constants the exporter wrote only: written too (a ConstantOfShape of a
+        // shape the graph computes is a buffer made in the forward pass, as Swin's shifted-window
+        // mask; of a shape given as an initializer, a lightened graph's weight)
+        if !inputs.is_empty() && inputs.iter().all(|n| self.written.contains(n)) {
             self.written.extend(node.output.iter().map(String::as_str));
         }
         // (not through an `Identity`: torch.onnx writes parameters of equal values as one
@@ -218,6 +220,9 @@ impl<'g> Walk<'g> {
                 values::concat(&parts.iter().collect::<Vec<_>>(), int(node, "axis", 0))
             }
             "Gather" => values::gather(&c(0)?, &c(1)?, int(node, "axis", 0)),
+            "ScatterND" if text(node, "reduction").is_none_or(|r| r == "none") => {
+                values::scatter_nd(&c(0)?, &c(1)?, &c(2)?)
+            }
             "Slice" => {
                 let x = c(0)?;
                 let starts = self.integers(node, 1, "starts", at)?.unwrap_or_default();

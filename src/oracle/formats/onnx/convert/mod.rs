@@ -427,10 +427,14 @@ impl<'g> Walk<'g> {
             "Pad" => self.pad(node, at),
             "Resize" | "Upsample" => self.resize(node, at),
             "Gather" if attributes::int(node, "axis", 0) != 0 => self.token(node, at),
+            "Gather" if matches!(self.input(node, 0, at)?, Value::Act(a) if a.batch_at > 0) => {
+                self.part_before_batch(node, at)
+            }
             "Gather" => self.image_of_batch(node, at),
             "Conv" => self.conv(node, at),
             "ConvTranspose" => self.deconv(node, at),
             "Gemm" | "MatMul" => self.matmul(node, at),
+            "Einsum" => self.einsum(node, at),
             "MaxPool" | "AveragePool" | "LpPool" => self.pool(node, at),
             "GlobalAveragePool" | "GlobalMaxPool" => self.global_pool_node(node, at),
             "ReduceMean" | "ReduceMax" if matches!(self.input(node, 0, at)?, Value::Norm(..)) => {

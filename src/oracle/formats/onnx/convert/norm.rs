@@ -79,6 +79,7 @@ impl<'g> Walk<'g> {
                 origin: None,
                 batch_at: 0,
                 folded: view.folded.clone(),
+                folded_before: view.folded_before,
             },
             None => view,
         };

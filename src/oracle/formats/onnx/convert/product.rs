@@ -3,12 +3,66 @@
 //! `[heads..., rows, columns]`.
 
 use super::super::act::{Act, Role};
+use super::attributes::text;
 use super::{GraphError, Value, Walk, fail};
 use crate::oracle::formats::onnx::proto::NodeProto;
 use crate::oracle::model::errors::NodeRef;
 use crate::oracle::model::layer::LayerKind;
 
+/// How an `Einsum` of two tensors is a product over their last two axes
+/// (`None`: another contraction): whether its second operand is read
+/// transposed (`…id,…jd->…ij`, the scores `Q·Kᵀ`) or not (`…ij,…jd->…id`,
+/// the context `A·V`), the leading labels the same on every side.
+fn batched_product(equation: &str) -> Option<bool> {
+    let equation: String = equation.chars().filter(|c| !c.is_whitespace()).collect();
+    let (inputs, output) = equation.split_once("->")?;
+    let (a, b) = inputs.split_once(',')?;
+    let (a, b, y): (Vec<char>, Vec<char>, Vec<char>) =
+        (a.chars().collect(), b.chars().collect(), output.chars().collect());
+    let r = a.len();
+    if r < 2 || b.len() != r || y.len() != r || a[..r - 2] != b[..r - 2] || a[..r - 2] != y[..r - 2] {
+        return None;
+    }
+    let mut labels = a.clone();
+    labels.extend(&b[r - 2..]);
+    labels.sort_unstable();
+    labels.dedup();
+    if labels.len() != r + 1 || a.iter().any(|c| !c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let (i, k) = (a[r - 2], a[r - 1]);
+    match (b[r - 2], b[r - 1], y[r - 2], y[r - 1]) {
+        (j, k2, i2, j2) if k2 == k && i2 == i && j2 == j => Some(true),
+        (k2, d, i2, d2) if k2 == k && i2 == i && d2 == d => Some(false),
+        _ => None,
+    }
+}
+
 impl<'g> Walk<'g> {
+    /// An `Einsum` that is a product over the last two axes (torchvision's
+    /// MaxViT writes its attention so): a product as [`Walk::product`]
+    /// makes it, the second operand transposed where the equation reads it
+    /// so.
+    pub(super) fn einsum(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let transposed = text(node, "equation").as_deref().and_then(batched_product);
+        let Some(transposed) = transposed.filter(|_| node.input.len() == 2) else {
+            return Err(fail(
+                Some(at.clone()),
+                "an Einsum other than a product of two tensors over their last two axes (`...ik,...kj->...ij` or `...ik,...jk->...ij`) is not supported",
+            ));
+        };
+        let (a, b) = (self.act(node, 0, at)?, self.act(node, 1, at)?);
+        let b = if transposed {
+            let rank = b.dims.len() + 1;
+            let mut perm: Vec<usize> = (0..rank).collect();
+            perm.swap(rank - 1, rank - 2);
+            b.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))?
+        } else {
+            b
+        };
+        self.product(node, at, &a, &b)
+    }
+
     /// `a·b` over their last two axes, their leading axes the heads.
     ///
     /// # Formula
@@ -37,15 +91,27 @@ impl<'g> Walk<'g> {
             // XCiT's cross-covariance attention multiplies channels by channels
             return refuse("whose rows are not positions (attention across channels)");
         }
-        if a.roles[..ra - 2].iter().any(|r| *r != Role::Channel) {
-            return refuse("whose leading axes are not heads");
+        if a.roles[..ra - 2].contains(&Role::Mixed) {
+            return refuse("whose leading axes are neither heads nor positions");
         }
-        let heads: u64 = a.dims[..ra - 2].iter().product();
+        // leading axes of positions (windows, grid cells: torchvision's MaxViT's `[G, h, N, d]`)
+        // are more rows
+        let heads: u64 = a.dims[..ra - 2]
+            .iter()
+            .zip(&a.roles)
+            .filter(|(_, r)| **r == Role::Channel)
+            .map(|(d, _)| d)
+            .product();
         let mut y = a.dims.clone();
         y[ra - 1] = n;
         let mut out = a.produced(y, self.out.layers.len());
         out.roles[ra - 1] = Role::Channel;
         let x = a.canonical();
+        if out.canonical().get(1..) != x.get(1..) {
+            // a product whose columns are positions too (EfficientFormerV2's attention of
+            // positions by positions, its heads among them)
+            return refuse("whose leading axes are not heads");
+        }
         self.push(
             at,
             LayerKind::Matmul,
@@ -59,5 +125,23 @@ impl<'g> Walk<'g> {
         }
         self.set(node, Value::Act(out));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batched_product;
+
+    #[test]
+    fn an_einsum_is_a_product_only_over_its_last_two_axes() {
+        assert_eq!(batched_product("B G H I D, B G H J D -> B G H I J"), Some(true));
+        assert_eq!(batched_product("bgij,bgjd->bgid"), Some(false));
+        // a contraction of other axes, a bilinear form, labels repeated: no product
+        assert_eq!(batched_product("bij,bjk->bik"), Some(false));
+        assert_eq!(batched_product("bhid,bhjd->bhji"), None);
+        assert_eq!(batched_product("bij,bjk->ik"), None);
+        assert_eq!(batched_product("iij,ijk->iik"), None);
+        assert_eq!(batched_product("ij,jk"), None);
+        assert_eq!(batched_product("i,i->"), None);
     }
 }

@@ -47,6 +47,9 @@ impl<'g> Walk<'g> {
         if moved.batch_at > 0 && at.op == "Squeeze" {
             return self.squeeze_before_batch(node, at, &moved);
         }
+        if moved.batch_at > 0 {
+            return self.unsqueeze_moved(node, at, &moved);
+        }
         let x = self.act(node, 0, at)?;
         let axes = self.integers(node, 1, "axes", at)?;
         let mut full = vec![1u64];
@@ -109,9 +112,78 @@ impl<'g> Walk<'g> {
             origin: None,
             batch_at: x.batch_at - before,
             folded: x.folded.clone(),
+            folded_before: x.folded_before,
         };
         self.set(node, Value::Act(y));
         self.merged(at.op.clone());
+        Ok(())
+    }
+
+    /// An Unsqueeze of a tensor whose batch moved (`nn.MultiheadAttention`
+    /// unflattens its `Q`, `K`, `V` projection and moves the three to the
+    /// front): axes of one, channels, and the batch where it lands.
+    fn unsqueeze_moved(&mut self, node: &'g NodeProto, at: &NodeRef, x: &Act) -> Result<(), GraphError> {
+        let rank = x.dims.len() + 1;
+        let axes = self
+            .integers(node, 1, "axes", at)?
+            .ok_or_else(|| fail(Some(at.clone()), "an Unsqueeze of a moved batch must name its axes"))?;
+        let out_rank = rank + axes.len();
+        let mut axes = axes
+            .iter()
+            .map(|&a| values::axis(a, out_rank))
+            .collect::<Result<Vec<usize>, _>>()
+            .map_err(|p| fail(Some(at.clone()), p))?;
+        axes.sort_unstable();
+        if axes.windows(2).any(|w| w[0] == w[1]) {
+            return Err(fail(Some(at.clone()), "an Unsqueeze naming an axis twice"));
+        }
+        // the graph's axes, the batch as None, then the new ones inserted in order
+        let mut full: Vec<Option<(u64, Role)>> =
+            x.dims.iter().copied().zip(x.roles.iter().copied()).map(Some).collect();
+        full.insert(x.batch_at.min(full.len()), None);
+        for &a in &axes {
+            full.insert(a.min(full.len()), Some((1, Role::Channel)));
+        }
+        let mut y = x.clone();
+        y.batch_at = full.iter().position(Option::is_none).unwrap_or(0);
+        (y.dims, y.roles) = full.into_iter().flatten().unzip();
+        y.unflat = None;
+        y.origin = None;
+        self.set(node, Value::Act(y));
+        self.merged(at.op.clone());
+        Ok(())
+    }
+
+    /// One of the parts of a channel axis before a moved batch, by a
+    /// scalar index (`nn.MultiheadAttention`'s `proj[0]`, `proj[1]`,
+    /// `proj[2]`: its `Q`, `K` and `V`, as a Split and a Squeeze give them
+    /// from timm's): a view, the axis gone.
+    pub(super) fn part_before_batch(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act_moved(node, 0, at)?;
+        let index = self.konst(node, 1, at)?;
+        let axis = values::axis(int(node, "axis", 0), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        let picked = index.integers().filter(|i| index.dims.is_empty() && i.len() == 1);
+        let Some(dim) = x
+            .dim_of(axis)
+            .filter(|&d| d < x.batch_at && x.roles[d] == Role::Channel && x.dims.len() > 1)
+        else {
+            return Err(fail(
+                Some(at.clone()),
+                "a Gather before a moved batch is supported only of one part of a channel axis",
+            ));
+        };
+        let size = x.dims[dim] as i64;
+        if !picked.is_some_and(|i| (-size..size).contains(&i[0])) {
+            return Err(fail(Some(at.clone()), "its index is not one known part of the axis"));
+        }
+        let mut y = x;
+        y.dims.remove(dim);
+        y.roles.remove(dim);
+        y.batch_at -= 1;
+        y.unflat = None;
+        y.origin = None;
+        self.set(node, Value::Act(y));
+        self.merged("Gather (one part of Q, K and V)");
         Ok(())
     }
 
@@ -393,6 +465,8 @@ impl<'g> Walk<'g> {
             Value::Const(c) => c.dims.clone(),
         };
         self.set(node, Value::Const(shape_of(node, &dims)));
+        // sizes, never parameters
+        self.written.extend(node.output.iter().map(String::as_str));
         self.merged(op);
         Ok(())
     }
@@ -424,13 +498,16 @@ impl<'g> Walk<'g> {
     /// viewed across the batch is post-processing.
     pub(super) fn reshape(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
         let op = at.op.as_str();
-        let x = self.act(node, 0, at)?;
+        let x = self.act_moved(node, 0, at)?;
         let target = self
             .integers(node, 1, "shape", at)?
             .ok_or_else(|| fail(Some(at.clone()), "a Reshape without a shape"))?;
-        // the batch axis: one sample, times the windows folded into it
-        let mut full = vec![x.folded.iter().map(|(d, _)| *d).product::<u64>()];
-        full.extend(&x.dims);
+        // the batch axis where it sits: one sample, times the windows folded into it
+        let mut full = x.dims.clone();
+        full.insert(
+            x.batch_at.min(full.len()),
+            x.folded.iter().map(|(d, _)| *d).product::<u64>(),
+        );
         let dims =
             values::reshaped(&full, &target, int(node, "allowzero", 0) != 0).map_err(|p| fail(Some(at.clone()), p))?;
         let anchors = x.roles == [Role::Mixed, Role::Channel];
@@ -440,8 +517,9 @@ impl<'g> Walk<'g> {
             // the batch of an image or of per-sample weights stays refused below)
             return self.drop_node(node, at, Dropped::PostProcessing);
         }
-        if dims.first() != Some(&1) || !x.folded.is_empty() {
-            // windows folded into the batch, or unfolded from it (section 15)
+        if dims.first() != Some(&1) || !x.folded.is_empty() || x.batch_at > 0 {
+            // windows, heads or tokens folded into the batch, or unfolded from it, and a moved
+            // batch (section 15)
             let y = x.refolded(&dims).map_err(|p| {
                 fail(
                     Some(at.clone()),
@@ -484,6 +562,7 @@ impl<'g> Walk<'g> {
             origin: None,
             batch_at: 0,
             folded: x.folded.clone(),
+            folded_before: x.folded_before,
         };
         self.set(node, Value::Act(y));
         self.merged(op);

@@ -142,12 +142,26 @@ impl<'g> Walk<'g> {
     }
 
     pub(super) fn matmul(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.act(node, 0, at)?;
+        // a linear layer reads the last axis wherever the batch is (`nn.MultiheadAttention`'s
+        // projections of `[N, B, C]` and of `[N·B, C]`)
+        let x = self.act_moved(node, 0, at)?;
         let w = match self.input(node, 1, at)? {
-            Value::Const(c) => c.dims.clone(),
-            Value::Act(b) if at.op == "MatMul" => {
+            Value::Const(c) if x.batch_at < x.dims.len() => c.dims.clone(),
+            Value::Act(b) if at.op == "MatMul" && x.batch_at == 0 && b.batch_at == 0 => {
                 let b = b.clone();
                 return self.product(node, at, &x, &b);
+            }
+            Value::Const(_) => {
+                return Err(fail(
+                    Some(at.clone()),
+                    "its input holds the batch last (a Transpose moved it), where a linear layer reads its features",
+                ));
+            }
+            Value::Act(_) if at.op == "MatMul" => {
+                return Err(fail(
+                    Some(at.clone()),
+                    "its input holds the batch after another axis (a Transpose moved it), where the product needs it first",
+                ));
             }
             Value::Act(_) | Value::Norm(..) => {
                 return Err(fail(
@@ -166,7 +180,7 @@ impl<'g> Walk<'g> {
         };
         let bias = at.op == "Gemm" && node.input.get(2).is_some_and(|b| !b.is_empty());
         let last = x.dims.len().saturating_sub(1);
-        if x.dims.len() >= 2 && x.dims[last] == k {
+        if (x.dims.len() >= 2 || !x.folded.is_empty()) && x.dims[last] == k {
             // a linear layer at every position (section 15): a GEMM over the positions, as
             // `nn.Linear` runs it
             // an axis of channels and neighbouring positions together (a patch merging's
@@ -189,6 +203,12 @@ impl<'g> Walk<'g> {
                 layer.bias = bias;
             }
             return Ok(());
+        }
+        if x.batch_at > 0 {
+            return Err(fail(
+                Some(at.clone()),
+                "its input holds the batch after another axis (a Transpose moved it): a linear layer must read its last axis",
+            ));
         }
         // a fully connected layer reads the tensor as ParaDL's files give it: its shape before
         // flattening, the kernel over its spatial dimensions
