@@ -123,6 +123,7 @@ pub fn mobilevit_s() -> Result<Network, InputError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::transformer::counted::{flops, saved_fp32};
     use super::*;
 
     /// timm 1.0.31's `mobilevit_s` (`tests/timm/presets.csv`, made by
@@ -132,24 +133,11 @@ mod tests {
     /// in FP32 with timm's fused attention.
     #[test]
     fn parameters_flops_and_saved_bytes_are_timms() {
-        use crate::oracle::AttentionForm;
-        use crate::oracle::cost::saved::saved_tensors;
         let n = mobilevit_s().unwrap();
         assert_eq!(n.weight_items(), 5_578_632.0);
-        let flops = |products: bool| -> f64 {
-            n.layers()
-                .iter()
-                .filter(|l| l.kind().has_weights() || (products && l.kind().is_product()))
-                .map(|l| l.forward_flops())
-                .sum()
-        };
-        assert_eq!(flops(false), 3_646_392_320.0);
-        assert_eq!(flops(true), 4_001_662_976.0);
-        let saved: f64 = saved_tensors(&n, 4.0, false, AttentionForm::Fused)
-            .iter()
-            .map(|t| t.bytes())
-            .sum();
-        let ratio = saved / 179_694_592.0;
+        assert_eq!(flops(&n, false), 3_646_392_320.0);
+        assert_eq!(flops(&n, true), 4_001_662_976.0);
+        let ratio = saved_fp32(&n) / 179_694_592.0;
         assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
     }
 }

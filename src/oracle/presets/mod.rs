@@ -334,7 +334,7 @@ pub const NETWORKS: [NetworkPreset; 22] = [
     NetworkPreset {
         key: "mobilevit-s",
         title: "MobileViT-S (ImageNet, 256x256)",
-        origin: "Mehta and Rastegari 2022 as timm's mobilevit_s (5,578,632 parameters): inverted residual blocks and three MobileViT blocks, attention over the tokens at one place of every 2x2 patch; compute from FLOPs",
+        origin: "Mehta and Rastegari 2022 as timm builds MobileViT-S (5,578,632 parameters): inverted residual blocks and three MobileViT blocks, attention over the tokens at one place of every 2x2 patch; compute from FLOPs",
         usual_samples_per_gpu: (
             128.0,
             "128 images per GPU: MobileViT's batch of 1,024 on 8 GPUs (Mehta and Rastegari 2022, section 4.1)",

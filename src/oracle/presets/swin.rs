@@ -65,6 +65,7 @@ pub fn swin_t() -> Result<Network, InputError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::transformer::counted::{flops, saved_fp32};
     use super::*;
 
     /// timm 1.0.31's `swin_tiny_patch4_window7_224` (`tests/timm/timm.csv`):
@@ -74,15 +75,8 @@ mod tests {
     fn parameters_and_flops_are_timms() {
         let n = swin_t().unwrap();
         assert_eq!(n.weight_items(), 28_288_354.0);
-        let flops = |products: bool| -> f64 {
-            n.layers()
-                .iter()
-                .filter(|l| l.kind().has_weights() || (products && l.kind().is_product()))
-                .map(|l| l.forward_flops())
-                .sum()
-        };
-        assert_eq!(flops(false), 8_700_850_176.0);
-        assert_eq!(flops(true), 8_981_133_312.0);
+        assert_eq!(flops(&n, false), 8_700_850_176.0);
+        assert_eq!(flops(&n, true), 8_981_133_312.0);
     }
 
     /// What autograd saves for `swin_tiny_patch4_window7_224`
@@ -91,14 +85,7 @@ mod tests {
     /// (a relative position bias is added to the scores).
     #[test]
     fn saved_bytes_are_autograds_within_ten_percent() {
-        use crate::oracle::AttentionForm;
-        use crate::oracle::cost::saved::saved_tensors;
-        let n = swin_t().unwrap();
-        let saved: f64 = saved_tensors(&n, 4.0, false, AttentionForm::Fused)
-            .iter()
-            .map(|t| t.bytes())
-            .sum();
-        let ratio = saved / 106_333_160.0;
+        let ratio = saved_fp32(&swin_t().unwrap()) / 106_333_160.0;
         assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
     }
 }

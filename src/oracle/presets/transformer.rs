@@ -68,3 +68,30 @@ pub fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64, attends: Atten
     let y = b.linear(&format!("{name}.mlp.fc2"), &y, c, true);
     b.add(&format!("{name}.add2"), &y, &x)
 }
+
+/// What the transformer presets' tests hold to PyTorch's counts.
+#[cfg(test)]
+pub mod counted {
+    use crate::oracle::AttentionForm;
+    use crate::oracle::cost::saved::saved_tensors;
+    use crate::oracle::model::network::Network;
+
+    /// Forward FLOPs per sample of the layers with weights, and of the
+    /// attention products where `products` (as `FlopCounterMode` counts).
+    pub fn flops(n: &Network, products: bool) -> f64 {
+        n.layers()
+            .iter()
+            .filter(|l| l.kind().has_weights() || (products && l.kind().is_product()))
+            .map(|l| l.forward_flops())
+            .sum()
+    }
+
+    /// Bytes per sample saved for the backward pass in FP32, attention
+    /// fused.
+    pub fn saved_fp32(n: &Network) -> f64 {
+        saved_tensors(n, 4.0, false, AttentionForm::Fused)
+            .iter()
+            .map(|t| t.bytes())
+            .sum()
+    }
+}
