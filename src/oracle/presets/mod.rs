@@ -6,12 +6,13 @@
 //! `resnet152`, `mobilenet-v2`, `efficientnet-b0`, `convnext-tiny`,
 //! `resnext50`, `resnext101`, `seresnext101`, `densenet121`, `unet3d`, `resnet50-torchvision` and
 //! `vgg16-torchvision`, and the transformers `vit-b16`, `deit-s`,
-//! `deit-ti`, `swin-t` and `mobilevit-s`, are built from their published
+//! `deit-ti`, `swin-t`, and the hybrids `mobilevit-s` and `coatnet-0`, are built from their published
 //! architectures (each file says which). The clusters are described in
 //! [`clusters`].
 
 mod builder;
 pub mod clusters;
+mod coatnet;
 mod convnext;
 mod densenet;
 pub use super::model::devices;
@@ -146,7 +147,7 @@ macro_rules! reference {
 }
 
 /// Every built-in network.
-pub const NETWORKS: [NetworkPreset; 22] = [
+pub const NETWORKS: [NetworkPreset; 23] = [
     NetworkPreset {
         key: "alexnet",
         title: "AlexNet (ImageNet)",
@@ -344,6 +345,17 @@ pub const NETWORKS: [NetworkPreset; 22] = [
             "DeiT's recipe, which MobileViT's follows (AdamW, 300 epochs at a batch of 1,024: Mehta and Rastegari 2022, section 4.1)",
         ),
         source: Source::Built(mobilevit::mobilevit_s),
+    },
+    NetworkPreset {
+        key: "coatnet-0",
+        title: "CoAtNet-0 (ImageNet)",
+        origin: "Dai et al. 2021 as timm builds CoAtNet-0 (25,036,820 parameters): two stages of MBConv blocks, then two of transformer blocks attending to the whole map with a relative position bias; compute from FLOPs",
+        usual_samples_per_gpu: DEIT_PER_GPU,
+        convergence: (
+            "deit-adamw",
+            "DeiT's recipe, which CoAtNet's ImageNet-1K training follows (AdamW, 300 epochs at a batch of 4,096 there: Dai et al. 2021, appendix A.2)",
+        ),
+        source: Source::Built(coatnet::coatnet_0),
     },
 ];
 

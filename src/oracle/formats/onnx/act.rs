@@ -444,7 +444,15 @@ fn regroup(from: &[u64], roles: &[Role], to: &[u64]) -> Vec<Role> {
                 break;
             }
         }
-        let run = &roles[start_i..i.min(roles.len())];
+        // an axis of one holds nothing: its role does not mix a run (MaxViT's partition of a
+        // 7×7 map into one window of 7×7 leaves axes of one beside the positions)
+        let end = i.min(roles.len()).min(from.len());
+        let holding: Vec<Role> = (start_i..end).filter(|&k| from[k] != 1).map(|k| roles[k]).collect();
+        let run = if holding.is_empty() {
+            &roles[start_i..i.min(roles.len())]
+        } else {
+            &holding[..]
+        };
         let role = match run.first() {
             Some(first) if run.iter().all(|r| r == first) => *first,
             // pieces of several spatial dimensions: one spatial dimension
@@ -464,6 +472,43 @@ fn regroup(from: &[u64], roles: &[Role], to: &[u64]) -> Vec<Role> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn multi_head_attention_moves_and_folds_its_batch_and_brings_it_back() {
+        // nn.MultiheadAttention on 197 tokens of 768: [B, 197, 768] -> [197, B, 768]
+        let tokens = Act::channels_first(vec![768, 197], None)
+            .transposed(&[0, 2, 1])
+            .unwrap()
+            .transposed(&[1, 0, 2])
+            .unwrap();
+        assert_eq!((tokens.batch_at, tokens.dims.clone()), (1, vec![197, 768]));
+        // its Q, K and V, three parts before the features: the batch on its own axis of one
+        let parts = tokens.refolded(&[197, 1, 3, 256]).unwrap();
+        assert_eq!((parts.batch_at, parts.dims.clone()), (1, vec![197, 3, 256]));
+        // the heads folded with the batch: [197, B·12, 64]
+        let q = tokens.refolded(&[197, 12, 64]).unwrap();
+        assert_eq!(
+            (q.batch_at, q.dims.clone(), q.folded.clone()),
+            (1, vec![197, 64], vec![(12, Role::Channel)])
+        );
+        // to the front and unfolded: [B, 12, 197, 64]
+        let heads = q.transposed(&[1, 0, 2]).unwrap().refolded(&[1, 12, 197, 64]).unwrap();
+        assert_eq!((heads.batch_at, heads.dims.clone()), (0, vec![12, 197, 64]));
+        assert!(heads.folded.is_empty());
+        assert_eq!(heads.roles, [Role::Channel, Role::Spatial(0), Role::Channel]);
+        // the tokens folded with the batch before the features: [197·B, 768], then back
+        let out = heads.transposed(&[2, 0, 1, 3]).unwrap();
+        assert_eq!(out.batch_at, 1);
+        let flat = out.refolded(&[197, 768]).unwrap();
+        assert_eq!(
+            (flat.batch_at, flat.dims.clone(), flat.folded_before),
+            (0, vec![768], 1)
+        );
+        assert_eq!(flat.canonical(), [768, 197]);
+        let back = flat.refolded(&[197, 1, 768]).unwrap();
+        assert_eq!((back.batch_at, back.dims.clone()), (1, vec![197, 768]));
+        assert!(back.folded.is_empty());
+    }
 
     #[test]
     fn windows_fold_into_the_batch_and_back() {

@@ -368,6 +368,38 @@ pub fn gather(data: &Const, indices: &Const, axis_value: i64) -> Result<Const, P
     Const::new(dims, values)
 }
 
+/// The product of two constants over their last two axes (`MatMul`, and
+/// `Gemm` with its flags): its shape, the leading axes broadcast; its
+/// values are not computed (a trained MLP on constants: Swin V2's
+/// continuous position bias).
+///
+/// # Errors
+/// Shapes whose inner sizes differ.
+pub fn matmul_shape(a: &[u64], b: &[u64], trans_a: bool, trans_b: bool) -> Result<Const, Problem> {
+    let unfit = || format!("a product of {a:?} and {b:?}: the shapes do not fit");
+    let (ra, rb) = (a.len(), b.len());
+    if ra < 2 || rb < 2 {
+        return Err(unfit());
+    }
+    let (m, k) = if trans_a {
+        (a[ra - 1], a[ra - 2])
+    } else {
+        (a[ra - 2], a[ra - 1])
+    };
+    let (k2, n) = if trans_b {
+        (b[rb - 1], b[rb - 2])
+    } else {
+        (b[rb - 2], b[rb - 1])
+    };
+    if k != k2 {
+        return Err(unfit());
+    }
+    let mut dims = broadcast(&a[..ra - 2], &b[..rb - 2])?;
+    dims.extend([m, n]);
+    items(&dims)?;
+    Const::new(dims, None)
+}
+
 /// `ScatterND` without reduction: `data` with each slice that a row of
 /// `indices` (its last axis `k` coordinates of `data`'s first `k` axes)
 /// names replaced by that row's slice of `updates` (Swin's shifted-window
@@ -736,6 +768,41 @@ mod tests {
         assert!(tile(&c, &[2]).is_err());
         assert!(tile(&c, &[2, -1]).is_err());
         assert_eq!(tile(&c, &[0, 1]).unwrap().dims, [0, 2]);
+    }
+
+    #[test]
+    fn a_scatter_writes_its_updates_where_its_indices_say() {
+        // a 3×3 mask of zeros, its rows 1 and 2 set to 5 and 7 (k = 1: whole rows)
+        let data = int(&[3, 3], &[0; 9]);
+        let rows = scatter_nd(&data, &int(&[2, 1], &[1, -1]), &int(&[2, 3], &[5, 5, 5, 7, 7, 7])).unwrap();
+        assert_eq!(rows.values, Some(Values::Int(vec![0, 0, 0, 5, 5, 5, 7, 7, 7])));
+        // one item at (0, 2) (k = 2)
+        let item = scatter_nd(&data, &int(&[1, 2], &[0, 2]), &int(&[1], &[9])).unwrap();
+        assert_eq!(item.values, Some(Values::Int(vec![0, 0, 9, 0, 0, 0, 0, 0, 0])));
+        // updates of the wrong shape, an index outside its axis: refused
+        assert!(scatter_nd(&data, &int(&[1, 1], &[0]), &int(&[1, 2], &[1, 1])).is_err());
+        assert!(scatter_nd(&data, &int(&[1, 1], &[3]), &int(&[1, 3], &[1, 1, 1])).is_err());
+        // values unknown: the shape only
+        let unknown = Const::new(vec![3, 3], None).unwrap();
+        let shape = scatter_nd(&unknown, &int(&[1, 1], &[0]), &int(&[1, 3], &[1, 1, 1])).unwrap();
+        assert_eq!((shape.dims, shape.values), (vec![3, 3], None));
+    }
+
+    #[test]
+    fn a_product_of_constants_has_the_shape_of_a_matmul() {
+        // Swin V2's bias MLP: [1, 15, 15, 2] by [2, 512]
+        assert_eq!(
+            matmul_shape(&[1, 15, 15, 2], &[2, 512], false, false).unwrap().dims,
+            [1, 15, 15, 512]
+        );
+        // Gemm's transposed weight, leading axes broadcast
+        assert_eq!(matmul_shape(&[4, 8], &[16, 8], false, true).unwrap().dims, [4, 16]);
+        assert_eq!(
+            matmul_shape(&[3, 1, 4, 8], &[5, 8, 2], false, false).unwrap().dims,
+            [3, 5, 4, 2]
+        );
+        assert!(matmul_shape(&[4, 8], &[7, 2], false, false).is_err());
+        assert!(matmul_shape(&[8], &[8, 2], false, false).is_err());
     }
 
     fn int(dims: &[u64], v: &[i64]) -> Const {

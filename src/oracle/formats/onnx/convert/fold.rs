@@ -132,6 +132,7 @@ impl<'g> Walk<'g> {
         {
             self.tables.insert(out.as_str(), items);
         }
+        self.trained_on_constants(node, op, &inputs);
         if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
             && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
         {
@@ -140,6 +141,41 @@ impl<'g> Walk<'g> {
         }
         self.merged(op);
         Ok(true)
+    }
+
+    /// The parameters a constant computed by trained layers holds (Swin
+    /// V2's continuous position bias, an MLP of two linear layers on a
+    /// table of coordinates): a linear layer on a constant (`MatMul` or
+    /// `Gemm`) holds its weight and bias, and what its input held (a
+    /// buffer holds none); an operator on such a constant holds what its
+    /// inputs hold, and its other constants' items, but for scalars and
+    /// the values the exporter wrote.
+    fn trained_on_constants(&mut self, node: &'g NodeProto, op: &str, inputs: &[&'g str]) {
+        let Some(out) = node.output.first() else {
+            return;
+        };
+        let items = |walk: &Self, name: &str| match walk.values.get(name) {
+            Some(Value::Const(c)) if !c.is_scalar() && !walk.written.contains(name) => c.count(),
+            _ => 0,
+        };
+        let held = if matches!(op, "MatMul" | "Gemm") {
+            let data = inputs.first().and_then(|n| self.tables.get(n)).copied().unwrap_or(0);
+            let trained: u64 = inputs.iter().skip(1).map(|n| items(self, n)).sum();
+            data + trained
+        } else if inputs.iter().any(|n| self.tables.contains_key(n))
+            && matches!(
+                op,
+                "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg"
+            )
+        {
+            inputs
+                .iter()
+                .map(|n| self.tables.get(n).copied().unwrap_or_else(|| items(self, n)))
+                .sum()
+        } else {
+            return;
+        };
+        self.tables.insert(out.as_str(), held);
     }
 
     pub(super) fn fold(&self, node: &NodeProto, at: &NodeRef) -> Result<Const, GraphError> {
@@ -220,6 +256,12 @@ impl<'g> Walk<'g> {
                 values::concat(&parts.iter().collect::<Vec<_>>(), int(node, "axis", 0))
             }
             "Gather" => values::gather(&c(0)?, &c(1)?, int(node, "axis", 0)),
+            "MatMul" | "Gemm" => values::matmul_shape(
+                &c(0)?.dims,
+                &c(1)?.dims,
+                int(node, "transA", 0) != 0,
+                int(node, "transB", 0) != 0,
+            ),
             "ScatterND" if text(node, "reduction").is_none_or(|r| r == "none") => {
                 values::scatter_nd(&c(0)?, &c(1)?, &c(2)?)
             }

@@ -611,13 +611,11 @@ impl<'g> Walk<'g> {
             self.merged("Pad (of nothing)");
             return Ok(());
         }
-        if !x.is_channels_first() {
-            return Err(fail(
-                Some(at.clone()),
-                "only a Pad of a tensor holding its channels first is supported",
-            ));
-        }
-        let dims = padded_positions(&x.dims, &pads[1..n], &pads[n + 1..], at)?;
+        // in any layout (Swin V2's padding of a channels-last map to a multiple of its window):
+        // the batch in front, the channels' pads nothing
+        let mut batched = vec![1];
+        batched.extend(&x.dims);
+        let dims = padded_positions(&batched, &pads[..n], &pads[n..], at)?[1..].to_vec();
         self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
         // a reflection or replication pad saves its input for its gradient (PyTorch's
         // `reflection_pad2d_backward(grad, self, padding)`); a constant pad nothing
