@@ -267,8 +267,10 @@ pub(crate) async fn first_view_files(client: &Client) -> Vec<(String, f64, f64)>
 /// energy, carbon and money (the power model, every GPU's board power with
 /// its source, the grids, prices and tariffs, the run's cost inputs, the
 /// ranking's cost columns, the plot's metrics, a lesson) 31 KB more: 667 KB
-/// measured. This holds that, plus 2%, against growth.
-pub(crate) const FIRST_VIEW_BUDGET_BYTES: f64 = 680_000.0;
+/// measured; issue 47's transformers (attention, its forms and splits, four
+/// presets) brought it to 675 KB, and its two hybrid presets (MobileViT-S,
+/// CoAtNet-0) to 680.3 KB. This holds that, plus 0.5%, against growth.
+pub(crate) const FIRST_VIEW_BUDGET_BYTES: f64 = 684_000.0;
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
