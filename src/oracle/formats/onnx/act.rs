@@ -296,6 +296,11 @@ impl Act {
         if dims.is_empty() {
             return Err(format!("a reshape to {target:?} leaves the sample no axis"));
         }
+        let out_roles = if folded.is_empty() {
+            positions_in_order(out_roles)
+        } else {
+            out_roles
+        };
         Ok(Self {
             dims,
             roles: out_roles,
@@ -333,14 +338,14 @@ fn batch_axis(target: &[u64], leading: u64) -> Option<usize> {
     target.len().checked_sub(1)
 }
 
-/// `roles` back to channels then positions, but with a dimension named
+/// `roles` of one channel axis and positions, but with a dimension named
 /// twice (pieces of several joined, split and joined again, as
 /// torchvision's MaxViT's grid partition and its reverse do, which leaves
-/// every piece named after one): its positions in order.
+/// every piece named after one; or a row of tokens split into rows and
+/// columns, TinyViT's `[N, C]` to `[H, W, C]`): its positions in order.
 fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
     let mut named: Vec<u8> = roles
         .iter()
-        .skip(1)
         .filter_map(|r| match r {
             Role::Spatial(k) => Some(*k),
             _ => None,
@@ -349,10 +354,14 @@ fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
     let positions = named.len();
     named.sort_unstable();
     named.dedup();
-    let back = roles.first() == Some(&Role::Channel) && positions + 1 == roles.len();
-    if back && named.len() < positions {
-        for (k, role) in roles.iter_mut().skip(1).enumerate() {
-            *role = Role::Spatial(k as u8);
+    let one_channel = roles.iter().filter(|r| **r == Role::Channel).count() == 1;
+    // all of them under one name (a dimension's pieces under several names are a partition
+    // into windows, and stay)
+    if one_channel && positions + 1 == roles.len() && positions > 1 && named.len() == 1 {
+        let mut k = 0u8;
+        for role in roles.iter_mut().filter(|r| matches!(r, Role::Spatial(_))) {
+            *role = Role::Spatial(k);
+            k += 1;
         }
     }
     roles

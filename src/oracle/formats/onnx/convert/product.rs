@@ -84,7 +84,9 @@ impl<'g> Walk<'g> {
         }
         let k = a.dims[ra - 1];
         let (k2, n) = (b.dims[rb - 2], b.dims[rb - 1]);
-        if k != k2 || a.dims[..ra - 2] != b.dims[..rb - 2] {
+        // keys and values shared by every head (multi-query attention: MobileNetV4's) broadcast
+        let shared = b.dims[..rb - 2].iter().all(|&d| d == 1);
+        if k != k2 || (a.dims[..ra - 2] != b.dims[..rb - 2] && !shared) {
             return refuse(&format!("of shapes {:?} and {:?}", a.dims, b.dims));
         }
         if !matches!(a.roles[ra - 2], Role::Spatial(_)) {
