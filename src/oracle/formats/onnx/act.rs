@@ -358,10 +358,8 @@ fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
     // all of them under one name (a dimension's pieces under several names are a partition
     // into windows, and stay)
     if one_channel && positions + 1 == roles.len() && positions > 1 && named.len() == 1 {
-        let mut k = 0u8;
-        for role in roles.iter_mut().filter(|r| matches!(r, Role::Spatial(_))) {
-            *role = Role::Spatial(k);
-            k += 1;
+        for (k, role) in roles.iter_mut().filter(|r| matches!(r, Role::Spatial(_))).enumerate() {
+            *role = Role::Spatial(k as u8);
         }
     }
     roles
