@@ -352,11 +352,11 @@ pub const NETWORKS: [NetworkPreset; 23] = [
         origin: "Dai et al. 2021 as timm builds CoAtNet-0 (25,036,820 parameters): two stages of MBConv blocks, then two of transformer blocks attending to the whole map with a relative position bias; compute from FLOPs",
         usual_samples_per_gpu: (
             128.0,
-            "128 images per GPU, as DeiT's recipe runs on one node of 8 GPUs (CoAtNet itself trained on TPUs at a batch of 4,096: Dai et al. 2021, appendix A.2)",
+            "128 images per GPU, as DeiT's recipe runs on one node of 8 GPUs (CoAtNet itself trained on TPUs at a batch of 4,096: Dai et al. 2021)",
         ),
         convergence: (
             "deit-adamw",
-            "DeiT's recipe, which CoAtNet's ImageNet-1K training follows (AdamW, 300 epochs at a batch of 4,096 there: Dai et al. 2021, appendix A.2)",
+            "DeiT's recipe, which CoAtNet's ImageNet-1K training follows (AdamW, 300 epochs at a batch of 4,096 there: Dai et al. 2021)",
         ),
         source: Source::Built(coatnet::coatnet_0),
     },
