@@ -207,6 +207,19 @@ impl Builder {
         self.push(name, LayerKind::Mul, x, &[x, gate], Vec::new(), x.to_vec())
     }
 
+    /// A squeeze-and-excitation of `x` named `name`: a global average
+    /// pool, a 1×1 convolution with a bias to `squeezed` channels and
+    /// `then`, a 1×1 convolution with a bias back, a sigmoid, and `x`
+    /// scaled by it.
+    pub fn squeeze_excitation(&mut self, name: &str, x: &Tensor, squeezed: u64, then: Then) -> Tensor {
+        let s = self.global_pool(&format!("{name}.pool"), x);
+        let s = self.conv(&format!("{name}.fc1"), &s, squeezed, Conv::new(1).bias());
+        let s = self.then(name, &s, Some(then));
+        let s = self.conv(&format!("{name}.fc2"), &s, x[0], Conv::new(1).bias());
+        let s = self.act(&format!("{name}.sigmoid"), &s, Function::Sigmoid);
+        self.gate(&format!("{name}.scale"), x, &s)
+    }
+
     /// A max or average pool.
     pub fn pool(&mut self, name: &str, kind: LayerKind, x: &Tensor, kernel: u64, stride: u64, pad: u64) -> Tensor {
         let mut w = vec![0, 0];

@@ -67,12 +67,7 @@ fn mbconv(b: &mut Builder, name: &str, x: &Tensor, c: u64, first: bool) -> Tenso
         Conv::new(3).stride(stride).groups(hidden),
         GELU,
     );
-    let s = b.global_pool(&format!("{name}.se.pool"), &y);
-    let s = b.conv(&format!("{name}.se.fc1"), &s, c / 4, Conv::new(1).bias());
-    let s = b.act(&format!("{name}.se.silu"), &s, Function::Silu);
-    let s = b.conv(&format!("{name}.se.fc2"), &s, hidden, Conv::new(1).bias());
-    let s = b.act(&format!("{name}.se.sigmoid"), &s, Function::Sigmoid);
-    let y = b.gate(&format!("{name}.se.scale"), &y, &s);
+    let y = b.squeeze_excitation(&format!("{name}.se"), &y, c / 4, Then::Act(Function::Silu));
     let y = b.conv(&format!("{name}.conv3_1x1"), &y, c, Conv::new(1).bias());
     b.add(&format!("{name}.add"), &y, &shortcut)
 }

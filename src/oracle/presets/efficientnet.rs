@@ -58,12 +58,7 @@ pub fn efficientnet_b0() -> Result<Network, InputError> {
                 SILU,
             );
             // squeeze and excitation: pool, 1×1 down with SiLU, 1×1 up with a sigmoid, scale
-            let s = b.global_pool(&format!("{name}.se.pool"), &y);
-            let s = b.conv(&format!("{name}.se.fc1"), &s, squeezed, Conv::new(1).bias());
-            let s = b.act(&format!("{name}.se.silu"), &s, Function::Silu);
-            let s = b.conv(&format!("{name}.se.fc2"), &s, expanded, Conv::new(1).bias());
-            let s = b.act(&format!("{name}.se.sigmoid"), &s, Function::Sigmoid);
-            y = b.gate(&format!("{name}.se.scale"), &y, &s);
+            y = b.squeeze_excitation(&format!("{name}.se"), &y, squeezed, Then::Act(Function::Silu));
             y = b.conv_bn(&format!("{name}.project"), &y, out, Conv::new(1), None);
             if stride == 1 && x[0] == out {
                 y = b.add(&format!("{name}.add"), &y, &x);

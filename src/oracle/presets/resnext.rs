@@ -13,7 +13,7 @@
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor, Then};
 use crate::oracle::model::errors::InputError;
-use crate::oracle::model::layer::{Function, LayerKind};
+use crate::oracle::model::layer::LayerKind;
 use crate::oracle::model::network::Network;
 
 /// Blocks and planes per stage of the 50-layer networks (output channels
@@ -103,12 +103,7 @@ fn bottlenecks(
             );
             let mut y = b.conv_bn(&format!("{name}.conv3"), &y, out, Conv::new(1), None);
             if excite {
-                let s = b.global_pool(&format!("{name}.se.pool"), &y);
-                let s = b.conv(&format!("{name}.se.fc1"), &s, out / SE_REDUCTION, Conv::new(1).bias());
-                let s = b.same(&format!("{name}.se.relu"), LayerKind::Relu, &s);
-                let s = b.conv(&format!("{name}.se.fc2"), &s, out, Conv::new(1).bias());
-                let s = b.act(&format!("{name}.se.sigmoid"), &s, Function::Sigmoid);
-                y = b.gate(&format!("{name}.se.scale"), &y, &s);
+                y = b.squeeze_excitation(&format!("{name}.se"), &y, out / SE_REDUCTION, Then::Relu);
             }
             let shortcut = if i == 0 {
                 b.conv_bn(
