@@ -186,7 +186,7 @@ impl<'g> Walk<'g> {
         } else {
             Err(fail(
                 Some(at.clone()),
-                "its input holds the batch after another axis (a Transpose moved it): only a Transpose, Split, Squeeze or Gather of the axes before the batch may follow",
+                "its input holds the batch after another axis (a Transpose moved it), where this operator needs it first: only views (Transpose, Reshape, Split, Squeeze, Unsqueeze, Gather of the axes before the batch), linear layers on the last axis and elementwise operators may follow",
             ))
         }
     }
