@@ -86,12 +86,7 @@ fn every_torchvision_network_imports_with_pytorchs_own_numbers() {
                 // BF16 as CUDA's autocast runs it (cuda_bf16.csv, tests/timm/cuda_amp.py), where
                 // measured; the CPU's autocast runs layer norms in 16 bits (ConvNeXt: 1.09 times
                 // fewer bytes there)
-                // Swin V2's are held to the CPU's autocast's, in the wider band, not to CUDA's
-                // emulated ones (1.15 of them): the emulation casts F.normalize whole to FP32, where
-                // CUDA's autocast casts only its norm and its division saves the 16-bit qkv; and
-                // the model counts a cast copy of q or k, a third of qkv, as one copy of all of it
-                // (issue 47's note)
-                match cuda.get(name).filter(|_| !name.starts_with("swin_v2_")) {
+                match cuda.get(name) {
                     Some(truth) => {
                         let ratio = bf16 / truth;
                         assert!(

@@ -26,8 +26,10 @@
 //! Under mixed precision (FP16 or BF16 autocast) each tensor is 16-bit or
 //! FP32 as CUDA's autocast and PyTorch's type promotion make it (PyTorch's
 //! "CUDA ops that can autocast to float16 / float32"), and a tensor saved
-//! in both widths (a cast copy) counts in both; indices and masks keep
-//! their own widths.
+//! in both widths (a cast copy) counts in both; a cast copy of a part of a
+//! tensor (attention's `q`, a third of its `qkv` projection) is a tensor
+//! of its own, of the part's items, where a view would keep the whole;
+//! indices and masks keep their own widths.
 
 use std::collections::HashSet;
 
@@ -275,9 +277,20 @@ pub(super) fn saved_with(network: &Network, h: f64, widths: Option<&[Widths]>, r
                 Saves::Nothing
             }
         };
+        // a cast copy of a part of its source (autocast's copy of `q`, a third of `qkv`) is the
+        // part's own tensor, of the layer's input; a view in the source's width is the source's
+        let cast = |(storage, n, is_wide): (Storage, f64, bool)| {
+            let part = layer.x().items();
+            if mixed && is_wide != reads_wide && part < n {
+                (Storage::Own(i), part)
+            } else {
+                (storage, n)
+            }
+        };
         match saves {
             Saves::Input => {
-                if let Some(&(storage, n, _)) = reads.first() {
+                if let Some(&read) = reads.first() {
+                    let (storage, n) = cast(read);
                     save(storage, n, reads_wide, &mut tensors);
                 }
             }
@@ -287,7 +300,12 @@ pub(super) fn saved_with(network: &Network, h: f64, widths: Option<&[Widths]>, r
                 }
             }
             Saves::Operands => {
-                for &(storage, n, _) in &reads {
+                for (k, &(storage, n, is_wide)) in reads.iter().enumerate() {
+                    let (storage, n) = if k == 0 {
+                        cast((storage, n, is_wide))
+                    } else {
+                        (storage, n)
+                    };
                     save(storage, n, reads_wide, &mut tensors);
                 }
             }
