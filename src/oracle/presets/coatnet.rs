@@ -24,6 +24,7 @@
 
 use super::IMAGENET_SAMPLES;
 use super::builder::{Builder, Conv, Tensor, Then};
+use super::transformer::{Linear, MLP_4X_GELU, attention, mlp_residual};
 use crate::oracle::model::errors::InputError;
 use crate::oracle::model::layer::{Function, LayerKind};
 use crate::oracle::model::network::Network;
@@ -40,7 +41,7 @@ const ATTENTION_STAGES: [(u32, u64); 2] = [(5, 384), (2, 768)];
 /// Channels of a head.
 const HEAD_WIDTH: u64 = 32;
 
-/// The MBConv expansion and the transformer's MLP ratio.
+/// The MBConv blocks' expansion.
 const EXPANSION: u64 = 4;
 
 /// A 2×2 average pool and a 1×1 convolution with a bias to `c`: a stage's
@@ -72,11 +73,6 @@ fn mbconv(b: &mut Builder, name: &str, x: &Tensor, c: u64, first: bool) -> Tenso
     b.add(&format!("{name}.add"), &y, &shortcut)
 }
 
-/// A 1×1 convolution with a bias: a transformer's linear layer on the map.
-fn linear(b: &mut Builder, name: &str, x: &Tensor, c: u64) -> Tensor {
-    b.conv(name, x, c, Conv::new(1).bias())
-}
-
 fn transformer(b: &mut Builder, name: &str, x: &Tensor, c: u64, first: bool) -> Tensor {
     let shortcut = if first {
         downsampled(b, &format!("{name}.shortcut"), x, c)
@@ -87,22 +83,12 @@ fn transformer(b: &mut Builder, name: &str, x: &Tensor, c: u64, first: bool) -> 
     if first {
         y = b.pool(&format!("{name}.norm1.down"), LayerKind::Avgpool, &y, 2, 2, 0);
     }
-    let heads = c / HEAD_WIDTH;
     let positions: u64 = y[1..].iter().product();
     let table: u64 = y[1..].iter().map(|&s| 2 * s - 1).product();
-    let qkv = linear(b, &format!("{name}.attn.qkv"), &y, 3 * c);
-    let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, c);
-    let scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * positions);
-    let scores = b.table(&format!("{name}.attn.rel_pos"), &scores, vec![table, heads]);
-    let attn = b.act(&format!("{name}.attn.softmax"), &scores, Function::Softmax);
-    let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, c);
-    let y = linear(b, &format!("{name}.attn.proj"), &context, c);
+    let bias = Some(("rel_pos", table));
+    let y = attention(b, name, &y, c, c / HEAD_WIDTH, positions, bias, Linear::Conv1x1);
     let x = b.add(&format!("{name}.add1"), &y, &shortcut);
-    let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = linear(b, &format!("{name}.mlp.fc1"), &y, EXPANSION * c);
-    let y = b.act(&format!("{name}.mlp.gelu"), &y, Function::Gelu);
-    let y = linear(b, &format!("{name}.mlp.fc2"), &y, c);
-    b.add(&format!("{name}.add2"), &y, &x)
+    mlp_residual(b, name, &x, MLP_4X_GELU, Linear::Conv1x1)
 }
 
 /// CoAtNet-0 at 224×224.

@@ -2,9 +2,11 @@
 //! norm, multi-head self-attention (section 15: the scores `Q·Kᵀ` and the
 //! context `A·V`, the scale and softmax between them), a residual sum,
 //! layer norm, an MLP (4× with GELU in ViT and Swin, 2× with SiLU in
-//! MobileViT), a residual sum. Linear layers act at each position.
+//! MobileViT), a residual sum. Linear layers act at each position, or are
+//! 1×1 convolutions on the map (CoAtNet's transformer stages, which build
+//! their blocks from the same attention and MLP).
 
-use super::builder::{Builder, Tensor};
+use super::builder::{Builder, Conv, Tensor};
 use crate::oracle::model::layer::{Function, LayerKind};
 
 /// A block's MLP: its hidden width over the token width, and its
@@ -37,36 +39,79 @@ pub enum Attends {
     InPatches(u64),
 }
 
+/// How a block's linear layers run.
+#[derive(Debug, Clone, Copy)]
+pub enum Linear {
+    /// `nn.Linear` at each position, a GEMM (ViT, Swin, MobileViT).
+    PerPosition,
+    /// A 1×1 convolution with a bias on the map (CoAtNet's).
+    Conv1x1,
+}
+
+impl Linear {
+    /// A linear layer with a bias from `x` to `outputs` channels.
+    fn apply(self, b: &mut Builder, name: &str, x: &Tensor, outputs: u64) -> Tensor {
+        match self {
+            Self::PerPosition => b.linear(name, x, outputs, true),
+            Self::Conv1x1 => b.conv(name, x, outputs, Conv::new(1).bias()),
+        }
+    }
+}
+
+/// A trained relative position bias added to the scores: its layer's name
+/// in the block's attention and its values per head.
+pub type PositionBias<'a> = (&'a str, u64);
+
+/// Multi-head self-attention of `heads` heads on `y`, `width` channels
+/// wide: `Q`, `K`, `V` by one linear layer, the scores of `keys` keys per
+/// query and head, a `bias` added to them if any, the softmax, the
+/// context and the output projection.
+#[allow(clippy::too_many_arguments)]
+pub fn attention(
+    b: &mut Builder,
+    name: &str,
+    y: &Tensor,
+    width: u64,
+    heads: u64,
+    keys: u64,
+    bias: Option<PositionBias>,
+    linear: Linear,
+) -> Tensor {
+    let qkv = linear.apply(b, &format!("{name}.attn.qkv"), y, 3 * width);
+    let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, width);
+    let mut scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * keys);
+    if let Some((table_name, table)) = bias {
+        scores = b.table(&format!("{name}.attn.{table_name}"), &scores, vec![table, heads]);
+    }
+    let attn = b.act(&format!("{name}.attn.softmax"), &scores, Function::Softmax);
+    let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, width);
+    linear.apply(b, &format!("{name}.attn.proj"), &context, width)
+}
+
+/// The block's second half on `x`: a layer norm, the MLP and a residual
+/// sum.
+pub fn mlp_residual(b: &mut Builder, name: &str, x: &Tensor, mlp: Mlp, linear: Linear) -> Tensor {
+    let c = x[0];
+    let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, x);
+    let y = linear.apply(b, &format!("{name}.mlp.fc1"), &y, mlp.ratio * c);
+    let y = b.act(&format!("{name}.mlp.{}", mlp.function.name()), &y, mlp.function);
+    let y = linear.apply(b, &format!("{name}.mlp.fc2"), &y, c);
+    b.add(&format!("{name}.add2"), &y, x)
+}
+
 /// One block of `heads` heads on the tokens `x` (`[C, positions...]`).
 pub fn block(b: &mut Builder, name: &str, x: &Tensor, heads: u64, attends: Attends, mlp: Mlp) -> Tensor {
     let c = x[0];
     let positions: u64 = x[1..].iter().product();
-    let keys = match attends {
-        Attends::Globally => positions,
-        Attends::InWindows(w) => w * w,
-        Attends::InPatches(area) => positions / area.max(1),
+    let (keys, bias) = match attends {
+        Attends::Globally => (positions, None),
+        Attends::InWindows(w) => (w * w, Some(("relative_position_bias", (2 * w - 1) * (2 * w - 1)))),
+        Attends::InPatches(area) => (positions / area.max(1), None),
     };
     let y = b.norm(&format!("{name}.norm1"), LayerKind::Ln, x);
-    let qkv = b.linear(&format!("{name}.attn.qkv"), &y, 3 * c, true);
-    let q = b.slice_scale(&format!("{name}.attn.scale"), &qkv, c);
-    let mut scores = b.product(&format!("{name}.attn.scores"), &q, &qkv, heads, heads * keys);
-    if let Attends::InWindows(w) = attends {
-        let table = (2 * w - 1) * (2 * w - 1);
-        scores = b.table(
-            &format!("{name}.attn.relative_position_bias"),
-            &scores,
-            vec![table, heads],
-        );
-    }
-    let attn = b.act(&format!("{name}.attn.softmax"), &scores, Function::Softmax);
-    let context = b.product(&format!("{name}.attn.context"), &attn, &qkv, heads, c);
-    let y = b.linear(&format!("{name}.attn.proj"), &context, c, true);
+    let y = attention(b, name, &y, c, heads, keys, bias, Linear::PerPosition);
     let x = b.add(&format!("{name}.add1"), &y, x);
-    let y = b.norm(&format!("{name}.norm2"), LayerKind::Ln, &x);
-    let y = b.linear(&format!("{name}.mlp.fc1"), &y, mlp.ratio * c, true);
-    let y = b.act(&format!("{name}.mlp.{}", mlp.function.name()), &y, mlp.function);
-    let y = b.linear(&format!("{name}.mlp.fc2"), &y, c, true);
-    b.add(&format!("{name}.add2"), &y, &x)
+    mlp_residual(b, name, &x, mlp, Linear::PerPosition)
 }
 
 /// What the transformer presets' tests hold to PyTorch's counts.
