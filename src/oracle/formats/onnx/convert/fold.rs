@@ -112,27 +112,7 @@ impl<'g> Walk<'g> {
         if !inputs.is_empty() && inputs.iter().all(|n| self.written.contains(n)) {
             self.written.extend(node.output.iter().map(String::as_str));
         }
-        // (not through an `Identity`: torch.onnx writes parameters of equal values as one
-        // initializer and Identity nodes of it, each a parameter of its own)
-        // a table gathered by constant indices holds the table's parameters, however many
-        // times the indices repeat them (a relative position bias)
-        if op == "Gather"
-            && let (Some(table), Some(out)) = (node.input.first(), node.output.first())
-            && !self.written.contains(table.as_str())
-            && let Some(Value::Const(t)) = self.values.get(table.as_str())
-        {
-            let items = self.tables.get(table.as_str()).copied().unwrap_or_else(|| t.count());
-            self.tables.insert(out.as_str(), items);
-        }
-        if matches!(
-            op,
-            "Unsqueeze" | "Squeeze" | "Reshape" | "Cast" | "Transpose" | "Expand" | "Identity"
-        ) && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
-            && let Some(&items) = self.tables.get(source.as_str())
-        {
-            self.tables.insert(out.as_str(), items);
-        }
-        self.trained_on_constants(node, op, &inputs);
+        self.held_parameters(node, op, &inputs);
         if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
             && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
         {
@@ -143,37 +123,54 @@ impl<'g> Walk<'g> {
         Ok(true)
     }
 
-    /// The parameters a constant computed by trained layers holds (Swin
-    /// V2's continuous position bias, an MLP of two linear layers on a
-    /// table of coordinates): a linear layer on a constant (`MatMul` or
-    /// `Gemm`) holds its weight and bias, and what its input held (a
-    /// buffer holds none); an operator on such a constant holds what its
-    /// inputs hold, and its other constants' items, but for scalars and
-    /// the values the exporter wrote.
-    fn trained_on_constants(&mut self, node: &'g NodeProto, op: &str, inputs: &[&'g str]) {
-        let Some(out) = node.output.first() else {
+    /// The parameters a computed constant holds, where they are not its
+    /// items:
+    /// - a table gathered by constant indices holds the table's, however
+    ///   many times the indices repeat them (a relative position bias);
+    /// - a view holds its source's (not through an `Identity` of a
+    ///   parameter: torch.onnx writes parameters of equal values as one
+    ///   initializer and Identity nodes of it, each a parameter of its own);
+    /// - a linear layer on a constant (`MatMul` or `Gemm`: Swin V2's
+    ///   continuous position bias, an MLP on a table of coordinates) holds
+    ///   its weight and bias, and what its input held (a buffer holds none);
+    /// - an operator on such a constant holds what its inputs hold, and its
+    ///   other constants' items, but for scalars and the values the exporter
+    ///   wrote.
+    fn held_parameters(&mut self, node: &'g NodeProto, op: &str, inputs: &[&'g str]) {
+        let (Some(first), Some(out)) = (node.input.first(), node.output.first()) else {
             return;
         };
         let items = |walk: &Self, name: &str| match walk.values.get(name) {
             Some(Value::Const(c)) if !c.is_scalar() && !walk.written.contains(name) => c.count(),
             _ => 0,
         };
-        let held = if matches!(op, "MatMul" | "Gemm") {
-            let data = inputs.first().and_then(|n| self.tables.get(n)).copied().unwrap_or(0);
-            let trained: u64 = inputs.iter().skip(1).map(|n| items(self, n)).sum();
-            data + trained
-        } else if inputs.iter().any(|n| self.tables.contains_key(n))
-            && matches!(
-                op,
-                "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg"
-            )
-        {
-            inputs
-                .iter()
-                .map(|n| self.tables.get(n).copied().unwrap_or_else(|| items(self, n)))
-                .sum()
-        } else {
-            return;
+        let held = match op {
+            "Gather" => match self.values.get(first.as_str()) {
+                Some(Value::Const(t)) if !self.written.contains(first.as_str()) => {
+                    self.tables.get(first.as_str()).copied().unwrap_or_else(|| t.count())
+                }
+                _ => return,
+            },
+            "Unsqueeze" | "Squeeze" | "Reshape" | "Cast" | "Transpose" | "Expand" | "Identity" => {
+                match self.tables.get(first.as_str()) {
+                    Some(&items) => items,
+                    None => return,
+                }
+            }
+            "MatMul" | "Gemm" => {
+                let data = self.tables.get(first.as_str()).copied().unwrap_or(0);
+                let trained: u64 = inputs.iter().skip(1).map(|n| items(self, n)).sum();
+                data + trained
+            }
+            "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg"
+                if inputs.iter().any(|n| self.tables.contains_key(n)) =>
+            {
+                inputs
+                    .iter()
+                    .map(|n| self.tables.get(n).copied().unwrap_or_else(|| items(self, n)))
+                    .sum()
+            }
+            _ => return,
         };
         self.tables.insert(out.as_str(), held);
     }
