@@ -281,15 +281,9 @@ impl Act {
                 continue;
             }
             passed = passed.saturating_mul(of.iter().map(|(d, _)| d).product::<u64>());
-            let role = match of.first() {
-                Some((_, first)) if of.iter().all(|(_, r)| r == first) => *first,
-                Some((_, Role::Spatial(k))) if of.iter().all(|(_, r)| matches!(r, Role::Spatial(_))) => {
-                    Role::Spatial(*k)
-                }
-                Some(_) => Role::Mixed,
-                // an axis of one: a channel
-                None => Role::Channel,
-            };
+            let pieces: Vec<Role> = of.iter().map(|&(_, r)| r).collect();
+            // an axis of one: a channel
+            let role = joined(&pieces).unwrap_or(Role::Channel);
             dims.push(size);
             out_roles.push(role);
         }
@@ -363,6 +357,19 @@ fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
         }
     }
     roles
+}
+
+/// What an axis joined from pieces of these roles holds: their role where
+/// they agree, one spatial dimension for pieces of several, else mixed;
+/// `None` for no piece.
+fn joined(pieces: &[Role]) -> Option<Role> {
+    let first = *pieces.first()?;
+    Some(match first {
+        _ if pieces.iter().all(|r| *r == first) => first,
+        // pieces of several spatial dimensions: one spatial dimension
+        Role::Spatial(_) if pieces.iter().all(|r| matches!(r, Role::Spatial(_))) => first,
+        _ => Role::Mixed,
+    })
 }
 
 /// The common pieces of a reshape of `from` (axes with `roles`) to `to`:
@@ -460,12 +467,7 @@ fn regroup(from: &[u64], roles: &[Role], to: &[u64]) -> Vec<Role> {
         } else {
             &holding[..]
         };
-        let role = match run.first() {
-            Some(first) if run.iter().all(|r| r == first) => *first,
-            // pieces of several spatial dimensions: one spatial dimension
-            Some(Role::Spatial(k)) if run.iter().all(|r| matches!(r, Role::Spatial(_))) => Role::Spatial(*k),
-            _ => Role::Mixed,
-        };
+        let role = joined(run).unwrap_or(Role::Mixed);
         for slot in out.iter_mut().take(j).skip(start_j) {
             *slot = role;
         }
