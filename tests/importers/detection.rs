@@ -88,8 +88,9 @@ fn every_torchvision_detection_and_segmentation_network_imports_whole() {
 /// them (`tests/onnx/yolo/`, made by `export.py`): the fused model's
 /// parameters exactly (ultralytics folds each batch norm into its
 /// convolution first; `cnt.py` counts them in PyTorch), the Detect head's
-/// anchor points and strides (`Constant` nodes) no parameters; YOLO11n
-/// refused at its attention product, naming the node.
+/// anchor points and strides (`Constant` nodes) no parameters; YOLO11n's
+/// attention (its context written `V·Aᵀ`) too. A network without a fused
+/// count is refused at its attention product, naming the node.
 #[test]
 fn ultralytics_yolo_exports_import_with_the_fused_models_parameters() {
     let mut lines = include_str!("../onnx/yolo/truth.csv").lines();

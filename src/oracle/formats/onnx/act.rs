@@ -290,7 +290,7 @@ impl Act {
         if dims.is_empty() {
             return Err(format!("a reshape to {target:?} leaves the sample no axis"));
         }
-        let out_roles = if folded.is_empty() {
+        let out_roles = if folded.is_empty() || windows_in_order(&folded, &out_roles) {
             positions_in_order(out_roles)
         } else {
             out_roles
@@ -357,6 +357,22 @@ fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
         }
     }
     roles
+}
+
+/// Whether windows folded into the batch are of the dimensions in order,
+/// as many as a window's positions (EfficientViT-M's `[B·windows, C, N]`
+/// split back into a window's rows and columns), so that a window's
+/// positions under one name are in that order too.
+fn windows_in_order(folded: &[(u64, Role)], window: &[Role]) -> bool {
+    let names: Vec<u8> = folded
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Role::Spatial(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    let positions = window.iter().filter(|r| matches!(r, Role::Spatial(_))).count();
+    names.len() == positions && names.iter().enumerate().all(|(i, &k)| usize::from(k) == i)
 }
 
 /// What an axis joined from pieces of these roles holds: their role where

@@ -67,8 +67,11 @@ pub(super) fn arithmetic(op: &str, inputs: &[&Const]) -> Option<Result<Const, St
         "Reciprocal" => e(inputs, |a| 1.0 / a[0], None),
         "Floor" => e(inputs, |a| a[0].floor(), Some(&|a: &[i64]| Some(a[0]))),
         "Ceil" => e(inputs, |a| a[0].ceil(), Some(&|a: &[i64]| Some(a[0]))),
-        "Erf" | "Tanh" | "Sigmoid" | "Exp" | "Log" | "Relu" => {
+        "Erf" | "Tanh" | "Sigmoid" | "Exp" | "Log" | "Relu" | "Sin" | "Cos" => {
             let f: fn(f64) -> f64 = match op {
+                // a sinusoidal position encoding of a constant grid (XCiT's)
+                "Sin" => f64::sin,
+                "Cos" => f64::cos,
                 "Tanh" => f64::tanh,
                 "Sigmoid" => |x| 1.0 / (1.0 + (-x).exp()),
                 "Exp" => f64::exp,
@@ -126,7 +129,9 @@ impl<'g> Walk<'g> {
     /// The parameters a computed constant holds, where they are not its
     /// items:
     /// - a table gathered by constant indices holds the table's, however
-    ///   many times the indices repeat them (a relative position bias);
+    ///   many times the indices repeat them (a relative position bias); a
+    ///   gather of fewer items than such a gathered table holds its share,
+    ///   `held·|part|/|table|` (one head's biases);
     /// - a view holds its source's (not through an `Identity` of a
     ///   parameter: torch.onnx writes parameters of equal values as one
     ///   initializer and Identity nodes of it, each a parameter of its own);
@@ -145,9 +150,18 @@ impl<'g> Walk<'g> {
             _ => 0,
         };
         let held = match op {
-            "Gather" => match self.values.get(first.as_str()) {
-                Some(Value::Const(t)) if !self.written.contains(first.as_str()) => {
-                    self.tables.get(first.as_str()).copied().unwrap_or_else(|| t.count())
+            "Gather" => match (self.values.get(first.as_str()), self.values.get(out.as_str())) {
+                (Some(Value::Const(t)), Some(Value::Const(part))) if !self.written.contains(first.as_str()) => {
+                    match self.tables.get(first.as_str()) {
+                        // a part of a gathered table (EfficientViT-M's one head of its biases):
+                        // its share of the table's parameters
+                        Some(&held) if part.count() < t.count() => {
+                            u64::try_from(u128::from(held) * u128::from(part.count()) / u128::from(t.count().max(1)))
+                                .unwrap_or(held)
+                        }
+                        Some(&held) => held,
+                        None => t.count(),
+                    }
                 }
                 _ => return,
             },
@@ -162,7 +176,7 @@ impl<'g> Walk<'g> {
                 let trained: u64 = inputs.iter().skip(1).map(|n| items(self, n)).sum();
                 data + trained
             }
-            "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg"
+            "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg" | "Sin" | "Cos"
                 if inputs.iter().any(|n| self.tables.contains_key(n)) =>
             {
                 inputs

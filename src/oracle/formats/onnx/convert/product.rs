@@ -71,7 +71,33 @@ impl<'g> Walk<'g> {
     /// `groups` the heads `Π h`; its rows `M` are `a`'s positions (the
     /// queries), its columns `N` channels (a head's keys, or its values'
     /// width).
+    ///
+    /// A product whose rows are channels and whose second operand's
+    /// columns are positions is the transpose of one whose rows are
+    /// positions (EfficientViT-M's `V·Aᵀ`, the context written
+    /// `[h, d, N]`): `a·b = (bᵀ·aᵀ)ᵀ`, the same layer, its output
+    /// transposed back.
     pub(super) fn product(&mut self, node: &'g NodeProto, at: &NodeRef, a: &Act, b: &Act) -> Result<(), GraphError> {
+        let rows_are_positions = |t: &Act| t.dims.len() >= 2 && matches!(t.roles[t.dims.len() - 2], Role::Spatial(_));
+        let columns_are_positions = |t: &Act| matches!(t.roles.last(), Some(Role::Spatial(_)));
+        let swap = |t: &Act| {
+            let rank = t.dims.len() + 1;
+            let mut perm: Vec<usize> = (0..rank).collect();
+            perm.swap(rank - 1, rank - 2);
+            t.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))
+        };
+        let out = if !rows_are_positions(a) && columns_are_positions(b) && a.dims.len() == b.dims.len() {
+            let (b_t, a_t) = (swap(b)?, swap(a)?);
+            swap(&self.product_layer(at, &b_t, &a_t)?)?
+        } else {
+            self.product_layer(at, a, b)?
+        };
+        self.set(node, Value::Act(out));
+        Ok(())
+    }
+
+    /// The layer of [`Walk::product`], its output as the graph holds it.
+    fn product_layer(&mut self, at: &NodeRef, a: &Act, b: &Act) -> Result<Act, GraphError> {
         let refuse = |why: &str| {
             Err(fail(
                 Some(at.clone()),
@@ -125,8 +151,7 @@ impl<'g> Walk<'g> {
         if let Some(layer) = self.out.layers.last_mut() {
             layer.groups = heads;
         }
-        self.set(node, Value::Act(out));
-        Ok(())
+        Ok(out)
     }
 }
 

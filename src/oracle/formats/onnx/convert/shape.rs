@@ -477,6 +477,18 @@ impl<'g> Walk<'g> {
         let op = at.op.as_str();
         let x = self.act(node, 0, at)?;
         let axis = values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
+        if axis > 1 {
+            // leading axes folded into the batch (LeViT's batch norm over `[B·N, C]`), a view
+            let mut full = x.dims.clone();
+            full.insert(x.batch_at.min(full.len()), x.folded.iter().map(|(d, _)| *d).product::<u64>());
+            let (lead, rest) = full.split_at(axis.min(full.len()));
+            let target = [lead.iter().product::<u64>(), rest.iter().product::<u64>()];
+            if let Ok(y) = x.refolded(&target) {
+                self.set(node, Value::Act(y));
+                self.merged(op);
+                return Ok(());
+            }
+        }
         if axis != 1 {
             if self.past_weights() {
                 // the network's output viewed across its batch: for its loss or decoding

@@ -17,7 +17,21 @@ impl<'g> Walk<'g> {
         // ONNX's Conv reads axis 1 as the channels whatever they held before (ECA's 1-D
         // convolution across the channels, a space-to-depth stem's stacked pixels)
         let read = self.act(node, 0, at)?;
-        let x = Act::channels_first(read.dims.clone(), read.producer);
+        let x = if read.folded.is_empty() {
+            Act::channels_first(read.dims.clone(), read.producer)
+        } else if read.is_channels_first() {
+            // windows folded into the batch stay folded: a convolution within each window
+            // (EfficientViT-M's depthwise convolution of a window's queries)
+            Act { unflat: None, origin: None, ..read.clone() }
+        } else {
+            return Err(fail(
+                Some(at.clone()),
+                format!(
+                    "its input {:?} has windows folded into the batch but does not hold its channels first",
+                    read.dims
+                ),
+            ));
+        };
         let w = self.konst(node, 1, at)?.dims;
         let groups = groups(node, at)?;
         let (Some(&filters), Some(&per_group), Some(kernel)) = (w.first(), w.get(1), w.get(2..)) else {
@@ -48,7 +62,16 @@ impl<'g> Walk<'g> {
             ));
         }
         let out = self.window(node, at, spatial, kernel)?;
-        self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)
+        let pointwise = out == spatial && kernel.iter().all(|&k| k == 1);
+        self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)?;
+        // a 1×1 convolution of attention scores across their heads (EfficientFormerV2's talking
+        // heads over `[h, queries, keys]`) keeps what each axis holds: queries, then keys
+        if pointwise && read.roles.first() == Some(&Role::Channel) && !read.is_channels_first() {
+            if let Some(Value::Act(y)) = node.output.first().and_then(|o| self.values.get_mut(o.as_str())) {
+                y.roles = read.roles.clone();
+            }
+        }
+        Ok(())
     }
 
     /// Adds a convolution (plain or transposed), with the node's bias if it
