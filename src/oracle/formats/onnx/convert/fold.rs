@@ -176,7 +176,8 @@ impl<'g> Walk<'g> {
                 let trained: u64 = inputs.iter().skip(1).map(|n| items(self, n)).sum();
                 data + trained
             }
-            "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg" | "Sin" | "Cos"
+            "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg" | "Sin"
+            | "Cos"
                 if inputs.iter().any(|n| self.tables.contains_key(n)) =>
             {
                 inputs
@@ -426,6 +427,48 @@ mod tests {
         let big = Const::ints(vec![i64::MAX]);
         assert!(arithmetic("Add", &[&big, &big]).unwrap().is_err());
         assert!(arithmetic("Conv", &[&a, &b]).is_none());
+    }
+
+    #[test]
+    fn a_sinusoidal_encoding_of_a_constant_grid_folds() {
+        // XCiT's Fourier features: sines and cosines of a constant grid
+        let grid = Const::new(vec![2], Some(Values::Float(vec![0.0, std::f64::consts::FRAC_PI_2]))).unwrap();
+        let sin = arithmetic("Sin", &[&grid]).unwrap().unwrap();
+        let cos = arithmetic("Cos", &[&grid]).unwrap().unwrap();
+        let near = |c: &Const, i: usize, v: f64| (c.values.as_ref().unwrap().float(i) - v).abs() < 1e-12;
+        assert!(near(&sin, 0, 0.0) && near(&sin, 1, 1.0));
+        assert!(near(&cos, 0, 1.0) && near(&cos, 1, 0.0));
+    }
+
+    #[test]
+    fn a_part_of_a_gathered_table_holds_its_share_of_the_parameters() {
+        // a table of 4 heads' 8 biases gathered at 64 positions (it holds the table's 32
+        // parameters however often it repeats them), then one head's row: 8 of them
+        let c = small(
+            vec![
+                node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
+                node("Gather", "biases", &["table", "index"], &["all"], vec![int("axis", 1)]),
+                node("Gather", "head", &["all", "one"], &["row"], vec![int("axis", 0)]),
+                node("Add", "add", &["x", "row"], &["y"], vec![]),
+            ],
+            vec![
+                int64s("tokens_shape", &[1, 8, 64]),
+                weight("table", &[4, 8]),
+                int64s("index", &(0..64).map(|i| i % 8).collect::<Vec<i64>>()),
+                int64s("one", &[1]),
+            ],
+        )
+        .unwrap();
+        let parameters: f64 = c
+            .layers
+            .iter()
+            .map(|l| {
+                crate::oracle::model::layer::Layer::new(l.clone())
+                    .unwrap()
+                    .weight_items()
+            })
+            .sum();
+        assert_eq!(parameters, 8.0, "{:?}", c.layers);
     }
 
     #[test]

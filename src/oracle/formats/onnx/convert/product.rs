@@ -157,7 +157,87 @@ impl<'g> Walk<'g> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::build::{int, int64s, ints, node, weight};
+    use super::super::{kinds_and_outputs, small};
     use super::batched_product;
+    use crate::oracle::model::layer::LayerKind;
+
+    /// `[1, 8, 8, 8]` viewed as `[1, 8, 64]`: 8 channels at 64 positions,
+    /// and its scores `Xᵀ·X` over the positions, `[1, 64, 64]`.
+    fn scores() -> Vec<crate::oracle::formats::onnx::proto::NodeProto> {
+        vec![
+            node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
+            node("Transpose", "xt", &["x"], &["q"], vec![ints("perm", &[0, 2, 1])]),
+            node("MatMul", "scores", &["q", "x"], &["s"], vec![]),
+            node("Softmax", "softmax", &["s"], &["a"], vec![int("axis", -1)]),
+        ]
+    }
+
+    #[test]
+    fn a_context_written_v_by_a_transposed_is_the_product_a_by_v_transposed() {
+        // EfficientViT-M's and YOLO11's `V·Aᵀ`: channels by positions, then the map again
+        let mut nodes = scores();
+        nodes.extend([
+            node("Transpose", "at", &["a"], &["at"], vec![ints("perm", &[0, 2, 1])]),
+            node("MatMul", "context", &["x", "at"], &["c"], vec![]),
+            node("Reshape", "map", &["c", "map_shape"], &["m"], vec![]),
+            node("Conv", "proj", &["m", "w"], &["y"], vec![]),
+        ]);
+        let c = small(
+            nodes,
+            vec![
+                int64s("tokens_shape", &[1, 8, 64]),
+                int64s("map_shape", &[1, 8, 8, 8]),
+                weight("w", &[4, 8, 1, 1]),
+            ],
+        )
+        .unwrap();
+        let kinds: Vec<LayerKind> = c.layers.iter().map(|l| l.kind).collect();
+        assert_eq!(
+            kinds,
+            [LayerKind::Matmul, LayerKind::Act, LayerKind::Matmul, LayerKind::Conv]
+        );
+        let context = &c.layers[2];
+        // 64 positions, each 8 channels summed over the 64 keys: 2·8·64·64 FLOPs
+        // (the 64 tokens joined from the 8×8 map count as its positions)
+        assert_eq!(context.y.dims(), [8, 64, 1]);
+        assert_eq!(context.x.dims(), [64, 64, 1]);
+        let flops = crate::oracle::model::layer::Layer::new(context.clone())
+            .unwrap()
+            .forward_flops();
+        assert_eq!(flops, 2.0 * 8.0 * 64.0 * 64.0);
+        assert_eq!(kinds_and_outputs(&c)[3], (LayerKind::Conv, vec![4, 8, 8]));
+    }
+
+    #[test]
+    fn a_pointwise_convolution_across_the_heads_scores_keeps_queries_and_keys() {
+        // EfficientFormerV2's talking heads: `[h, queries, keys]` mixed across `h` by 1×1
+        // convolutions, then the context of each head
+        let c = small(
+            vec![
+                node("Reshape", "heads", &["data", "heads_shape"], &["x"], vec![]),
+                node("Transpose", "xt", &["x"], &["q"], vec![ints("perm", &[0, 1, 3, 2])]),
+                node("MatMul", "scores", &["q", "x"], &["s"], vec![]),
+                node("Conv", "talk", &["s", "w"], &["t"], vec![]),
+                node("Softmax", "softmax", &["t"], &["a"], vec![int("axis", -1)]),
+                node("MatMul", "context", &["a", "q"], &["c"], vec![]),
+            ],
+            vec![int64s("heads_shape", &[1, 2, 4, 64]), weight("w", &[2, 2, 1, 1])],
+        )
+        .unwrap();
+        let kinds: Vec<LayerKind> = c.layers.iter().map(|l| l.kind).collect();
+        assert_eq!(
+            kinds,
+            [LayerKind::Matmul, LayerKind::Conv, LayerKind::Act, LayerKind::Matmul]
+        );
+        let context = &c.layers[3];
+        assert_eq!(context.groups, 2, "the heads");
+        // each head's 64 queries, 4 values wide, over its 64 keys: 2·2·64·4·64 FLOPs
+        let flops = crate::oracle::model::layer::Layer::new(context.clone())
+            .unwrap()
+            .forward_flops();
+        assert_eq!(flops, 2.0 * 2.0 * 64.0 * 4.0 * 64.0);
+    }
 
     #[test]
     fn an_einsum_is_a_product_only_over_its_last_two_axes() {

@@ -480,7 +480,10 @@ impl<'g> Walk<'g> {
         if axis > 1 {
             // leading axes folded into the batch (LeViT's batch norm over `[B·N, C]`), a view
             let mut full = x.dims.clone();
-            full.insert(x.batch_at.min(full.len()), x.folded.iter().map(|(d, _)| *d).product::<u64>());
+            full.insert(
+                x.batch_at.min(full.len()),
+                x.folded.iter().map(|(d, _)| *d).product::<u64>(),
+            );
             let (lead, rest) = full.split_at(axis.min(full.len()));
             let target = [lead.iter().product::<u64>(), rest.iter().product::<u64>()];
             if let Ok(y) = x.refolded(&target) {
@@ -640,7 +643,7 @@ impl<'g> Walk<'g> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::build::{floats, int, int64s, node, text, weight};
+    use super::super::super::build::{floats, int, int64s, ints, node, text, weight};
     use super::super::{kinds_and_outputs, small};
     use super::*;
 
@@ -659,6 +662,42 @@ mod tests {
             vec![3, 10, 8]
         );
         assert!(padded_positions(&[3, 2, 2], &[0, -1, 0], &[0, -1, 0], &at()).is_err());
+    }
+
+    #[test]
+    fn a_flatten_of_tokens_into_the_batch_is_a_view_a_batch_norm_reads() {
+        // LeViT's linear layer and batch norm: `[B, N, C]` flattened to `[B·N, C]`, normalized,
+        // viewed back by the shape it had
+        let c = small(
+            vec![
+                node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
+                node("Transpose", "xt", &["x"], &["t"], vec![ints("perm", &[0, 2, 1])]),
+                node("MatMul", "linear", &["t", "w"], &["l"], vec![]),
+                node("Flatten", "flat", &["l"], &["f"], vec![int("axis", 2)]),
+                node("BatchNormalization", "bn", &["f", "g", "b", "m", "v"], &["n"], vec![]),
+                node("Shape", "shape", &["l"], &["s"], vec![]),
+                node("Reshape", "back", &["n", "s"], &["y"], vec![]),
+                node("Relu", "relu", &["y"], &["r"], vec![]),
+            ],
+            vec![
+                int64s("tokens_shape", &[1, 8, 64]),
+                weight("w", &[8, 16]),
+                weight("g", &[16]),
+                weight("b", &[16]),
+                weight("m", &[16]),
+                weight("v", &[16]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            kinds_and_outputs(&c),
+            vec![
+                (LayerKind::Fc, vec![16, 64, 1]),
+                (LayerKind::Bn, vec![16, 64, 1]),
+                (LayerKind::Relu, vec![16, 64, 1]),
+            ]
+        );
+        assert_eq!(c.merged.get("Flatten"), Some(&1));
     }
 
     #[test]

@@ -22,7 +22,11 @@ impl<'g> Walk<'g> {
         } else if read.is_channels_first() {
             // windows folded into the batch stay folded: a convolution within each window
             // (EfficientViT-M's depthwise convolution of a window's queries)
-            Act { unflat: None, origin: None, ..read.clone() }
+            Act {
+                unflat: None,
+                origin: None,
+                ..read.clone()
+            }
         } else {
             return Err(fail(
                 Some(at.clone()),
@@ -66,10 +70,12 @@ impl<'g> Walk<'g> {
         self.convolution(node, at, LayerKind::Conv, &x, filters, kernel.to_vec(), out, groups)?;
         // a 1×1 convolution of attention scores across their heads (EfficientFormerV2's talking
         // heads over `[h, queries, keys]`) keeps what each axis holds: queries, then keys
-        if pointwise && read.roles.first() == Some(&Role::Channel) && !read.is_channels_first() {
-            if let Some(Value::Act(y)) = node.output.first().and_then(|o| self.values.get_mut(o.as_str())) {
-                y.roles = read.roles.clone();
-            }
+        if pointwise
+            && read.roles.first() == Some(&Role::Channel)
+            && !read.is_channels_first()
+            && let Some(Value::Act(y)) = node.output.first().and_then(|o| self.values.get_mut(o.as_str()))
+        {
+            y.roles = read.roles.clone();
         }
         Ok(())
     }
@@ -264,6 +270,56 @@ mod tests {
     use super::super::super::build::{int, ints, node, weight};
     use super::super::{kinds_and_outputs, small};
     use super::*;
+
+    #[test]
+    fn a_convolution_within_windows_folded_into_the_batch_keeps_them_folded() {
+        // a window partition `[1, 8, 8, 8]` → `[4, 8, 4, 4]`, a depthwise 3×3 convolution in
+        // each window, and the windows joined again: the 8×8 map's FLOPs, and its shape back
+        let c = small(
+            vec![
+                node("Reshape", "split", &["data", "pieces"], &["p"], vec![]),
+                node(
+                    "Transpose",
+                    "order",
+                    &["p"],
+                    &["o"],
+                    vec![ints("perm", &[0, 2, 4, 1, 3, 5])],
+                ),
+                node("Reshape", "windows", &["o", "window_shape"], &["w"], vec![]),
+                node(
+                    "Conv",
+                    "dw",
+                    &["w", "k"],
+                    &["d"],
+                    vec![int("group", 8), ints("pads", &[1, 1, 1, 1])],
+                ),
+                node("Reshape", "unfold", &["d", "unfolded"], &["u"], vec![]),
+                node(
+                    "Transpose",
+                    "back",
+                    &["u"],
+                    &["b"],
+                    vec![ints("perm", &[0, 3, 1, 4, 2, 5])],
+                ),
+                node("Reshape", "map", &["b", "map_shape"], &["m"], vec![]),
+                node("Relu", "relu", &["m"], &["y"], vec![]),
+            ],
+            vec![
+                super::super::super::build::int64s("pieces", &[1, 8, 2, 4, 2, 4]),
+                super::super::super::build::int64s("window_shape", &[4, 8, 4, 4]),
+                super::super::super::build::int64s("unfolded", &[1, 2, 2, 8, 4, 4]),
+                super::super::super::build::int64s("map_shape", &[1, 8, 8, 8]),
+                weight("k", &[8, 1, 3, 3]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            kinds_and_outputs(&c),
+            vec![(LayerKind::Conv, vec![8, 8, 8]), (LayerKind::Relu, vec![8, 8, 8])]
+        );
+        let conv = crate::oracle::model::layer::Layer::new(c.layers[0].clone()).unwrap();
+        assert_eq!(conv.forward_flops(), 2.0 * 9.0 * 8.0 * 64.0);
+    }
 
     #[test]
     fn a_strided_grouped_convolution_has_the_output_onnx_defines() {
