@@ -39,6 +39,18 @@ fn is_scale(network: &Network, index: usize) -> bool {
     }
 }
 
+/// A trained bias added to the scores (a relative position bias: an
+/// `other` layer reading one tensor, of its shape, with weights and no
+/// function).
+fn is_bias(network: &Network, index: usize) -> bool {
+    let layer = &network.layers()[index];
+    layer.kind() == LayerKind::Other
+        && network.sources(index).len() == 1
+        && layer.weight_items() > 0.0
+        && layer.function().is_none()
+        && layer.x() == layer.y()
+}
+
 /// The source a layer reads first.
 fn first(network: &Network, index: usize) -> Option<Source> {
     network.sources(index).first().copied()
@@ -72,8 +84,12 @@ pub fn roles_in(network: &Network, form: AttentionForm) -> Vec<Role> {
 /// # Formula
 /// A context is a product whose first operand is a softmax's output,
 /// through dropouts; the softmax reads, through scales, masks and biases
-/// (products by a constant, sums), a product: the scores. Scales of the
-/// scores' operands are inner layers too (the fused kernel scales).
+/// (products by a constant, sums, a trained bias), a product: the scores.
+/// Scales of the scores' operands are inner layers too (the fused kernel
+/// scales). With a trained bias, both operands are scaled, as the export
+/// of `scaled_dot_product_attention` writes its scale (`√s` on `Q` and on
+/// `K`): a network that adds its bias to scores it computed itself (timm's
+/// Swin, MaxViT, LeViT, CoAtNet) runs that attention eagerly.
 pub fn roles(network: &Network) -> Vec<Role> {
     let layers = network.layers();
     let mut roles = vec![Role::Outside; layers.len()];
@@ -99,9 +115,11 @@ pub fn roles(network: &Network) -> Vec<Role> {
         }
         inner.push(softmax);
         at = first(network, softmax).unwrap_or(Source::Input);
+        let mut biased = false;
         while let Source::Layer(j) = at
-            && (is_scale(network, j) || layers[j].kind() == LayerKind::Add)
+            && (is_scale(network, j) || is_bias(network, j) || layers[j].kind() == LayerKind::Add)
         {
+            biased |= is_bias(network, j);
             inner.push(j);
             at = first(network, j).unwrap_or(Source::Input);
         }
@@ -113,8 +131,17 @@ pub fn roles(network: &Network) -> Vec<Role> {
         let (Some(&q), Some(&k)) = (operands.first(), operands.get(1)) else {
             continue;
         };
+        let before = inner.len();
         let queries = unscaled(network, q, &mut inner);
+        let scaled_queries = inner.len() > before;
+        let before = inner.len();
         let keys = unscaled(network, k, &mut inner);
+        let scaled_keys = inner.len() > before;
+        if biased && !(scaled_queries && scaled_keys) {
+            // a trained bias (a relative position bias) added to scores that were not
+            // computed by scaled_dot_product_attention: the network runs it eagerly
+            continue;
+        }
         roles[scores] = Role::Scores { queries, keys };
         roles[c] = Role::Context {
             values: unscaled(network, values, &mut inner),

@@ -21,8 +21,8 @@ named_enum! {
         PipelineP2p => ("pipeline_p2p", "pipeline point-to-point"),
         /// ZeRO stage 3's allgather of the weights in the backward pass.
         WeightAllgather => ("weight_allgather", "ZeRO-3 weight allgather"),
-        /// A token split's allgather of global attention's keys and values
-        /// (section 15).
+        /// A token split's allgather of global attention's keys and values,
+        /// or the Allreduce of a product summing over the tokens (section 15).
         KeyValue => ("key_value_allgather", "keys and values allgather"),
     }
 }
@@ -53,7 +53,7 @@ impl CommKind {
                 "ZeRO stage 3 keeps only a shard of the weights on each GPU and gathers the whole layer when it is needed."
             }
             Self::KeyValue => {
-                "Spatial parallelism of a transformer splits its tokens; global attention needs every token's keys and values, so each GPU gathers the others' (an Allgather) forward and sends their gradients back (a reduce-scatter) backward."
+                "Spatial parallelism of a transformer splits its tokens; global attention needs every token's keys and values, so each GPU gathers the others' (an Allgather) forward and sends their gradients back (a reduce-scatter) backward. A product that sums over the tokens (a linear attention's keys by values, attention across channels) adds up each GPU's partial sums instead (an Allreduce, the same volume)."
             }
         }
     }

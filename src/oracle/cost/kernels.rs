@@ -323,7 +323,18 @@ impl LayerWork {
             LayerKind::Fc => (1.0, 1.0),
             _ => (p_y, p_x),
         };
-        let gemms = if kind.is_product() {
+        let gemms = if layer.sums_over_positions() {
+            // batched per sample and head (section 15), a sum over the positions (`Kᵀ·V`):
+            // forward `M = C/h` rows, `N = F/C` columns, reduced over `P_x`; the gradient of
+            // the first operand `[C/h, P_x]`; of the other `[P_x, F/C]`, reduced over `C/h`.
+            // A width cut divides the positions, a filter or channel cut the heads.
+            let n = layer.y().channels() as f64 / (layer.x().channels() as f64).max(1.0);
+            vec![
+                gemm(Pass::Forward, c, 0.0, n, 0.0, [Side::Reduction, Side::Rows, Side::Rows]),
+                gemm(Pass::InputGradient, c, 0.0, p_x, 0.0, [Side::Columns, Side::Rows, Side::Rows]),
+                gemm(Pass::WeightGradient, p_x, 0.0, n, 0.0, [Side::Rows, Side::Rows, Side::Rows]),
+            ]
+        } else if kind.is_product() {
             // batched per sample and head (section 15): forward `M = P_y`, `N = F/h`,
             // reduced over `C/h`; the gradient of the first operand `M = P_x`, `N = C/h`;
             // of the other operand (in the weight gradient's place) `M = C/h`, `N = F/h`,

@@ -43,8 +43,9 @@ pub struct LayerCost {
     /// `h`: the heads of a product (section 15), 0 for any other layer.
     pub heads: u64,
     /// `|o|`: a global product's other operand per sample (a self-attention's
-    /// keys or values, which a token split gathers whole), 0 for any other
-    /// layer.
+    /// keys or values, which a token split gathers whole), or the output of
+    /// one summing over the positions (its partial sums, reduced), 0 for
+    /// any other layer.
     pub gathered_items: f64,
     /// Its part in a tensor-parallel block (section 15).
     pub tensor_role: TensorRole,
@@ -56,12 +57,23 @@ pub struct LayerCost {
 /// # Formula
 /// A product is global when every position's row spans all positions: its
 /// columns per head `F/h` or its reduction `C/h` is the positions' count
-/// `P`; then `|o| = min(|x|, |y|)` (its keys or values).
+/// `P`; then `|o| = min(|x|, |y|)` (its keys or values). A product that
+/// sums over the positions exchanges its output's partial sums: `|o| = |y|`
+/// (an Allreduce of `|y|` costs what an allgather and a reduce-scatter of
+/// it do).
 pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors, tensor_role: TensorRole) -> LayerCost {
     let heads = if layer.kind().is_product() { layer.groups() } else { 0 };
     let positions: u64 = layer.x().spatial().iter().product();
     let global = heads > 0 && (layer.y().channels() / heads == positions || layer.x().channels() / heads == positions);
-    let gathered_items = if global { layer.other_operand_items() } else { 0.0 };
+    let gathered_items = if layer.sums_over_positions() {
+        // each part's partial sums, reduced across the token split: an Allreduce of `|y|`,
+        // the volume of an allgather and a reduce-scatter of `|y|`
+        layer.y().items()
+    } else if global {
+        layer.other_operand_items()
+    } else {
+        0.0
+    };
     let half_kernel = (layer.kernel_size() / 2) as f64;
     let (halo_x_items, halo_y_items) = if layer.kernel_size() > 1 {
         (

@@ -354,12 +354,15 @@ impl Layer {
             ));
         }
         if spec.kind.is_product()
+            && !spec.sums_over_positions()
             && let Some(i) = (1..spec.x.rank()).find(|&i| spec.y.dims()[i] != spec.x.dims()[i])
         {
             return Err(InputError::new(
                 Field::from("y").index(i),
                 Rule::Mismatch {
-                    what: format!("x[{i}] (a product keeps its input's positions)"),
+                    what: format!(
+                        "x[{i}] (a product keeps its input's positions, or sums over all of them: every position of y 1)"
+                    ),
                     expected: spec.x.dims()[i],
                     found: spec.y.dims()[i],
                 },
@@ -443,13 +446,17 @@ impl Layer {
     /// conv, fc: `2·(C/g)·F·ΠK·Π(spatial of y)`; deconv: `2·(C/g)·F·ΠK·Π(spatial
     /// of x)` (each input item is spread over a window); maxpool, avgpool:
     /// `C·ΠK·Π(spatial of y)`; relu, add, mul, act: `|y|`; bn, ln: `4·|x|`;
-    /// dropout, concat, other: 0; matmul (section 15): `2·|y|·(C/g)`, each
-    /// output item a dot product over `C/g` items of its head (`Q·Kᵀ`:
-    /// `2·h·N_q·N_k·d`; `A·V`: `2·h·N_q·d·N_k`). `C = x[0]`, `F = y[0]`,
+    /// dropout, concat, other: 0; matmul (section 15): `2·|y|·K`, each
+    /// output item a dot product over `K` items ([`Layer::contraction`]:
+    /// `Q·Kᵀ`: `2·h·N_q·N_k·d`; `A·V`: `2·h·N_q·d·N_k`). `C = x[0]`, `F = y[0]`,
     /// `g` the groups (1 but for a grouped convolution), the heads `h` of
     /// a matmul.
     pub fn forward_flops(&self) -> f64 {
-        let c = self.x().channels() as f64 / self.groups() as f64;
+        let c = if self.kind().is_product() {
+            self.contraction()
+        } else {
+            self.x().channels() as f64 / self.groups() as f64
+        };
         let f = self.y().channels() as f64;
         let kernel: f64 = self.kernel().iter().map(|&k| k as f64).product();
         let out_spatial: f64 = self.y().spatial().iter().map(|&d| d as f64).product();
@@ -478,14 +485,42 @@ impl Layer {
         }
     }
 
+    /// Whether it is a product that sums over its input's positions
+    /// (section 15: `Kᵀ·V` of a linear attention, XCiT's and DaViT's
+    /// attention across channels, a global-context block's pooling).
+    ///
+    /// # Formula
+    /// A matmul whose input has more than one position and whose output
+    /// has one.
+    pub fn sums_over_positions(&self) -> bool {
+        self.spec().sums_over_positions()
+    }
+
+    /// `K`: the items each output item of a product sums (section 15).
+    ///
+    /// # Formula
+    /// `P_x`, the input's positions, for a product that sums over them
+    /// ([`Layer::sums_over_positions`]); else `C/g`, a head's width.
+    pub fn contraction(&self) -> f64 {
+        if self.sums_over_positions() {
+            self.x().spatial().iter().map(|&d| d as f64).product()
+        } else {
+            self.x().channels() as f64 / self.groups() as f64
+        }
+    }
+
     /// Items per sample of a product's other operand (section 15): a
     /// self-attention's keys (for `Q·Kᵀ`, as many as its queries) or values
     /// (for `A·V`, as many as its output); 0 for any other layer.
     ///
     /// # Formula
-    /// `min(|x|, |y|)` for a matmul, else 0.
+    /// `min(|x|, |y|)` for a matmul, `h·P_x·F/C` for one that sums over
+    /// the positions (`h` heads of `[P_x, F/C]`), else 0.
     pub fn other_operand_items(&self) -> f64 {
-        if self.kind().is_product() {
+        if self.sums_over_positions() {
+            // `h` heads of `[P_x, N]`, `N = F/C` a head's columns
+            self.groups() as f64 * self.contraction() * self.y().channels() as f64 / self.x().channels().max(1) as f64
+        } else if self.kind().is_product() {
             self.x().items().min(self.y().items())
         } else {
             0.0
@@ -637,6 +672,14 @@ fn check_groups(spec: &LayerSpec) -> Result<(), InputError> {
         }
     }
     Ok(())
+}
+
+impl LayerSpec {
+    /// See [`Layer::sums_over_positions`].
+    pub fn sums_over_positions(&self) -> bool {
+        let positions = |s: &Shape| s.spatial().iter().product::<u64>();
+        self.kind.is_product() && positions(&self.x) > 1 && positions(&self.y) == 1
+    }
 }
 
 #[cfg(test)]

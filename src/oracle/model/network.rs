@@ -461,8 +461,13 @@ fn check_read_shapes(layer: &LayerSpec, earlier: &[Layer], sample: &Shape) -> Re
         }
         LayerKind::Matmul => {
             // its input, then the other operand: a self-attention's keys or values, of at
-            // least as many items as a head's row of products has columns
-            let columns = layer.y.channels() / layer.groups.max(1);
+            // least as many items as a head's row of products has columns (or, summing over
+            // the positions, as the input has positions)
+            let columns = if layer.sums_over_positions() {
+                layer.x.spatial().iter().product::<u64>()
+            } else {
+                layer.y.channels() / layer.groups.max(1)
+            };
             if shapes.len() == 2 && shapes[0].items() >= layer.x.items() && shapes[1].items() >= columns as f64 {
                 Ok(())
             } else {

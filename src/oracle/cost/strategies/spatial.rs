@@ -157,10 +157,10 @@ pub fn cost(table: &CostTable, cluster: &Cluster, run: &Run) -> IterationCost {
     derivations.communicate(
         CommKind::KeyValue,
         Derivation::new(
-            "Σ_{l∈Sp, global} 2·AG(p2, δ·B_g·|o_l|) = 2(p2−1)·(L·α + δ·B_g·β·Σ|o_l|/p2): each global attention product's keys or values gathered forward, their gradients scattered back",
+            "Σ_{l∈Sp, global} 2·AG(p2, δ·B_g·|o_l|) = 2(p2−1)·(L·α + δ·B_g·β·Σ|o_l|/p2): each global attention product's keys or values gathered forward, their gradients scattered back; a product summing over the positions, its output's partial sums added up (an Allreduce of |o| = |y|, the same cost)",
             vec![
-                Symbol::new("L", "split global attention products", gathering as f64, Unit::Count),
-                Symbol::new("Σ|o_l|", "their keys and values, items per sample", gathered_items, Unit::Items),
+                Symbol::new("L", "split global attention products (and products summing over the positions)", gathering as f64, Unit::Count),
+                Symbol::new("Σ|o_l|", "their keys and values (or partial sums), items per sample", gathered_items, Unit::Items),
                 Symbol::new("B_g", "samples per group (B/p1)", per_group, Unit::Samples),
                 Symbol::new("δ", "bytes of an item", delta, Unit::Bytes),
                 Symbol::new("p2", "slices of each split layer", p2 as f64, Unit::Count),

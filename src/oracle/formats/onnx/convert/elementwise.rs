@@ -138,6 +138,15 @@ impl<'g> Walk<'g> {
             };
             let dims = first.dims.clone();
             self.layer(node, at, kind, &first, vec![trained], dims)?;
+            // one tensor read by several layers (a relative position bias that every block adds,
+            // ViT-sRelPos's): the later layers share the first's weights (section 10)
+            let held = node.input.iter().position(|n| {
+                matches!(self.values.get(n.as_str()), Some(Value::Const(c)) if !c.is_scalar())
+                    && !self.written.contains(n.as_str())
+            });
+            if let Some(index) = held {
+                self.weight_tensor(node, index);
+            }
             return Ok(());
         }
         let mut dims = Vec::new();

@@ -116,7 +116,7 @@ impl<'g> Walk<'g> {
             self.written.extend(node.output.iter().map(String::as_str));
         }
         self.held_parameters(node, op, &inputs);
-        if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast")
+        if matches!(op, "Unsqueeze" | "Squeeze" | "Reshape" | "Cast" | "Transpose")
             && let (Some(source), Some(out)) = (node.input.first(), node.output.first())
         {
             let source = self.tensor(source);

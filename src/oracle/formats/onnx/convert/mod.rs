@@ -120,7 +120,7 @@ struct Walk<'g> {
     /// export, and why (see [`inference`]).
     dropped: HashMap<&'g str, Dropped>,
     /// Constants that are a weight tensor seen through a view
-    /// (`Unsqueeze`, `Squeeze`, `Reshape`, `Cast`): the tensor's name, so
+    /// (`Unsqueeze`, `Squeeze`, `Reshape`, `Cast`, `Transpose`): the tensor's name, so
     /// that readers of one tensor through views of their own share it.
     aliases: HashMap<&'g str, &'g str>,
     /// Constants gathered from a trained table by constant indices (a

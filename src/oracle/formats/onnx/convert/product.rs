@@ -96,6 +96,27 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
+    /// A product summing over every position (section 15): `[h..., M, P]`
+    /// by `[h..., P, N]` gives `[h..., M, N]`, channels only; a product
+    /// layer of input `a`, `groups` the heads `Π h`, its output of one
+    /// position.
+    fn positions_summed(&mut self, at: &NodeRef, a: &Act, b: &Act, n: u64) -> Result<Act, GraphError> {
+        let rank = a.dims.len();
+        let heads: u64 = a.dims[..rank - 2].iter().product();
+        let mut dims = a.dims.clone();
+        dims[rank - 1] = n;
+        let mut out = a.produced(dims, self.out.layers.len());
+        out.roles = vec![Role::Channel; rank];
+        let x = a.canonical();
+        let mut y = out.canonical();
+        y.resize(x.len(), 1);
+        self.push(at, LayerKind::Matmul, x, Vec::new(), y, &[a.producer, b.producer])?;
+        if let Some(layer) = self.out.layers.last_mut() {
+            layer.groups = heads;
+        }
+        Ok(out)
+    }
+
     /// The layer of [`Walk::product`], its output as the graph holds it.
     fn product_layer(&mut self, at: &NodeRef, a: &Act, b: &Act) -> Result<Act, GraphError> {
         let refuse = |why: &str| {
@@ -115,12 +136,22 @@ impl<'g> Walk<'g> {
         if k != k2 || (a.dims[..ra - 2] != b.dims[..rb - 2] && !shared) {
             return refuse(&format!("of shapes {:?} and {:?}", a.dims, b.dims));
         }
-        if !matches!(a.roles[ra - 2], Role::Spatial(_)) {
-            // XCiT's cross-covariance attention multiplies channels by channels
-            return refuse("whose rows are not positions (attention across channels)");
-        }
         if a.roles[..ra - 2].contains(&Role::Mixed) {
             return refuse("whose leading axes are neither heads nor positions");
+        }
+        if !matches!(a.roles[ra - 2], Role::Spatial(_)) {
+            let spatial = |r: &Role| matches!(r, Role::Spatial(_));
+            // `[h..., M, P]·[h..., P, N]`: a sum over every position of the sample (XCiT's
+            // cross-covariance attention, a linear attention's `Kᵀ·V`, a global-context pooling)
+            let over_all_positions = spatial(&a.roles[ra - 1])
+                && !a.roles[..ra - 1].iter().any(spatial)
+                && a.folded.is_empty()
+                && spatial(&b.roles[rb - 2])
+                && !spatial(&b.roles[rb - 1]);
+            if !over_all_positions {
+                return refuse("whose rows are not positions and which sums over part of them, or over none");
+            }
+            return self.positions_summed(at, a, b, n);
         }
         // leading axes of positions (windows, grid cells: torchvision's MaxViT's `[G, h, N, d]`)
         // are more rows
