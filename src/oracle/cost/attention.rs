@@ -187,6 +187,47 @@ mod tests {
         );
     }
 
+    /// Tokens `[64, 8]` attending over themselves with a trained bias
+    /// `[64, 64]` added to the scores, `Q` scaled, and `K` too where
+    /// `keys_scaled` (as the export of `scaled_dot_product_attention`
+    /// writes its scale).
+    fn biased(keys_scaled: bool) -> Network {
+        use crate::oracle::formats::onnx::build::{int, int64s, ints, model, node, scalar, weight};
+        let keys = if keys_scaled { "ks" } else { "x" };
+        let nodes = vec![
+            node("Reshape", "tokens", &["data", "shape"], &["x"], vec![]),
+            node("Transpose", "q", &["x"], &["q"], vec![ints("perm", &[0, 2, 1])]),
+            scalar("s", 0.5),
+            node("Mul", "qs", &["q", "s"], &["qs"], vec![]),
+            node("Mul", "ks", &["x", "s"], &["ks"], vec![]),
+            node("MatMul", "scores", &["qs", keys], &["a"], vec![]),
+            node("Add", "bias", &["a", "table"], &["b"], vec![]),
+            node("Softmax", "softmax", &["b"], &["p"], vec![int("axis", -1)]),
+            node("MatMul", "context", &["p", "q"], &["c"], vec![]),
+        ];
+        let bytes = model(
+            &[None, Some(8), Some(8), Some(8)],
+            nodes,
+            vec![int64s("shape", &[1, 8, 64]), weight("table", &[64, 64])],
+        );
+        crate::oracle::formats::onnx::read(&bytes, "biased", None, 1000)
+            .unwrap()
+            .network
+    }
+
+    #[test]
+    fn a_trained_bias_is_fused_where_both_operands_were_scaled_as_the_fused_function_exports_them() {
+        let fused = biased(true);
+        let found = roles(&fused);
+        let of = |name: &str| found[fused.layers().iter().position(|l| l.name() == name).unwrap()];
+        assert!(matches!(of("scores"), Role::Scores { .. }));
+        assert_eq!(of("bias"), Role::Inner);
+        assert!(matches!(of("context"), Role::Context { .. }));
+        // the bias added to scores the network computed itself: eager
+        let eager = biased(false);
+        assert!(roles(&eager).iter().all(|r| *r == Role::Outside));
+    }
+
     #[test]
     fn a_cnn_has_none() {
         let n = presets::network("resnet50").unwrap();

@@ -331,8 +331,22 @@ impl LayerWork {
             let n = layer.y().channels() as f64 / (layer.x().channels() as f64).max(1.0);
             vec![
                 gemm(Pass::Forward, c, 0.0, n, 0.0, [Side::Reduction, Side::Rows, Side::Rows]),
-                gemm(Pass::InputGradient, c, 0.0, p_x, 0.0, [Side::Columns, Side::Rows, Side::Rows]),
-                gemm(Pass::WeightGradient, p_x, 0.0, n, 0.0, [Side::Rows, Side::Rows, Side::Rows]),
+                gemm(
+                    Pass::InputGradient,
+                    c,
+                    0.0,
+                    p_x,
+                    0.0,
+                    [Side::Columns, Side::Rows, Side::Rows],
+                ),
+                gemm(
+                    Pass::WeightGradient,
+                    p_x,
+                    0.0,
+                    n,
+                    0.0,
+                    [Side::Rows, Side::Rows, Side::Rows],
+                ),
             ]
         } else if kind.is_product() {
             // batched per sample and head (section 15): forward `M = P_y`, `N = F/h`,

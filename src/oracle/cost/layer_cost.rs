@@ -102,3 +102,34 @@ pub(super) fn layer_cost(layer: &Layer, time_s: f64, saved: SavedTensors, tensor
         tensor_role,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::model::layer::LayerSpec;
+    use crate::oracle::model::shape::Shape;
+
+    fn product(y: &[u64]) -> Layer {
+        Layer::new(LayerSpec {
+            groups: 4,
+            reads: Some(vec![-1, -1]),
+            ..LayerSpec::plain(
+                "attn",
+                LayerKind::Matmul,
+                Shape::new(vec![64, 7, 7]),
+                Shape::new(Vec::new()),
+                Shape::new(y.to_vec()),
+            )
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_token_split_gathers_global_keys_and_adds_up_partial_sums() {
+        let cost = |l: &Layer| layer_cost(l, 0.0, SavedTensors::default(), TensorRole::Whole).gathered_items;
+        // global scores over 49 tokens: the keys, |o| = min(|x|, |y|)
+        assert_eq!(cost(&product(&[4 * 49, 7, 7])), 64.0 * 49.0);
+        // summed over the 49 tokens (`q̂ᵀ·k̂` of 4 heads of 16): each part's partial sums, |y|
+        assert_eq!(cost(&product(&[4 * 16 * 16, 1, 1])), 4.0 * 16.0 * 16.0);
+    }
+}

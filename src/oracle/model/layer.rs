@@ -703,6 +703,37 @@ mod tests {
         }
     }
 
+    /// A product of `heads` heads reading `x`, writing `y`.
+    fn product(x: &[u64], y: &[u64], heads: u64) -> LayerSpec {
+        LayerSpec {
+            name: "attn".into(),
+            kind: LayerKind::Matmul,
+            w: Shape::new(Vec::new()),
+            groups: heads,
+            reads: Some(vec![-1, -1]),
+            ..conv(x, &[], y)
+        }
+    }
+
+    #[test]
+    fn a_product_keeps_its_positions_or_sums_over_all_of_them() {
+        // scores of 4 heads of 16 wide over 49 tokens: 2·4·49·49·16
+        let scores = Layer::new(product(&[64, 7, 7], &[4 * 49, 7, 7], 4)).unwrap();
+        assert!(!scores.sums_over_positions());
+        assert_eq!(scores.contraction(), 16.0);
+        assert_eq!(scores.forward_flops(), 2.0 * 4.0 * 49.0 * 49.0 * 16.0);
+        // XCiT's `q̂ᵀ·k̂`: 4 heads of `[16, 49]` by `[49, 16]`, summed over the 49 tokens
+        let channels = Layer::new(product(&[64, 7, 7], &[4 * 16 * 16, 1, 1], 4)).unwrap();
+        assert!(channels.sums_over_positions());
+        assert_eq!(channels.contraction(), 49.0);
+        assert_eq!(channels.forward_flops(), 2.0 * 4.0 * 16.0 * 16.0 * 49.0);
+        assert_eq!(channels.other_operand_items(), 4.0 * 49.0 * 16.0);
+        // a part of the positions is neither
+        let e = Layer::new(product(&[64, 7, 7], &[4 * 16 * 16, 7, 1], 4)).unwrap_err();
+        assert_eq!(e.field.to_string(), "y[2]");
+        assert!(e.to_string().contains("sums over all of them"), "{e}");
+    }
+
     #[test]
     fn alexnet_conv1_flops_by_hand() {
         // 2 · 3 · 96 · 11·11 · 54·54 = 203,233,536

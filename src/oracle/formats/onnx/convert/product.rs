@@ -241,6 +241,60 @@ mod tests {
     }
 
     #[test]
+    fn a_product_summing_over_the_positions_is_a_product_of_one_position() {
+        // XCiT's attention across channels: `X·Xᵀ` over the 64 positions, its softmax, then
+        // `A·X` (channels by positions, read as a transposed context) and the map again
+        let c = small(
+            vec![
+                node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
+                node("Transpose", "xt", &["x"], &["t"], vec![ints("perm", &[0, 2, 1])]),
+                node("MatMul", "gram", &["x", "t"], &["g"], vec![]),
+                node("Softmax", "softmax", &["g"], &["a"], vec![int("axis", -1)]),
+                node("MatMul", "mix", &["a", "x"], &["c"], vec![]),
+                node("Reshape", "map", &["c", "map_shape"], &["m"], vec![]),
+                node("Conv", "proj", &["m", "w"], &["y"], vec![]),
+            ],
+            vec![
+                int64s("tokens_shape", &[1, 8, 64]),
+                int64s("map_shape", &[1, 8, 8, 8]),
+                weight("w", &[4, 8, 1, 1]),
+            ],
+        )
+        .unwrap();
+        let kinds: Vec<LayerKind> = c.layers.iter().map(|l| l.kind).collect();
+        assert_eq!(
+            kinds,
+            [LayerKind::Matmul, LayerKind::Act, LayerKind::Matmul, LayerKind::Conv]
+        );
+        let gram = crate::oracle::model::layer::Layer::new(c.layers[0].clone()).unwrap();
+        assert!(gram.sums_over_positions());
+        assert_eq!(gram.y().dims(), [64, 1, 1]);
+        // 8·8 items, each a sum over the 64 positions
+        assert_eq!(gram.forward_flops(), 2.0 * 64.0 * 64.0);
+        let mix = crate::oracle::model::layer::Layer::new(c.layers[2].clone()).unwrap();
+        assert!(!mix.sums_over_positions());
+        assert_eq!(mix.forward_flops(), 2.0 * 8.0 * 64.0 * 8.0);
+        assert_eq!(kinds_and_outputs(&c)[3], (LayerKind::Conv, vec![4, 8, 8]));
+        // a sum over the columns of each row (the rows kept as a leading axis) is refused
+        let part = small(
+            vec![
+                node(
+                    "Transpose",
+                    "rows",
+                    &["data"],
+                    &["x"],
+                    vec![ints("perm", &[0, 2, 1, 3])],
+                ),
+                node("Transpose", "xt", &["x"], &["t"], vec![ints("perm", &[0, 1, 3, 2])]),
+                node("MatMul", "gram", &["x", "t"], &["g"], vec![]),
+            ],
+            vec![],
+        )
+        .unwrap_err();
+        assert!(part.problem.contains("sums over part of them"), "{}", part.problem);
+    }
+
+    #[test]
     fn a_pointwise_convolution_across_the_heads_scores_keeps_queries_and_keys() {
         // EfficientFormerV2's talking heads: `[h, queries, keys]` mixed across `h` by 1×1
         // convolutions, then the context of each head
