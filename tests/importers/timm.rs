@@ -149,9 +149,10 @@ const PER_STEP_FLOPS: [&str; 1] = ["swinv2_cr_tiny_ns_224"];
 /// An open defect: CoaT's factorized attention (a softmax of the keys over
 /// the tokens, `softmax(K)ᵀ·V`, then `Q` by it, plus a convolutional
 /// position encoding of `V` times `Q`) saves 13-17% more in autograd than
-/// the model counts (0.829 and 0.871 in FP32). Held there, so that a change
-/// either way is seen.
-const SAVED_SHORT: [&str; 2] = ["coat_tiny", "coat_lite_tiny"];
+/// the model counts (0.829 and 0.871 in FP32), ConViT's gated positional
+/// attention (two softmaxes mixed by a gate, then normalized by their sum)
+/// 20% more (0.801). Held there, so that a change either way is seen.
+const SAVED_SHORT: [&str; 3] = ["coat_tiny", "coat_lite_tiny", "convit_tiny"];
 
 /// Networks whose graph folds the batch into another dimension: per-sample
 /// weights (CondConv) and an LSTM over rows (Sequencer). Not layers of this
@@ -165,10 +166,12 @@ const BATCH_FOLDED: [&str; 2] = ["efficientnet_cc_b0_4e", "sequencer2d_s"];
 /// hundred too few). One more doubles a few dozen scalars of a group
 /// norm's affine (ResNetV2-GN's): an open defect. BEiT's and Swin V2's
 /// key bias is a buffer of zeros concatenated between the trained query
-/// and value biases, an initializer like them. Within 0.25% of timm's
-/// count.
-const BUFFERS_OR_FOLDED: [&str; 25] = [
+/// and value biases, an initializer like them. ConViT's gate, a parameter
+/// read through two computed constants (`σ(g)` and `1 − σ(g)`), is counted
+/// with each (40 items). Within 0.25% of timm's count.
+const BUFFERS_OR_FOLDED: [&str; 26] = [
     "beit_base_patch16_224",
+    "convit_tiny",
     "swinv2_tiny_window8_256",
     "densenetblur121d",
     "dm_nfnet_f0",
@@ -226,7 +229,7 @@ fn every_timm_network_imports_with_timms_own_numbers_or_is_refused_naming_the_no
                 // every network within 10% of autograd in FP32 (BF16: see below), but the open
                 // defect of SAVED_SHORT
                 if SAVED_SHORT.contains(&truth.name.as_str()) {
-                    assert!((0.80..0.90).contains(&fp32), "{path}: FP32 activations {fp32}");
+                    assert!((0.78..0.90).contains(&fp32), "{path}: FP32 activations {fp32}");
                 } else {
                     assert!((fp32 - 1.0).abs() <= 0.10, "{path}: FP32 activations {fp32}");
                 }
@@ -273,15 +276,16 @@ fn every_timm_network_imports_with_timms_own_numbers_or_is_refused_naming_the_no
     println!(
         "{imported} graphs imported ({attentive} with attention; {fp32_within} within 10% of autograd's saved bytes in FP32, worst {worst_fp32:.3}; BF16 under CUDA's autocast {cuda_within} of {cuda_measured}, worst {worst_cuda:.3}; under the CPU's {bf16_within}, worst {worst_bf16:.3}), {attention} with attention refused naming a node, {folded} fold the batch"
     );
-    assert!(imported >= 548, "{imported}");
+    assert!(imported >= 551, "{imported}");
     // ViT-Ti, its hybrid with a ResNet, Swin-T, MaxViT, MobileViT, CoAtNet, EfficientFormer,
     // Visformer, NextViT, TinyViT (a row of tokens made a map again), MobileNetV4's and V5's
     // hybrids (keys and values shared by the heads), LeViT (batch norms over `[B·N, C]`),
     // EfficientViT-M (a window's context written `V·Aᵀ`, one head's share of the biases),
     // SHViT and EfficientFormerV2 (talking heads: 1×1 convolutions across the heads' scores),
     // and the transformers of the list's third part (ViT, DeiT, BEiT, Twins, PVT v2, Hiera,
-    // DaViT and CoaT, whose attention sums over the tokens, Swin V2, ViTamin, ...): attention read
-    assert!(attentive >= 53, "{attentive}");
+    // DaViT, CoaT and XCiT, whose attention sums over the tokens, ConViT, Swin V2, ViTamin,
+    // ...): attention read
+    assert!(attentive >= 55, "{attentive}");
     // FP32: the worst 1.044 (resnetv2_50d_gn). Before: 0.69 (nf_resnet26) until scalar
     // operations wrote tensors of their own; 0.766 (nasnetalarge) and 0.780 (pnasnet5large)
     // until the ReLUs the exporter merged were separate again; 0.892 (cspresnet50) until a

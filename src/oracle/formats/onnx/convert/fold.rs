@@ -132,10 +132,10 @@ impl<'g> Walk<'g> {
     ///   many times the indices repeat them (a relative position bias); a
     ///   gather of fewer items than such a gathered table holds its share,
     ///   `held·|part|/|table|` (one head's biases);
-    /// - a view holds its source's (not through an `Identity` of a
+    /// - a view, or a repeat (`Tile`), holds its source's (not through an `Identity` of a
     ///   parameter: torch.onnx writes parameters of equal values as one
     ///   initializer and Identity nodes of it, each a parameter of its own);
-    /// - a linear layer on a constant (`MatMul` or `Gemm`: Swin V2's
+    /// - a linear layer on a constant (`MatMul`, `Gemm` or `Conv`: Swin V2's
     ///   continuous position bias, an MLP on a table of coordinates) holds
     ///   its weight and bias, and what its input held (a buffer holds none);
     /// - an operator on such a constant holds what its inputs hold, and its
@@ -165,19 +165,19 @@ impl<'g> Walk<'g> {
                 }
                 _ => return,
             },
-            "Unsqueeze" | "Squeeze" | "Reshape" | "Cast" | "Transpose" | "Expand" | "Identity" => {
+            "Unsqueeze" | "Squeeze" | "Reshape" | "Cast" | "Transpose" | "Expand" | "Identity" | "Tile" | "Flatten" => {
                 match self.tables.get(first.as_str()) {
                     Some(&items) => items,
                     None => return,
                 }
             }
-            "MatMul" | "Gemm" => {
+            "MatMul" | "Gemm" | "Conv" => {
                 let data = self.tables.get(first.as_str()).copied().unwrap_or(0);
                 let trained: u64 = inputs.iter().skip(1).map(|n| items(self, n)).sum();
                 data + trained
             }
             "Add" | "Sub" | "Mul" | "Div" | "Relu" | "Sigmoid" | "Tanh" | "Erf" | "Exp" | "Clip" | "Neg" | "Sin"
-            | "Cos"
+            | "Cos" | "Softmax" | "Resize" | "Upsample"
                 if inputs.iter().any(|n| self.tables.contains_key(n)) =>
             {
                 inputs
@@ -306,6 +306,27 @@ impl<'g> Walk<'g> {
                     a => a,
                 };
                 values::reduce(&x, op, axes.as_deref(), int(node, "keepdims", 1) != 0)
+            }
+            // a softmax of a constant (ConViT's positional attention, computed from a table of
+            // relative positions): its shape, values unknown
+            "Softmax" | "LogSoftmax" => Const::new(c(0)?.dims, None),
+            "Conv" => {
+                // a convolution of a constant (XCiT's projection of its Fourier position
+                // encoding): `[N, F, out...]`, values unknown
+                let (x, w) = (c(0)?, c(1)?);
+                let (Some(&filters), Some(kernel), Some(spatial)) = (w.dims.first(), w.dims.get(2..), x.dims.get(2..))
+                else {
+                    return Err(fail(Some(at.clone()), "its weight must be [F, C/group, kernel...]"));
+                };
+                let out = self.window(node, at, spatial, kernel)?;
+                let mut dims = vec![x.dims[0], filters];
+                dims.extend(out);
+                Const::new(dims, None)
+            }
+            "Resize" | "Upsample" => {
+                // a resize of a constant (HieraDet's position embedding to the image's size)
+                let dims = self.resized(node, at, &c(0)?.dims)?;
+                Const::new(dims, None)
             }
             "BatchNormalization" | "InstanceNormalization" | "LayerNormalization" | "GroupNormalization" => {
                 // a normalization of a weight (weight standardization): its shape, values unknown
@@ -438,6 +459,49 @@ mod tests {
         let near = |c: &Const, i: usize, v: f64| (c.values.as_ref().unwrap().float(i) - v).abs() < 1e-12;
         assert!(near(&sin, 0, 0.0) && near(&sin, 1, 1.0));
         assert!(near(&cos, 0, 1.0) && near(&cos, 1, 0.0));
+    }
+
+    #[test]
+    fn a_convolution_or_a_softmax_of_a_constant_holds_its_parameters_through_a_repeat() {
+        // XCiT's position encoding: a 1×1 convolution (8·2 weights, 8 biases) of a constant
+        // grid `[1, 2, 8, 8]`, repeated for the batch, added to the image's map
+        let c = small(
+            vec![
+                node("Conv", "project", &["grid", "w", "b"], &["p"], vec![]),
+                node("Tile", "repeat", &["p", "repeats"], &["r"], vec![]),
+                node("Add", "add", &["data", "r"], &["y"], vec![]),
+            ],
+            vec![
+                weight("grid", &[1, 2, 8, 8]),
+                weight("w", &[8, 2, 1, 1]),
+                weight("b", &[8]),
+                int64s("repeats", &[1, 1, 1, 1]),
+            ],
+        )
+        .unwrap();
+        let held = |c: &super::super::Converted| -> f64 {
+            c.layers
+                .iter()
+                .map(|l| {
+                    crate::oracle::model::layer::Layer::new(l.clone())
+                        .unwrap()
+                        .weight_items()
+                })
+                .sum()
+        };
+        // the convolution's 24 (the grid it reads holds none, as a buffer)
+        assert_eq!(held(&c), 24.0, "{:?}", c.layers);
+        // ConViT's positional scores: a softmax of a linear layer (3·8 weights) of a table
+        let c = small(
+            vec![
+                node("MatMul", "scores", &["table", "w"], &["s"], vec![]),
+                node("Softmax", "softmax", &["s"], &["p"], vec![int("axis", -1)]),
+                node("Add", "add", &["data", "p"], &["y"], vec![]),
+            ],
+            vec![weight("table", &[8, 3]), weight("w", &[3, 8])],
+        )
+        .unwrap();
+        assert_eq!(held(&c), 24.0, "{:?}", c.layers);
     }
 
     #[test]

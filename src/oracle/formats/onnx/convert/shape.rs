@@ -383,10 +383,9 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
-    pub(super) fn resize(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
-        let x = self.channels_first(node, at)?;
-        let mut full = vec![1u64];
-        full.extend(&x.dims);
+    /// The sizes a Resize (or Upsample) of a tensor of sizes `full` gives:
+    /// its `sizes`, else its `scales` times `full`, floored.
+    pub(super) fn resized(&self, node: &NodeProto, at: &NodeRef, full: &[u64]) -> Result<Vec<u64>, GraphError> {
         // sizes (input 3), else scales (input 2 of Resize, 1 of Upsample)
         let sizes = match node.input.get(3).filter(|n| !n.is_empty()) {
             Some(_) => Some(
@@ -396,7 +395,7 @@ impl<'g> Walk<'g> {
             ),
             None => None,
         };
-        let dims: Vec<u64> = match sizes {
+        Ok(match sizes {
             Some(s) => non_negative(&s, "sizes", at)?,
             None => {
                 // Resize's scales are input 2 from opset 11 (input 1 at opset 10); Upsample's
@@ -430,7 +429,14 @@ impl<'g> Walk<'g> {
                     .map(|(&d, &s)| (d as f64 * s).floor() as u64)
                     .collect()
             }
-        };
+        })
+    }
+
+    pub(super) fn resize(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.channels_first(node, at)?;
+        let mut full = vec![1u64];
+        full.extend(&x.dims);
+        let dims = self.resized(node, at, &full)?;
         if dims.len() != full.len() || dims[0] != 1 || dims[1] != full[1] || dims.contains(&0) {
             return Err(fail(
                 Some(at.clone()),
