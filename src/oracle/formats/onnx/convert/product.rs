@@ -79,7 +79,9 @@ impl<'g> Walk<'g> {
     /// transposed back.
     pub(super) fn product(&mut self, node: &'g NodeProto, at: &NodeRef, a: &Act, b: &Act) -> Result<(), GraphError> {
         let rows_are_positions = |t: &Act| t.dims.len() >= 2 && matches!(t.roles[t.dims.len() - 2], Role::Spatial(_));
-        let columns_are_positions = |t: &Act| matches!(t.roles.last(), Some(Role::Spatial(_)));
+        // (an axis of one holds no positions, whatever its name: a softmax's map unsqueezed)
+        let columns_are_positions =
+            |t: &Act| matches!(t.roles.last(), Some(Role::Spatial(_))) && t.dims.last().is_some_and(|&d| d > 1);
         let swap = |t: &Act| {
             let rank = t.dims.len() + 1;
             let mut perm: Vec<usize> = (0..rank).collect();
@@ -140,14 +142,15 @@ impl<'g> Walk<'g> {
             return refuse("whose leading axes are neither heads nor positions");
         }
         if !matches!(a.roles[ra - 2], Role::Spatial(_)) {
-            let spatial = |r: &Role| matches!(r, Role::Spatial(_));
+            // an axis of positions (of one: none, whatever its name)
+            let spatial = |t: &Act, i: usize| matches!(t.roles[i], Role::Spatial(_)) && t.dims[i] > 1;
             // `[h..., M, P]·[h..., P, N]`: a sum over every position of the sample (XCiT's
             // cross-covariance attention, a linear attention's `Kᵀ·V`, a global-context pooling)
-            let over_all_positions = spatial(&a.roles[ra - 1])
-                && !a.roles[..ra - 1].iter().any(spatial)
+            let over_all_positions = spatial(a, ra - 1)
+                && !(0..ra - 1).any(|i| spatial(a, i))
                 && a.folded.is_empty()
-                && spatial(&b.roles[rb - 2])
-                && !spatial(&b.roles[rb - 1]);
+                && spatial(b, rb - 2)
+                && !spatial(b, rb - 1);
             if !over_all_positions {
                 return refuse("whose rows are not positions and which sums over part of them, or over none");
             }
@@ -292,6 +295,34 @@ mod tests {
         )
         .unwrap_err();
         assert!(part.problem.contains("sums over part of them"), "{}", part.problem);
+    }
+
+    #[test]
+    fn a_global_context_pooling_sums_the_map_weighted_by_its_softmax() {
+        // GCNet: a softmax over the positions of a one-channel map, `[1, 64]` unsqueezed to
+        // `[1, 64, 1]` (an axis of one: no positions), pools `[1, 8, 64]` to `[1, 8, 1]`
+        let c = small(
+            vec![
+                node("Conv", "mask", &["data", "w"], &["m"], vec![]),
+                node("Reshape", "flat", &["m", "mask_shape"], &["f"], vec![]),
+                node("Softmax", "softmax", &["f"], &["p"], vec![int("axis", -1)]),
+                node("Unsqueeze", "column", &["p", "last"], &["pc"], vec![]),
+                node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
+                node("MatMul", "context", &["x", "pc"], &["y"], vec![]),
+            ],
+            vec![
+                weight("w", &[1, 8, 1, 1]),
+                int64s("mask_shape", &[1, 1, 64]),
+                int64s("last", &[-1]),
+                int64s("tokens_shape", &[1, 1, 8, 64]),
+            ],
+        )
+        .unwrap();
+        let context = crate::oracle::model::layer::Layer::new(c.layers[2].clone()).unwrap();
+        assert_eq!(context.kind(), LayerKind::Matmul);
+        assert!(context.sums_over_positions());
+        assert_eq!(context.y().dims(), [8, 1, 1]);
+        assert_eq!(context.forward_flops(), 2.0 * 8.0 * 64.0);
     }
 
     #[test]
