@@ -130,8 +130,8 @@ impl<'g> Walk<'g> {
     /// items:
     /// - a table gathered by constant indices holds the table's, however
     ///   many times the indices repeat them (a relative position bias); a
-    ///   gather of fewer items than such a gathered table holds its share,
-    ///   `held·|part|/|table|` (one head's biases);
+    ///   gather of fewer items than a table (or a gathered table) holds its
+    ///   share, `held·|part|/|table|` (one head's biases, one of four gates);
     /// - a view, or a repeat (`Tile`), holds its source's (not through an `Identity` of a
     ///   parameter: torch.onnx writes parameters of equal values as one
     ///   initializer and Identity nodes of it, each a parameter of its own);
@@ -152,15 +152,14 @@ impl<'g> Walk<'g> {
         let held = match op {
             "Gather" => match (self.values.get(first.as_str()), self.values.get(out.as_str())) {
                 (Some(Value::Const(t)), Some(Value::Const(part))) if !self.written.contains(first.as_str()) => {
-                    match self.tables.get(first.as_str()) {
-                        // a part of a gathered table (EfficientViT-M's one head of its biases):
-                        // its share of the table's parameters
-                        Some(&held) if part.count() < t.count() => {
-                            u64::try_from(u128::from(held) * u128::from(part.count()) / u128::from(t.count().max(1)))
-                                .unwrap_or(held)
-                        }
-                        Some(&held) => held,
-                        None => t.count(),
+                    // a part of a table (EfficientViT-M's one head of its gathered biases,
+                    // EfficientViM's one of four gates) holds its share of the table's parameters
+                    let held = self.tables.get(first.as_str()).copied().unwrap_or_else(|| t.count());
+                    if part.count() < t.count() {
+                        u64::try_from(u128::from(held) * u128::from(part.count()) / u128::from(t.count().max(1)))
+                            .unwrap_or(held)
+                    } else {
+                        held
                     }
                 }
                 _ => return,
@@ -502,6 +501,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!(held(&c), 24.0, "{:?}", c.layers);
+    }
+
+    #[test]
+    fn a_part_of_a_trained_table_holds_its_share() {
+        // EfficientViM's gates: a trained `[4, 8]`, one row of it scaling the map (8 of the 32)
+        let c = small(
+            vec![
+                node("Gather", "gate", &["alpha", "two"], &["g"], vec![int("axis", 0)]),
+                node("Reshape", "view", &["g", "shape"], &["v"], vec![]),
+                node("Mul", "scale", &["data", "v"], &["y"], vec![]),
+            ],
+            vec![
+                weight("alpha", &[4, 8]),
+                int64s("two", &[2]),
+                int64s("shape", &[1, 8, 1, 1]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(c.layers.len(), 1);
+        assert_eq!(c.layers[0].w.items(), 8.0, "{:?}", c.layers);
     }
 
     #[test]

@@ -273,6 +273,11 @@ impl<'g> Walk<'g> {
                 self.merged("Concat (of one batch)");
                 return Ok(());
             }
+            if self.past_weights() {
+                // outputs stacked across the batch (CrossViT's two heads' logits, averaged): the
+                // network's output read for its loss (a layer with weights reading it is refused)
+                return self.drop_node(node, at, Dropped::PostProcessing);
+            }
             return Err(fail(Some(at.clone()), "a concatenation along the batch is not a layer"));
         }
         // along the channels, or another axis (a detection head's outputs of every level joined
@@ -704,6 +709,40 @@ mod tests {
             ]
         );
         assert_eq!(c.merged.get("Flatten"), Some(&1));
+    }
+
+    #[test]
+    fn outputs_stacked_across_the_batch_after_the_weights_are_the_output_read_for_the_loss() {
+        // CrossViT: two heads' logits unsqueezed before the batch, stacked and averaged
+        let nodes = |extra: Vec<NodeProto>| {
+            let mut n = vec![
+                node("Flatten", "flat", &["data"], &["f"], vec![]),
+                node("Gemm", "head0", &["f", "w0"], &["h0"], vec![int("transB", 1)]),
+                node("Gemm", "head1", &["f", "w1"], &["h1"], vec![int("transB", 1)]),
+                node("Unsqueeze", "u0", &["h0", "zero"], &["s0"], vec![]),
+                node("Unsqueeze", "u1", &["h1", "zero"], &["s1"], vec![]),
+                node("Concat", "stack", &["s0", "s1"], &["s"], vec![int("axis", 0)]),
+            ];
+            n.extend(extra);
+            n
+        };
+        let weights = || {
+            vec![
+                weight("w0", &[10, 512]),
+                weight("w1", &[10, 512]),
+                int64s("zero", &[0]),
+                weight("w2", &[10, 10]),
+            ]
+        };
+        let c = small(nodes(vec![]), weights()).unwrap();
+        assert_eq!(c.layers.len(), 2);
+        // a layer with weights reading it is refused, naming it
+        let e = small(
+            nodes(vec![node("MatMul", "after", &["s", "w2"], &["y"], vec![])]),
+            weights(),
+        )
+        .unwrap_err();
+        assert!(e.node.as_ref().is_some_and(|n| n.name == "after"), "{e:?}");
     }
 
     #[test]
