@@ -336,7 +336,9 @@ fn batch_axis(target: &[u64], leading: u64) -> Option<usize> {
 /// twice (pieces of several joined, split and joined again, as
 /// torchvision's MaxViT's grid partition and its reverse do, which leaves
 /// every piece named after one; or a row of tokens split into rows and
-/// columns, TinyViT's `[N, C]` to `[H, W, C]`): its positions in order.
+/// columns, TinyViT's `[N, C]` to `[H, W, C]`), or each named apart in
+/// order but not from the first name (NesT's map, its axes of blocks of
+/// one gone): its positions in order.
 fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
     let mut named: Vec<u8> = roles
         .iter()
@@ -346,12 +348,15 @@ fn positions_in_order(mut roles: Vec<Role>) -> Vec<Role> {
         })
         .collect();
     let positions = named.len();
+    // distinct names in order, but not from 0 (NesT's map after its axes of blocks, of one
+    // each, took the first names)
+    let increasing = named.windows(2).all(|w| w[0] < w[1]);
     named.sort_unstable();
     named.dedup();
     let one_channel = roles.iter().filter(|r| **r == Role::Channel).count() == 1;
     // all of them under one name (a dimension's pieces under several names are a partition
-    // into windows, and stay)
-    if one_channel && positions + 1 == roles.len() && positions > 1 && named.len() == 1 {
+    // into windows, and stay), or each under its own in order
+    if one_channel && positions + 1 == roles.len() && positions > 1 && (named.len() == 1 || increasing) {
         for (k, role) in roles.iter_mut().filter(|r| matches!(r, Role::Spatial(_))).enumerate() {
             *role = Role::Spatial(k as u8);
         }
@@ -497,6 +502,30 @@ fn regroup(from: &[u64], roles: &[Role], to: &[u64]) -> Vec<Role> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_under_one_name_or_named_apart_from_another_first_come_in_order() {
+        use Role::{Channel, Spatial};
+        // TinyViT's row of tokens split into rows and columns, under one name
+        assert_eq!(
+            positions_in_order(vec![Spatial(0), Spatial(0), Channel]),
+            [Spatial(0), Spatial(1), Channel]
+        );
+        // NesT's map after its axes of blocks (of one) took the first names
+        assert_eq!(
+            positions_in_order(vec![Channel, Spatial(2), Spatial(3)]),
+            [Channel, Spatial(0), Spatial(1)]
+        );
+        // positions transposed, and a partition into windows, stay as they are
+        assert_eq!(
+            positions_in_order(vec![Channel, Spatial(1), Spatial(0)]),
+            [Channel, Spatial(1), Spatial(0)]
+        );
+        assert_eq!(
+            positions_in_order(vec![Spatial(0), Spatial(1), Spatial(0), Spatial(1), Channel]),
+            [Spatial(0), Spatial(1), Spatial(0), Spatial(1), Channel]
+        );
+    }
 
     #[test]
     fn multi_head_attention_moves_and_folds_its_batch_and_brings_it_back() {
