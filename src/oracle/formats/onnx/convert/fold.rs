@@ -436,7 +436,15 @@ mod tests {
     use super::super::super::build::{int, int64s, node, weight};
     use super::super::{kinds_and_outputs, small};
     use super::*;
-    use crate::oracle::model::layer::LayerKind;
+    use crate::oracle::model::layer::{Layer, LayerKind};
+
+    /// The parameters of a small graph's layers.
+    fn parameters(c: &super::super::Converted) -> f64 {
+        c.layers
+            .iter()
+            .map(|l| Layer::new(l.clone()).unwrap().weight_items())
+            .sum()
+    }
 
     #[test]
     fn arithmetic_of_constants_is_computed_with_integers_checked() {
@@ -478,18 +486,8 @@ mod tests {
             ],
         )
         .unwrap();
-        let held = |c: &super::super::Converted| -> f64 {
-            c.layers
-                .iter()
-                .map(|l| {
-                    crate::oracle::model::layer::Layer::new(l.clone())
-                        .unwrap()
-                        .weight_items()
-                })
-                .sum()
-        };
         // the convolution's 24 (the grid it reads holds none, as a buffer)
-        assert_eq!(held(&c), 24.0, "{:?}", c.layers);
+        assert_eq!(parameters(&c), 24.0, "{:?}", c.layers);
         // ConViT's positional scores: a softmax of a linear layer (3·8 weights) of a table
         let c = small(
             vec![
@@ -500,7 +498,7 @@ mod tests {
             vec![weight("table", &[8, 3]), weight("w", &[3, 8])],
         )
         .unwrap();
-        assert_eq!(held(&c), 24.0, "{:?}", c.layers);
+        assert_eq!(parameters(&c), 24.0, "{:?}", c.layers);
     }
 
     #[test]
@@ -542,16 +540,7 @@ mod tests {
             ],
         )
         .unwrap();
-        let parameters: f64 = c
-            .layers
-            .iter()
-            .map(|l| {
-                crate::oracle::model::layer::Layer::new(l.clone())
-                    .unwrap()
-                    .weight_items()
-            })
-            .sum();
-        assert_eq!(parameters, 8.0, "{:?}", c.layers);
+        assert_eq!(parameters(&c), 8.0, "{:?}", c.layers);
     }
 
     #[test]

@@ -192,92 +192,77 @@ impl<'g> Walk<'g> {
 #[cfg(test)]
 mod tests {
     use super::super::super::build::{int, int64s, ints, node, weight};
-    use super::super::{kinds_and_outputs, small};
+    use super::super::super::proto::NodeProto;
+    use super::super::{Converted, kinds_and_outputs, small};
     use super::batched_product;
-    use crate::oracle::model::layer::LayerKind;
+    use crate::oracle::model::layer::{Layer, LayerKind};
 
-    /// `[1, 8, 8, 8]` viewed as `[1, 8, 64]`: 8 channels at 64 positions,
-    /// and its scores `Xᵀ·X` over the positions, `[1, 64, 64]`.
-    fn scores() -> Vec<crate::oracle::formats::onnx::proto::NodeProto> {
-        vec![
-            node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
-            node("Transpose", "xt", &["x"], &["q"], vec![ints("perm", &[0, 2, 1])]),
-            node("MatMul", "scores", &["q", "x"], &["s"], vec![]),
-            node("Softmax", "softmax", &["s"], &["a"], vec![int("axis", -1)]),
-        ]
-    }
-
-    #[test]
-    fn a_context_written_v_by_a_transposed_is_the_product_a_by_v_transposed() {
-        // EfficientViT-M's and YOLO11's `V·Aᵀ`: channels by positions, then the map again
-        let mut nodes = scores();
+    /// `middle` between the image `[1, 8, 8, 8]` viewed as `[1, 8, 64]` (8
+    /// channels at 64 positions, `x`) and its output `c` viewed as the map
+    /// again, then a 1×1 convolution to 4 channels.
+    fn on_tokens(middle: Vec<NodeProto>) -> Converted {
+        let mut nodes = vec![node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![])];
+        nodes.extend(middle);
         nodes.extend([
-            node("Transpose", "at", &["a"], &["at"], vec![ints("perm", &[0, 2, 1])]),
-            node("MatMul", "context", &["x", "at"], &["c"], vec![]),
             node("Reshape", "map", &["c", "map_shape"], &["m"], vec![]),
             node("Conv", "proj", &["m", "w"], &["y"], vec![]),
         ]);
-        let c = small(
-            nodes,
-            vec![
-                int64s("tokens_shape", &[1, 8, 64]),
-                int64s("map_shape", &[1, 8, 8, 8]),
-                weight("w", &[4, 8, 1, 1]),
-            ],
-        )
-        .unwrap();
+        let weights = vec![
+            int64s("tokens_shape", &[1, 8, 64]),
+            int64s("map_shape", &[1, 8, 8, 8]),
+            weight("w", &[4, 8, 1, 1]),
+        ];
+        let c = small(nodes, weights).unwrap();
         let kinds: Vec<LayerKind> = c.layers.iter().map(|l| l.kind).collect();
         assert_eq!(
             kinds,
             [LayerKind::Matmul, LayerKind::Act, LayerKind::Matmul, LayerKind::Conv]
         );
-        let context = &c.layers[2];
+        assert_eq!(kinds_and_outputs(&c)[3], (LayerKind::Conv, vec![4, 8, 8]));
+        c
+    }
+
+    /// Layer `i` of `c`, checked.
+    fn layer(c: &Converted, i: usize) -> Layer {
+        Layer::new(c.layers[i].clone()).unwrap()
+    }
+
+    #[test]
+    fn a_context_written_v_by_a_transposed_is_the_product_a_by_v_transposed() {
+        // EfficientViT-M's and YOLO11's `V·Aᵀ` after the scores `Xᵀ·X`: channels by positions
+        let c = on_tokens(vec![
+            node("Transpose", "xt", &["x"], &["q"], vec![ints("perm", &[0, 2, 1])]),
+            node("MatMul", "scores", &["q", "x"], &["s"], vec![]),
+            node("Softmax", "softmax", &["s"], &["a"], vec![int("axis", -1)]),
+            node("Transpose", "at", &["a"], &["at"], vec![ints("perm", &[0, 2, 1])]),
+            node("MatMul", "context", &["x", "at"], &["c"], vec![]),
+        ]);
+        let context = layer(&c, 2);
         // 64 positions, each 8 channels summed over the 64 keys: 2·8·64·64 FLOPs
         // (the 64 tokens joined from the 8×8 map count as its positions)
-        assert_eq!(context.y.dims(), [8, 64, 1]);
-        assert_eq!(context.x.dims(), [64, 64, 1]);
-        let flops = crate::oracle::model::layer::Layer::new(context.clone())
-            .unwrap()
-            .forward_flops();
-        assert_eq!(flops, 2.0 * 8.0 * 64.0 * 64.0);
-        assert_eq!(kinds_and_outputs(&c)[3], (LayerKind::Conv, vec![4, 8, 8]));
+        assert_eq!(context.y().dims(), [8, 64, 1]);
+        assert_eq!(context.x().dims(), [64, 64, 1]);
+        assert_eq!(context.forward_flops(), 2.0 * 8.0 * 64.0 * 64.0);
     }
 
     #[test]
     fn a_product_summing_over_the_positions_is_a_product_of_one_position() {
         // XCiT's attention across channels: `X·Xᵀ` over the 64 positions, its softmax, then
-        // `A·X` (channels by positions, read as a transposed context) and the map again
-        let c = small(
-            vec![
-                node("Reshape", "tokens", &["data", "tokens_shape"], &["x"], vec![]),
-                node("Transpose", "xt", &["x"], &["t"], vec![ints("perm", &[0, 2, 1])]),
-                node("MatMul", "gram", &["x", "t"], &["g"], vec![]),
-                node("Softmax", "softmax", &["g"], &["a"], vec![int("axis", -1)]),
-                node("MatMul", "mix", &["a", "x"], &["c"], vec![]),
-                node("Reshape", "map", &["c", "map_shape"], &["m"], vec![]),
-                node("Conv", "proj", &["m", "w"], &["y"], vec![]),
-            ],
-            vec![
-                int64s("tokens_shape", &[1, 8, 64]),
-                int64s("map_shape", &[1, 8, 8, 8]),
-                weight("w", &[4, 8, 1, 1]),
-            ],
-        )
-        .unwrap();
-        let kinds: Vec<LayerKind> = c.layers.iter().map(|l| l.kind).collect();
-        assert_eq!(
-            kinds,
-            [LayerKind::Matmul, LayerKind::Act, LayerKind::Matmul, LayerKind::Conv]
-        );
-        let gram = crate::oracle::model::layer::Layer::new(c.layers[0].clone()).unwrap();
+        // `A·X` (channels by positions, read as a transposed context)
+        let c = on_tokens(vec![
+            node("Transpose", "xt", &["x"], &["t"], vec![ints("perm", &[0, 2, 1])]),
+            node("MatMul", "gram", &["x", "t"], &["g"], vec![]),
+            node("Softmax", "softmax", &["g"], &["a"], vec![int("axis", -1)]),
+            node("MatMul", "mix", &["a", "x"], &["c"], vec![]),
+        ]);
+        let gram = layer(&c, 0);
         assert!(gram.sums_over_positions());
         assert_eq!(gram.y().dims(), [64, 1, 1]);
         // 8·8 items, each a sum over the 64 positions
         assert_eq!(gram.forward_flops(), 2.0 * 64.0 * 64.0);
-        let mix = crate::oracle::model::layer::Layer::new(c.layers[2].clone()).unwrap();
+        let mix = layer(&c, 2);
         assert!(!mix.sums_over_positions());
         assert_eq!(mix.forward_flops(), 2.0 * 8.0 * 64.0 * 8.0);
-        assert_eq!(kinds_and_outputs(&c)[3], (LayerKind::Conv, vec![4, 8, 8]));
         // a sum over the columns of each row (the rows kept as a leading axis) is refused
         let part = small(
             vec![
@@ -318,7 +303,7 @@ mod tests {
             ],
         )
         .unwrap();
-        let context = crate::oracle::model::layer::Layer::new(c.layers[2].clone()).unwrap();
+        let context = layer(&c, 2);
         assert_eq!(context.kind(), LayerKind::Matmul);
         assert!(context.sums_over_positions());
         assert_eq!(context.y().dims(), [8, 1, 1]);
