@@ -89,7 +89,8 @@ pub fn roles_in(network: &Network, form: AttentionForm) -> Vec<Role> {
 /// scales). With a trained bias, both operands are scaled, as the export
 /// of `scaled_dot_product_attention` writes its scale (`√s` on `Q` and on
 /// `K`): a network that adds its bias to scores it computed itself (timm's
-/// Swin, MaxViT, LeViT, CoAtNet) runs that attention eagerly.
+/// Swin and LeViT, torchvision's Swin and MaxViT) runs that attention
+/// eagerly.
 pub fn roles(network: &Network) -> Vec<Role> {
     let layers = network.layers();
     let mut roles = vec![Role::Outside; layers.len()];
