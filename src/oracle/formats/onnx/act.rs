@@ -92,6 +92,17 @@ impl Act {
         }
     }
 
+    /// Its sizes as the graph holds them, with a batch of one: the batch
+    /// axis where it sits, one sample times the axes folded into it.
+    pub fn graph_dims(&self) -> Vec<u64> {
+        let mut dims = self.dims.clone();
+        dims.insert(
+            self.batch_at.min(dims.len()),
+            self.folded.iter().map(|(d, _)| *d).product::<u64>(),
+        );
+        dims
+    }
+
     /// Whether its axes are channels then the spatial dimensions in order
     /// (what a convolution reads).
     pub fn is_channels_first(&self) -> bool {

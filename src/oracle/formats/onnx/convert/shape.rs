@@ -467,12 +467,7 @@ impl<'g> Walk<'g> {
         let op = at.op.as_str();
         let dims = match self.input(node, 0, at)? {
             // the batch axis where it sits: one sample times the windows folded into it
-            Value::Act(a) | Value::Norm(a, _) => {
-                let mut dims = a.dims.clone();
-                let batch = a.folded.iter().map(|(d, _)| *d).product::<u64>();
-                dims.insert(a.batch_at.min(dims.len()), batch);
-                dims
-            }
+            Value::Act(a) | Value::Norm(a, _) => a.graph_dims(),
             Value::Const(c) => c.dims.clone(),
         };
         self.set(node, Value::Const(shape_of(node, &dims)));
@@ -490,11 +485,7 @@ impl<'g> Walk<'g> {
         let axis = values::axis(int(node, "axis", 1), x.dims.len() + 1).map_err(|p| fail(Some(at.clone()), p))?;
         if axis > 1 {
             // leading axes folded into the batch (LeViT's batch norm over `[B·N, C]`), a view
-            let mut full = x.dims.clone();
-            full.insert(
-                x.batch_at.min(full.len()),
-                x.folded.iter().map(|(d, _)| *d).product::<u64>(),
-            );
+            let full = x.graph_dims();
             let (lead, rest) = full.split_at(axis.min(full.len()));
             let target = [lead.iter().product::<u64>(), rest.iter().product::<u64>()];
             if let Ok(y) = x.refolded(&target) {
@@ -528,12 +519,7 @@ impl<'g> Walk<'g> {
         let target = self
             .integers(node, 1, "shape", at)?
             .ok_or_else(|| fail(Some(at.clone()), "a Reshape without a shape"))?;
-        // the batch axis where it sits: one sample, times the windows folded into it
-        let mut full = x.dims.clone();
-        full.insert(
-            x.batch_at.min(full.len()),
-            x.folded.iter().map(|(d, _)| *d).product::<u64>(),
-        );
+        let full = x.graph_dims();
         let dims =
             values::reshaped(&full, &target, int(node, "allowzero", 0) != 0).map_err(|p| fail(Some(at.clone()), p))?;
         let anchors = x.roles == [Role::Mixed, Role::Channel];
