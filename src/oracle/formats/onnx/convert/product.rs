@@ -38,6 +38,21 @@ fn batched_product(equation: &str) -> Option<bool> {
     }
 }
 
+/// `t` with its last two axes swapped (`Kᵀ`, `Aᵀ`): a view.
+fn last_two_swapped(t: &Act, at: &NodeRef) -> Result<Act, GraphError> {
+    let rank = t.dims.len() + 1;
+    let mut perm: Vec<usize> = (0..rank).collect();
+    perm.swap(rank - 1, rank - 2);
+    t.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))
+}
+
+/// Whether axis `i` of `t` holds positions: a spatial axis of more than
+/// one (an axis of one holds none, whatever its name: a softmax's map
+/// unsqueezed).
+fn positions_at(t: &Act, i: usize) -> bool {
+    matches!(t.roles[i], Role::Spatial(_)) && t.dims[i] > 1
+}
+
 impl<'g> Walk<'g> {
     /// An `Einsum` that is a product over the last two axes (torchvision's
     /// MaxViT writes its attention so): a product as [`Walk::product`]
@@ -52,14 +67,7 @@ impl<'g> Walk<'g> {
             ));
         };
         let (a, b) = (self.act(node, 0, at)?, self.act(node, 1, at)?);
-        let b = if transposed {
-            let rank = b.dims.len() + 1;
-            let mut perm: Vec<usize> = (0..rank).collect();
-            perm.swap(rank - 1, rank - 2);
-            b.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))?
-        } else {
-            b
-        };
+        let b = if transposed { last_two_swapped(&b, at)? } else { b };
         self.product(node, at, &a, &b)
     }
 
@@ -79,18 +87,14 @@ impl<'g> Walk<'g> {
     /// transposed back.
     pub(super) fn product(&mut self, node: &'g NodeProto, at: &NodeRef, a: &Act, b: &Act) -> Result<(), GraphError> {
         let rows_are_positions = |t: &Act| t.dims.len() >= 2 && matches!(t.roles[t.dims.len() - 2], Role::Spatial(_));
-        // (an axis of one holds no positions, whatever its name: a softmax's map unsqueezed)
-        let columns_are_positions =
-            |t: &Act| matches!(t.roles.last(), Some(Role::Spatial(_))) && t.dims.last().is_some_and(|&d| d > 1);
-        let swap = |t: &Act| {
-            let rank = t.dims.len() + 1;
-            let mut perm: Vec<usize> = (0..rank).collect();
-            perm.swap(rank - 1, rank - 2);
-            t.transposed(&perm).map_err(|p| fail(Some(at.clone()), p))
-        };
-        let out = if !rows_are_positions(a) && columns_are_positions(b) && a.dims.len() == b.dims.len() {
-            let (b_t, a_t) = (swap(b)?, swap(a)?);
-            swap(&self.product_layer(at, &b_t, &a_t)?)?
+        let columns_are_positions = |t: &Act| !t.dims.is_empty() && positions_at(t, t.dims.len() - 1);
+        let out = if !rows_are_positions(a)
+            && columns_are_positions(b)
+            && a.dims.len() == b.dims.len()
+            && a.dims.len() >= 2
+        {
+            let (b_t, a_t) = (last_two_swapped(b, at)?, last_two_swapped(a, at)?);
+            last_two_swapped(&self.product_layer(at, &b_t, &a_t)?, at)?
         } else {
             self.product_layer(at, a, b)?
         };
@@ -112,11 +116,25 @@ impl<'g> Walk<'g> {
         let x = a.canonical();
         let mut y = out.canonical();
         y.resize(x.len(), 1);
-        self.push(at, LayerKind::Matmul, x, Vec::new(), y, &[a.producer, b.producer])?;
+        self.push_product(at, x, y, &[a.producer, b.producer], heads)?;
+        Ok(out)
+    }
+
+    /// Adds a product layer (kind `matmul`) of input `x` and output `y`,
+    /// reading `reads`, `groups` its `heads`.
+    fn push_product(
+        &mut self,
+        at: &NodeRef,
+        x: Vec<u64>,
+        y: Vec<u64>,
+        reads: &[Option<usize>],
+        heads: u64,
+    ) -> Result<(), GraphError> {
+        self.push(at, LayerKind::Matmul, x, Vec::new(), y, reads)?;
         if let Some(layer) = self.out.layers.last_mut() {
             layer.groups = heads;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The layer of [`Walk::product`], its output as the graph holds it.
@@ -142,15 +160,13 @@ impl<'g> Walk<'g> {
             return refuse("whose leading axes are neither heads nor positions");
         }
         if !matches!(a.roles[ra - 2], Role::Spatial(_)) {
-            // an axis of positions (of one: none, whatever its name)
-            let spatial = |t: &Act, i: usize| matches!(t.roles[i], Role::Spatial(_)) && t.dims[i] > 1;
             // `[h..., M, P]·[h..., P, N]`: a sum over every position of the sample (XCiT's
             // cross-covariance attention, a linear attention's `Kᵀ·V`, a global-context pooling)
-            let over_all_positions = spatial(a, ra - 1)
-                && !(0..ra - 1).any(|i| spatial(a, i))
+            let over_all_positions = positions_at(a, ra - 1)
+                && !(0..ra - 1).any(|i| positions_at(a, i))
                 && a.folded.is_empty()
-                && spatial(b, rb - 2)
-                && !spatial(b, rb - 1);
+                && positions_at(b, rb - 2)
+                && !positions_at(b, rb - 1);
             if !over_all_positions {
                 return refuse("whose rows are not positions and which sums over part of them, or over none");
             }
@@ -174,17 +190,7 @@ impl<'g> Walk<'g> {
             // positions by positions, its heads among them)
             return refuse("whose leading axes are not heads");
         }
-        self.push(
-            at,
-            LayerKind::Matmul,
-            x,
-            Vec::new(),
-            out.canonical(),
-            &[a.producer, b.producer],
-        )?;
-        if let Some(layer) = self.out.layers.last_mut() {
-            layer.groups = heads;
-        }
+        self.push_product(at, x, out.canonical(), &[a.producer, b.producer], heads)?;
         Ok(out)
     }
 }
