@@ -126,7 +126,7 @@ pub fn coatnet_0() -> Result<Network, InputError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::transformer::counted::{flops, saved_fp32};
+    use super::super::transformer::counted::{assert_saved_within_10_percent, assert_timms};
     use super::*;
 
     /// timm 1.0.31's `coatnet_0_224` (`tests/timm/presets.csv`):
@@ -137,10 +137,7 @@ mod tests {
     #[test]
     fn parameters_flops_and_saved_bytes_are_timms() {
         let n = coatnet_0().unwrap();
-        assert_eq!(n.weight_items(), 25_036_820.0);
-        assert_eq!(flops(&n, false), 8_783_228_928.0);
-        assert_eq!(flops(&n, true), 9_093_015_552.0);
-        let ratio = saved_fp32(&n) / 248_025_120.0;
-        assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
+        assert_timms(&n, 25_036_820.0, 8_783_228_928.0, 9_093_015_552.0);
+        assert_saved_within_10_percent(&n, 248_025_120.0);
     }
 }

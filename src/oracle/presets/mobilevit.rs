@@ -123,7 +123,7 @@ pub fn mobilevit_s() -> Result<Network, InputError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::transformer::counted::{flops, saved_fp32};
+    use super::super::transformer::counted::{assert_saved_within_10_percent, assert_timms};
     use super::*;
 
     /// timm 1.0.31's `mobilevit_s` (`tests/timm/presets.csv`, made by
@@ -134,10 +134,7 @@ mod tests {
     #[test]
     fn parameters_flops_and_saved_bytes_are_timms() {
         let n = mobilevit_s().unwrap();
-        assert_eq!(n.weight_items(), 5_578_632.0);
-        assert_eq!(flops(&n, false), 3_646_392_320.0);
-        assert_eq!(flops(&n, true), 4_001_662_976.0);
-        let ratio = saved_fp32(&n) / 179_694_592.0;
-        assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
+        assert_timms(&n, 5_578_632.0, 3_646_392_320.0, 4_001_662_976.0);
+        assert_saved_within_10_percent(&n, 179_694_592.0);
     }
 }

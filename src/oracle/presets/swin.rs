@@ -65,7 +65,7 @@ pub fn swin_t() -> Result<Network, InputError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::transformer::counted::{flops, saved_fp32};
+    use super::super::transformer::counted::{assert_saved_within_10_percent, assert_timms};
     use super::*;
 
     /// timm 1.0.31's `swin_tiny_patch4_window7_224` (`tests/timm/timm.csv`):
@@ -73,10 +73,7 @@ mod tests {
     /// with the attention products, 8,700,850,176 without.
     #[test]
     fn parameters_and_flops_are_timms() {
-        let n = swin_t().unwrap();
-        assert_eq!(n.weight_items(), 28_288_354.0);
-        assert_eq!(flops(&n, false), 8_700_850_176.0);
-        assert_eq!(flops(&n, true), 8_981_133_312.0);
+        assert_timms(&swin_t().unwrap(), 28_288_354.0, 8_700_850_176.0, 8_981_133_312.0);
     }
 
     /// What autograd saves for `swin_tiny_patch4_window7_224`
@@ -85,7 +82,6 @@ mod tests {
     /// (a relative position bias is added to the scores).
     #[test]
     fn saved_bytes_are_autograds_within_ten_percent() {
-        let ratio = saved_fp32(&swin_t().unwrap()) / 106_333_160.0;
-        assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
+        assert_saved_within_10_percent(&swin_t().unwrap(), 106_333_160.0);
     }
 }

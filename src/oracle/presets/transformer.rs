@@ -139,4 +139,19 @@ pub mod counted {
             .map(|t| t.bytes())
             .sum()
     }
+
+    /// Holds a preset to timm's counts: its parameters exactly, and
+    /// `FlopCounterMode`'s forward FLOPs per sample without and with the
+    /// attention products.
+    pub fn assert_timms(n: &Network, parameters: f64, flops_without: f64, flops_with: f64) {
+        assert_eq!(n.weight_items(), parameters);
+        assert_eq!(flops(n, false), flops_without);
+        assert_eq!(flops(n, true), flops_with);
+    }
+
+    /// Holds a preset's FP32 saved bytes within 10% of autograd's `bytes`.
+    pub fn assert_saved_within_10_percent(n: &Network, bytes: f64) {
+        let ratio = saved_fp32(n) / bytes;
+        assert!((ratio - 1.0).abs() <= 0.10, "{ratio}");
+    }
 }

@@ -131,20 +131,7 @@ mod tests {
     #[test]
     fn flops_are_pytorchs() {
         let n = deit_ti().unwrap();
-        let gemm: f64 = n
-            .layers()
-            .iter()
-            .filter(|l| l.kind().has_weights() || l.kind().is_product())
-            .map(|l| l.forward_flops())
-            .sum();
-        assert_eq!(gemm, 2_507_366_400.0);
-        let products: f64 = n
-            .layers()
-            .iter()
-            .filter(|l| l.kind().is_product())
-            .map(|l| l.forward_flops())
-            .sum();
-        assert_eq!(gemm - products, 2_149_702_656.0);
+        super::super::transformer::counted::assert_timms(&n, 5_717_416.0, 2_149_702_656.0, 2_507_366_400.0);
     }
 
     /// The bytes autograd saves per sample for `vit_tiny_patch16_224`,
