@@ -23,12 +23,15 @@ impl<'g> Walk<'g> {
         let mut norms: Vec<(Act, NormStep)> = Vec::new();
         // the parameters each constant holds: a gathered table's, else its items
         let mut held: Vec<u64> = Vec::new();
-        for name in node.input.iter().filter(|n| !n.is_empty()) {
+        // the input that first holds parameters
+        let mut holder: Option<usize> = None;
+        for (index, name) in node.input.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
             if let Some(Value::Const(c)) = self.values.get(name.as_str())
                 && !self.written.contains(name.as_str())
                 && !c.is_scalar()
             {
                 held.push(self.tables.get(name.as_str()).copied().unwrap_or_else(|| c.count()));
+                holder = holder.or(Some(index));
             }
             match self.get(name, at)? {
                 Value::Act(a) => computed.push(a.clone()),
@@ -140,11 +143,7 @@ impl<'g> Walk<'g> {
             self.layer(node, at, kind, &first, vec![trained], dims)?;
             // one tensor read by several layers (a relative position bias that every block adds,
             // ViT-sRelPos's): the later layers share the first's weights (section 10)
-            let held = node.input.iter().position(|n| {
-                matches!(self.values.get(n.as_str()), Some(Value::Const(c)) if !c.is_scalar())
-                    && !self.written.contains(n.as_str())
-            });
-            if let Some(index) = held {
+            if let Some(index) = holder {
                 self.weight_tensor(node, index);
             }
             return Ok(());
