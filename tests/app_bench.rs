@@ -373,15 +373,18 @@ async fn planner(driver: &web::Driver, base: &str) -> String {
 async fn slow_phone() {
     let port = web::serve(web::dist());
     let driver = web::driver();
-    let report = cold_load(&driver, &format!("http://127.0.0.1:{port}/")).await;
+    let base = format!("http://127.0.0.1:{port}/");
+    let mut report = cold_load(&driver, &base, true).await;
+    report += &cold_load(&driver, &base, false).await;
     println!("\n{report}");
 }
 
 /// Installed in every page before its own scripts: marks when the first
 /// ranking row is painted (Element Timing, `elementtiming` on its name) and
 /// when it is first in the viewport at a frame, then, as soon as the GPU
-/// field answers (the app's own, enabled: the pre-rendered one is disabled), types a GPU count, as a visitor
-/// would, and marks when the ranking shows it.
+/// field takes input (a pre-rendered page's, whose value the app takes over,
+/// or the app's), types a GPU count, as a visitor would, and marks when the
+/// ranking shows it, and when the app has taken the page over.
 const FIRST_ANSWERS: &str = r#"
 (() => {
   const at = {};
@@ -405,11 +408,14 @@ const FIRST_ANSWERS: &str = r#"
       gpus.value = '48';
       gpus.dispatchEvent(new Event('input', { bubbles: true }));
     }
+    const placeholder = document.getElementById('placeholder');
+    if (placeholder) at.waited = true;
+    if (at.appIn === undefined && at.waited && !placeholder) at.appIn = now;
     const caption = document.querySelector('#ranking caption');
     if (at.typed !== undefined && at.answered === undefined && caption && caption.textContent.includes('at 48 GPUs')) {
       at.answered = now;
     }
-    if (at.answered === undefined) requestAnimationFrame(tick);
+    if (at.answered === undefined || at.appIn === undefined) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 })();
@@ -422,7 +428,10 @@ const FIRST_ANSWERS: &str = r#"
 /// the first ranking row on screen (painted and in the viewport), the first
 /// answered input (a GPU count typed as soon as the field answers, to the
 /// ranking showing it), and the bytes fetched until then.
-async fn cold_load(driver: &web::Driver, base: &str) -> String {
+///
+/// Without `slow_network`, the same with the network unthrottled: the CPU's
+/// share alone (issue 51's measure, a 4x slower CPU).
+async fn cold_load(driver: &web::Driver, base: &str, slow_network: bool) -> String {
     let mut addresses = vec![("the default page".to_string(), base.to_string())];
     for lesson in paradl::app::lessons::LESSONS.iter() {
         addresses.push((
@@ -430,12 +439,15 @@ async fn cold_load(driver: &web::Driver, base: &str) -> String {
             format!("{base}{}", paradl::app::lessons::page_file(lesson)),
         ));
     }
-    let mut report =
-        String::from("cold load on a slow phone (1.6 Mbit/s, 150 ms, CPU 4x, 390x844), medians of 3 loads:\n");
+    let mut report = String::from(if slow_network {
+        "cold load on a slow phone (1.6 Mbit/s, 150 ms, CPU 4x, 390x844), medians of 3 loads:\n"
+    } else {
+        "cold load with a 4x slower CPU on an unthrottled network (390x844), medians of 3 loads:\n"
+    });
     for (label, address) in addresses {
         let (mut rows, mut answers, mut wire) = (Vec::new(), Vec::new(), 0.0);
-        let (mut arrivals, mut takeovers) = (Vec::new(), Vec::new());
-        let (mut starts, mut renders) = (Vec::new(), Vec::new());
+        let (mut arrivals, mut typed_at) = (Vec::new(), Vec::new());
+        let (mut starts, mut renders, mut taken) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..3 {
             let client = web::browser(driver).await;
             for (cmd, params) in [
@@ -443,12 +455,16 @@ async fn cold_load(driver: &web::Driver, base: &str) -> String {
                 ("Network.setCacheDisabled", serde_json::json!({ "cacheDisabled": true })),
                 (
                     "Network.emulateNetworkConditions",
-                    serde_json::json!({
-                        "offline": false,
-                        "latency": 150,
-                        "downloadThroughput": 1_600_000 / 8,
-                        "uploadThroughput": 750_000 / 8,
-                    }),
+                    if slow_network {
+                        serde_json::json!({
+                            "offline": false,
+                            "latency": 150,
+                            "downloadThroughput": 1_600_000 / 8,
+                            "uploadThroughput": 750_000 / 8,
+                        })
+                    } else {
+                        serde_json::json!({ "offline": false, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1 })
+                    },
                 ),
                 ("Emulation.setCPUThrottlingRate", serde_json::json!({ "rate": 4 })),
                 (
@@ -467,40 +483,42 @@ async fn cold_load(driver: &web::Driver, base: &str) -> String {
                 let v = client
                     .execute(
                         "const t = window.__paradlTimes;
-                         if (!t || t.answered === undefined) return null;
+                         if (!t || t.answered === undefined || t.appIn === undefined) return null;
                          const bytes = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
                            .filter(e => e.startTime <= t.answered).reduce((s, e) => s + e.transferSize, 0);
                          const row = t.rowPainted !== undefined ? Math.max(t.rowPainted, t.rowInView ?? 0) : t.rowInView;
                          const wasm = performance.getEntriesByType('resource').find(e => e.name.includes('paradl-web') && e.name.endsWith('.wasm'));
                          const mark = (name) => { const m = performance.getEntriesByName(name); return m.length ? m[0].startTime : -1; };
-                         return [row, t.answered, bytes, wasm ? wasm.responseEnd : -1, t.typed, mark('paradl-started'), mark('paradl-rendered')];",
+                         return [row, t.answered, bytes, wasm ? wasm.responseEnd : -1, t.typed, mark('paradl-started'), mark('paradl-rendered'), t.appIn ?? null];",
                         vec![],
                     )
                     .await
                     .ok()?;
                 let v = v.as_array()?.clone();
-                Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?, v[3].as_f64()?, v[4].as_f64()?, v[5].as_f64()?, v[6].as_f64()?))
+                Some((v[0].as_f64()?, v[1].as_f64()?, v[2].as_f64()?, v[3].as_f64()?, v[4].as_f64()?, v[5].as_f64()?, v[6].as_f64()?, v[7].as_f64()?))
             })
             .await;
             starts.push(times.5);
+            taken.push(times.7);
             renders.push(times.6);
             arrivals.push(times.3);
-            takeovers.push(times.4);
+            typed_at.push(times.4);
             rows.push(times.0);
             answers.push(times.1);
             wire = times.2;
             client.close().await.ok();
         }
         report += &format!(
-            "  {label}: first ranking row on screen {:.0} ms {:?}, first answered input {:.0} ms {:?} (the WebAssembly in at {:.0} ms, running at {:.0} ms, rendered at {:.0} ms, in charge at {:.0} ms), {wire:.0} bytes on the wire until then\n",
+            "  {label}: first ranking row on screen {:.0} ms {:?}, first answered input {:.0} ms {:?} (typed at {:.0} ms; the WebAssembly in at {:.0} ms, running at {:.0} ms, the page taken over at {:.0} ms, rendered at {:.0} ms), {wire:.0} bytes on the wire until then\n",
             median(rows.clone()),
             rows.iter().map(|v| v.round()).collect::<Vec<_>>(),
             median(answers.clone()),
             answers.iter().map(|v| v.round()).collect::<Vec<_>>(),
+            median(typed_at),
             median(arrivals),
             median(starts),
+            median(taken),
             median(renders),
-            median(takeovers),
         );
     }
     report

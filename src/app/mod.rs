@@ -34,13 +34,23 @@ pub mod worker;
 pub fn start() {
     // the app benchmark's mark: the WebAssembly is compiled and running
     page::browser::mark_once("paradl-started");
-    // mounting empties the page's body: the pre-rendered parts the app adopts are kept first
-    page::browser::keep_prerendered(&[
-        components::results::results_view::FIRST_PART,
-        components::results::results_view::LATER_PART,
-        components::page::app::PAGE_LATER,
-        components::page::app::INPUTS_NETWORK,
-        components::page::app::INPUTS_EDITION,
-    ]);
+    // what was typed into the pre-rendered page is the app's first question
+    // (page::boot::with_typed): then no pre-rendered part answers the old one
+    let typed = !page::browser::typed_early(&page::boot::EARLY_FIELDS).is_empty();
+    let focused = page::browser::focused_early();
+    if !typed {
+        // mounting empties the page's body: the pre-rendered parts the app adopts are kept first
+        page::browser::keep_prerendered(&[
+            components::results::results_view::FIRST_PART,
+            components::results::results_view::LATER_PART,
+            components::page::app::PAGE_LATER,
+            components::page::app::INPUTS_NETWORK,
+            components::page::app::INPUTS_EDITION,
+        ]);
+    }
     yew::Renderer::<components::page::app::App>::new().render();
+    // the visitor typing as the app takes over goes on typing in the app's input
+    if let Some(id) = focused {
+        page::browser::refocus_after_paint(id);
+    }
 }

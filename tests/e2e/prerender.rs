@@ -4,7 +4,7 @@
 //! then shows, and that an address the pre-render cannot know waits for the
 //! app instead.
 
-use super::{page, web};
+use super::{cli_ranking, page, ranking, value, web};
 
 use fantoccini::{Client, Locator};
 use paradl::app::lessons::{LESSONS, page_file};
@@ -71,9 +71,11 @@ async fn each_prerendered_page_shows_what_the_app_then_shows() {
             "{}: no plot",
             built.file
         );
-        // waking up: the inputs are disabled and say so
+        // waking up: the inputs that decide the answer take input, the others are disabled, and it says so
         let gpus = client.find(Locator::Css("#gpus")).await.expect("#gpus");
-        assert_eq!(gpus.attr("disabled").await.ok().flatten().as_deref(), Some("true"));
+        assert_eq!(gpus.attr("disabled").await.ok().flatten(), None);
+        let other = client.find(Locator::Css("#node-gpus")).await.expect("#node-gpus");
+        assert_eq!(other.attr("disabled").await.ok().flatten().as_deref(), Some("true"));
         let note = client.find(Locator::Css(".waking")).await.expect("the waking note");
         // and what loads, with its size
         let said = note.text().await.unwrap_or_default();
@@ -285,4 +287,89 @@ async fn the_app_takes_the_pre_rendered_parts_over_without_a_gap_and_keeps_what_
         );
         client.close().await.ok();
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the built app (dist/) and Chromium: scripts/dev test runs it"]
+async fn what_is_typed_before_the_app_arrives_is_its_first_answer() {
+    let port = web::serve(web::dist());
+    let driver = web::driver();
+    let client = web::browser(&driver).await;
+    // a slow network: the WebAssembly (over 600 kB) takes seconds to come
+    web::devtools(&driver, &client, "Network.enable", json!({})).await;
+    web::devtools(
+        &driver,
+        &client,
+        "Network.emulateNetworkConditions",
+        json!({ "offline": false, "latency": 50, "downloadThroughput": 100_000, "uploadThroughput": 100_000 }),
+    )
+    .await;
+    // navigated from a script, so that nothing waits for the page's load
+    client
+        .execute(&format!("location.href = 'http://127.0.0.1:{port}/';"), vec![])
+        .await
+        .expect("navigating");
+    let gpus = web::eventually("the pre-rendered GPU count", || async {
+        client.find(Locator::Css(".prerendered #gpus")).await.ok()
+    })
+    .await;
+    gpus.clear().await.expect("cleared");
+    gpus.send_keys("48").await.expect("typed");
+    // a network picked in the bar (a select in a closed fold: set as the browser would)
+    client
+        .execute(
+            "const s = document.querySelector('.prerendered #bar-model'); s.value = 'vgg16';
+             s.dispatchEvent(new Event('change', { bubbles: true })); s.blur(); document.querySelector('.prerendered #gpus').focus();",
+            vec![],
+        )
+        .await
+        .expect("picked");
+    // all of it before the app: the page still shows the pre-rendered view, which says its results are the old question's
+    let before = client
+        .execute(
+            "return [!!document.querySelector('.prerendered'), document.documentElement.classList.contains('typed-early'),
+                     document.querySelector('.waking').textContent];",
+            vec![],
+        )
+        .await
+        .expect("read");
+    assert_eq!(
+        before[0],
+        Value::Bool(true),
+        "typed after the app took over: the test proves nothing"
+    );
+    assert_eq!(before[1], Value::Bool(true), "the old results are not marked");
+    assert!(
+        before[2]
+            .as_str()
+            .is_some_and(|t| t.contains("Kept: answered once loaded")),
+        "{before}"
+    );
+    // the app's first answer is to what was typed, and the visitor types on where they were
+    page::taken_over(&client).await;
+    assert_eq!(value(&client, "#gpus").await, "48");
+    assert_eq!(value(&client, "#model").await, "vgg16");
+    let rows = web::eventually("the ranking", || async {
+        let rows = ranking(&client).await;
+        (!rows.is_empty()).then_some(rows)
+    })
+    .await;
+    assert_eq!(rows, cli_ranking("vgg16", "abci", 48, "32"));
+    web::eventually("the GPU count focused", || async {
+        let id = client
+            .execute("return document.activeElement && document.activeElement.id;", vec![])
+            .await
+            .ok()?;
+        (id.as_str() == Some("gpus")).then_some(())
+    })
+    .await;
+    client
+        .find(Locator::Css("#gpus"))
+        .await
+        .expect("#gpus")
+        .send_keys("0")
+        .await
+        .expect("typed on");
+    page::text_once(&client, "#ranking caption", "at 480 GPUs").await;
+    client.close().await.ok();
 }

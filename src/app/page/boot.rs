@@ -1,16 +1,85 @@
 //! Where a visit starts: the link's view (and lesson), else the last view
 //! kept in this browser, else the defaults.
 
+use std::rc::Rc;
+
+use yew::Reducible;
+
 use crate::app::input::document::Document;
+use crate::app::input::keys::RunKey;
+use crate::app::input::run_fields;
 use crate::app::lessons;
 use crate::app::page::{browser, url};
+use crate::app::state::action::{Action, ClusterAction, ModelAction, RunAction};
 use crate::app::state::{AppState, LessonState};
 
 /// The state a visit starts from: the link's, else the last one kept, else
-/// the defaults. A link that cannot be read falls back to the defaults
-/// with a notice.
+/// the defaults, with what the visitor changed on the pre-rendered page
+/// before the app took it over ([`with_typed`]). A link that cannot be read
+/// falls back to the defaults with a notice.
 pub fn boot() -> AppState {
-    boot_from(&browser::query_param, browser::remembered)
+    with_typed(
+        boot_from(&browser::query_param, browser::remembered),
+        &browser::typed_early(&EARLY_FIELDS),
+    )
+}
+
+/// The inputs a pre-rendered page lets a visitor change before the app takes
+/// it over (the pre-render leaves them enabled, `index.html`'s script keeps
+/// what is typed, [`with_typed`] applies it): those that decide the answer
+/// (network, cluster, GPUs, batch, precision, what is best), in the summary
+/// bar and the run's panel, both drawn at the app's first render.
+pub const EARLY_FIELDS: [&str; 11] = [
+    "bar-model",
+    "bar-cluster",
+    "bar-batch",
+    "bar-precision",
+    "bar-rank-by",
+    "bar-gpus",
+    "gpus",
+    "samples-per-gpu",
+    "mini-batch",
+    "precision",
+    "rank-by",
+];
+
+/// The action the input with id `id` sends for `value` (its component's:
+/// the bar's network and cluster pick a preset, the others set their run
+/// field; the bar's batch is the samples per GPU or the mini-batch, as the
+/// run shows it). `None` for an id not in [`EARLY_FIELDS`].
+fn early_action(state: &AppState, id: &str, value: String) -> Option<Action> {
+    let key = match id {
+        "bar-model" => return Some(Action::Model(ModelAction::Pick(value))),
+        "bar-cluster" => return Some(Action::Cluster(ClusterAction::Pick(value))),
+        "bar-batch" if state.run.per_gpu() => RunKey::SamplesPerGpu,
+        "bar-batch" => RunKey::MiniBatch,
+        "bar-precision" => RunKey::Precision,
+        "bar-rank-by" => RunKey::RankBy,
+        "bar-gpus" => RunKey::Gpus,
+        _ if EARLY_FIELDS.contains(&id) => run_fields::RUN_FIELDS.iter().find(|f| f.id == id)?.key,
+        _ => return None,
+    };
+    Some(Action::Run(RunAction::Set(key, value)))
+}
+
+/// `state` with the values typed into the pre-rendered page's
+/// [`EARLY_FIELDS`] (`typed`: input ids and values, in the order typed; the
+/// last value of each input counts, in the order they were last typed),
+/// each applied as its input's action: the app's first render answers
+/// them. Ids of other inputs are ignored.
+pub fn with_typed(state: AppState, typed: &[(String, String)]) -> AppState {
+    let mut last: Vec<&(String, String)> = Vec::new();
+    for entry in typed {
+        last.retain(|(id, _)| *id != entry.0);
+        last.push(entry);
+    }
+    let mut state = Rc::new(state);
+    for (id, value) in last {
+        if let Some(action) = early_action(&state, id, value.clone()) {
+            state = state.reduce(action);
+        }
+    }
+    Rc::unwrap_or_clone(state)
 }
 
 /// The state a visit starts from, given the address's parameters (`param`)
@@ -83,6 +152,50 @@ pub fn keep_notice(too_long_for_link: bool, stored: bool) -> Option<String> {
 mod tests {
     use crate::app::lessons::LESSONS;
     use crate::app::page::boot::*;
+
+    fn typed(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(i, v)| (i.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn what_was_typed_before_the_app_is_its_first_answer() {
+        let start = || AppState::new(Document::default(), None);
+        let state = with_typed(
+            start(),
+            &typed(&[
+                ("gpus", "4"),
+                ("bar-model", "vgg16"),
+                ("gpus", "48"),
+                ("bar-precision", "fp16"),
+            ]),
+        );
+        let question = &state.answer.as_ref().unwrap().document.question;
+        assert_eq!(question.run.gpus, 48, "the last value typed");
+        assert_eq!(question.model.preset(), Some("vgg16"));
+        assert_eq!(question.run.precision, crate::oracle::Precision::Fp16);
+        // the bar's batch is the samples per GPU in that mode
+        let state = with_typed(start(), &typed(&[("bar-batch", "8"), ("bar-cluster", "dgx-a100")]));
+        let question = &state.answer.as_ref().unwrap().document.question;
+        assert_eq!(question.run.batch, crate::oracle::Batch::SamplesPerGpu(8.0));
+        assert_eq!(question.cluster.preset(), Some("dgx-a100"));
+        // an input not in the list, and nothing typed, change nothing
+        let untouched = start().answer.unwrap().document.clone();
+        for other in [typed(&[("fidelity", "ideal"), ("node-gpus", "3")]), typed(&[])] {
+            assert_eq!(with_typed(start(), &other).answer.unwrap().document, untouched);
+        }
+        // a value the field refuses is kept with its error, as typing it into the app would
+        let state = with_typed(start(), &typed(&[("bar-gpus", "many")]));
+        assert_eq!(state.run.text(RunKey::Gpus), "many");
+        assert!(state.error(crate::app::input::keys::Key::Run(RunKey::Gpus)).is_some());
+    }
+
+    #[test]
+    fn every_early_field_is_an_input_of_the_first_render_that_sends_its_action() {
+        let state = AppState::new(Document::default(), None);
+        for id in EARLY_FIELDS {
+            assert!(early_action(&state, id, "1".into()).is_some(), "{id}");
+        }
+    }
 
     fn boot_with(s: Option<String>, lesson: &str) -> AppState {
         let lesson = lesson.to_string();

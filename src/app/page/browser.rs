@@ -389,5 +389,108 @@ pub struct AfterPaint {
     _timeout: Rc<RefCell<Option<gloo::timers::callback::Timeout>>>,
 }
 
+/// The global where `index.html`'s script keeps the ids of the pre-rendered
+/// page's inputs a visitor typed into before the app took it over, in the
+/// order typed (an array of strings).
+pub const TYPED_EARLY: &str = "paradlTyped";
+
+/// What a visitor changed in the pre-rendered page's inputs with these
+/// `ids` before the app: each input whose value is not the one it was
+/// rendered with (typed, picked, or restored by the browser), with its
+/// value, in the order last typed ([`TYPED_EARLY`]; inputs changed without
+/// an event first). Empty without a pre-rendered view, or outside a browser.
+///
+/// Read once, before the app mounts (which empties the page's body), and
+/// the same thereafter.
+pub fn typed_early(ids: &[&str]) -> Vec<(String, String)> {
+    TYPED.with(|typed| typed.get_or_init(|| read_typed(ids)).clone())
+}
+
+thread_local! {
+    /// What [`typed_early`] read.
+    static TYPED: std::cell::OnceCell<Vec<(String, String)>> = const { std::cell::OnceCell::new() };
+}
+
+fn read_typed(ids: &[&str]) -> Vec<(String, String)> {
+    let Some(view) = window()
+        .ok()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".prerendered").ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let order: Vec<String> = window()
+        .ok()
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(TYPED_EARLY)).ok())
+        .filter(js_sys::Array::is_array)
+        .map(|log| {
+            js_sys::Array::from(&log)
+                .iter()
+                .filter_map(|id| id.as_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut changed: Vec<(String, String)> = ids
+        .iter()
+        .filter_map(|id| {
+            let element = view.query_selector(&format!("#{id}")).ok().flatten()?;
+            changed_value(&element).map(|value| (id.to_string(), value))
+        })
+        .collect();
+    changed.sort_by_key(|(id, _)| order.iter().rposition(|o| o == id).map_or(0, |at| at + 1));
+    changed
+}
+
+/// An input's or a select's value, if it is not the one it was rendered
+/// with (its `value` attribute, or its `selected` option, else its first).
+fn changed_value(element: &web_sys::Element) -> Option<String> {
+    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
+        return Some(input.value()).filter(|v| *v != input.default_value());
+    }
+    let select = element.dyn_ref::<web_sys::HtmlSelectElement>()?;
+    let rendered = element
+        .query_selector("option[selected]")
+        .ok()
+        .flatten()
+        .or_else(|| element.query_selector("option").ok().flatten())
+        .and_then(|o| o.get_attribute("value"))
+        .unwrap_or_default();
+    Some(select.value()).filter(|v| *v != rendered)
+}
+
+/// The id of the pre-rendered page's input that has the focus, if one does
+/// (the visitor is typing into it as the app takes over).
+pub fn focused_early() -> Option<String> {
+    let document = window().ok()?.document()?;
+    let active = document.active_element()?;
+    active.closest(".prerendered").ok()??;
+    Some(active.id()).filter(|id| !id.is_empty())
+}
+
+/// Gives the focus to the app's input with id `id`, the caret at the end of
+/// its text, once the app has drawn it (in a task after the next frame).
+pub fn refocus_after_paint(id: String) {
+    let focus = move || {
+        let input = window()
+            .ok()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(input) = input {
+            let _ = input.focus();
+            if let Some(text) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+                let end = text.value().encode_utf16().count() as u32;
+                let _ = text.set_selection_range(end, end);
+            }
+        }
+    };
+    let frame = wasm_bindgen::closure::Closure::once_into_js(move || {
+        gloo::timers::callback::Timeout::new(0, focus).forget();
+    });
+    if let Ok(w) = window() {
+        let _ = w.request_animation_frame(frame.unchecked_ref());
+    }
+}
+
 /// The id of `index.html`'s placeholder.
 pub const PLACEHOLDER_ID: &str = "placeholder";

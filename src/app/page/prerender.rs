@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::app::charts::escape;
 use crate::app::components::page::app::{App, AppProps};
 use crate::app::lessons::{self, LESSONS};
-use crate::app::page::boot::boot_from;
+use crate::app::page::boot::{EARLY_FIELDS, boot_from};
 use crate::app::page::browser::{PAGE_QUERY, PLACEHOLDER_ID};
 
 /// Why a page could not be pre-rendered.
@@ -80,14 +80,32 @@ pub fn render_view(query: &str) -> String {
 }
 
 /// The view as it waits for the app: every input, choice and button
-/// disabled (nothing can be typed that the app would lose), links and the
-/// lesson's text working.
+/// disabled (nothing can be typed that the app would lose) but the inputs
+/// that decide the answer ([`EARLY_FIELDS`], whose values the app takes
+/// over), links and the lesson's text working.
 pub fn waking(view: &str) -> String {
-    let mut out = view.to_string();
-    for tag in ["<input", "<select", "<textarea", "<button"] {
-        out = out.replace(&format!("{tag} "), &format!("{tag} disabled "));
-        out = out.replace(&format!("{tag}>"), &format!("{tag} disabled>"));
+    let mut out = String::with_capacity(view.len() + 4096);
+    let mut rest = view;
+    while let Some(at) = ["<input", "<select", "<textarea", "<button"]
+        .iter()
+        .filter_map(|tag| {
+            rest.find(&format!("{tag} "))
+                .or_else(|| rest.find(&format!("{tag}>")))
+                .map(|i| (i, tag.len()))
+        })
+        .min()
+    {
+        let (start, name) = at;
+        let end = rest[start..].find('>').map_or(rest.len(), |i| start + i);
+        let tag = &rest[start..end];
+        let early = EARLY_FIELDS.iter().any(|id| tag.contains(&format!(" id=\"{id}\"")));
+        out.push_str(&rest[..start + name]);
+        if !early {
+            out.push_str(" disabled");
+        }
+        rest = &rest[start + name..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -96,10 +114,10 @@ pub fn waking(view: &str) -> String {
 pub fn waking_note(engine_bytes: Option<u64>) -> String {
     match engine_bytes {
         Some(bytes) => format!(
-            "The oracle is waking up: loading its {} of WebAssembly, then the inputs answer.",
+            "The oracle is waking up: loading its {} of WebAssembly; type now, it answers then.",
             crate::oracle::units::bytes(bytes as f64)
         ),
-        None => "The oracle is waking up: the inputs answer in a moment.".into(),
+        None => "The oracle is waking up: type now, it answers in a moment.".into(),
     }
 }
 
@@ -163,7 +181,7 @@ mod tests {
             title: "A & B".into(),
         };
         let html = page_html(TEMPLATE, &page, "<p>view</p><input type=\"number\">", Some(600_000)).unwrap();
-        assert!(html.contains("loading its 600 kB of WebAssembly"), "{html}");
+        assert!(html.contains("loading its 600 kB of WebAssembly; type now"), "{html}");
         assert!(
             html.contains(r#"<html lang="en" data-query="?s=abc&amp;lesson=x">"#),
             "{html}"
@@ -174,6 +192,12 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<input disabled type=\"number\">"), "{html}");
+        // the inputs that decide the answer stay enabled, and only they
+        let view = r#"<input id="gpus" value="64"><select id="bar-model"><option>x</option></select><input id="node-gpus"><button>b</button>"#;
+        assert_eq!(
+            waking(view),
+            r#"<input id="gpus" value="64"><select id="bar-model"><option>x</option></select><input disabled id="node-gpus"><button disabled>b</button>"#
+        );
         assert!(html.ends_with("<!-- /placeholder --></div></body></html>"), "{html}");
         // rendered again, not twice
         let again = page_html(&html, &page, "<p>other</p>", None).unwrap();
@@ -210,6 +234,8 @@ mod tests {
             crate::app::page::browser::STORAGE_KEY
         )));
         assert!(index.contains(&format!("asked.get('{}')", crate::app::page::url::PARAMETER)));
+        // and it keeps what is typed early where the app reads it
+        assert!(index.contains(&format!("window.{} = []", crate::app::page::browser::TYPED_EARLY)));
     }
 
     #[test]
@@ -229,6 +255,28 @@ mod tests {
             let view = render_view(&page.query);
             assert!(view.contains(lesson.question), "{}", page.file);
             assert!(view.contains("id=\"ranking\""), "{}: no ranking", page.file);
+        }
+    }
+
+    #[test]
+    fn the_inputs_left_enabled_are_the_early_fields_each_on_some_page() {
+        let views: Vec<String> = pages().iter().map(|p| waking(&render_view(&p.query))).collect();
+        for id in EARLY_FIELDS {
+            assert!(
+                views.iter().any(|v| v.contains(&format!(" id=\"{id}\""))),
+                "{id} is on no pre-rendered page"
+            );
+        }
+        for view in &views {
+            for tag in view.split('<').skip(1).filter(|t| {
+                ["input ", "select ", "textarea ", "button "]
+                    .iter()
+                    .any(|n| t.starts_with(n))
+            }) {
+                let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+                let early = EARLY_FIELDS.iter().any(|id| tag.contains(&format!(" id=\"{id}\"")));
+                assert_eq!(!tag.contains(" disabled"), early, "{tag}");
+            }
         }
     }
 
