@@ -419,26 +419,27 @@ fn read_typed(ids: &[&str]) -> Vec<(String, String)> {
     else {
         return Vec::new();
     };
-    let order: Vec<String> = window()
+    let log: Vec<String> = window()
         .ok()
         .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(TYPED_EARLY)).ok())
         .filter(js_sys::Array::is_array)
-        .map(|log| {
-            js_sys::Array::from(&log)
-                .iter()
-                .filter_map(|id| id.as_string())
-                .collect()
-        })
+        .map(|log| js_sys::Array::from(&log).iter().filter_map(|id| id.as_string()).collect())
         .unwrap_or_default();
-    let mut changed: Vec<(String, String)> = ids
-        .iter()
+    // each input at its last place in the log, after those changed without an event
+    let mut order: Vec<&str> = ids.iter().copied().filter(|id| !log.iter().any(|l| l == id)).collect();
+    for (at, id) in log.iter().enumerate() {
+        if !log[at + 1..].contains(id) {
+            order.push(id);
+        }
+    }
+    order
+        .into_iter()
+        .filter(|id| ids.contains(id))
         .filter_map(|id| {
             let element = view.query_selector(&format!("#{id}")).ok().flatten()?;
             changed_value(&element).map(|value| (id.to_string(), value))
         })
-        .collect();
-    changed.sort_by_key(|(id, _)| order.iter().rposition(|o| o == id).map_or(0, |at| at + 1));
-    changed
+        .collect()
 }
 
 /// An input's or a select's value, if it is not the one it was rendered
