@@ -151,7 +151,12 @@ const PER_STEP_FLOPS: [&str; 1] = ["swinv2_cr_tiny_ns_224"];
 /// position encoding of `V` times `Q`) saves 13-17% more in autograd than
 /// the model counts (0.829 and 0.871 in FP32), ConViT's gated positional
 /// attention (two softmaxes mixed by a gate, then normalized by their sum)
-/// 20% more (0.801), NesT (its map cut into blocks of tokens and joined
+/// 20% more (0.801: timm expands its constant relative positions to the
+/// batch before their projection and softmax, so PyTorch computes and keeps
+/// them per sample, a copy of the positions for the linear layer and the
+/// positional probabilities, about 11 of the 12 MB a sample it saves more;
+/// the graph, exported at batch one, expands them to one and cannot say
+/// so), NesT (its map cut into blocks of tokens and joined
 /// again at each level) 23% more (0.773). NesT's cause is known: it calls
 /// `scaled_dot_product_attention` with 5-D operands (`[B, h, T, N, d]`, the
 /// blocks `T` an axis of their own), which PyTorch's fused kernels (CPU and

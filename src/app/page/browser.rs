@@ -423,7 +423,12 @@ fn read_typed(ids: &[&str]) -> Vec<(String, String)> {
         .ok()
         .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str(TYPED_EARLY)).ok())
         .filter(js_sys::Array::is_array)
-        .map(|log| js_sys::Array::from(&log).iter().filter_map(|id| id.as_string()).collect())
+        .map(|log| {
+            js_sys::Array::from(&log)
+                .iter()
+                .filter_map(|id| id.as_string())
+                .collect()
+        })
         .unwrap_or_default();
     // each input at its last place in the log, after those changed without an event
     let mut order: Vec<&str> = ids.iter().copied().filter(|id| !log.iter().any(|l| l == id)).collect();
