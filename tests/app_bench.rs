@@ -483,7 +483,7 @@ async fn cold_load(driver: &web::Driver, base: &str, slow_network: bool) -> Stri
                 let v = client
                     .execute(
                         "const t = window.__paradlTimes;
-                         if (!t || t.answered === undefined || t.appIn === undefined) return null;
+                         if (!t || t.answered === undefined || t.appIn === undefined || !performance.getEntriesByName('paradl-rendered').length) return null;
                          const bytes = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
                            .filter(e => e.startTime <= t.answered).reduce((s, e) => s + e.transferSize, 0);
                          const row = t.rowPainted !== undefined ? Math.max(t.rowPainted, t.rowInView ?? 0) : t.rowInView;

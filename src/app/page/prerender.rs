@@ -86,24 +86,22 @@ pub fn render_view(query: &str) -> String {
 pub fn waking(view: &str) -> String {
     let mut out = String::with_capacity(view.len() + 4096);
     let mut rest = view;
-    while let Some(at) = ["<input", "<select", "<textarea", "<button"]
-        .iter()
-        .filter_map(|tag| {
-            rest.find(&format!("{tag} "))
-                .or_else(|| rest.find(&format!("{tag}>")))
-                .map(|i| (i, tag.len()))
-        })
-        .min()
-    {
-        let (start, name) = at;
-        let end = rest[start..].find('>').map_or(rest.len(), |i| start + i);
-        let tag = &rest[start..end];
-        let early = EARLY_FIELDS.iter().any(|id| tag.contains(&format!(" id=\"{id}\"")));
-        out.push_str(&rest[..start + name]);
-        if !early {
-            out.push_str(" disabled");
+    while let Some(open) = rest.find('<') {
+        let (before, tag) = rest.split_at(open);
+        let (tag, after) = tag.split_at(tag.find('>').map_or(tag.len(), |i| i + 1));
+        out.push_str(before);
+        match ["<input", "<select", "<textarea", "<button"]
+            .iter()
+            .find(|name| tag.strip_prefix(**name).is_some_and(|r| r.starts_with([' ', '>'])))
+        {
+            Some(name) if !EARLY_FIELDS.iter().any(|id| tag.contains(&format!(" id=\"{id}\""))) => {
+                out.push_str(name);
+                out.push_str(" disabled");
+                out.push_str(&tag[name.len()..]);
+            }
+            _ => out.push_str(tag),
         }
-        rest = &rest[start + name..];
+        rest = after;
     }
     out.push_str(rest);
     out
