@@ -25,7 +25,7 @@ use super::proto::{GraphProto, NodeProto};
 use super::unmerge::{self, Unmerged};
 use super::values::{Const, MAX_RANK, Values, items};
 use crate::oracle::model::errors::{GraphError, NodeRef, quoted};
-use crate::oracle::model::layer::{Function, LayerKind, LayerSpec};
+use crate::oracle::model::layer::{Function, Layer, LayerKind, LayerSpec};
 use crate::oracle::model::shape::Shape;
 use activation::ACTIVATIONS;
 use attributes::{constant, ints};
@@ -377,6 +377,14 @@ impl<'g> Walk<'g> {
             Shape::new(padded(&y, self.rank)),
         );
         layer.set_reads(index, self.out.layers.last(), reads);
+        // a layer the graph's shapes made inconsistent (a reshape the importer read otherwise
+        // than the framework): refused here, naming its node, not later as a layer of the network
+        Layer::check(&layer).map_err(|e| {
+            fail(
+                Some(at.clone()),
+                format!("its shapes as read do not fit ({e}): the graph reshapes its tensors before it in a way this importer does not follow"),
+            )
+        })?;
         self.out.layers.push(layer);
         Ok(())
     }

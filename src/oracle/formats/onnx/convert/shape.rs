@@ -609,13 +609,23 @@ impl<'g> Walk<'g> {
             .integers(node, 1, "pads", at)?
             .ok_or_else(|| fail(Some(at.clone()), "a Pad without pads"))?;
         let n = x.dims.len() + 1;
-        // only positions are padded: the batch and the channels (wherever they are) are not
-        let channel = |i: usize| i == 0 || !matches!(x.roles[i - 1], Role::Spatial(_));
-        if pads.len() != 2 * n || (0..n).any(|i| channel(i) && (pads[i] != 0 || pads[n + i] != 0)) {
-            return Err(fail(
-                Some(at.clone()),
-                "only a Pad of the spatial dimensions is supported",
-            ));
+        let constant = text(node, "mode").is_none_or(|mode| mode == "constant");
+        if pads.len() != 2 * n || pads[0] != 0 || pads[n] != 0 {
+            return Err(fail(Some(at.clone()), "a Pad of the batch is not supported"));
+        }
+        let channel = |i: usize| !matches!(x.roles[i - 1], Role::Spatial(_));
+        if (1..n).any(|i| channel(i) && (pads[i] != 0 || pads[n + i] != 0)) {
+            // the channels grown by a constant (EfficientViT-B's linear attention appends a
+            // channel of ones to its values, whose product then carries the normalizer): a
+            // copy, which saves nothing
+            if !constant || pads.iter().any(|&p| p < 0) {
+                return Err(fail(
+                    Some(at.clone()),
+                    "a Pad of the channels is supported only by a constant, adding channels",
+                ));
+            }
+            let dims = (1..n).map(|i| x.dims[i - 1] + (pads[i] + pads[n + i]) as u64).collect();
+            return self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims);
         }
         if pads.iter().all(|&p| p == 0) {
             // a window partition's padding of a size already a multiple of the window
@@ -772,6 +782,44 @@ mod tests {
         );
         assert_eq!(c.merged.get("Split"), Some(&1));
         assert_eq!(c.merged.get("Flatten"), Some(&1));
+    }
+
+    #[test]
+    fn a_pad_of_the_channels_by_a_constant_adds_channels_and_others_are_refused() {
+        // EfficientViT-B's values with a channel of ones appended: 8 channels become 9, a copy
+        // that saves nothing; a convolution then reads all 9
+        let with = |mode: &str, pads: &[i64], reader: &str| {
+            small(
+                vec![
+                    node("Pad", "pad", &["data", "pads", "one"], &["p"], vec![text("mode", mode)]),
+                    node("Conv", "conv", &["p", reader], &["y"], vec![]),
+                ],
+                vec![
+                    int64s("pads", pads),
+                    floats("one", &[1.0]),
+                    weight("w9", &[4, 9, 1, 1]),
+                    weight("w8", &[4, 8, 1, 1]),
+                ],
+            )
+        };
+        let c = with("constant", &[0, 0, 0, 0, 0, 1, 0, 0], "w9").unwrap();
+        assert_eq!(
+            kinds_and_outputs(&c),
+            vec![(LayerKind::Other, vec![9, 8, 8]), (LayerKind::Conv, vec![4, 8, 8])]
+        );
+        assert_eq!(c.layers[0].function, None, "a constant pad saves nothing");
+        for (mode, pads) in [
+            ("reflect", [0, 0, 0, 0, 0, 1, 0, 0]),
+            ("constant", [0, -1, 0, 0, 0, 0, 0, 0]),
+        ] {
+            let e = with(mode, &pads, "w8").unwrap_err();
+            assert!(e.problem.contains("Pad of the channels"), "{mode}: {}", e.problem);
+        }
+        let batch = with("constant", &[1, 0, 0, 0, 0, 0, 0, 0], "w8").unwrap_err();
+        assert!(batch.problem.contains("Pad of the batch"), "{}", batch.problem);
+        // a layer whose weight does not fit the channels it reads is refused at its node
+        let e = with("constant", &[0, 0, 0, 0, 0, 1, 0, 0], "w8").unwrap_err();
+        assert_eq!(e.node.map(|n| n.name), Some("conv".to_string()));
     }
 
     #[test]
