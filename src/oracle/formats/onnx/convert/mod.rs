@@ -428,6 +428,7 @@ impl<'g> Walk<'g> {
             "Reshape" => self.reshape(node, at),
             "Squeeze" | "Unsqueeze" => self.squeeze(node, at),
             "Expand" => self.expand(node, at),
+            "Tile" => self.tile(node, at),
             "Transpose" => self.transpose(node, at),
             "Split" => self.split(node, at),
             "Slice" => self.slice(node, at),

@@ -581,6 +581,30 @@ impl<'g> Walk<'g> {
         Ok(())
     }
 
+    /// A repetition of an activation along its axes (`repeat`: GCViT's
+    /// global query, one for every window): a copy, a layer that saves
+    /// nothing (its gradient sums the copies). The batch is not repeated.
+    pub(super) fn tile(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
+        let x = self.act(node, 0, at)?;
+        let repeats = self
+            .integers(node, 1, "repeats", at)?
+            .ok_or_else(|| fail(Some(at.clone()), "a Tile without its repeats"))?;
+        let repeats = non_negative(&repeats, "its repeats", at)?;
+        if repeats.len() != x.dims.len() + 1 || repeats[0] != 1 || repeats.contains(&0) {
+            return Err(fail(
+                Some(at.clone()),
+                "a Tile of an activation is supported only along its axes but the batch, each at least once",
+            ));
+        }
+        if repeats.iter().all(|&r| r == 1) {
+            self.set(node, Value::Act(x));
+            self.merged("Tile (of once)");
+            return Ok(());
+        }
+        let dims = x.dims.iter().zip(&repeats[1..]).map(|(d, r)| d * r).collect();
+        self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)
+    }
+
     /// A permutation of the axes: a view that keeps track of where the
     /// channels went.
     pub(super) fn transpose(&mut self, node: &'g NodeProto, at: &NodeRef) -> Result<(), GraphError> {
@@ -820,6 +844,44 @@ mod tests {
         // a layer whose weight does not fit the channels it reads is refused at its node
         let e = with("constant", &[0, 0, 0, 0, 0, 1, 0, 0], "w8").unwrap_err();
         assert_eq!(e.node.map(|n| n.name), Some("conv".to_string()));
+    }
+
+    #[test]
+    fn a_tile_of_an_activation_is_a_copy_and_the_batch_is_not_repeated() {
+        // GCViT's global query, one for each of 4 windows: `[B, 8, 1, 8]` repeated to `[B, 8, 4, 8]`
+        let with = |repeats: &[i64]| {
+            small(
+                vec![
+                    node("Slice", "row", &["data", "s0", "s1", "axis"], &["q"], vec![]),
+                    node("Tile", "tile", &["q", "repeats"], &["t"], vec![]),
+                    node("Relu", "relu", &["t"], &["y"], vec![]),
+                ],
+                vec![
+                    int64s("s0", &[0]),
+                    int64s("s1", &[1]),
+                    int64s("axis", &[2]),
+                    int64s("repeats", repeats),
+                ],
+            )
+        };
+        let c = with(&[1, 1, 4, 1]).unwrap();
+        assert_eq!(
+            kinds_and_outputs(&c),
+            vec![(LayerKind::Other, vec![8, 4, 8]), (LayerKind::Relu, vec![8, 4, 8])]
+        );
+        assert_eq!(
+            c.layers[0].function, None,
+            "a repeat's gradient sums its copies: it saves nothing"
+        );
+        // repeated once along every axis: a view
+        assert_eq!(
+            kinds_and_outputs(&with(&[1, 1, 1, 1]).unwrap()),
+            vec![(LayerKind::Relu, vec![8, 1, 8])]
+        );
+        for repeats in [[2, 1, 1, 1], [1, 1, 0, 1]] {
+            let e = with(&repeats).unwrap_err();
+            assert!(e.problem.contains("Tile of an activation"), "{}", e.problem);
+        }
     }
 
     #[test]
