@@ -601,7 +601,13 @@ impl<'g> Walk<'g> {
             self.merged("Tile (of once)");
             return Ok(());
         }
-        let dims = x.dims.iter().zip(&repeats[1..]).map(|(d, r)| d * r).collect();
+        // too many items is refused where the layer is added (a saturated product is too many)
+        let dims = x
+            .dims
+            .iter()
+            .zip(&repeats[1..])
+            .map(|(d, r)| d.saturating_mul(*r))
+            .collect();
         self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)
     }
 
@@ -648,7 +654,9 @@ impl<'g> Walk<'g> {
                     "a Pad of the channels is supported only by a constant, adding channels",
                 ));
             }
-            let dims = (1..n).map(|i| x.dims[i - 1] + (pads[i] + pads[n + i]) as u64).collect();
+            // pads checked at least 0; too many items is refused where the layer is added
+            let grown = |i: usize| pads[i].saturating_add(pads[n + i]).unsigned_abs();
+            let dims = (1..n).map(|i| x.dims[i - 1].saturating_add(grown(i))).collect();
             return self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims);
         }
         if pads.iter().all(|&p| p == 0) {
@@ -839,6 +847,8 @@ mod tests {
             let e = with(mode, &pads, "w8").unwrap_err();
             assert!(e.problem.contains("Pad of the channels"), "{mode}: {}", e.problem);
         }
+        let huge = with("constant", &[0, i64::MAX, 0, 0, 0, i64::MAX, 0, 0], "w9").unwrap_err();
+        assert_eq!(huge.node.map(|n| n.name), Some("pad".to_string()), "{}", huge.problem);
         let batch = with("constant", &[1, 0, 0, 0, 0, 0, 0, 0], "w8").unwrap_err();
         assert!(batch.problem.contains("Pad of the batch"), "{}", batch.problem);
         // a layer whose weight does not fit the channels it reads is refused at its node
@@ -878,6 +888,8 @@ mod tests {
             kinds_and_outputs(&with(&[1, 1, 1, 1]).unwrap()),
             vec![(LayerKind::Relu, vec![8, 1, 8])]
         );
+        let huge = with(&[1, i64::MAX, i64::MAX, 1]).unwrap_err();
+        assert_eq!(huge.node.map(|n| n.name), Some("tile".to_string()), "{}", huge.problem);
         for repeats in [[2, 1, 1, 1], [1, 1, 0, 1]] {
             let e = with(&repeats).unwrap_err();
             assert!(e.problem.contains("Tile of an activation"), "{}", e.problem);
