@@ -160,6 +160,11 @@ async fn value(client: &Client, css: &str) -> String {
 
 async fn open(client: &Client, url: &str) -> Vec<Row> {
     page::goto(client, url).await;
+    shown_ranking(client).await
+}
+
+/// The ranking's rows, once it has some.
+async fn shown_ranking(client: &Client) -> Vec<Row> {
     eventually("the ranking", || async {
         let rows = ranking(client).await;
         (!rows.is_empty()).then_some(rows)

@@ -63,18 +63,12 @@ fn early_action(state: &AppState, id: &str, value: String) -> Option<Action> {
 }
 
 /// `state` with the values typed into the pre-rendered page's
-/// [`EARLY_FIELDS`] (`typed`: input ids and values, in the order typed; the
-/// last value of each input counts, in the order they were last typed),
-/// each applied as its input's action: the app's first render answers
-/// them. Ids of other inputs are ignored.
+/// [`EARLY_FIELDS`] (`typed`: input ids and values, in the order typed, so
+/// that an input's last value counts), each applied as its input's action:
+/// the app's first render answers them. Ids of other inputs are ignored.
 pub fn with_typed(state: AppState, typed: &[(String, String)]) -> AppState {
-    let mut last: Vec<&(String, String)> = Vec::new();
-    for entry in typed {
-        last.retain(|(id, _)| *id != entry.0);
-        last.push(entry);
-    }
     let mut state = Rc::new(state);
-    for (id, value) in last {
+    for (id, value) in typed {
         if let Some(action) = early_action(&state, id, value.clone()) {
             state = state.reduce(action);
         }

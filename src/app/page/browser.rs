@@ -474,9 +474,9 @@ pub fn focused_early() -> Option<String> {
 }
 
 /// Gives the focus to the app's input with id `id`, the caret at the end of
-/// its text, once the app has drawn it (in a task after the next frame).
+/// its text, once the app has drawn it ([`after_paint`]).
 pub fn refocus_after_paint(id: String) {
-    let focus = move || {
+    let focus = after_paint(move || {
         let input = window()
             .ok()
             .and_then(|w| w.document())
@@ -489,13 +489,14 @@ pub fn refocus_after_paint(id: String) {
                 let _ = text.set_selection_range(end, end);
             }
         }
-    };
-    let frame = wasm_bindgen::closure::Closure::once_into_js(move || {
-        gloo::timers::callback::Timeout::new(0, focus).forget();
     });
-    if let Ok(w) = window() {
-        let _ = w.request_animation_frame(frame.unchecked_ref());
-    }
+    // kept until the page goes: the call happens once, after the next paint
+    REFOCUS.with(|kept| *kept.borrow_mut() = Some(focus));
+}
+
+thread_local! {
+    /// The focus [`refocus_after_paint`] gives back, waiting for its paint.
+    static REFOCUS: RefCell<Option<AfterPaint>> = const { RefCell::new(None) };
 }
 
 /// The id of `index.html`'s placeholder.
