@@ -377,14 +377,6 @@ impl<'g> Walk<'g> {
             Shape::new(padded(&y, self.rank)),
         );
         layer.set_reads(index, self.out.layers.last(), reads);
-        // a layer the graph's shapes made inconsistent (a reshape the importer read otherwise
-        // than the framework): refused here, naming its node, not later as a layer of the network
-        Layer::check(&layer).map_err(|e| {
-            fail(
-                Some(at.clone()),
-                format!("its shapes as read do not fit ({e}): the graph reshapes its tensors before it in a way this importer does not follow"),
-            )
-        })?;
         self.out.layers.push(layer);
         Ok(())
     }
@@ -737,7 +729,19 @@ pub fn graph(graph: &GraphProto, input_shape: Option<&[u64]>, opset: i64) -> Res
                 ),
             ));
         }
+        let before = walk.out.layers.len();
         walk.node(node, &at)?;
+        // the layers the node added, complete: one whose shapes as read do not fit (a reshape the
+        // importer read otherwise than the framework) is refused naming its node, not later as a
+        // layer of the network
+        for layer in &walk.out.layers[before..] {
+            Layer::check(layer).map_err(|e| {
+                fail(
+                    Some(at.clone()),
+                    format!("its shapes as read do not fit ({e}): the graph reshapes its tensors before it in a way this importer does not follow"),
+                )
+            })?;
+        }
     }
     if walk.out.layers.is_empty() {
         return Err(fail(None, "the graph has no layer the model knows"));

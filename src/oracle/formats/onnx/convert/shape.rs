@@ -10,9 +10,9 @@ use super::{Value, Walk, fail, norm_misused};
 use crate::oracle::model::errors::{GraphError, NodeRef};
 use crate::oracle::model::layer::{Function, LayerKind};
 
-/// `[C, spatial...]` padded by `before` and `after` (one each per
-/// dimension, the channels' unused); a negative pad crops (NASNet's shifted
-/// paths).
+/// `dims` padded by `before` and `after` (one each per dimension, the
+/// first's unused: the channels of `[C, spatial...]`, or the batch in front
+/// of a tensor's axes); a negative pad crops (NASNet's shifted paths).
 pub(super) fn padded_positions(
     dims: &[u64],
     before: &[i64],
@@ -644,20 +644,16 @@ impl<'g> Walk<'g> {
             return Err(fail(Some(at.clone()), "a Pad of the batch is not supported"));
         }
         let channel = |i: usize| !matches!(x.roles[i - 1], Role::Spatial(_));
-        if (1..n).any(|i| channel(i) && (pads[i] != 0 || pads[n + i] != 0)) {
-            // the channels grown by a constant (EfficientViT-B's linear attention appends a
-            // channel of ones to its values, whose product then carries the normalizer): a
-            // copy, which saves nothing
-            if !constant || pads.iter().any(|&p| p < 0) {
-                return Err(fail(
-                    Some(at.clone()),
-                    "a Pad of the channels is supported only by a constant, adding channels",
-                ));
-            }
-            // pads checked at least 0; too many items is refused where the layer is added
-            let grown = |i: usize| pads[i].saturating_add(pads[n + i]).unsigned_abs();
-            let dims = (1..n).map(|i| x.dims[i - 1].saturating_add(grown(i))).collect();
-            return self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims);
+        // the channels grown by a constant (EfficientViT-B's linear attention appends a channel
+        // of ones to its values, whose product then carries the normalizer): a copy, as a
+        // constant pad of the positions is
+        if (1..n).any(|i| channel(i) && (pads[i] != 0 || pads[n + i] != 0))
+            && (!constant || pads.iter().any(|&p| p < 0))
+        {
+            return Err(fail(
+                Some(at.clone()),
+                "a Pad of the channels is supported only by a constant, adding channels",
+            ));
         }
         if pads.iter().all(|&p| p == 0) {
             // a window partition's padding of a size already a multiple of the window
@@ -666,14 +662,14 @@ impl<'g> Walk<'g> {
             return Ok(());
         }
         // in any layout (Swin V2's padding of a channels-last map to a multiple of its window):
-        // the batch in front, the channels' pads nothing
+        // the batch in front
         let mut batched = vec![1];
         batched.extend(&x.dims);
         let dims = padded_positions(&batched, &pads[..n], &pads[n..], at)?[1..].to_vec();
         self.layer(node, at, LayerKind::Other, &x, Vec::new(), dims)?;
         // a reflection or replication pad saves its input for its gradient (PyTorch's
         // `reflection_pad2d_backward(grad, self, padding)`); a constant pad nothing
-        if text(node, "mode").is_some_and(|mode| mode != "constant") {
+        if !constant {
             self.function(Function::Other);
         }
         Ok(())
